@@ -1,0 +1,191 @@
+//! The concrete transition system of §2: configurations `⟨S, V⟩`, with the
+//! array extension of §2.1 and the `assert`/`assume` extensions. Each rule
+//! mirrors its symbolic counterpart in `symbolic.rs`.
+
+use crate::delta::delta;
+use crate::eval::{eval, eval_bool, EvalError, Valuation};
+use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
+use crate::system::{ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem};
+use crate::term::{Name, Sort, Term};
+use std::fmt;
+use std::rc::Rc;
+
+/// `⟨S, V⟩`: statement to execute and valuation.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Config {
+    pub code: Code,
+    pub valuation: Valuation,
+}
+
+/// The concrete semantics of a basic program.
+pub struct Concrete {
+    program: Rc<Program>,
+    options: Options,
+}
+
+impl Concrete {
+    pub fn new(program: Rc<Program>, options: Options) -> Result<Concrete, String> {
+        super::check_basic(&program)?;
+        Ok(Concrete { program, options })
+    }
+
+    /// `⟨S, V⟩` for the main statement `S` and the inputs `V`.
+    pub fn initial(&self, valuation: Valuation) -> Config {
+        Config { code: Code::empty().push(&self.program.main), valuation }
+    }
+
+    fn step(rule: Rule, code: Code, valuation: Valuation) -> Vec<Step<Config>> {
+        vec![Step { rule, guard: Term::bool(true), next: Config { code, valuation } }]
+    }
+
+    /// With `--checked-arrays`, `Some(⟨array-out-of-bound, V⟩)` when `V(δ(e))`
+    /// is false for one of `terms` (§2.1).
+    fn out_of_bound(&self, c: &Config, terms: &[Term]) -> Result<Option<Vec<Step<Config>>>, EvalError> {
+        if !self.options.checked_arrays {
+            return Ok(None);
+        }
+        for e in terms {
+            if !eval_bool(&delta(e), &c.valuation)? {
+                let code = Code::single(Stmt::Halt(Halt::Error(ErrorKind::ArrayOutOfBound)));
+                return Ok(Some(Concrete::step(Rule::ArrayOutOfBound, code, c.valuation.clone())));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `⟨skip; S, V⟩ → ⟨S, V⟩`
+    fn concrete_skip(&self, c: &Config, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+        Ok(Concrete::step(Rule::Skip, rest, c.valuation.clone()))
+    }
+
+    /// `⟨x := e; S, V⟩ → ⟨S, V[x := V(e)]⟩`  (§2, concrete assignment)
+    fn concrete_assignment(&self, c: &Config, x: &Name, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+        if let Some(error) = self.out_of_bound(c, &[e.clone()])? {
+            return Ok(error);
+        }
+        let valuation = c.valuation.update(x.clone(), eval(e, &c.valuation)?);
+        Ok(Concrete::step(Rule::Assignment, rest, valuation))
+    }
+
+    /// `⟨a[e] := e'; S, V⟩ → ⟨S, V[a := V(a)[V(e) := V(e')]]⟩`  (§2.1)
+    fn concrete_array_assignment(&self, c: &Config, a: &Name, e: &Term, e2: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+        let array = Term::var(a, self.program.globals.get(a).cloned().unwrap_or_else(Sort::int_array));
+        if let Some(error) = self.out_of_bound(c, &[Term::select(array.clone(), e.clone()), e2.clone()])? {
+            return Ok(error);
+        }
+        let updated = eval(&Term::store(array, e.clone(), e2.clone()), &c.valuation)?;
+        Ok(Concrete::step(Rule::ArrayAssignment, rest, c.valuation.update(a.clone(), updated)))
+    }
+
+    /// `⟨if b {S₁}{S₂}; S, V⟩ → ⟨S₁; S, V⟩` if `V(b)`, `→ ⟨S₂; S, V⟩` if
+    /// `¬V(b)`  (§2, concrete choice)
+    fn concrete_choice(&self, c: &Config, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+        if let Some(error) = self.out_of_bound(c, &[b.clone()])? {
+            return Ok(error);
+        }
+        Ok(if eval_bool(b, &c.valuation)? {
+            Concrete::step(Rule::ChoiceThen, rest.push(then), c.valuation.clone())
+        } else {
+            Concrete::step(Rule::ChoiceElse, rest.push(otherwise), c.valuation.clone())
+        })
+    }
+
+    /// `⟨while b {S}; S', V⟩ → ⟨S; while b {S}; S', V⟩` if `V(b)`,
+    /// `→ ⟨S', V⟩` if `¬V(b)`  (§2, concrete iteration)
+    fn concrete_iteration(&self, c: &Config, b: &Term, body: &Block, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+        if let Some(error) = self.out_of_bound(c, &[b.clone()])? {
+            return Ok(error);
+        }
+        Ok(if eval_bool(b, &c.valuation)? {
+            Concrete::step(Rule::IterationEnter, c.code.push(body), c.valuation.clone())
+        } else {
+            Concrete::step(Rule::IterationExit, rest, c.valuation.clone())
+        })
+    }
+
+    /// `⟨assert e; S, V⟩ → ⟨S, V⟩` if `V(e)`, `→ ⟨assertion-failed, V⟩` if `¬V(e)`
+    fn concrete_assert(&self, c: &Config, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+        if let Some(error) = self.out_of_bound(c, &[e.clone()])? {
+            return Ok(error);
+        }
+        Ok(if eval_bool(e, &c.valuation)? {
+            Concrete::step(Rule::AssertHolds, rest, c.valuation.clone())
+        } else {
+            let failed = Code::single(Stmt::Halt(Halt::Error(ErrorKind::AssertionFailed)));
+            Concrete::step(Rule::AssertFails, failed, c.valuation.clone())
+        })
+    }
+
+    /// `⟨assume e; S, V⟩ → ⟨S, V⟩` if `V(e)`, `→ ⟨assumption-violated, V⟩` if `¬V(e)`
+    fn concrete_assume(&self, c: &Config, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+        if let Some(error) = self.out_of_bound(c, &[e.clone()])? {
+            return Ok(error);
+        }
+        Ok(if eval_bool(e, &c.valuation)? {
+            Concrete::step(Rule::Assume, rest, c.valuation.clone())
+        } else {
+            let violated = Code::single(Stmt::Halt(Halt::AssumptionViolated));
+            Concrete::step(Rule::AssumptionViolated, violated, c.valuation.clone())
+        })
+    }
+
+    /// The successor of `c`, or why its expressions have no value (only
+    /// possible when `V` lacks a variable or has one of the wrong type).
+    pub fn try_successors(&self, c: &Config) -> Result<Vec<Step<Config>>, EvalError> {
+        let Some((head, rest)) = c.code.split() else {
+            return Ok(Vec::new());
+        };
+        match head {
+            Stmt::Skip => self.concrete_skip(c, rest),
+            Stmt::Assign(x, e) => self.concrete_assignment(c, x, e, rest),
+            Stmt::ArrayAssign(a, e, e2) => self.concrete_array_assignment(c, a, e, e2, rest),
+            Stmt::If(b, then, otherwise) => self.concrete_choice(c, b, then, otherwise, rest),
+            Stmt::While(_, b, body) => self.concrete_iteration(c, b, body, rest),
+            Stmt::Assert(e) => self.concrete_assert(c, e, rest),
+            Stmt::Assume(e) => self.concrete_assume(c, e, rest),
+            // Terminal; calls never occur (`new` rejects programs with procedures).
+            Stmt::Halt(_) | Stmt::Call(..) => Ok(Vec::new()),
+        }
+    }
+}
+
+impl TransitionSystem for Concrete {
+    type Config = Config;
+
+    /// The successor of `c`; none if `c` is terminal or `V` is not a
+    /// valuation of the program's variables (see [`Concrete::try_successors`]).
+    fn successors(&self, c: &Config) -> Vec<Step<Config>> {
+        self.try_successors(c).unwrap_or_default()
+    }
+}
+
+impl Configuration for Config {
+    fn outcome(&self) -> Option<Outcome> {
+        match self.code.head() {
+            None => Some(Outcome::Terminated),
+            Some(Stmt::Halt(halt)) => Some(Outcome::Halted(*halt)),
+            Some(_) => None,
+        }
+    }
+
+    fn head(&self) -> Option<&Stmt> {
+        self.code.head()
+    }
+
+    fn max_active_calls(&self) -> usize {
+        0
+    }
+}
+
+impl ConcreteConfiguration for Config {
+    fn global_state(&self) -> Valuation {
+        self.valuation.clone()
+    }
+}
+
+impl fmt::Display for Config {
+    /// `⟨S, V⟩` with `V` as `{x ↦ 1, …}`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "⟨{}, {}⟩", self.code, crate::eval::ShowValuation(&self.valuation))
+    }
+}

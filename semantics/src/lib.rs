@@ -1,0 +1,21 @@
+//! The formal core of symex: the languages of de Boer & Bonsangue,
+//! *Symbolic execution formally explained* (FAoC 2021), and their symbolic
+//! and concrete transition systems, readable next to the paper.
+//!
+//! - [`term`], [`subst`], [`eval`], [`delta`]: expressions as shared terms,
+//!   substitutions `eσ`, valuations `V(e)` and the definedness predicate `δ`;
+//! - [`program`]: statements and programs; [`syntax`]: parsing them;
+//! - [`system`]: the transition-system trait every semantics implements;
+//! - [`basic`] (§2, §2.1) and [`recursive`] (§3): the semantics.
+//!
+//! This crate knows nothing of solvers, simplifiers or command lines.
+
+pub mod basic;
+pub mod delta;
+pub mod eval;
+pub mod print;
+pub mod program;
+pub mod subst;
+pub mod system;
+pub mod term;
+pub mod value;

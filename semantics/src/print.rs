@@ -1,0 +1,292 @@
+//! Terms printed in the source syntax of SPEC §1.2, which is also the
+//! paper's notation (`(a[e] := e')` for array updates, `if b then e1 else e2
+//! fi` for conditionals). Printing uses an explicit stack, so terms
+//! millions of nodes deep (a loop run many times) print without
+//! overflowing the call stack.
+
+use crate::program::{Block, Code, Procedure, Program, Stmt};
+use crate::term::{BinOp, Term, TermKind, UnOp};
+use std::fmt::{self, Write};
+
+/// Binding strength of prefix operators and of atoms.
+const UNARY: u8 = 8;
+const ATOM: u8 = 9;
+
+fn precedence(term: &Term) -> u8 {
+    match term.kind() {
+        TermKind::Binary(op, ..) => op.precedence(),
+        TermKind::Unary(..) => UNARY,
+        TermKind::Int(n) if n.sign() == num_bigint::Sign::Minus => UNARY,
+        _ => ATOM,
+    }
+}
+
+enum Task<'a> {
+    Term(&'a Term, u8),
+    Text(&'static str),
+    Close(bool),
+}
+
+/// Writes `term` wrapped in parentheses when its precedence is below `min`.
+fn write_term(out: &mut dyn fmt::Write, root: &Term) -> fmt::Result {
+    let mut stack = vec![Task::Term(root, 0)];
+    while let Some(task) = stack.pop() {
+        let (term, min) = match task {
+            Task::Text(text) => {
+                out.write_str(text)?;
+                continue;
+            }
+            Task::Close(paren) => {
+                if paren {
+                    out.write_char(')')?;
+                }
+                continue;
+            }
+            Task::Term(term, min) => (term, min),
+        };
+        let paren = precedence(term) < min;
+        if paren {
+            out.write_char('(')?;
+        }
+        stack.push(Task::Close(paren));
+        match term.kind() {
+            TermKind::Int(n) => write!(out, "{n}")?,
+            TermKind::Bool(b) => write!(out, "{b}")?,
+            TermKind::Var(name, _) => out.write_str(name)?,
+            TermKind::Len(name) => write!(out, "len({name})")?,
+            TermKind::Unary(op, operand) => {
+                out.write_str(match op {
+                    UnOp::Neg => "-",
+                    UnOp::Not => "!",
+                })?;
+                stack.push(Task::Term(operand, UNARY));
+            }
+            TermKind::Binary(op, left, right) => {
+                let p = op.precedence();
+                // Comparisons are non-associative; `==>` groups to the right,
+                // everything else to the left.
+                let (left_min, right_min) = match op {
+                    BinOp::Implies => (p + 1, p),
+                    _ if op.precedence() == 5 => (p + 1, p + 1),
+                    _ => (p, p + 1),
+                };
+                stack.push(Task::Term(right, right_min));
+                stack.push(Task::Text(match op {
+                    BinOp::Add => " + ",
+                    BinOp::Sub => " - ",
+                    BinOp::Mul => " * ",
+                    BinOp::Div => " / ",
+                    BinOp::Mod => " % ",
+                    BinOp::Eq => " = ",
+                    BinOp::Ne => " != ",
+                    BinOp::Lt => " < ",
+                    BinOp::Le => " <= ",
+                    BinOp::Gt => " > ",
+                    BinOp::Ge => " >= ",
+                    BinOp::And => " && ",
+                    BinOp::Or => " || ",
+                    BinOp::Implies => " ==> ",
+                }));
+                stack.push(Task::Term(left, left_min));
+            }
+            TermKind::Ite(condition, then, otherwise) => {
+                out.write_str("if ")?;
+                stack.push(Task::Text(" fi"));
+                stack.push(Task::Term(otherwise, 0));
+                stack.push(Task::Text(" else "));
+                stack.push(Task::Term(then, 0));
+                stack.push(Task::Text(" then "));
+                stack.push(Task::Term(condition, 0));
+            }
+            TermKind::Select(array, index) => {
+                stack.push(Task::Text("]"));
+                stack.push(Task::Term(index, 0));
+                stack.push(Task::Text("["));
+                stack.push(Task::Term(array, ATOM));
+            }
+            TermKind::Store(array, index, value) => {
+                out.write_char('(')?;
+                stack.push(Task::Text(")"));
+                stack.push(Task::Term(value, 0));
+                stack.push(Task::Text("] := "));
+                stack.push(Task::Term(index, 0));
+                stack.push(Task::Text("["));
+                stack.push(Task::Term(array, ATOM));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_term(f, self)
+    }
+}
+
+impl fmt::Display for Stmt {
+    /// One line: `if b { S1 } else { S2 }`, `while b { S }`, `a[e] := e'`, …
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_stmt(f, self, None)
+    }
+}
+
+impl fmt::Display for Code {
+    /// `S1; S2; …`, or `ε` for the empty statement.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let statements = self.statements();
+        if statements.is_empty() {
+            return f.write_str("ε");
+        }
+        for (i, stmt) in statements.into_iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write_stmt(f, stmt, None)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+/// Writes `stmt`, on one line when `indent` is `None`, else as a source
+/// program indented by that many levels.
+fn write_stmt(out: &mut dyn Write, stmt: &Stmt, indent: Option<usize>) -> fmt::Result {
+    match stmt {
+        Stmt::Skip => out.write_str("skip"),
+        Stmt::Assign(x, e) => write!(out, "{x} := {e}"),
+        Stmt::ArrayAssign(a, i, e) => write!(out, "{a}[{i}] := {e}"),
+        Stmt::If(b, then, otherwise) => {
+            write!(out, "if {b} ")?;
+            write_block(out, then, indent)?;
+            if !otherwise.is_empty() {
+                out.write_str(" else ")?;
+                write_block(out, otherwise, indent)?;
+            }
+            Ok(())
+        }
+        Stmt::While(_, b, body) => {
+            write!(out, "while {b} ")?;
+            write_block(out, body, indent)
+        }
+        Stmt::Call(p, args) => {
+            write!(out, "{p}(")?;
+            write_list(out, args)?;
+            out.write_char(')')
+        }
+        Stmt::Assert(e) => write!(out, "assert {e}"),
+        Stmt::Assume(e) => write!(out, "assume {e}"),
+        Stmt::Halt(halt) => write!(out, "{halt}"),
+    }
+}
+
+fn write_list(out: &mut dyn Write, terms: &[Term]) -> fmt::Result {
+    for (i, e) in terms.iter().enumerate() {
+        if i > 0 {
+            out.write_str(", ")?;
+        }
+        write!(out, "{e}")?;
+    }
+    Ok(())
+}
+
+/// `{ S1; S2 }` on one line, or one statement a line inside the braces.
+fn write_block(out: &mut dyn Write, block: &Block, indent: Option<usize>) -> fmt::Result {
+    match indent {
+        None => {
+            out.write_char('{')?;
+            for (i, stmt) in block.iter().enumerate() {
+                out.write_str(if i == 0 { " " } else { "; " })?;
+                write_stmt(out, stmt, None)?;
+            }
+            out.write_str(" }")
+        }
+        Some(level) => {
+            out.write_str("{\n")?;
+            write_lines(out, block, level + 1)?;
+            write!(out, "{}}}", "    ".repeat(level))
+        }
+    }
+}
+
+fn write_lines(out: &mut dyn Write, block: &Block, level: usize) -> fmt::Result {
+    for (i, stmt) in block.iter().enumerate() {
+        out.write_str(&"    ".repeat(level))?;
+        write_stmt(out, stmt, Some(level))?;
+        out.write_str(if i + 1 < block.len() { ";\n" } else { "\n" })?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Program {
+    /// The program as source text that parses back to the same program.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (x, sort) in &self.globals {
+            writeln!(f, "var {x}: {sort};")?;
+        }
+        for procedure in self.procedures.values() {
+            write_procedure(f, procedure)?;
+        }
+        write_lines(f, &self.main, 0)
+    }
+}
+
+fn write_procedure(out: &mut dyn Write, procedure: &Procedure) -> fmt::Result {
+    write!(out, "proc {}(", procedure.name)?;
+    for (i, (u, sort)) in procedure.params.iter().enumerate() {
+        if i > 0 {
+            out.write_str(", ")?;
+        }
+        write!(out, "{u}: {sort}")?;
+    }
+    out.write_str(") ")?;
+    write_block(out, &procedure.body, Some(0))?;
+    out.write_char('\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::term::{BinOp, Sort, Term};
+
+    fn var(name: &str) -> Term {
+        Term::var(name, Sort::Int)
+    }
+
+    #[test]
+    fn parenthesises_only_where_needed() {
+        let sum = Term::binary(BinOp::Add, var("x"), var("y"));
+        let product = Term::binary(BinOp::Mul, sum.clone(), var("z"));
+        assert_eq!(product.to_string(), "(x + y) * z");
+        let difference = Term::binary(BinOp::Sub, var("x"), sum);
+        assert_eq!(difference.to_string(), "x - (x + y)");
+        let test = Term::not(Term::binary(BinOp::Lt, var("x"), var("n")));
+        assert_eq!(test.to_string(), "!(x < n)");
+        let implication = Term::binary(
+            BinOp::Implies,
+            Term::var("a", Sort::Bool),
+            Term::binary(BinOp::Implies, Term::var("b", Sort::Bool), Term::var("c", Sort::Bool)),
+        );
+        assert_eq!(implication.to_string(), "a ==> b ==> c");
+    }
+
+    #[test]
+    fn arrays_print_in_the_papers_notation() {
+        let a = Term::var("a", Sort::int_array());
+        let updated = Term::store(a, Term::int(0), Term::int(7));
+        assert_eq!(Term::select(updated, var("i")).to_string(), "(a[0] := 7)[i]");
+    }
+
+    #[test]
+    fn deep_terms_print_without_recursion() {
+        let mut term = var("x");
+        for _ in 0..200_000 {
+            term = Term::binary(BinOp::Add, term, Term::int(1));
+        }
+        assert_eq!(term.to_string().len(), 1 + 200_000 * 4);
+    }
+}

@@ -1,0 +1,198 @@
+//! Programs after parsing and type checking: statements over shared terms,
+//! and the continuation `S` of a configuration as a persistent list.
+
+use crate::term::{Name, Sort, Term};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::rc::Rc;
+
+/// Which of the three languages a program belongs to, or which semantics
+/// runs it (SPEC §1: the smallest language that contains the program).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Language {
+    Basic,
+    Recursive,
+    Oo,
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Language::Basic => "basic",
+            Language::Recursive => "recursive",
+            Language::Oo => "oo",
+        })
+    }
+}
+
+/// Identifies one `while` statement of a program, for `--unfold`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LoopId(pub u32);
+
+/// The errors a program can reach (SPEC §2.1 `error`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ErrorKind {
+    ArrayOutOfBound,
+    NilDereference,
+    AssertionFailed,
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ErrorKind::ArrayOutOfBound => "array-out-of-bound",
+            ErrorKind::NilDereference => "nil-dereference",
+            ErrorKind::AssertionFailed => "assertion-failed",
+        })
+    }
+}
+
+/// How a run halts before its statement is done: an error terminal of the
+/// paper (`array-out-of-bound`), or an `assume` whose condition is false.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Halt {
+    Error(ErrorKind),
+    AssumptionViolated,
+}
+
+impl fmt::Display for Halt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Halt::Error(kind) => write!(f, "{kind}"),
+            Halt::AssumptionViolated => f.write_str("assumption-violated"),
+        }
+    }
+}
+
+/// How a finished run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    Terminated,
+    Halted(Halt),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Terminated => f.write_str("terminated"),
+            Outcome::Halted(halt) => write!(f, "{halt}"),
+        }
+    }
+}
+
+/// A statement. Sequential composition is a [`Block`]; the empty block is ε.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stmt {
+    Skip,
+    /// `x := e` (global or local: the program's scopes tell which).
+    Assign(Name, Term),
+    /// `a[e] := e'`.
+    ArrayAssign(Name, Term, Term),
+    /// `if b {S1} {S2}`.
+    If(Term, Block, Block),
+    /// `while b {S}`.
+    While(LoopId, Term, Block),
+    /// `P(e1, …, en)`.
+    Call(Name, Vec<Term>),
+    Assert(Term),
+    Assume(Term),
+    /// A terminal statement such as the paper's `array-out-of-bound`.
+    Halt(Halt),
+}
+
+/// A sequence of statements `S1; …; Sn`.
+pub type Block = Rc<[Stmt]>;
+
+/// The statement still to execute in a configuration, `A; S`: a persistent
+/// list of block suffixes, so entering a loop body or a branch is O(1).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Code(Option<Rc<Segment>>);
+
+#[derive(PartialEq, Eq)]
+struct Segment {
+    block: Block,
+    from: usize,
+    rest: Code,
+}
+
+impl Code {
+    /// ε, the empty statement.
+    pub fn empty() -> Code {
+        Code(None)
+    }
+
+    /// `S` followed by `self`.
+    pub fn push(&self, block: &Block) -> Code {
+        self.push_from(block, 0)
+    }
+
+    fn push_from(&self, block: &Block, from: usize) -> Code {
+        if from >= block.len() {
+            return self.clone();
+        }
+        Code(Some(Rc::new(Segment { block: block.clone(), from, rest: self.clone() })))
+    }
+
+    /// `A; S` split into `A` and `S`, or `None` for ε.
+    pub fn split(&self) -> Option<(&Stmt, Code)> {
+        let segment = self.0.as_ref()?;
+        let rest = segment.rest.push_from(&segment.block, segment.from + 1);
+        Some((&segment.block[segment.from], rest))
+    }
+
+    /// The first statement `A`, or `None` for ε.
+    pub fn head(&self) -> Option<&Stmt> {
+        let segment = self.0.as_ref()?;
+        Some(&segment.block[segment.from])
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The statements in order.
+    pub fn statements(&self) -> Vec<&Stmt> {
+        let mut statements = Vec::new();
+        let mut current = self;
+        while let Some(segment) = &current.0 {
+            statements.extend(segment.block[segment.from..].iter());
+            current = &segment.rest;
+        }
+        statements
+    }
+
+    /// The code that consists of the single statement `stmt`.
+    pub fn single(stmt: Stmt) -> Code {
+        Code::empty().push(&Rc::from(vec![stmt]))
+    }
+}
+
+/// `P(ū) :: S` (§3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Procedure {
+    pub name: Name,
+    pub params: Vec<(Name, Sort)>,
+    pub body: Block,
+}
+
+/// A checked program: declarations, types of all variables, main statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    pub language: Language,
+    /// The global variables (the inputs) and their types.
+    pub globals: BTreeMap<Name, Sort>,
+    pub procedures: BTreeMap<Name, Procedure>,
+    pub main: Block,
+}
+
+impl Program {
+    /// Whether `x` is a formal parameter of `procedure` (a local variable).
+    pub fn is_local(&self, procedure: &str, x: &str) -> bool {
+        self.procedures.get(procedure).is_some_and(|p| p.params.iter().any(|(u, _)| &**u == x))
+    }
+
+    /// The variable `x` as a term, if it is a global.
+    pub fn global_var(&self, x: &str) -> Option<Term> {
+        self.globals.get(x).map(|sort| Term::var(x, sort.clone()))
+    }
+}

@@ -1,0 +1,91 @@
+//! Substitutions `σ : Var → Expr` and their application `eσ` (§2).
+
+use crate::term::{Name, Term, TermKind};
+use std::collections::HashMap;
+use std::fmt;
+
+/// A substitution, the identity outside its finite domain. Persistent
+/// (`im`), so forking a configuration copies nothing.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Substitution(im::OrdMap<Name, Term>);
+
+impl Substitution {
+    /// `id`, the identity substitution.
+    pub fn identity() -> Substitution {
+        Substitution::default()
+    }
+
+    /// `σ(x)` where σ differs from the identity, `None` where it is the identity.
+    pub fn lookup(&self, x: &str) -> Option<&Term> {
+        self.0.get(x)
+    }
+
+    /// `σ[x := e]`.
+    pub fn update(&self, x: Name, e: Term) -> Substitution {
+        Substitution(self.0.update(x, e))
+    }
+
+    /// `eσ`: every variable `x` of `e` replaced by `σ(x)`.
+    pub fn apply(&self, e: &Term) -> Term {
+        substitute(e, |x| self.0.get(x).cloned())
+    }
+
+    /// The pairs where σ differs from the identity, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Name, &Term)> {
+        self.0.iter()
+    }
+
+    pub fn domain(&self) -> impl Iterator<Item = &Name> {
+        self.0.keys()
+    }
+}
+
+/// `e[x̄ := ē]` for the variables `lookup` maps, simultaneously; memoised per
+/// node, so the result is built in time linear in the DAG size of `e`.
+/// `len(a)` is never substituted (§2.1: assignments leave `|a|` unchanged).
+pub fn substitute(e: &Term, lookup: impl Fn(&Name) -> Option<Term>) -> Term {
+    let mut memo: HashMap<u64, Term> = HashMap::new();
+    for node in e.nodes() {
+        let child = |t: &Term| memo[&t.id()].clone();
+        let image = match node.kind() {
+            TermKind::Var(x, _) => lookup(x).unwrap_or_else(|| node.clone()),
+            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Len(_) => node.clone(),
+            TermKind::Unary(op, a) => Term::unary(*op, child(a)),
+            TermKind::Binary(op, a, b) => Term::binary(*op, child(a), child(b)),
+            TermKind::Ite(a, b, c) => Term::ite(child(a), child(b), child(c)),
+            TermKind::Select(a, b) => Term::select(child(a), child(b)),
+            TermKind::Store(a, b, c) => Term::store(child(a), child(b), child(c)),
+        };
+        memo.insert(node.id(), image);
+    }
+    memo.remove(&e.id()).unwrap_or_else(|| e.clone())
+}
+
+impl fmt::Display for Substitution {
+    /// `[x := e, y := e']`, or `id`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return write!(f, "id");
+        }
+        write!(f, "[")?;
+        for (i, (x, e)) in self.0.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "{x} := {e}")?;
+        }
+        write!(f, "]")
+    }
+}
+
+impl fmt::Debug for Substitution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+impl FromIterator<(Name, Term)> for Substitution {
+    fn from_iter<I: IntoIterator<Item = (Name, Term)>>(pairs: I) -> Substitution {
+        Substitution(pairs.into_iter().collect())
+    }
+}

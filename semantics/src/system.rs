@@ -1,0 +1,117 @@
+//! The one interface every semantics offers: a transition system whose
+//! configurations have successors, each labelled with the paper's rule that
+//! produced it. The explorer, the stepper, test replay and the property
+//! tests are all written against this trait.
+
+use crate::eval::Valuation;
+use crate::program::{Outcome, Stmt};
+use crate::term::{Name, Term};
+use std::fmt;
+
+/// The transition rules of §2–§3 (symbolic and concrete rules share names:
+/// a concrete run follows the same path as a symbolic one when it takes the
+/// same sequence of rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rule {
+    Skip,
+    Assignment,
+    ArrayAssignment,
+    ChoiceThen,
+    ChoiceElse,
+    IterationEnter,
+    IterationExit,
+    AssertHolds,
+    AssertFails,
+    Assume,
+    AssumptionViolated,
+    /// A `δ` check failed (§2.1, `--checked-arrays`).
+    ArrayOutOfBound,
+    GlobalAssignment,
+    LocalAssignment,
+    ProcedureCall,
+    ProcedureReturn,
+}
+
+impl Rule {
+    /// The rule's name in the paper (without "symbolic"/"concrete").
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Skip => "skip",
+            Rule::Assignment => "assignment",
+            Rule::ArrayAssignment => "array assignment",
+            Rule::ChoiceThen => "choice (then)",
+            Rule::ChoiceElse => "choice (else)",
+            Rule::IterationEnter => "iteration (enter)",
+            Rule::IterationExit => "iteration (exit)",
+            Rule::AssertHolds => "assert (holds)",
+            Rule::AssertFails => "assert (fails)",
+            Rule::Assume => "assume",
+            Rule::AssumptionViolated => "assume (violated)",
+            Rule::ArrayOutOfBound => "array-out-of-bound",
+            Rule::GlobalAssignment => "assignment global variable",
+            Rule::LocalAssignment => "assignment local variable",
+            Rule::ProcedureCall => "procedure call",
+            Rule::ProcedureReturn => "procedure return",
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One transition `c → c'`.
+#[derive(Clone, Debug)]
+pub struct Step<C> {
+    pub rule: Rule,
+    /// The condition the rule conjoins to the path condition (`bσ`, `¬bσ`,
+    /// `δ(eσ)`, …); `true` for rules that add none and for concrete rules.
+    pub guard: Term,
+    pub next: C,
+}
+
+/// A transition system: configurations and their labelled successors.
+pub trait TransitionSystem {
+    type Config: Clone + fmt::Display;
+
+    /// Every `c'` with `c → c'`; empty exactly when `c` is terminal.
+    fn successors(&self, config: &Self::Config) -> Vec<Step<Self::Config>>;
+}
+
+/// What the explorer and the reports need to know of a configuration,
+/// symbolic or concrete.
+pub trait Configuration {
+    /// `None` while running; how the run ended once terminal.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The statement about to execute (`A` in `A; S`), in the active frame.
+    fn head(&self) -> Option<&Stmt>;
+
+    /// The largest number of active calls of any one procedure (`--unfold`).
+    fn max_active_calls(&self) -> usize;
+}
+
+/// A configuration of a symbolic system.
+pub trait SymbolicConfiguration: Configuration {
+    /// `φ`.
+    fn path_condition(&self) -> &Term;
+
+    /// `σ` on the global variables (unchanged ones map to themselves).
+    fn global_state(&self) -> Vec<(Name, Term)>;
+}
+
+/// A configuration of a concrete system.
+pub trait ConcreteConfiguration: Configuration {
+    /// `V` (or `G`) on the global variables.
+    fn global_state(&self) -> Valuation;
+}
+
+/// Choices a semantics is run with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// §2.1 bounded arrays: every access `a[e]` requires `0 ≤ e < len(a)` and
+    /// otherwise steps to `array-out-of-bound`.
+    pub checked_arrays: bool,
+}

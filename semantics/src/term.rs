@@ -1,0 +1,458 @@
+//! Expressions as shared, hash-consed terms.
+//!
+//! Symbolic values grow as DAGs (`x := x + x` doubles the printed size at
+//! every step), so every term is interned: building a term that already
+//! exists returns the same node, equality and hashing are O(1) (by node
+//! id), and memo tables keyed by [`Term::id`] keep substitution, evaluation
+//! and solver translation linear in the number of distinct nodes.
+//!
+//! The same type serves program expressions (after parsing), the symbolic
+//! values of substitutions and path conditions, following the paper: a
+//! substitution maps variables to expressions of the programming language.
+
+use num_bigint::BigInt;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::rc::{Rc, Weak};
+
+/// A variable, procedure, field or class name.
+pub type Name = Rc<str>;
+
+/// The types of SPEC §1.4 that a term can have.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sort {
+    Int,
+    Bool,
+    /// `int[]` or `bool[]`: a total function from integers to the element sort
+    /// (§2.1), with an input length `len(a)`.
+    Array(Box<Sort>),
+    /// An object of the named class (oo).
+    Object(Name),
+}
+
+impl Sort {
+    pub fn int_array() -> Sort {
+        Sort::Array(Box::new(Sort::Int))
+    }
+
+    pub fn bool_array() -> Sort {
+        Sort::Array(Box::new(Sort::Bool))
+    }
+}
+
+impl fmt::Display for Sort {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sort::Int => write!(f, "int"),
+            Sort::Bool => write!(f, "bool"),
+            Sort::Array(element) => write!(f, "{element}[]"),
+            Sort::Object(class) => write!(f, "{class}"),
+        }
+    }
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+/// Binary operators. `And`, `Or` and `Implies` evaluate their second operand
+/// only when needed (SPEC §1.5); every other operator is strict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Euclidean division, total: `x / 0 = 0`.
+    Div,
+    /// Euclidean remainder, total: `x % 0 = x`.
+    Mod,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Implies,
+}
+
+impl BinOp {
+    /// The operator's source spelling.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+            BinOp::Eq => "=",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+            BinOp::Implies => "==>",
+        }
+    }
+
+    /// Binding strength, low to high, as in SPEC §1.2.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinOp::Implies => 1,
+            BinOp::Or => 2,
+            BinOp::And => 3,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 5,
+            BinOp::Add | BinOp::Sub => 6,
+            BinOp::Mul | BinOp::Div | BinOp::Mod => 7,
+        }
+    }
+
+    /// Whether the operator yields a boolean.
+    pub fn is_boolean(self) -> bool {
+        self.precedence() <= 5
+    }
+}
+
+/// The shape of a term. Children are themselves interned terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TermKind {
+    Int(BigInt),
+    Bool(bool),
+    /// A program variable of the given sort. In a substitution's range it
+    /// stands for the variable's *initial* value (a symbolic input).
+    Var(Name, Sort),
+    /// `len(a)`: the length of input array `a`, an integer input ≥ 0 that no
+    /// assignment changes (§2.1: `|a|` needs no substitution).
+    Len(Name),
+    Unary(UnOp, Term),
+    Binary(BinOp, Term, Term),
+    /// `if b then e1 else e2 fi`.
+    Ite(Term, Term, Term),
+    /// `a[e]`: array read.
+    Select(Term, Term),
+    /// `(a[e] := e')`: the array `a` updated at `e` (§2.1).
+    Store(Term, Term, Term),
+}
+
+struct Node {
+    id: u64,
+    kind: TermKind,
+}
+
+/// A hash-consed term: cheap to clone, O(1) to compare and hash.
+#[derive(Clone)]
+pub struct Term(Rc<Node>);
+
+thread_local! {
+    static INTERNER: RefCell<Interner> = RefCell::new(Interner::default());
+}
+
+/// A node's identity for interning: its shape with children named by id, so
+/// the table holds no term alive (ids are never reused, so a stale entry
+/// can never match).
+#[derive(PartialEq, Eq, Hash)]
+enum Key {
+    Int(BigInt),
+    Bool(bool),
+    Var(Name, Sort),
+    Len(Name),
+    Unary(UnOp, u64),
+    Binary(BinOp, u64, u64),
+    Ite(u64, u64, u64),
+    Select(u64, u64),
+    Store(u64, u64, u64),
+}
+
+impl Key {
+    fn of(kind: &TermKind) -> Key {
+        match kind {
+            TermKind::Int(n) => Key::Int(n.clone()),
+            TermKind::Bool(b) => Key::Bool(*b),
+            TermKind::Var(name, sort) => Key::Var(name.clone(), sort.clone()),
+            TermKind::Len(name) => Key::Len(name.clone()),
+            TermKind::Unary(op, a) => Key::Unary(*op, a.id()),
+            TermKind::Binary(op, a, b) => Key::Binary(*op, a.id(), b.id()),
+            TermKind::Ite(a, b, c) => Key::Ite(a.id(), b.id(), c.id()),
+            TermKind::Select(a, b) => Key::Select(a.id(), b.id()),
+            TermKind::Store(a, b, c) => Key::Store(a.id(), b.id(), c.id()),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Interner {
+    nodes: HashMap<Key, Weak<Node>>,
+    next_id: u64,
+    inserted_since_sweep: usize,
+}
+
+impl Interner {
+    fn intern(&mut self, kind: TermKind) -> Term {
+        let key = Key::of(&kind);
+        if let Some(node) = self.nodes.get(&key).and_then(Weak::upgrade) {
+            return Term(node);
+        }
+        self.inserted_since_sweep += 1;
+        if self.inserted_since_sweep > self.nodes.len().max(4096) {
+            // Amortised O(1): forget the nodes no term refers to any more.
+            self.nodes.retain(|_, node| node.strong_count() > 0);
+            self.inserted_since_sweep = 0;
+        }
+        self.next_id += 1;
+        let node = Rc::new(Node { id: self.next_id, kind });
+        self.nodes.insert(key, Rc::downgrade(&node));
+        Term(node)
+    }
+}
+
+impl Term {
+    /// The term with this shape, shared with every equal term alive.
+    pub fn new(kind: TermKind) -> Term {
+        INTERNER.with(|interner| interner.borrow_mut().intern(kind))
+    }
+
+    pub fn kind(&self) -> &TermKind {
+        &self.0.kind
+    }
+
+    /// A per-thread unique node number: the key for memo tables.
+    pub fn id(&self) -> u64 {
+        self.0.id
+    }
+
+    pub fn int(value: impl Into<BigInt>) -> Term {
+        Term::new(TermKind::Int(value.into()))
+    }
+
+    pub fn bool(value: bool) -> Term {
+        Term::new(TermKind::Bool(value))
+    }
+
+    pub fn var(name: &str, sort: Sort) -> Term {
+        Term::new(TermKind::Var(name.into(), sort))
+    }
+
+    pub fn len(array: &str) -> Term {
+        Term::new(TermKind::Len(array.into()))
+    }
+
+    pub fn unary(op: UnOp, operand: Term) -> Term {
+        Term::new(TermKind::Unary(op, operand))
+    }
+
+    pub fn binary(op: BinOp, left: Term, right: Term) -> Term {
+        Term::new(TermKind::Binary(op, left, right))
+    }
+
+    pub fn ite(condition: Term, then: Term, otherwise: Term) -> Term {
+        Term::new(TermKind::Ite(condition, then, otherwise))
+    }
+
+    pub fn select(array: Term, index: Term) -> Term {
+        Term::new(TermKind::Select(array, index))
+    }
+
+    pub fn store(array: Term, index: Term, value: Term) -> Term {
+        Term::new(TermKind::Store(array, index, value))
+    }
+
+    /// `¬b`, with `¬true = false`, `¬false = true` and `¬¬b = b`, so path
+    /// conditions stay readable without changing their meaning.
+    pub fn not(operand: Term) -> Term {
+        match operand.kind() {
+            TermKind::Bool(value) => Term::bool(!value),
+            TermKind::Unary(UnOp::Not, inner) => inner.clone(),
+            _ => Term::unary(UnOp::Not, operand),
+        }
+    }
+
+    /// `φ ∧ b`, with `true` as unit and `false` as zero.
+    pub fn and(left: Term, right: Term) -> Term {
+        match (left.kind(), right.kind()) {
+            (TermKind::Bool(true), _) => right,
+            (_, TermKind::Bool(true)) => left,
+            (TermKind::Bool(false), _) | (_, TermKind::Bool(false)) => Term::bool(false),
+            _ => Term::binary(BinOp::And, left, right),
+        }
+    }
+
+    /// `b₁ ∨ b₂`, with `false` as unit and `true` as zero.
+    pub fn or(left: Term, right: Term) -> Term {
+        match (left.kind(), right.kind()) {
+            (TermKind::Bool(false), _) => right,
+            (_, TermKind::Bool(false)) => left,
+            (TermKind::Bool(true), _) | (_, TermKind::Bool(true)) => Term::bool(true),
+            _ => Term::binary(BinOp::Or, left, right),
+        }
+    }
+
+    /// `b₁ ⇒ b₂`, with `true ⇒ b = b` and `b ⇒ true = true`.
+    pub fn implies(left: Term, right: Term) -> Term {
+        match (left.kind(), right.kind()) {
+            (TermKind::Bool(true), _) => right,
+            (TermKind::Bool(false), _) | (_, TermKind::Bool(true)) => Term::bool(true),
+            _ => Term::binary(BinOp::Implies, left, right),
+        }
+    }
+
+    /// The conjunction of all `terms` (`true` when empty).
+    pub fn conjunction(terms: impl IntoIterator<Item = Term>) -> Term {
+        terms.into_iter().fold(Term::bool(true), Term::and)
+    }
+
+    pub fn is_true(&self) -> bool {
+        matches!(self.kind(), TermKind::Bool(true))
+    }
+
+    pub fn is_false(&self) -> bool {
+        matches!(self.kind(), TermKind::Bool(false))
+    }
+
+    /// The direct subterms, left to right.
+    pub fn children(&self) -> Vec<&Term> {
+        match self.kind() {
+            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) => vec![],
+            TermKind::Unary(_, a) => vec![a],
+            TermKind::Binary(_, a, b) | TermKind::Select(a, b) => vec![a, b],
+            TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => vec![a, b, c],
+        }
+    }
+
+    /// Every distinct node reachable from this term, children before parents.
+    pub fn nodes(&self) -> Vec<Term> {
+        let mut seen = std::collections::HashSet::new();
+        let mut order = Vec::new();
+        let mut stack = vec![(self.clone(), false)];
+        while let Some((term, expanded)) = stack.pop() {
+            if expanded {
+                order.push(term);
+            } else if seen.insert(term.id()) {
+                stack.push((term.clone(), true));
+                for child in term.children().into_iter().rev() {
+                    stack.push((child.clone(), false));
+                }
+            }
+        }
+        order
+    }
+
+    /// Number of distinct nodes (the term as a DAG).
+    pub fn dag_size(&self) -> usize {
+        self.nodes().len()
+    }
+
+    /// Number of nodes of the term written out as a tree (saturating).
+    pub fn tree_size(&self) -> u64 {
+        let mut sizes: HashMap<u64, u64> = HashMap::new();
+        for node in self.nodes() {
+            let size = node
+                .children()
+                .iter()
+                .fold(1u64, |total, child| total.saturating_add(sizes[&child.id()]));
+            sizes.insert(node.id(), size);
+        }
+        sizes[&self.id()]
+    }
+
+    /// The variables occurring in the term, with their sorts, in name order.
+    /// `len(a)` counts as an occurrence of the input `a`.
+    pub fn free_vars(&self) -> std::collections::BTreeMap<Name, Sort> {
+        let mut vars = std::collections::BTreeMap::new();
+        for node in self.nodes() {
+            match node.kind() {
+                TermKind::Var(name, sort) => {
+                    vars.insert(name.clone(), sort.clone());
+                }
+                TermKind::Len(name) => {
+                    vars.entry(name.clone()).or_insert_with(Sort::int_array);
+                }
+                _ => {}
+            }
+        }
+        vars
+    }
+}
+
+impl Drop for Node {
+    /// Frees chains of uniquely owned nodes iteratively: a term a million
+    /// nodes deep (a long-running loop) must not overflow the stack when dropped.
+    fn drop(&mut self) {
+        let mut pending = take_children(&mut self.kind);
+        while let Some(Term(node)) = pending.pop() {
+            if let Ok(mut node) = Rc::try_unwrap(node) {
+                pending.extend(take_children(&mut node.kind));
+            }
+        }
+    }
+}
+
+fn take_children(kind: &mut TermKind) -> Vec<Term> {
+    match std::mem::replace(kind, TermKind::Bool(false)) {
+        TermKind::Unary(_, a) => vec![a],
+        TermKind::Binary(_, a, b) | TermKind::Select(a, b) => vec![a, b],
+        TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => vec![a, b, c],
+        _ => vec![],
+    }
+}
+
+impl PartialEq for Term {
+    fn eq(&self, other: &Term) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Term {}
+
+impl Hash for Term {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.id.hash(state);
+    }
+}
+
+impl fmt::Debug for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_terms_are_one_node() {
+        let x = Term::var("x", Sort::Int);
+        let a = Term::binary(BinOp::Add, x.clone(), Term::int(1));
+        let b = Term::binary(BinOp::Add, Term::var("x", Sort::Int), Term::int(1));
+        assert_eq!(a, b);
+        assert_eq!(a.id(), b.id());
+        assert_ne!(a, Term::binary(BinOp::Add, x, Term::int(2)));
+    }
+
+    #[test]
+    fn doubling_grows_the_tree_not_the_dag() {
+        let mut term = Term::var("x", Sort::Int);
+        for _ in 0..100 {
+            term = Term::binary(BinOp::Add, term.clone(), term);
+        }
+        assert_eq!(term.dag_size(), 101);
+        assert_eq!(term.tree_size(), u64::MAX);
+    }
+
+    #[test]
+    fn boolean_units_are_folded() {
+        let b = Term::var("b", Sort::Bool);
+        assert_eq!(Term::and(Term::bool(true), b.clone()), b);
+        assert_eq!(Term::not(Term::not(b.clone())), b);
+        assert!(Term::and(b.clone(), Term::bool(false)).is_false());
+        assert_eq!(Term::conjunction([]), Term::bool(true));
+    }
+}
