@@ -12,7 +12,14 @@ pub fn delta(e: &Term) -> Term {
     for node in e.nodes() {
         let d = |t: &Term| memo[&t.id()].clone();
         let defined = match node.kind() {
-            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) => Term::bool(true),
+            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) => {
+                Term::bool(true)
+            }
+            // Definition 4.1: δ(e.f) = e ≠ nil ∧ δ(e).
+            TermKind::Field(object, _) => Term::and(
+                Term::binary(BinOp::Ne, object.clone(), nil_like(object)),
+                d(object),
+            ),
             TermKind::Unary(_, a) => d(a),
             TermKind::Binary(BinOp::And | BinOp::Implies, a, b) => {
                 Term::and(d(a), Term::implies(a.clone(), d(b)))
@@ -36,6 +43,14 @@ pub fn delta(e: &Term) -> Term {
         memo.insert(node.id(), defined);
     }
     memo.remove(&e.id()).unwrap_or_else(|| Term::bool(true))
+}
+
+/// `nil` of the class of `object`.
+fn nil_like(object: &Term) -> Term {
+    match object.kind() {
+        TermKind::Var(_, crate::term::Sort::Object(class)) | TermKind::Nil(class) => Term::nil(class),
+        _ => Term::nil("Object"),
+    }
 }
 
 /// `0 ≤ index < len(a)`, where `a` is the array variable `array` updates.

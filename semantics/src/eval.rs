@@ -114,6 +114,9 @@ fn eval_node(
         }
         TermKind::Select(a, i) => array(a)?.get(&int(i)?),
         TermKind::Store(a, i, v) => Value::Array(array(a)?.set(int(i)?, value_of(v).clone())),
+        TermKind::Nil(_) | TermKind::Field(..) => {
+            return Err(EvalError::IllTyped(format!("`{node}` needs a heap: objects are evaluated by the oo semantics")))
+        }
     })
 }
 

@@ -4,7 +4,7 @@
 //! millions of nodes deep (a loop run many times) print without
 //! overflowing the call stack.
 
-use crate::program::{Block, Code, Procedure, Program, Stmt};
+use crate::program::{Block, Class, Code, Procedure, Program, Stmt, Target};
 use crate::term::{BinOp, Term, TermKind, UnOp};
 use std::fmt::{self, Write};
 
@@ -23,7 +23,7 @@ fn precedence(term: &Term) -> u8 {
 
 enum Task<'a> {
     Term(&'a Term, u8),
-    Text(&'static str),
+    Text(&'a str),
     Close(bool),
 }
 
@@ -54,6 +54,12 @@ fn write_term(out: &mut dyn fmt::Write, root: &Term) -> fmt::Result {
             TermKind::Bool(b) => write!(out, "{b}")?,
             TermKind::Var(name, _) => out.write_str(name)?,
             TermKind::Len(name) => write!(out, "len({name})")?,
+            TermKind::Nil(_) => out.write_str("nil")?,
+            TermKind::Field(object, field) => {
+                stack.push(Task::Text(field));
+                stack.push(Task::Text("."));
+                stack.push(Task::Term(object, ATOM));
+            }
             TermKind::Unary(op, operand) => {
                 out.write_str(match op {
                     UnOp::Neg => "-",
@@ -181,7 +187,32 @@ fn write_stmt(out: &mut dyn Write, stmt: &Stmt, indent: Option<usize>) -> fmt::R
         }
         Stmt::Assert(e) => write!(out, "assert {e}"),
         Stmt::Assume(e) => write!(out, "assume {e}"),
+        Stmt::FieldAssign(object, field, e) => {
+            write_term(out, &Term::field(object.clone(), field))?;
+            write!(out, " := {e}")
+        }
+        Stmt::New(target, class) => write!(out, "{} := new {class}", ShowTarget(target)),
+        Stmt::MethodCall { target, receiver, method, args, .. } => {
+            write!(out, "{} := ", ShowTarget(target))?;
+            write_term(out, &Term::field(receiver.clone(), method))?;
+            out.write_char('(')?;
+            write_list(out, args)?;
+            out.write_char(')')
+        }
+        Stmt::Return(e) => write!(out, "return {e}"),
         Stmt::Halt(halt) => write!(out, "{halt}"),
+    }
+}
+
+/// A heap variable `x` or `e.f`.
+struct ShowTarget<'a>(&'a Target);
+
+impl fmt::Display for ShowTarget<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Target::Var(x) => f.write_str(x),
+            Target::Field(object, field) => write!(f, "{}", Term::field(object.clone(), field)),
+        }
     }
 }
 
@@ -229,6 +260,9 @@ impl fmt::Display for Program {
         for (x, sort) in &self.globals {
             writeln!(f, "var {x}: {sort};")?;
         }
+        for class in self.classes.values() {
+            write_class(f, class)?;
+        }
         for procedure in self.procedures.values() {
             write_procedure(f, procedure)?;
         }
@@ -237,16 +271,35 @@ impl fmt::Display for Program {
 }
 
 fn write_procedure(out: &mut dyn Write, procedure: &Procedure) -> fmt::Result {
-    write!(out, "proc {}(", procedure.name)?;
-    for (i, (u, sort)) in procedure.params.iter().enumerate() {
+    write!(out, "proc {}", procedure.name)?;
+    write_params(out, &procedure.params)?;
+    write_block(out, &procedure.body, Some(0))?;
+    out.write_char('\n')
+}
+
+fn write_params(out: &mut dyn Write, params: &[(crate::term::Name, crate::term::Sort)]) -> fmt::Result {
+    out.write_char('(')?;
+    for (i, (u, sort)) in params.iter().enumerate() {
         if i > 0 {
             out.write_str(", ")?;
         }
         write!(out, "{u}: {sort}")?;
     }
-    out.write_str(") ")?;
-    write_block(out, &procedure.body, Some(0))?;
-    out.write_char('\n')
+    out.write_str(") ")
+}
+
+fn write_class(out: &mut dyn Write, class: &Class) -> fmt::Result {
+    writeln!(out, "class {} {{", class.name)?;
+    for (field, sort) in &class.fields {
+        writeln!(out, "    field {field}: {sort};")?;
+    }
+    for method in class.methods.values() {
+        write!(out, "    method {}", method.name)?;
+        write_params(out, &method.params)?;
+        write_block(out, &method.body, Some(1))?;
+        out.write_char('\n')?;
+    }
+    out.write_str("}\n")
 }
 
 #[cfg(test)]

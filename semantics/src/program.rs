@@ -96,8 +96,23 @@ pub enum Stmt {
     Call(Name, Vec<Term>),
     Assert(Term),
     Assume(Term),
+    /// `e.f := e'` (oo).
+    FieldAssign(Term, Name, Term),
+    /// `h := new C` (oo).
+    New(Target, Name),
+    /// `h := e₀.m(e₁, …, eₙ)` (oo; statically resolved to class `C`'s `m`).
+    MethodCall { target: Target, receiver: Term, class: Name, method: Name, args: Vec<Term> },
+    /// `return e`: the last statement of a method body (oo).
+    Return(Term),
     /// A terminal statement such as the paper's `array-out-of-bound`.
     Halt(Halt),
+}
+
+/// A heap variable `h` (§4): a variable `x` or a field `e.f`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Var(Name),
+    Field(Term, Name),
 }
 
 /// A sequence of statements `S1; …; Sn`.
@@ -175,6 +190,23 @@ pub struct Procedure {
     pub body: Block,
 }
 
+/// `m(ū) { S; return e }` of a class (oo); `body` ends with `return e`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Method {
+    pub name: Name,
+    pub params: Vec<(Name, Sort)>,
+    pub result: Sort,
+    pub body: Block,
+}
+
+/// `class C { field …; method … }` (oo).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Class {
+    pub name: Name,
+    pub fields: BTreeMap<Name, Sort>,
+    pub methods: BTreeMap<Name, Method>,
+}
+
 /// A checked program: declarations, types of all variables, main statement.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
@@ -182,17 +214,7 @@ pub struct Program {
     /// The global variables (the inputs) and their types.
     pub globals: BTreeMap<Name, Sort>,
     pub procedures: BTreeMap<Name, Procedure>,
+    pub classes: BTreeMap<Name, Class>,
     pub main: Block,
 }
 
-impl Program {
-    /// Whether `x` is a formal parameter of `procedure` (a local variable).
-    pub fn is_local(&self, procedure: &str, x: &str) -> bool {
-        self.procedures.get(procedure).is_some_and(|p| p.params.iter().any(|(u, _)| &**u == x))
-    }
-
-    /// The variable `x` as a term, if it is a global.
-    pub fn global_var(&self, x: &str) -> Option<Term> {
-        self.globals.get(x).map(|sort| Term::var(x, sort.clone()))
-    }
-}

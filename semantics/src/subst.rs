@@ -49,7 +49,8 @@ pub fn substitute(e: &Term, lookup: impl Fn(&Name) -> Option<Term>) -> Term {
         let child = |t: &Term| memo[&t.id()].clone();
         let image = match node.kind() {
             TermKind::Var(x, _) => lookup(x).unwrap_or_else(|| node.clone()),
-            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Len(_) => node.clone(),
+            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Len(_) | TermKind::Nil(_) => node.clone(),
+            TermKind::Field(a, f) => Term::field(child(a), f),
             TermKind::Unary(op, a) => Term::unary(*op, child(a)),
             TermKind::Binary(op, a, b) => Term::binary(*op, child(a), child(b)),
             TermKind::Ite(a, b, c) => Term::ite(child(a), child(b), child(c)),

@@ -140,6 +140,10 @@ pub enum TermKind {
     Select(Term, Term),
     /// `(a[e] := e')`: the array `a` updated at `e` (§2.1).
     Store(Term, Term, Term),
+    /// `nil` of the given class (oo).
+    Nil(Name),
+    /// `e.f`: the field `f` of the object `e` (oo).
+    Field(Term, Name),
 }
 
 struct Node {
@@ -169,6 +173,8 @@ enum Key {
     Ite(u64, u64, u64),
     Select(u64, u64),
     Store(u64, u64, u64),
+    Nil(Name),
+    Field(u64, Name),
 }
 
 impl Key {
@@ -183,6 +189,8 @@ impl Key {
             TermKind::Ite(a, b, c) => Key::Ite(a.id(), b.id(), c.id()),
             TermKind::Select(a, b) => Key::Select(a.id(), b.id()),
             TermKind::Store(a, b, c) => Key::Store(a.id(), b.id(), c.id()),
+            TermKind::Nil(class) => Key::Nil(class.clone()),
+            TermKind::Field(a, f) => Key::Field(a.id(), f.clone()),
         }
     }
 }
@@ -264,6 +272,14 @@ impl Term {
         Term::new(TermKind::Store(array, index, value))
     }
 
+    pub fn nil(class: &str) -> Term {
+        Term::new(TermKind::Nil(class.into()))
+    }
+
+    pub fn field(object: Term, field: &str) -> Term {
+        Term::new(TermKind::Field(object, field.into()))
+    }
+
     /// `¬b`, with `¬true = false`, `¬false = true` and `¬¬b = b`, so path
     /// conditions stay readable without changing their meaning.
     pub fn not(operand: Term) -> Term {
@@ -319,8 +335,8 @@ impl Term {
     /// The direct subterms, left to right.
     pub fn children(&self) -> Vec<&Term> {
         match self.kind() {
-            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) => vec![],
-            TermKind::Unary(_, a) => vec![a],
+            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) => vec![],
+            TermKind::Unary(_, a) | TermKind::Field(a, _) => vec![a],
             TermKind::Binary(_, a, b) | TermKind::Select(a, b) => vec![a, b],
             TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => vec![a, b, c],
         }
@@ -396,7 +412,7 @@ impl Drop for Node {
 
 fn take_children(kind: &mut TermKind) -> Vec<Term> {
     match std::mem::replace(kind, TermKind::Bool(false)) {
-        TermKind::Unary(_, a) => vec![a],
+        TermKind::Unary(_, a) | TermKind::Field(a, _) => vec![a],
         TermKind::Binary(_, a, b) | TermKind::Select(a, b) => vec![a, b],
         TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => vec![a, b, c],
         _ => vec![],

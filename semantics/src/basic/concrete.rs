@@ -143,8 +143,9 @@ impl Concrete {
             Stmt::While(_, b, body) => self.concrete_iteration(c, b, body, rest),
             Stmt::Assert(e) => self.concrete_assert(c, e, rest),
             Stmt::Assume(e) => self.concrete_assume(c, e, rest),
-            // Terminal; calls never occur (`new` rejects programs with procedures).
-            Stmt::Halt(_) | Stmt::Call(..) => Ok(Vec::new()),
+            // `Halt` is terminal; calls and oo statements never occur (`new`
+            // rejects programs that have them).
+            _ => Ok(Vec::new()),
         }
     }
 }

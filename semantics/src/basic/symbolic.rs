@@ -160,8 +160,9 @@ impl TransitionSystem for Symbolic {
             Stmt::While(_, b, body) => self.symbolic_iteration(c, b, body, rest),
             Stmt::Assert(e) => self.symbolic_assert(c, e, rest),
             Stmt::Assume(e) => self.symbolic_assume(c, e, rest),
-            // Terminal; calls never occur (`new` rejects programs with procedures).
-            Stmt::Halt(_) | Stmt::Call(..) => Vec::new(),
+            // `Halt` is terminal; calls and oo statements never occur (`new`
+            // rejects programs that have them).
+            _ => Vec::new(),
         }
     }
 }
