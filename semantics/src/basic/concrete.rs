@@ -2,7 +2,7 @@
 //! array extension of §2.1 and the `assert`/`assume` extensions. Each rule
 //! mirrors its symbolic counterpart in `symbolic.rs`.
 
-use crate::delta::delta;
+use crate::checked;
 use crate::eval::{eval, eval_bool, EvalError, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
 use crate::system::{ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem};
@@ -41,16 +41,8 @@ impl Concrete {
     /// With `--checked-arrays`, `Some(⟨array-out-of-bound, V⟩)` when `V(δ(e))`
     /// is false for one of `terms` (§2.1).
     fn out_of_bound(&self, c: &Config, terms: &[Term]) -> Result<Option<Vec<Step<Config>>>, EvalError> {
-        if !self.options.checked_arrays {
-            return Ok(None);
-        }
-        for e in terms {
-            if !eval_bool(&delta(e), &c.valuation)? {
-                let code = Code::single(Stmt::Halt(Halt::Error(ErrorKind::ArrayOutOfBound)));
-                return Ok(Some(Concrete::step(Rule::ArrayOutOfBound, code, c.valuation.clone())));
-            }
-        }
-        Ok(None)
+        let out = checked::out_of_bound(self.options, terms, |d| eval_bool(d, &c.valuation))?;
+        Ok(out.then(|| Concrete::step(Rule::ArrayOutOfBound, checked::array_out_of_bound(), c.valuation.clone())))
     }
 
     /// `⟨skip; S, V⟩ → ⟨S, V⟩`
@@ -111,7 +103,7 @@ impl Concrete {
         Ok(if eval_bool(e, &c.valuation)? {
             Concrete::step(Rule::AssertHolds, rest, c.valuation.clone())
         } else {
-            let failed = Code::single(Stmt::Halt(Halt::Error(ErrorKind::AssertionFailed)));
+            let failed = checked::halted(Halt::Error(ErrorKind::AssertionFailed));
             Concrete::step(Rule::AssertFails, failed, c.valuation.clone())
         })
     }
@@ -124,7 +116,7 @@ impl Concrete {
         Ok(if eval_bool(e, &c.valuation)? {
             Concrete::step(Rule::Assume, rest, c.valuation.clone())
         } else {
-            let violated = Code::single(Stmt::Halt(Halt::AssumptionViolated));
+            let violated = checked::halted(Halt::AssumptionViolated);
             Concrete::step(Rule::AssumptionViolated, violated, c.valuation.clone())
         })
     }

@@ -1,7 +1,7 @@
 //! The symbolic transition system of §2: configurations `⟨S, σ, φ⟩`, with
 //! the array extension of §2.1 and the `assert`/`assume` extensions.
 
-use crate::delta::delta;
+use crate::checked;
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
 use crate::subst::Substitution;
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
@@ -47,18 +47,14 @@ impl Symbolic {
 
     /// `δ(e₁σ) ∧ … ∧ δ(eₙσ)` with `--checked-arrays`, else `true`.
     fn defined(&self, terms: &[Term]) -> Term {
-        if self.options.checked_arrays {
-            Term::conjunction(terms.iter().map(delta))
-        } else {
-            Term::bool(true)
-        }
+        checked::defined(self.options, terms)
     }
 
     /// `⟨array-out-of-bound, σ, φ ∧ ¬d⟩` (§2.1), left out when `d` is
     /// trivially true: that configuration's path condition is `false`.
     fn out_of_bound(&self, c: &Config, d: &Term) -> Option<Step<Config>> {
         (!d.is_true()).then(|| {
-            let code = Code::single(Stmt::Halt(Halt::Error(ErrorKind::ArrayOutOfBound)));
+            let code = checked::array_out_of_bound();
             self.step(Rule::ArrayOutOfBound, c, Term::not(d.clone()), code, c.sigma.clone())
         })
     }
@@ -125,7 +121,7 @@ impl Symbolic {
     fn symbolic_assert(&self, c: &Config, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_sigma = c.sigma.apply(e);
         let d = self.defined(&[e_sigma.clone()]);
-        let failed = Code::single(Stmt::Halt(Halt::Error(ErrorKind::AssertionFailed)));
+        let failed = checked::halted(Halt::Error(ErrorKind::AssertionFailed));
         let mut steps = vec![
             self.step(Rule::AssertHolds, c, Term::and(d.clone(), e_sigma.clone()), rest, c.sigma.clone()),
             self.step(Rule::AssertFails, c, Term::and(d.clone(), Term::not(e_sigma)), failed, c.sigma.clone()),
@@ -191,14 +187,8 @@ impl SymbolicConfiguration for Config {
     }
 
     fn global_state(&self) -> Vec<(Name, Term)> {
-        self.program
-            .globals
-            .iter()
-            .map(|(x, sort)| {
-                let value = self.sigma.lookup(x).cloned().unwrap_or_else(|| Term::var(x, sort.clone()));
-                (x.clone(), value)
-            })
-            .collect()
+        self.sigma.state(&self.program.globals)
+
     }
 }
 
