@@ -8,6 +8,7 @@ use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
 use crate::system::{ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem};
 use crate::term::{Name, Sort, Term};
 use std::fmt;
+use std::slice;
 use std::rc::Rc;
 
 /// `⟨S, V⟩`: statement to execute and valuation.
@@ -52,7 +53,7 @@ impl Concrete {
 
     /// `⟨x := e; S, V⟩ → ⟨S, V[x := V(e)]⟩`  (§2, concrete assignment)
     fn concrete_assignment(&self, c: &Config, x: &Name, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        if let Some(error) = self.out_of_bound(c, &[e.clone()])? {
+        if let Some(error) = self.out_of_bound(c, slice::from_ref(e))? {
             return Ok(error);
         }
         let valuation = c.valuation.update(x.clone(), eval(e, &c.valuation)?);
@@ -72,7 +73,7 @@ impl Concrete {
     /// `⟨if b {S₁}{S₂}; S, V⟩ → ⟨S₁; S, V⟩` if `V(b)`, `→ ⟨S₂; S, V⟩` if
     /// `¬V(b)`  (§2, concrete choice)
     fn concrete_choice(&self, c: &Config, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        if let Some(error) = self.out_of_bound(c, &[b.clone()])? {
+        if let Some(error) = self.out_of_bound(c, slice::from_ref(b))? {
             return Ok(error);
         }
         Ok(if eval_bool(b, &c.valuation)? {
@@ -85,7 +86,7 @@ impl Concrete {
     /// `⟨while b {S}; S', V⟩ → ⟨S; while b {S}; S', V⟩` if `V(b)`,
     /// `→ ⟨S', V⟩` if `¬V(b)`  (§2, concrete iteration)
     fn concrete_iteration(&self, c: &Config, b: &Term, body: &Block, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        if let Some(error) = self.out_of_bound(c, &[b.clone()])? {
+        if let Some(error) = self.out_of_bound(c, slice::from_ref(b))? {
             return Ok(error);
         }
         Ok(if eval_bool(b, &c.valuation)? {
@@ -97,7 +98,7 @@ impl Concrete {
 
     /// `⟨assert e; S, V⟩ → ⟨S, V⟩` if `V(e)`, `→ ⟨assertion-failed, V⟩` if `¬V(e)`
     fn concrete_assert(&self, c: &Config, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        if let Some(error) = self.out_of_bound(c, &[e.clone()])? {
+        if let Some(error) = self.out_of_bound(c, slice::from_ref(e))? {
             return Ok(error);
         }
         Ok(if eval_bool(e, &c.valuation)? {
@@ -110,7 +111,7 @@ impl Concrete {
 
     /// `⟨assume e; S, V⟩ → ⟨S, V⟩` if `V(e)`, `→ ⟨assumption-violated, V⟩` if `¬V(e)`
     fn concrete_assume(&self, c: &Config, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        if let Some(error) = self.out_of_bound(c, &[e.clone()])? {
+        if let Some(error) = self.out_of_bound(c, slice::from_ref(e))? {
             return Ok(error);
         }
         Ok(if eval_bool(e, &c.valuation)? {

@@ -7,6 +7,7 @@ use crate::subst::Substitution;
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use crate::term::{Name, Sort, Term};
 use std::fmt;
+use std::slice;
 use std::rc::Rc;
 
 /// `⟨S, σ, φ⟩`: statement to execute, substitution, path condition.
@@ -68,7 +69,7 @@ impl Symbolic {
     /// checked: `∧ δ(eσ)`, and `→ ⟨array-out-of-bound, σ, φ ∧ ¬δ(eσ)⟩` (§2.1)
     fn symbolic_assignment(&self, c: &Config, x: &Name, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_sigma = c.sigma.apply(e);
-        let d = self.defined(&[e_sigma.clone()]);
+        let d = self.defined(slice::from_ref(&e_sigma));
         let sigma = c.sigma.update(x.clone(), e_sigma);
         let mut steps = vec![self.step(Rule::Assignment, c, d.clone(), rest, sigma)];
         steps.extend(self.out_of_bound(c, &d));
@@ -94,7 +95,7 @@ impl Symbolic {
     /// and `→ ⟨array-out-of-bound, σ, φ ∧ ¬δ(bσ)⟩` (§2.1)
     fn symbolic_choice(&self, c: &Config, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Vec<Step<Config>> {
         let b_sigma = c.sigma.apply(b);
-        let d = self.defined(&[b_sigma.clone()]);
+        let d = self.defined(slice::from_ref(&b_sigma));
         let mut steps = vec![
             self.step(Rule::ChoiceThen, c, Term::and(d.clone(), b_sigma.clone()), rest.push(then), c.sigma.clone()),
             self.step(Rule::ChoiceElse, c, Term::and(d.clone(), Term::not(b_sigma)), rest.push(otherwise), c.sigma.clone()),
@@ -107,7 +108,7 @@ impl Symbolic {
     /// `→ ⟨S', σ, φ ∧ ¬bσ⟩`  (§2, symbolic iteration); checked as choice
     fn symbolic_iteration(&self, c: &Config, b: &Term, body: &Block, rest: Code) -> Vec<Step<Config>> {
         let b_sigma = c.sigma.apply(b);
-        let d = self.defined(&[b_sigma.clone()]);
+        let d = self.defined(slice::from_ref(&b_sigma));
         let mut steps = vec![
             self.step(Rule::IterationEnter, c, Term::and(d.clone(), b_sigma.clone()), c.code.push(body), c.sigma.clone()),
             self.step(Rule::IterationExit, c, Term::and(d.clone(), Term::not(b_sigma)), rest, c.sigma.clone()),
@@ -120,7 +121,7 @@ impl Symbolic {
     /// `→ ⟨assertion-failed, σ, φ ∧ ¬eσ⟩`  (EFFIGY's ASSERT); checked as choice
     fn symbolic_assert(&self, c: &Config, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_sigma = c.sigma.apply(e);
-        let d = self.defined(&[e_sigma.clone()]);
+        let d = self.defined(slice::from_ref(&e_sigma));
         let failed = checked::halted(Halt::Error(ErrorKind::AssertionFailed));
         let mut steps = vec![
             self.step(Rule::AssertHolds, c, Term::and(d.clone(), e_sigma.clone()), rest, c.sigma.clone()),
@@ -134,7 +135,7 @@ impl Symbolic {
     /// `∧ δ(eσ)`, and `→ ⟨array-out-of-bound, σ, φ ∧ ¬δ(eσ)⟩`
     fn symbolic_assume(&self, c: &Config, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_sigma = c.sigma.apply(e);
-        let d = self.defined(&[e_sigma.clone()]);
+        let d = self.defined(slice::from_ref(&e_sigma));
         let mut steps = vec![self.step(Rule::Assume, c, Term::and(d.clone(), e_sigma), rest, c.sigma.clone())];
         steps.extend(self.out_of_bound(c, &d));
         steps

@@ -10,6 +10,7 @@ use crate::system::{ConcreteConfiguration, Configuration, Options, Rule, Step, T
 use crate::term::{Name, Sort, Term};
 use crate::value::Value;
 use std::fmt;
+use std::slice;
 use std::rc::Rc;
 
 /// A closure `(L, S)`; `procedure` names the called procedure (`None` for main).
@@ -96,7 +97,7 @@ impl Concrete {
     /// `⟨(L, x := e; S)·Γ, G⟩ → ⟨(L, S)·Γ, G[x := V(e)]⟩`, `x` global
     /// (§3, concrete assignment global variable)
     fn concrete_global_assignment(&self, c: &Config, frame: &Frame, x: &Name, e: &Term, rest: Code) -> Steps {
-        if let Some(error) = self.out_of_bound(c, frame, &[e.clone()])? {
+        if let Some(error) = self.out_of_bound(c, frame, slice::from_ref(e))? {
             return Ok(error);
         }
         let globals = c.globals.update(x.clone(), c.value(e)?);
@@ -106,7 +107,7 @@ impl Concrete {
     /// `⟨(L, u := e; S)·Γ, G⟩ → ⟨(L[u := V(e)], S)·Γ, G⟩`, `u` local
     /// (§3, concrete assignment local variable)
     fn concrete_local_assignment(&self, c: &Config, frame: &Frame, u: &Name, e: &Term, rest: Code) -> Steps {
-        if let Some(error) = self.out_of_bound(c, frame, &[e.clone()])? {
+        if let Some(error) = self.out_of_bound(c, frame, slice::from_ref(e))? {
             return Ok(error);
         }
         let top = Frame { locals: frame.locals.update(u.clone(), c.value(e)?), code: rest, procedure: frame.procedure.clone() };
@@ -153,7 +154,7 @@ impl Concrete {
     /// `⟨(L, if b {S₁}{S₂}; S)·Γ, G⟩ → ⟨(L, S₁; S)·Γ, G⟩` if `V(b)`, else
     /// `→ ⟨(L, S₂; S)·Γ, G⟩`  (§3, concrete choice)
     fn concrete_choice(&self, c: &Config, frame: &Frame, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Steps {
-        if let Some(error) = self.out_of_bound(c, frame, &[b.clone()])? {
+        if let Some(error) = self.out_of_bound(c, frame, slice::from_ref(b))? {
             return Ok(error);
         }
         let (rule, branch) = if c.holds(b)? { (Rule::ChoiceThen, then) } else { (Rule::ChoiceElse, otherwise) };
@@ -163,7 +164,7 @@ impl Concrete {
     /// `⟨(L, while b {S}; S')·Γ, G⟩ → ⟨(L, S; while b {S}; S')·Γ, G⟩` if
     /// `V(b)`, else `→ ⟨(L, S')·Γ, G⟩`  (§3, concrete iteration)
     fn concrete_iteration(&self, c: &Config, frame: &Frame, b: &Term, body: &Block, rest: Code) -> Steps {
-        if let Some(error) = self.out_of_bound(c, frame, &[b.clone()])? {
+        if let Some(error) = self.out_of_bound(c, frame, slice::from_ref(b))? {
             return Ok(error);
         }
         let (rule, code) = if c.holds(b)? { (Rule::IterationEnter, frame.code.push(body)) } else { (Rule::IterationExit, rest) };
@@ -173,7 +174,7 @@ impl Concrete {
     /// `⟨(L, assert e; S)·Γ, G⟩ → ⟨(L, S)·Γ, G⟩` if `V(e)`, else
     /// `→ ⟨(L, assertion-failed)·Γ, G⟩`
     fn concrete_assert(&self, c: &Config, frame: &Frame, e: &Term, rest: Code) -> Steps {
-        if let Some(error) = self.out_of_bound(c, frame, &[e.clone()])? {
+        if let Some(error) = self.out_of_bound(c, frame, slice::from_ref(e))? {
             return Ok(error);
         }
         let (rule, code) = if c.holds(e)? {
@@ -187,7 +188,7 @@ impl Concrete {
     /// `⟨(L, assume e; S)·Γ, G⟩ → ⟨(L, S)·Γ, G⟩` if `V(e)`, else
     /// `→ ⟨(L, assumption-violated)·Γ, G⟩`
     fn concrete_assume(&self, c: &Config, frame: &Frame, e: &Term, rest: Code) -> Steps {
-        if let Some(error) = self.out_of_bound(c, frame, &[e.clone()])? {
+        if let Some(error) = self.out_of_bound(c, frame, slice::from_ref(e))? {
             return Ok(error);
         }
         let (rule, code) = if c.holds(e)? {

@@ -9,6 +9,7 @@ use crate::subst::{substitute, Substitution};
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use crate::term::{Name, Sort, Term};
 use std::fmt;
+use std::slice;
 use std::rc::Rc;
 
 /// A closure `(τ, S)`: the local substitution and the statement of one
@@ -99,7 +100,7 @@ impl Symbolic {
     /// (§3, symbolic assignment global variable); checked: `∧ δ(eθ)`
     fn symbolic_global_assignment(&self, c: &Config, frame: &Frame, x: &Name, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_theta = c.theta(e);
-        let d = checked::defined(self.options, &[e_theta.clone()]);
+        let d = checked::defined(self.options, slice::from_ref(&e_theta));
         let sigma = c.sigma.update(x.clone(), e_theta);
         let mut steps = vec![self.step(Rule::GlobalAssignment, c, d.clone(), Self::continue_with(frame, rest), sigma)];
         steps.extend(self.out_of_bound(c, frame, &d));
@@ -110,7 +111,7 @@ impl Symbolic {
     /// (§3, symbolic assignment local variable); checked: `∧ δ(eθ)`
     fn symbolic_local_assignment(&self, c: &Config, frame: &Frame, u: &Name, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_theta = c.theta(e);
-        let d = checked::defined(self.options, &[e_theta.clone()]);
+        let d = checked::defined(self.options, slice::from_ref(&e_theta));
         let top = Frame { tau: frame.tau.update(u.clone(), e_theta), code: rest, procedure: frame.procedure.clone() };
         let mut steps = vec![self.step(Rule::LocalAssignment, c, d.clone(), top, c.sigma.clone())];
         steps.extend(self.out_of_bound(c, frame, &d));
@@ -159,7 +160,7 @@ impl Symbolic {
     /// `→ ⟨(τ, S₂; S)·Δ, σ, φ ∧ ¬bθ⟩`  (§3, symbolic choice); checked: `∧ δ(bθ)`
     fn symbolic_choice(&self, c: &Config, frame: &Frame, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Vec<Step<Config>> {
         let b_theta = c.theta(b);
-        let d = checked::defined(self.options, &[b_theta.clone()]);
+        let d = checked::defined(self.options, slice::from_ref(&b_theta));
         let mut steps = vec![
             self.step(Rule::ChoiceThen, c, Term::and(d.clone(), b_theta.clone()), Self::continue_with(frame, rest.push(then)), c.sigma.clone()),
             self.step(Rule::ChoiceElse, c, Term::and(d.clone(), Term::not(b_theta)), Self::continue_with(frame, rest.push(otherwise)), c.sigma.clone()),
@@ -172,7 +173,7 @@ impl Symbolic {
     /// and `→ ⟨(τ, S')·Δ, σ, φ ∧ ¬bθ⟩`  (§3, symbolic iteration); checked: `∧ δ(bθ)`
     fn symbolic_iteration(&self, c: &Config, frame: &Frame, b: &Term, body: &Block, rest: Code) -> Vec<Step<Config>> {
         let b_theta = c.theta(b);
-        let d = checked::defined(self.options, &[b_theta.clone()]);
+        let d = checked::defined(self.options, slice::from_ref(&b_theta));
         let mut steps = vec![
             self.step(Rule::IterationEnter, c, Term::and(d.clone(), b_theta.clone()), Self::continue_with(frame, frame.code.push(body)), c.sigma.clone()),
             self.step(Rule::IterationExit, c, Term::and(d.clone(), Term::not(b_theta)), Self::continue_with(frame, rest), c.sigma.clone()),
@@ -185,7 +186,7 @@ impl Symbolic {
     /// `→ ⟨(τ, assertion-failed)·Δ, σ, φ ∧ ¬eθ⟩`; checked: `∧ δ(eθ)`
     fn symbolic_assert(&self, c: &Config, frame: &Frame, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_theta = c.theta(e);
-        let d = checked::defined(self.options, &[e_theta.clone()]);
+        let d = checked::defined(self.options, slice::from_ref(&e_theta));
         let failed = Self::continue_with(frame, checked::halted(Halt::Error(ErrorKind::AssertionFailed)));
         let mut steps = vec![
             self.step(Rule::AssertHolds, c, Term::and(d.clone(), e_theta.clone()), Self::continue_with(frame, rest), c.sigma.clone()),
@@ -198,7 +199,7 @@ impl Symbolic {
     /// `⟨(τ, assume e; S)·Δ, σ, φ⟩ → ⟨(τ, S)·Δ, σ, φ ∧ eθ⟩`; checked: `∧ δ(eθ)`
     fn symbolic_assume(&self, c: &Config, frame: &Frame, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_theta = c.theta(e);
-        let d = checked::defined(self.options, &[e_theta.clone()]);
+        let d = checked::defined(self.options, slice::from_ref(&e_theta));
         let mut steps = vec![self.step(Rule::Assume, c, Term::and(d.clone(), e_theta), Self::continue_with(frame, rest), c.sigma.clone())];
         steps.extend(self.out_of_bound(c, frame, &d));
         steps
