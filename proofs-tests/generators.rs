@@ -1,0 +1,380 @@
+//! Random well-typed basic programs, valuations and symbolic-path choices,
+//! each with a shrinker that yields strictly smaller values.
+//!
+//! Programs draw their variables from a small pool (`x`, `y`, `z: int`,
+//! `b: bool`, `a: int[]`) so that aliasing happens, their constants from
+//! −3..3 (factors of `*` are constants), and their size from an explicit budget of statements and an
+//! expression depth. They use every construct of §2 and §2.1 and the
+//! extensions: assignments, nested `if`s, `while` loops (each with its own
+//! `LoopId`, numbered in source order), array reads and writes, `len(a)`,
+//! `assert`/`assume`, conditional expressions, `&&`/`||`/`==>`, `/` and `%`.
+
+use quickcheck::{Arbitrary, Gen};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::rc::Rc;
+use symex::theorems::inputs::{random_inputs, smaller_valuations};
+use symex::theorems::run::{symbolic_run, SymbolicRun};
+use symex::theorems::simulation::{Simulation, SymbolicConfig};
+use symex_semantics::eval::{ShowValuation, Valuation};
+use symex_semantics::program::{Block, Language, LoopId, Program, Stmt};
+use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
+
+/// The most statements a generated program has.
+const STATEMENT_BUDGET: usize = 12;
+/// The deepest a generated expression is.
+const EXPRESSION_DEPTH: usize = 3;
+/// The deepest `if`s and `while`s nest.
+const NESTING: usize = 2;
+
+/// The variable pool, which is also every generated program's globals.
+pub fn pool() -> BTreeMap<Name, Sort> {
+    [("x", Sort::Int), ("y", Sort::Int), ("z", Sort::Int), ("b", Sort::Bool), ("a", Sort::int_array())]
+        .into_iter()
+        .map(|(x, sort)| (Name::from(x), sort))
+        .collect()
+}
+
+fn var(name: &str) -> Term {
+    Term::var(name, pool()[name].clone())
+}
+
+/// A well-typed basic program over the pool.
+#[derive(Clone)]
+pub struct BasicProgram(pub Rc<Program>);
+
+impl BasicProgram {
+    fn from_main(main: Vec<Stmt>) -> BasicProgram {
+        let main = number_loops(&Rc::from(main), &mut 0);
+        BasicProgram(Rc::new(Program {
+            language: Language::Basic,
+            globals: pool(),
+            procedures: BTreeMap::new(),
+            classes: BTreeMap::new(),
+            main,
+        }))
+    }
+}
+
+impl fmt::Debug for BasicProgram {
+    /// The program as source text, so a counterexample can be run with `symex`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{}", self.0)
+    }
+}
+
+/// Gives the loops of `block` the ids `next, next + 1, …` in source order.
+fn number_loops(block: &Block, next: &mut u32) -> Block {
+    block
+        .iter()
+        .map(|stmt| match stmt {
+            Stmt::While(_, b, body) => {
+                let id = LoopId(*next);
+                *next += 1;
+                Stmt::While(id, b.clone(), number_loops(body, next))
+            }
+            Stmt::If(b, then, otherwise) => {
+                let then = number_loops(then, next);
+                Stmt::If(b.clone(), then, number_loops(otherwise, next))
+            }
+            other => other.clone(),
+        })
+        .collect()
+}
+
+/// Draws from a quickcheck generator.
+pub struct Draw<'g>(pub &'g mut Gen);
+
+impl Draw<'_> {
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        usize::arbitrary(self.0) % n
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    fn literal(&mut self) -> Term {
+        Term::int(self.below(7) as i64 - 3)
+    }
+
+    fn int_var(&mut self) -> Term {
+        var(["x", "y", "z"][self.below(3)])
+    }
+
+    /// An integer expression of at most `depth` levels.
+    pub fn int(&mut self, depth: usize) -> Term {
+        if depth == 0 || self.chance(30) {
+            return match self.below(6) {
+                0 | 1 => self.literal(),
+                2 => Term::len("a"),
+                3 => Term::select(var("a"), self.literal()),
+                _ => self.int_var(),
+            };
+        }
+        match self.below(9) {
+            0 => Term::binary(BinOp::Add, self.int(depth - 1), self.int(depth - 1)),
+            1 => Term::binary(BinOp::Sub, self.int(depth - 1), self.int(depth - 1)),
+            // A constant factor: `x := x * x` in a loop would square the
+            // number of digits at every iteration.
+            2 => Term::binary(BinOp::Mul, self.int(depth - 1), self.literal()),
+            3 => Term::binary(BinOp::Div, self.int(depth - 1), self.int(depth - 1)),
+            4 => Term::binary(BinOp::Mod, self.int(depth - 1), self.int(depth - 1)),
+            5 => {
+                // The parser reads `-3` as a literal: never negate one.
+                let operand = self.int(depth - 1);
+                if matches!(operand.kind(), TermKind::Int(_)) {
+                    operand
+                } else {
+                    Term::unary(UnOp::Neg, operand)
+                }
+            }
+            6 => Term::ite(self.boolean(depth - 1), self.int(depth - 1), self.int(depth - 1)),
+            _ => Term::select(var("a"), self.int(depth - 1)),
+        }
+    }
+
+    /// A boolean expression of at most `depth` levels.
+    pub fn boolean(&mut self, depth: usize) -> Term {
+        if depth == 0 || self.chance(20) {
+            return match self.below(3) {
+                0 => Term::bool(self.chance(50)),
+                _ => var("b"),
+            };
+        }
+        let comparisons = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+        match self.below(8) {
+            0..=2 => Term::binary(comparisons[self.below(6)], self.int(depth - 1), self.int(depth - 1)),
+            3 => Term::binary([BinOp::Eq, BinOp::Ne][self.below(2)], self.boolean(depth - 1), self.boolean(depth - 1)),
+            4 => Term::not(self.boolean(depth - 1)),
+            5 => Term::and(self.boolean(depth - 1), self.boolean(depth - 1)),
+            6 => Term::or(self.boolean(depth - 1), self.boolean(depth - 1)),
+            _ => Term::implies(self.boolean(depth - 1), self.boolean(depth - 1)),
+        }
+    }
+
+    /// A block of at least one statement, spending from `budget`.
+    fn block(&mut self, budget: &mut usize, nesting: usize) -> Vec<Stmt> {
+        let mut block = vec![self.statement(budget, nesting)];
+        while *budget > 0 && self.chance(50) {
+            block.push(self.statement(budget, nesting));
+        }
+        block
+    }
+
+    fn statement(&mut self, budget: &mut usize, nesting: usize) -> Stmt {
+        *budget = budget.saturating_sub(1);
+        let d = EXPRESSION_DEPTH;
+        let compound = nesting > 0 && *budget > 0;
+        match self.below(if compound { 12 } else { 8 }) {
+            0 | 1 => Stmt::Assign(self.int_var().to_string().into(), self.int(d)),
+            2 => Stmt::Assign("b".into(), self.boolean(d)),
+            3 | 4 => Stmt::ArrayAssign("a".into(), self.int(d - 1), self.int(d - 1)),
+            5 => Stmt::Assert(self.boolean(d)),
+            6 if self.chance(50) => Stmt::Assume(self.boolean(d)),
+            6 => Stmt::Skip,
+            7 => Stmt::Assign(self.int_var().to_string().into(), self.int(d)),
+            8 | 9 => {
+                let b = self.boolean(d);
+                let then = self.block(budget, nesting - 1);
+                let otherwise = if self.chance(50) { self.block(budget, nesting - 1) } else { Vec::new() };
+                Stmt::If(b, Rc::from(then), Rc::from(otherwise))
+            }
+            10 => {
+                let b = self.boolean(d);
+                Stmt::While(LoopId(0), b, Rc::from(self.block(budget, nesting - 1)))
+            }
+            _ => self.counting_loop(budget, nesting),
+        }
+    }
+
+    /// `while v < k { S; v := v + 1 }`: a loop that usually ends, so runs
+    /// get past it (a random loop condition seldom does).
+    fn counting_loop(&mut self, budget: &mut usize, nesting: usize) -> Stmt {
+        let v = self.int_var();
+        let bound = Term::int(self.below(4) as i64);
+        let mut body = self.block(budget, nesting - 1);
+        body.push(Stmt::Assign(v.to_string().into(), Term::binary(BinOp::Add, v.clone(), Term::int(1))));
+        Stmt::While(LoopId(0), Term::binary(BinOp::Lt, v, bound), Rc::from(body))
+    }
+}
+
+impl Arbitrary for BasicProgram {
+    fn arbitrary(g: &mut Gen) -> BasicProgram {
+        let mut draw = Draw(g);
+        let mut budget = 1 + draw.below(STATEMENT_BUDGET);
+        let main = draw.block(&mut budget, NESTING);
+        BasicProgram::from_main(main)
+    }
+
+    /// Programs with a statement left out, a compound statement replaced
+    /// by one of its blocks, or an expression replaced by a smaller one.
+    fn shrink(&self) -> Box<dyn Iterator<Item = BasicProgram>> {
+        let smaller: Vec<BasicProgram> = smaller_blocks(&self.0.main).into_iter().map(BasicProgram::from_main).collect();
+        Box::new(smaller.into_iter())
+    }
+}
+
+/// Every block one shrinking step smaller than `block`.
+fn smaller_blocks(block: &[Stmt]) -> Vec<Vec<Stmt>> {
+    let mut smaller = Vec::new();
+    for (i, stmt) in block.iter().enumerate() {
+        let splice = |replacement: &[Stmt]| {
+            let mut candidate = block[..i].to_vec();
+            candidate.extend(replacement.iter().cloned());
+            candidate.extend(block[i + 1..].iter().cloned());
+            candidate
+        };
+        smaller.push(splice(&[]));
+        for replacement in smaller_statements(stmt) {
+            smaller.push(splice(&replacement));
+        }
+    }
+    smaller
+}
+
+/// Statement sequences one shrinking step smaller than `stmt`.
+fn smaller_statements(stmt: &Stmt) -> Vec<Vec<Stmt>> {
+    let block = |b: &Block| b.to_vec();
+    let rc = |b: Vec<Stmt>| -> Block { Rc::from(b) };
+    match stmt {
+        Stmt::Assign(x, e) => smaller_terms(e).into_iter().map(|e| vec![Stmt::Assign(x.clone(), e)]).collect(),
+        Stmt::Assert(e) => smaller_terms(e).into_iter().map(|e| vec![Stmt::Assert(e)]).collect(),
+        Stmt::Assume(e) => smaller_terms(e).into_iter().map(|e| vec![Stmt::Assume(e)]).collect(),
+        Stmt::ArrayAssign(a, i, e) => {
+            let mut smaller: Vec<Vec<Stmt>> =
+                smaller_terms(i).into_iter().map(|i| vec![Stmt::ArrayAssign(a.clone(), i, e.clone())]).collect();
+            smaller.extend(smaller_terms(e).into_iter().map(|e| vec![Stmt::ArrayAssign(a.clone(), i.clone(), e)]));
+            smaller
+        }
+        Stmt::If(b, then, otherwise) => {
+            let mut smaller = vec![block(then), block(otherwise)];
+            smaller.extend(smaller_terms(b).into_iter().map(|b| vec![Stmt::If(b, then.clone(), otherwise.clone())]));
+            smaller.extend(smaller_blocks(then).into_iter().map(|t| vec![Stmt::If(b.clone(), rc(t), otherwise.clone())]));
+            smaller.extend(smaller_blocks(otherwise).into_iter().map(|o| vec![Stmt::If(b.clone(), then.clone(), rc(o))]));
+            smaller
+        }
+        Stmt::While(id, b, body) => {
+            let mut smaller = vec![block(body)];
+            smaller.extend(smaller_terms(b).into_iter().map(|b| vec![Stmt::While(*id, b, body.clone())]));
+            smaller.extend(smaller_blocks(body).into_iter().map(|s| vec![Stmt::While(*id, b.clone(), rc(s))]));
+            smaller
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Whether a generated term is boolean.
+fn is_boolean(term: &Term) -> bool {
+    match term.kind() {
+        TermKind::Bool(_) | TermKind::Unary(UnOp::Not, _) => true,
+        TermKind::Var(_, sort) => *sort == Sort::Bool,
+        TermKind::Binary(op, ..) => op.is_boolean(),
+        TermKind::Ite(_, then, _) => is_boolean(then),
+        _ => false,
+    }
+}
+
+/// Terms strictly smaller than `term` of the same sort: a constant, or one
+/// of its subterms.
+pub fn smaller_terms(term: &Term) -> Vec<Term> {
+    let children = term.children();
+    if children.is_empty() {
+        return Vec::new();
+    }
+    let boolean = is_boolean(term);
+    let mut smaller = vec![if boolean { Term::bool(false) } else { Term::int(0) }];
+    smaller.extend(children.into_iter().filter(|child| is_boolean(child) == boolean && !matches!(child.kind(), TermKind::Var(_, Sort::Array(_)))).cloned());
+    smaller
+}
+
+/// A random valuation of the pool: small integers, booleans, short arrays.
+#[derive(Clone)]
+pub struct Inputs(pub Valuation);
+
+impl fmt::Debug for Inputs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", ShowValuation(&self.0))
+    }
+}
+
+impl Arbitrary for Inputs {
+    fn arbitrary(g: &mut Gen) -> Inputs {
+        Inputs(random_inputs(&pool(), &mut StdRng::seed_from_u64(u64::arbitrary(g))))
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Inputs>> {
+        Box::new(smaller_valuations(&self.0).into_iter().map(Inputs))
+    }
+}
+
+/// A random expression over the pool, integer or boolean (for Lemma 2.1).
+#[derive(Clone)]
+pub struct Expression(pub Term);
+
+impl fmt::Debug for Expression {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl Arbitrary for Expression {
+    fn arbitrary(g: &mut Gen) -> Expression {
+        let mut draw = Draw(g);
+        let depth = 1 + draw.below(EXPRESSION_DEPTH + 1);
+        Expression(if draw.chance(50) { draw.int(depth) } else { draw.boolean(depth) })
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Expression>> {
+        Box::new(smaller_terms(&self.0).into_iter().map(Expression))
+    }
+}
+
+/// The choices of a random symbolic path: at step `k`, successor number
+/// `choices[k mod len] mod n`; at most `steps` steps.
+#[derive(Clone, Debug)]
+pub struct Path {
+    pub choices: Vec<u8>,
+    pub steps: usize,
+}
+
+/// The longest generated path.
+const MAX_PATH: usize = 40;
+
+impl Path {
+    /// The index of the successor to take at step `k` among `n`.
+    pub fn choice(&self, k: usize, n: usize) -> usize {
+        self.choices.get(k % self.choices.len().max(1)).map_or(0, |&c| c as usize) % n
+    }
+
+    /// The symbolic run these choices select (every successor allowed).
+    pub fn run<M: Simulation>(&self, simulation: &M) -> SymbolicRun<SymbolicConfig<M>> {
+        let mut k = 0;
+        symbolic_run(simulation, self.steps, |_, successors| {
+            let choice = (!successors.is_empty()).then(|| self.choice(k, successors.len()));
+            k += 1;
+            choice
+        })
+    }
+}
+
+impl Arbitrary for Path {
+    fn arbitrary(g: &mut Gen) -> Path {
+        let steps = usize::arbitrary(g) % (MAX_PATH + 1);
+        let length = 1 + usize::arbitrary(g) % 16;
+        Path { choices: (0..length).map(|_| u8::arbitrary(g)).collect(), steps }
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Path>> {
+        let (choices, steps) = (self.choices.clone(), self.steps);
+        let shorter = [steps / 2, steps.saturating_sub(1)]
+            .into_iter()
+            .filter(move |&s| s < steps)
+            .map(move |steps| Path { choices: choices.clone(), steps });
+        let simpler = self.choices.shrink().filter(|c| !c.is_empty()).map(move |choices| Path { choices, steps });
+        Box::new(shorter.chain(simpler))
+    }
+}

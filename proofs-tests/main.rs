@@ -1,0 +1,91 @@
+//! The paper's results as QuickCheck properties, one file per result, each
+//! run on random well-typed programs against the real transition systems
+//! (it must hold) and against deliberately broken rules (it must find a
+//! counterexample: a property that passes on a mutant checks nothing).
+//!
+//! Every property runs `QUICKCHECK_TESTS` cases (default 1000), with at
+//! most `QUICKCHECK_MAX_TESTS` tries (default ten times as many); the seed
+//! is drawn at random, or taken from `PROOFS_SEED`, and printed on failure.
+
+mod corollary_2_2_soundness_assignment;
+mod generators;
+mod lemma_2_1_substitution;
+mod mutants;
+mod theorem_2_3_correctness;
+mod theorem_2_4_completeness;
+
+use quickcheck::{Gen, QuickCheck, Testable};
+use std::rc::Rc;
+use symex::theorems::Basic;
+use symex_semantics::basic::{concrete, symbolic};
+use symex_semantics::program::Program;
+use symex_semantics::system::{Options, TransitionSystem};
+
+/// Z3's time limit per query in the properties.
+pub const TIMEOUT_MS: u64 = 2000;
+
+/// The size quickcheck's own generators (vectors, numbers) work with.
+const GENERATOR_SIZE: usize = 100;
+
+fn from_env(name: &str) -> Option<u64> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
+fn cases() -> u64 {
+    from_env("QUICKCHECK_TESTS").unwrap_or(1000)
+}
+
+fn seed() -> u64 {
+    from_env("PROOFS_SEED").unwrap_or_else(rand::random)
+}
+
+fn quickcheck(seed: u64) -> QuickCheck {
+    let tests = cases();
+    QuickCheck::new()
+        .tests(tests)
+        .max_tests(from_env("QUICKCHECK_MAX_TESTS").unwrap_or(10 * tests))
+        .rng(Gen::from_size_and_seed(GENERATOR_SIZE, seed))
+}
+
+/// Runs `property` and fails with the seed and the shrunk counterexample
+/// if it finds one.
+pub fn holds<A: Testable>(name: &str, property: A) {
+    let seed = seed();
+    if let Err(counterexample) = quickcheck(seed).quicktest(property) {
+        panic!("{name} has a counterexample (PROOFS_SEED={seed}): {counterexample:?}");
+    }
+}
+
+/// Runs `property` against a mutant and fails if it finds no counterexample.
+pub fn catches<A: Testable>(name: &str, property: A) {
+    let seed = seed();
+    if let Ok(passed) = quickcheck(seed).quicktest(property) {
+        panic!("{name}: {passed} cases passed on the mutant (PROOFS_SEED={seed}); the property checks nothing");
+    }
+}
+
+/// How a property gets the two systems of a program: the real ones, or a
+/// mutant that breaks one rule.
+pub trait Systems {
+    type Symbolic: TransitionSystem<Config = symbolic::Config>;
+    type Concrete: TransitionSystem<Config = concrete::Config>;
+
+    fn build(program: Rc<Program>, options: Options) -> Result<Basic<Self::Symbolic, Self::Concrete>, String>;
+}
+
+/// The systems of `symex_semantics::basic`.
+pub struct Real;
+
+impl Systems for Real {
+    type Symbolic = symbolic::Symbolic;
+    type Concrete = concrete::Concrete;
+
+    fn build(program: Rc<Program>, options: Options) -> Result<Basic, String> {
+        Basic::real(program, options)
+    }
+}
+
+/// The options of a property run with or without `--checked-arrays`.
+pub fn options(checked_arrays: bool) -> Options {
+    Options { checked_arrays }
+}

@@ -1,0 +1,61 @@
+//! Theorem 2.4 (Completeness). "For any concrete computation
+//! ⟨S, V₀⟩ →* ⟨S', V⟩ there exists a symbolic computation
+//! ⟨S, id, true⟩ →* ⟨S', σ, φ⟩ for some path condition φ and a
+//! substitution σ such that V₀(φ) = true and V = V₀ ∘ σ."
+//!
+//! The symbolic computation is the one the concrete run from a random `V₀`
+//! selects, rule by rule; the invariant is checked after every step. A run
+//! that ends `assumption-violated` has no symbolic counterpart for that
+//! last step (symbolically `assume e` only conjoins `e`), which is exempt.
+
+use crate::generators::{BasicProgram, Inputs};
+use crate::mutants::{AssignmentWithoutSigma, ConcreteAssignmentIgnoringV, DroppedDelta, Mutated, SwappedChoice};
+use crate::{catches, holds, options, Real, Systems};
+use quickcheck::TestResult;
+use symex::theorems::completeness::check_completeness;
+
+/// The longest concrete run followed (loops need not terminate).
+const MAX_STEPS: usize = 200;
+
+fn completeness<M: Systems, const CHECKED: bool>(program: BasicProgram, inputs: Inputs) -> TestResult {
+    let simulation = match M::build(program.0, options(CHECKED)) {
+        Ok(simulation) => simulation,
+        Err(why) => return TestResult::error(why),
+    };
+    match check_completeness(&simulation, &inputs.0, MAX_STEPS) {
+        Ok(_) => TestResult::passed(),
+        Err(why) => TestResult::error(why),
+    }
+}
+
+type Property = fn(BasicProgram, Inputs) -> TestResult;
+
+#[test]
+fn theorem_2_4_holds() {
+    holds("Theorem 2.4", completeness::<Real, false> as Property);
+}
+
+#[test]
+fn theorem_2_4_holds_with_checked_arrays() {
+    holds("Theorem 2.4 (checked arrays)", completeness::<Real, true> as Property);
+}
+
+#[test]
+fn theorem_2_4_catches_swapped_choice() {
+    catches("Theorem 2.4 on swapped choice", completeness::<Mutated<SwappedChoice>, false> as Property);
+}
+
+#[test]
+fn theorem_2_4_catches_assignment_without_sigma() {
+    catches("Theorem 2.4 on σ[x := e]", completeness::<Mutated<AssignmentWithoutSigma>, false> as Property);
+}
+
+#[test]
+fn theorem_2_4_catches_concrete_assignment_ignoring_v() {
+    catches("Theorem 2.4 on V[x := V₀(e)]", completeness::<ConcreteAssignmentIgnoringV, false> as Property);
+}
+
+#[test]
+fn theorem_2_4_catches_dropped_delta() {
+    catches("Theorem 2.4 on a symbolic system without δ", completeness::<DroppedDelta, true> as Property);
+}

@@ -1,0 +1,96 @@
+//! Random inputs for the checkers, and shrinking them to a minimal
+//! counterexample: small integers (−8..8), booleans, and arrays of small
+//! length (0..4) with a few entries (SPEC §1.5: arrays are total functions,
+//! so entries outside `0..len(a)` are inputs too).
+
+use num_bigint::BigInt;
+use num_traits::{Signed, Zero};
+use rand::Rng;
+use std::collections::BTreeMap;
+use symex_semantics::eval::Valuation;
+use symex_semantics::term::{Name, Sort};
+use symex_semantics::value::{ArrayValue, Value};
+
+/// A random value of every variable of `inputs` (objects have none).
+pub fn random_inputs(inputs: &BTreeMap<Name, Sort>, rng: &mut impl Rng) -> Valuation {
+    inputs.iter().filter_map(|(x, sort)| Some((x.clone(), random_value(sort, rng)?))).collect()
+}
+
+fn random_value(sort: &Sort, rng: &mut impl Rng) -> Option<Value> {
+    Some(match sort {
+        Sort::Int => Value::Int(BigInt::from(rng.gen_range(-8..8))),
+        Sort::Bool => Value::Bool(rng.gen()),
+        Sort::Array(element) => {
+            let mut array = ArrayValue::constant(BigInt::from(rng.gen_range(0..4)), random_value(element, rng)?);
+            for _ in 0..rng.gen_range(0..4) {
+                array = array.set(BigInt::from(rng.gen_range(-1..5)), random_value(element, rng)?);
+            }
+            Value::Array(array)
+        }
+        Sort::Object(_) => return None,
+    })
+}
+
+/// The valuations one shrinking step away from `v`: one value made
+/// simpler, each strictly smaller than `v` (so shrinking terminates).
+pub fn smaller_valuations(v: &Valuation) -> Vec<Valuation> {
+    v.iter()
+        .flat_map(|(x, value)| smaller_values(value).into_iter().map(move |smaller| v.update(x.clone(), smaller)))
+        .collect()
+}
+
+/// Simpler values: integers towards 0, `false`, arrays with fewer entries,
+/// a shorter length or simpler elements.
+pub fn smaller_values(value: &Value) -> Vec<Value> {
+    match value {
+        Value::Int(n) if n.is_zero() => Vec::new(),
+        Value::Int(n) => {
+            let mut smaller = vec![Value::Int(BigInt::zero()), Value::Int(n / 2)];
+            smaller.push(Value::Int(n - n.signum()));
+            smaller.dedup();
+            smaller.retain(|m| m != value);
+            smaller
+        }
+        Value::Bool(true) => vec![Value::Bool(false)],
+        Value::Bool(false) => Vec::new(),
+        Value::Array(array) => smaller_arrays(array).into_iter().map(Value::Array).collect(),
+    }
+}
+
+fn smaller_arrays(array: &ArrayValue) -> Vec<ArrayValue> {
+    let mut smaller = Vec::new();
+    for index in array.entries.keys() {
+        let mut fewer = array.clone();
+        fewer.entries.remove(index);
+        smaller.push(fewer);
+    }
+    for len in [BigInt::zero(), &array.len - 1] {
+        if !len.is_negative() && len < array.len {
+            smaller.push(ArrayValue { len, ..array.clone() });
+        }
+    }
+    for default in smaller_values(&array.default) {
+        // Entries stay as they are: only the elements not set change.
+        let entries = array.entries.iter().filter(|(_, v)| **v != default).map(|(i, v)| (i.clone(), v.clone())).collect();
+        smaller.push(ArrayValue { default: Box::new(default), entries, len: array.len.clone() });
+    }
+    for (index, element) in array.entries.iter() {
+        for simpler in smaller_values(element) {
+            smaller.push(array.set(index.clone(), simpler));
+        }
+    }
+    smaller
+}
+
+/// Shrinks `v` greedily while `still_fails` holds: a locally minimal failing input.
+pub fn shrink(mut v: Valuation, mut still_fails: impl FnMut(&Valuation) -> bool) -> Valuation {
+    'outer: loop {
+        for smaller in smaller_valuations(&v) {
+            if still_fails(&smaller) {
+                v = smaller;
+                continue 'outer;
+            }
+        }
+        return v;
+    }
+}

@@ -1,0 +1,44 @@
+//! The paper's results checked mechanically. Each checker runs a symbolic
+//! and a concrete transition system side by side ([`Simulation`]) and
+//! returns `Ok` or a counterexample. They are generic over the systems, so
+//! the property tests in `proofs-tests/` plug in deliberately broken rules
+//! (mutants) and `symex check` plugs in the real ones:
+//!
+//! - [`substitution`]: Lemma 2.1 (and Lemma 3.3), `V∘σ(e) = V(eσ)`;
+//! - [`soundness_assignment`]: Corollary 2.2 (and 3.4);
+//! - [`correctness`]: Theorem 2.3 (and 3.5), on random feasible paths;
+//! - [`completeness`]: Theorem 2.4 (and 3.6), following concrete runs;
+//! - [`check_program`]: all of them on one program, for `symex check`.
+
+pub mod basic;
+pub mod check;
+pub mod completeness;
+pub mod correctness;
+pub mod inputs;
+pub mod run;
+pub mod simulation;
+pub mod soundness_assignment;
+mod statements;
+pub mod substitution;
+
+pub use basic::Basic;
+pub use check::{Bounds, CheckReport};
+pub use simulation::Simulation;
+
+use std::rc::Rc;
+use symex_semantics::program::{Language, Program};
+use symex_semantics::system::Options;
+
+/// Checks the paper's results for `program` under `language`'s semantics on
+/// `runs` random inputs and symbolic paths drawn from `seed`.
+pub fn check_program(program: Rc<Program>, language: Language, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
+    let name = language.to_string();
+    let bounds = Bounds::default();
+    match language {
+        Language::Basic => {
+            let simulation = Basic::real(program, options)?;
+            Ok(check::check(&simulation, &name, check::BASIC_RESULTS, options.checked_arrays, runs, seed, bounds))
+        }
+        Language::Recursive | Language::Oo => Err(format!("`symex check` has no checkers for {name} programs yet")),
+    }
+}
