@@ -16,6 +16,7 @@ pub mod eval;
 pub mod print;
 pub mod program;
 pub mod subst;
+pub mod syntax;
 pub mod system;
 pub mod term;
 pub mod value;
