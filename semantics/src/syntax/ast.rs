@@ -63,22 +63,16 @@ pub enum ExprKind {
 impl Expr {
     /// The node for `kind`, its height computed from its children.
     pub fn new(kind: ExprKind, span: Span) -> Expr {
-        let height = 1 + kind.children().map(|child| child.height).max().unwrap_or(0);
-        Expr { kind, span, height }
-    }
-}
-
-impl ExprKind {
-    pub fn children(&self) -> impl Iterator<Item = &Expr> {
-        let (boxed, list): (Vec<&Expr>, &[Expr]) = match self {
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Nil | ExprKind::This | ExprKind::Var(_) => (vec![], &[]),
-            ExprKind::Len(a) | ExprKind::Unary(_, a) | ExprKind::Field(a, _) => (vec![a], &[]),
-            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => (vec![a, b], &[]),
-            ExprKind::Ite(a, b, c) => (vec![a, b, c], &[]),
-            ExprKind::Call(_, args) => (vec![], args),
-            ExprKind::MethodCall(receiver, _, args) => (vec![receiver], args),
+        let height = |e: &Expr| e.height;
+        let tallest = match &kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Nil | ExprKind::This | ExprKind::Var(_) => 0,
+            ExprKind::Len(a) | ExprKind::Unary(_, a) | ExprKind::Field(a, _) => a.height,
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => a.height.max(b.height),
+            ExprKind::Ite(a, b, c) => a.height.max(b.height).max(c.height),
+            ExprKind::Call(_, args) => args.iter().map(height).max().unwrap_or(0),
+            ExprKind::MethodCall(receiver, _, args) => args.iter().map(height).max().unwrap_or(0).max(receiver.height),
         };
-        boxed.into_iter().chain(list.iter())
+        Expr { kind, span, height: tallest + 1 }
     }
 }
 

@@ -6,6 +6,7 @@ use super::ast::{self, Decl, Expr, ExprKind, Ident, Param, Stmt, StmtKind, Targe
 use super::diagnostic::{Diagnostic, LineIndex, Span};
 use super::types::{Clash, Evidence, Reason, Restriction, Shape, TyId, Types};
 use crate::term::{BinOp, Name, Sort, UnOp};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 /// What lowering needs to know beyond the syntax: the sort of every
@@ -25,11 +26,11 @@ pub struct Typing {
 }
 
 /// Checks `program` and infers its types.
-pub fn check(program: &ast::Program, lines: &LineIndex) -> Result<Typing, Diagnostic> {
+pub fn check(program: &ast::Program, lines: &LineIndex)  -> Result<Typing, Diagnostic> {
     let mut checker = Checker {
         lines,
         types: Types::default(),
-        globals: BTreeMap::new(),
+        globals: HashMap::new(),
         classes: HashMap::new(),
         fields: HashMap::new(),
         procedures: HashMap::new(),
@@ -58,18 +59,19 @@ pub fn check(program: &ast::Program, lines: &LineIndex) -> Result<Typing, Diagno
 
 /// What an expression is, for messages: a variable, an array's elements, or
 /// anything else.
-enum Subject {
-    Var(String),
-    Element(String),
+#[derive(Clone, Copy)]
+enum Subject<'a> {
+    Var(&'a str),
+    Element(&'a str),
     Other,
 }
 
-impl Subject {
-    fn of(e: &Expr) -> Subject {
+impl<'a> Subject<'a> {
+    fn of(e: &'a Expr) -> Subject<'a> {
         match &e.kind {
-            ExprKind::Var(x) => Subject::Var(x.clone()),
+            ExprKind::Var(x) => Subject::Var(x),
             ExprKind::Index(array, _) => match &array.kind {
-                ExprKind::Var(a) => Subject::Element(a.clone()),
+                ExprKind::Var(a) => Subject::Element(a),
                 _ => Subject::Other,
             },
             _ => Subject::Other,
@@ -128,20 +130,20 @@ struct ClassInfo {
 }
 
 /// `h := e0.m(…)` waiting for the class of `e0` to be known.
-struct Call {
+struct Call<'a> {
     receiver: TyId,
-    method: Ident,
-    args: Vec<(TyId, Span, Subject)>,
-    target: (TyId, Span, Subject),
+    method: &'a Ident,
+    args: Vec<(TyId, Span, Subject<'a>)>,
+    target: (TyId, Span, Subject<'a>),
 }
 
 /// A member access whose receiver's class is not known yet.
-enum Pending {
-    Field { receiver: TyId, field: Ident },
-    Call(Call),
+enum Pending<'a> {
+    Field { receiver: TyId, field: &'a Ident },
+    Call(Call<'a>),
 }
 
-impl Pending {
+impl Pending<'_> {
     fn receiver(&self) -> TyId {
         match self {
             Pending::Field { receiver, .. } | Pending::Call(Call { receiver, .. }) => *receiver,
@@ -151,26 +153,26 @@ impl Pending {
     fn member(&self) -> &Ident {
         match self {
             Pending::Field { field, .. } => field,
-            Pending::Call(call) => &call.method,
+            Pending::Call(call) => call.method,
         }
     }
 }
 
-struct Checker<'l> {
+struct Checker<'a, 'l> {
     lines: &'l LineIndex<'l>,
-    types: Types,
-    globals: BTreeMap<String, Global>,
+    types: Types<'a>,
+    globals: HashMap<String, Global>,
     classes: HashMap<String, ClassInfo>,
     /// Field names are global to the program (SPEC §1.4): one sort each,
     /// with the declaration that fixed it.
     fields: HashMap<String, (Sort, Span)>,
     procedures: HashMap<String, Signature>,
-    pending: Vec<Pending>,
+    pending: Vec<Pending<'a>>,
     nils: Vec<(Span, TyId)>,
     receivers: Vec<(usize, TyId)>,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a, '_> {
     fn error(&self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.lines.error(span, message)
     }
@@ -187,7 +189,7 @@ impl Checker<'_> {
 
     // Declarations.
 
-    fn declarations(&mut self, program: &ast::Program) -> Result<(), Diagnostic> {
+    fn declarations(&mut self, program: &'a ast::Program) -> Result<(), Diagnostic> {
         for decl in &program.decls {
             match decl {
                 Decl::Class(class) => {
@@ -211,7 +213,7 @@ impl Checker<'_> {
             match decl {
                 Decl::Var(name, ty) => self.global_declaration(name, ty)?,
                 Decl::Procedure(procedure) => {
-                    let params = self.params(&procedure.params, &procedure.name.name)?;
+                    let params = self.params(&procedure.params, Cow::Borrowed(&procedure.name.name))?;
                     if let Some(signature) = self.procedures.get_mut(&procedure.name.name) {
                         signature.params = params;
                     }
@@ -240,10 +242,10 @@ impl Checker<'_> {
         let evidence = |subject: String| Evidence { span: name.span.clone(), subject: Some(subject), declared: true };
         let whole = evidence(format!("`{}`", name.name));
         let elements = evidence(format!("`{}[…]`", name.name));
-        Ok(self.types.from_sort(&sort, Some(whole), Some(elements)))
+        Ok(self.types.of_sort(&sort, Some(whole), Some(elements)))
     }
 
-    fn global_declaration(&mut self, name: &Ident, ty: &ast::Type) -> Result<(), Diagnostic> {
+    fn global_declaration(&mut self, name: &'a Ident, ty: &ast::Type) -> Result<(), Diagnostic> {
         if let Some(first) = self.globals.get(&name.name) {
             return Err(self.twice("variable", name, &first.span));
         }
@@ -253,7 +255,7 @@ impl Checker<'_> {
     }
 
     /// Formal parameters `u: T?`: distinct, and never arrays.
-    fn params(&mut self, params: &[Param], owner: &str) -> Result<Vec<(String, TyId, Span)>, Diagnostic> {
+    fn params(&mut self, params: &'a [Param], owner: Cow<'a, str>) -> Result<Vec<(String, TyId, Span)>, Diagnostic> {
         let mut result: Vec<(String, TyId, Span)> = Vec::new();
         for param in params {
             if let Some((_, _, first)) = result.iter().find(|(u, ..)| *u == param.name.name) {
@@ -263,14 +265,14 @@ impl Checker<'_> {
                 Some(ty) => self.declared(&param.name, ty)?,
                 None => self.types.fresh(),
             };
-            let reason = Reason::ArrayParameter { parameter: param.name.name.clone(), owner: owner.to_string() };
-            self.restrict(ty, reason, &param.name.span, &Subject::Var(param.name.name.clone()))?;
+            let reason = Reason::ArrayParameter { parameter: &param.name.name, owner: owner.clone() };
+            self.restrict(ty, reason, &param.name.span, &Subject::Var(&param.name.name))?;
             result.push((param.name.name.clone(), ty, param.name.span.clone()));
         }
         Ok(result)
     }
 
-    fn class_declaration(&mut self, class: &ast::Class) -> Result<(), Diagnostic> {
+    fn class_declaration(&mut self, class: &'a ast::Class) -> Result<(), Diagnostic> {
         let mut fields = BTreeMap::new();
         let mut spans: HashMap<&str, &Span> = HashMap::new();
         for (field, ty) in &class.fields {
@@ -304,8 +306,8 @@ impl Checker<'_> {
             if let Some(first) = methods.get(&method.name.name) {
                 return Err(self.twice("method", &method.name, &first.signature.name));
             }
-            let owner = format!("{}.{}", class.name.name, method.name.name);
-            let params = self.params(&method.params, &owner)?;
+            let owner: Cow<str> = Cow::Owned(format!("{}.{}", class.name.name, method.name.name));
+            let params = self.params(&method.params, owner.clone())?;
             let result = self.types.restricted(Restriction {
                 reason: Reason::ArrayResult(owner),
                 span: method.name.span.clone(),
@@ -322,13 +324,13 @@ impl Checker<'_> {
 
     // Bodies.
 
-    fn procedure_body(&mut self, procedure: &ast::Procedure) -> Result<(), Diagnostic> {
+    fn procedure_body(&mut self, procedure: &'a ast::Procedure) -> Result<(), Diagnostic> {
         let locals = self.procedures[&procedure.name.name].params.iter().map(|(u, ty, _)| (u.clone(), *ty)).collect();
         self.block(&procedure.body, &Scope { owner: Owner::Procedure, locals })
     }
 
     /// `m(ū) { S; return e }`: exactly one `return`, at the end.
-    fn method_body(&mut self, class: &str, method: &ast::Method) -> Result<(), Diagnostic> {
+    fn method_body(&mut self, class: &str, method: &'a ast::Method) -> Result<(), Diagnostic> {
         let signature = &self.classes[class].methods[&method.name.name];
         let result = signature.result;
         let locals = signature.signature.params.iter().map(|(u, ty, _)| (u.clone(), *ty)).collect();
@@ -350,11 +352,11 @@ impl Checker<'_> {
         error
     }
 
-    fn block(&mut self, statements: &[Stmt], scope: &Scope) -> Result<(), Diagnostic> {
+    fn block(&mut self, statements: &'a [Stmt], scope: &Scope) -> Result<(), Diagnostic> {
         statements.iter().try_for_each(|statement| self.statement(statement, scope))
     }
 
-    fn statement(&mut self, statement: &Stmt, scope: &Scope) -> Result<(), Diagnostic> {
+    fn statement(&mut self, statement: &'a Stmt, scope: &Scope) -> Result<(), Diagnostic> {
         match &statement.kind {
             StmtKind::Skip => Ok(()),
             StmtKind::Assign(target, value) => {
@@ -372,7 +374,7 @@ impl Checker<'_> {
             }
             StmtKind::MethodCall { target, receiver, method, args } => {
                 let receiver_ty = self.infer(receiver, scope)?;
-                let reason = Reason::Receiver(format!(".{}(…)", method.name));
+                let reason = Reason::Receiver { member: &method.name, call: true };
                 self.restrict(receiver_ty, reason, &receiver.span, &Subject::of(receiver))?;
                 let mut arg_types = Vec::new();
                 for arg in args {
@@ -380,7 +382,7 @@ impl Checker<'_> {
                 }
                 let target = self.target(target, scope)?;
                 self.receivers.push((statement.span.start, receiver_ty));
-                self.member(Pending::Call(Call { receiver: receiver_ty, method: method.clone(), args: arg_types, target }))
+                self.member(Pending::Call(Call { receiver: receiver_ty, method, args: arg_types, target }))
             }
             StmtKind::Call(procedure, args) => self.call(procedure, args, scope),
             StmtKind::If(condition, then, otherwise) => {
@@ -404,7 +406,7 @@ impl Checker<'_> {
     }
 
     /// `P(e1, …, en)`: a declared procedure with as many parameters.
-    fn call(&mut self, procedure: &Ident, args: &[Expr], scope: &Scope) -> Result<(), Diagnostic> {
+    fn call(&mut self, procedure: &Ident, args: &'a [Expr], scope: &Scope) -> Result<(), Diagnostic> {
         let Some(signature) = self.procedures.get(&procedure.name) else {
             return Err(self.error(procedure.span.clone(), format!("unknown procedure `{}`", procedure.name)));
         };
@@ -425,13 +427,13 @@ impl Checker<'_> {
     }
 
     /// The type of what `target` assigns to, where to blame it, and what it is.
-    fn target(&mut self, target: &Target, scope: &Scope) -> Result<(TyId, Span, Subject), Diagnostic> {
+    fn target(&mut self, target: &'a Target, scope: &Scope) -> Result<(TyId, Span, Subject<'a>), Diagnostic> {
         match target {
             Target::Var(x) => {
                 self.assignable(x, scope)?;
-                let ty = self.variable(x, scope);
-                let subject = Subject::Var(x.name.clone());
-                self.restrict(ty, Reason::WholeArrayAssignment(x.name.clone()), &x.span, &subject)?;
+                let ty = self.variable(&x.name, &x.span, scope);
+                let subject = Subject::Var(&x.name);
+                self.restrict(ty, Reason::WholeArrayAssignment(&x.name), &x.span, &subject)?;
                 Ok((ty, x.span.clone(), subject))
             }
             Target::Field(object, field) => {
@@ -440,10 +442,10 @@ impl Checker<'_> {
             }
             Target::Index(array, index) => {
                 self.assignable(array, scope)?;
-                let ty = self.variable(array, scope);
+                let ty = self.variable(&array.name, &array.span, scope);
                 let element = self.array(&array.name, &array.span, ty)?;
                 self.check(index, Shape::Int, scope)?;
-                Ok((element, array.span.start..index.span.end, Subject::Element(array.name.clone())))
+                Ok((element, array.span.start..index.span.end, Subject::Element(&array.name)))
             }
         }
     }
@@ -464,49 +466,49 @@ impl Checker<'_> {
 
     /// The type variable of variable `x` in `scope`: a local, or a global
     /// (declared, or introduced by this first use).
-    fn variable(&mut self, x: &Ident, scope: &Scope) -> TyId {
-        if let Some(ty) = scope.locals.get(&x.name) {
+    fn variable(&mut self, x: &str, span: &Span, scope: &Scope) -> TyId {
+        if let Some(ty) = scope.locals.get(x) {
             return *ty;
         }
-        if let Some(global) = self.globals.get(&x.name) {
+        if let Some(global) = self.globals.get(x) {
             return global.ty;
         }
         let ty = self.types.fresh();
-        self.globals.insert(x.name.clone(), Global { ty, span: x.span.clone(), declared: false });
+        self.globals.insert(x.to_string(), Global { ty, span: span.clone(), declared: false });
         ty
     }
 
     /// Requires variable `a` (of type `ty`, used at `span`) to be an array;
     /// returns its element type.
-    fn array(&mut self, a: &str, span: &Span, ty: TyId) -> Result<TyId, Diagnostic> {
-        let element = self.types.restricted(Restriction { reason: Reason::Element(a.to_string()), span: span.clone() });
+    fn array(&mut self, a: &'a str, span: &Span, ty: TyId) -> Result<TyId, Diagnostic> {
+        let element = self.types.restricted(Restriction { reason: Reason::Element(a), span: span.clone() });
         let array = self.types.known(Shape::Array(element));
-        self.expect(&Subject::Var(a.to_string()), span, ty, array)?;
+        self.expect(&Subject::Var(a), span, ty, array)?;
         Ok(element)
     }
 
     /// `e.f`: `f` is a declared field and `e` an object of a class that has it.
-    fn field(&mut self, object: &Expr, field: &Ident, scope: &Scope) -> Result<TyId, Diagnostic> {
+    fn field(&mut self, object: &'a Expr, field: &'a Ident, scope: &Scope) -> Result<TyId, Diagnostic> {
         let Some((sort, declaration)) = self.fields.get(&field.name).cloned() else {
             return Err(self.error(field.span.clone(), format!("unknown field `{}`", field.name)));
         };
         let receiver = self.infer(object, scope)?;
-        self.restrict(receiver, Reason::Receiver(format!(".{}", field.name)), &object.span, &Subject::of(object))?;
-        self.member(Pending::Field { receiver, field: field.clone() })?;
+        self.restrict(receiver, Reason::Receiver { member: &field.name, call: false }, &object.span, &Subject::of(object))?;
+        self.member(Pending::Field { receiver, field })?;
         let evidence = Evidence { span: declaration, subject: Some(format!("field `{}`", field.name)), declared: true };
-        Ok(self.types.from_sort(&sort, Some(evidence), None))
+        Ok(self.types.of_sort(&sort, Some(evidence), None))
     }
 
     // Expressions.
 
     /// `e` has a type of the given shape.
-    fn check(&mut self, e: &Expr, shape: Shape, scope: &Scope) -> Result<(), Diagnostic> {
+    fn check(&mut self, e: &'a Expr, shape: Shape, scope: &Scope) -> Result<(), Diagnostic> {
         let ty = self.infer(e, scope)?;
         let want = self.types.known(shape);
         self.expect(&Subject::of(e), &e.span, ty, want)
     }
 
-    fn infer(&mut self, e: &Expr, scope: &Scope) -> Result<TyId, Diagnostic> {
+    fn infer(&mut self, e: &'a Expr, scope: &Scope) -> Result<TyId, Diagnostic> {
         let shape = match &e.kind {
             ExprKind::Int(_) => Shape::Int,
             ExprKind::Bool(_) => Shape::Bool,
@@ -519,12 +521,12 @@ impl Checker<'_> {
                 Owner::Method { class, .. } => Shape::Object(class.as_str().into()),
                 _ => return Err(self.error(e.span.clone(), "`this` is only available inside methods")),
             },
-            ExprKind::Var(x) => return Ok(self.variable(&Ident { name: x.clone(), span: e.span.clone() }, scope)),
+            ExprKind::Var(x) => return Ok(self.variable(x, &e.span, scope)),
             ExprKind::Len(array) => {
                 let ExprKind::Var(a) = &array.kind else {
                     return Err(self.error(array.span.clone(), "`len` takes an array variable, as in `len(a)`"));
                 };
-                let ty = self.variable(&Ident { name: a.clone(), span: array.span.clone() }, scope);
+                let ty = self.variable(a, &array.span, scope);
                 self.array(a, &array.span, ty)?;
                 Shape::Int
             }
@@ -545,7 +547,7 @@ impl Checker<'_> {
                 let ExprKind::Var(a) = &array.kind else {
                     return Err(self.error(array.span.clone(), "only array variables can be indexed"));
                 };
-                let ty = self.variable(&Ident { name: a.clone(), span: array.span.clone() }, scope);
+                let ty = self.variable(a, &array.span, scope);
                 let element = self.array(a, &array.span, ty)?;
                 self.check(index, Shape::Int, scope)?;
                 return Ok(element);
@@ -566,7 +568,7 @@ impl Checker<'_> {
         Ok(self.types.known(shape))
     }
 
-    fn binary(&mut self, op: BinOp, left: &Expr, right: &Expr, e: &Expr, scope: &Scope) -> Result<TyId, Diagnostic> {
+    fn binary(&mut self, op: BinOp, left: &'a Expr, right: &'a Expr, e: &Expr, scope: &Scope) -> Result<TyId, Diagnostic> {
         let (operands, result) = match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => (Shape::Int, Shape::Int),
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (Shape::Int, Shape::Bool),
@@ -583,7 +585,7 @@ impl Checker<'_> {
     }
 
     /// The common type of `left` and `right`.
-    fn same_type(&mut self, left: &Expr, right: &Expr, scope: &Scope) -> Result<TyId, Diagnostic> {
+    fn same_type(&mut self, left: &'a Expr, right: &'a Expr, scope: &Scope) -> Result<TyId, Diagnostic> {
         let left_ty = self.infer(left, scope)?;
         let right_ty = self.infer(right, scope)?;
         self.expect(&Subject::of(right), &right.span, right_ty, left_ty)?;
@@ -596,8 +598,10 @@ impl Checker<'_> {
     fn expect(&mut self, subject: &Subject, span: &Span, have: TyId, want: TyId) -> Result<(), Diagnostic> {
         match self.types.unify(have, want) {
             Ok(()) => {
-                if let Some(name) = subject.name() {
-                    self.types.note_evidence(have, Evidence { span: span.clone(), subject: Some(name), declared: false });
+                if self.types.lacks_evidence(have) {
+                    if let Some(name) = subject.name() {
+                        self.types.note_evidence(have, Evidence { span: span.clone(), subject: Some(name), declared: false });
+                    }
                 }
                 Ok(())
             }
@@ -614,10 +618,15 @@ impl Checker<'_> {
     }
 
     /// `ty` obeys the rule `reason`, imposed at `span`.
-    fn restrict(&mut self, ty: TyId, reason: Reason, span: &Span, subject: &Subject) -> Result<(), Diagnostic> {
+    fn restrict(&mut self, ty: TyId, reason: Reason<'a>, span: &Span, subject: &Subject) -> Result<(), Diagnostic> {
+        if self.types.obeys_for_good(ty, &reason) {
+            return Ok(());
+        }
         let rule = self.types.restricted(Restriction { reason, span: span.clone() });
         self.expect(subject, span, ty, rule)
     }
+
+
 
     /// "`x` is used as int at 3:5 and as bool at 4:9", with the other use as a note.
     fn conflict(&mut self, subject: &Subject, span: &Span, have: TyId, want: TyId) -> Diagnostic {
@@ -672,7 +681,7 @@ impl Checker<'_> {
     // Members, resolved once the receiver's class is known.
 
     /// Checks a member access now if its receiver's class is known, else later.
-    fn member(&mut self, pending: Pending) -> Result<(), Diagnostic> {
+    fn member(&mut self, pending: Pending<'a>) -> Result<(), Diagnostic> {
         match self.types.class(pending.receiver()) {
             Some(class) => self.settle(pending, &class),
             None => {
@@ -683,7 +692,7 @@ impl Checker<'_> {
     }
 
     /// Checks a member access on an object of class `class`.
-    fn settle(&mut self, pending: Pending, class: &str) -> Result<(), Diagnostic> {
+    fn settle(&mut self, pending: Pending<'a>, class: &str) -> Result<(), Diagnostic> {
         let info = &self.classes[class];
         match pending {
             Pending::Field { field, .. } => {

@@ -153,7 +153,8 @@ pub struct Token<'a> {
 /// The tokens of `source`, ending with [`Tok::Eof`].
 pub fn lex<'a>(source: &'a str, lines: &LineIndex) -> Result<Vec<Token<'a>>, Diagnostic> {
     let bytes = source.as_bytes();
-    let mut tokens = Vec::new();
+    // Programs average more than four bytes a token; reserving avoids regrowing.
+    let mut tokens = Vec::with_capacity(source.len() / 4 + 1);
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];

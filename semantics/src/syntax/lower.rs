@@ -13,7 +13,8 @@ use std::collections::{BTreeMap, HashMap};
 /// methods by name, procedures by name, then the main statement), so that
 /// printing and parsing again gives the same program.
 pub fn lower(program: &ast::Program, typing: &Typing) -> Program {
-    let mut lowering = Lowering { typing, next_loop: 0 };
+    let globals = typing.globals.iter().map(|(x, sort)| (&**x, Term::var(x, sort.clone()))).collect();
+    let mut lowering = Lowering { typing, globals, next_loop: 0 };
     let mut class_decls = BTreeMap::new();
     let mut procedure_decls = BTreeMap::new();
     for decl in &program.decls {
@@ -46,18 +47,20 @@ pub fn lower(program: &ast::Program, typing: &Typing) -> Program {
 
 struct Lowering<'t> {
     typing: &'t Typing,
+    /// The term of every global variable, built once.
+    globals: HashMap<&'t str, Term>,
     next_loop: u32,
 }
 
-/// The sorts of a body's local variables: its parameters, and `this` in a method.
+/// The terms of a body's local variables: its parameters, and `this` in a method.
 #[derive(Default)]
 struct Locals {
-    sorts: HashMap<String, Sort>,
+    vars: HashMap<String, Term>,
 }
 
 impl Locals {
     fn of(params: &[(Name, Sort)]) -> Locals {
-        Locals { sorts: params.iter().map(|(u, sort)| (u.to_string(), sort.clone())).collect() }
+        Locals { vars: params.iter().map(|(u, sort)| (u.to_string(), Term::var(u, sort.clone()))).collect() }
     }
 }
 
@@ -75,7 +78,7 @@ impl Lowering<'_> {
             let (param_sorts, result) = &self.typing.methods[&(name.to_string(), method.name.name.clone())];
             let params = named(&method.params, param_sorts);
             let mut locals = Locals::of(&params);
-            locals.sorts.insert("this".into(), Sort::Object(name.into()));
+            locals.vars.insert("this".into(), Term::var("this", Sort::Object(name.into())));
             let body = self.block(&method.body, &locals);
             let method_name: Name = method.name.name.as_str().into();
             methods.insert(method_name.clone(), Method { name: method_name, params, result: result.clone(), body });
@@ -139,8 +142,7 @@ impl Lowering<'_> {
     }
 
     fn var(&self, x: &str, locals: &Locals) -> Term {
-        let sort = locals.sorts.get(x).unwrap_or_else(|| &self.typing.globals[x]);
-        Term::var(x, sort.clone())
+        locals.vars.get(x).unwrap_or_else(|| &self.globals[x]).clone()
     }
 
     fn expr(&self, e: &Expr, locals: &Locals) -> Term {

@@ -536,8 +536,10 @@ impl<'a> Parser<'a, '_> {
             Tok::LParen => {
                 self.bump();
                 let inner = self.expr()?;
-                let at = self.lines.at(span.start);
-                self.expect(Tok::RParen, &format!(" to close the `(` at {at}"))?;
+                if !self.eat(Tok::RParen) {
+                    let at = self.lines.at(span.start);
+                    return Err(self.unexpected(&format!("`)` to close the `(` at {at}")));
+                }
                 return Ok(inner);
             }
             Tok::If => {

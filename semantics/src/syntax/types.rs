@@ -7,6 +7,7 @@
 
 use super::diagnostic::Span;
 use crate::term::{Name, Sort};
+use std::borrow::Cow;
 
 /// A type variable.
 pub type TyId = usize;
@@ -32,25 +33,26 @@ pub struct Evidence {
     pub declared: bool,
 }
 
-/// A rule a type must obey, other than equality with another type.
+/// A rule a type must obey, other than equality with another type. Names
+/// are borrowed from the program, so imposing a rule costs no allocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reason {
+pub enum Reason<'a> {
     /// `x := e`: `x` is not an array (no whole-array assignment).
-    WholeArrayAssignment(String),
+    WholeArrayAssignment(&'a str),
     /// `e1 = e2`, `e1 != e2`: not on arrays.
     ArrayEquality,
     /// `if b then e1 else e2 fi`: not of array type.
     ArrayConditional,
     /// Parameters are not arrays: arrays are global inputs.
-    ArrayParameter { parameter: String, owner: String },
+    ArrayParameter { parameter: &'a str, owner: Cow<'a, str> },
     /// Methods do not return arrays.
-    ArrayResult(String),
+    ArrayResult(Cow<'a, str>),
     /// The elements of array `a` are int or bool.
-    Element(String),
+    Element(&'a str),
     /// `nil` is an object of some class.
     Nil,
-    /// The left of `.f` or `.m(…)` is an object; the member is named.
-    Receiver(String),
+    /// The left of `.f` (or of `.m(…)` when `call`) is an object.
+    Receiver { member: &'a str, call: bool },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,11 +62,11 @@ enum Constraint {
     Object,
 }
 
-impl Reason {
+impl Reason<'_> {
     fn constraint(&self) -> Constraint {
         match self {
             Reason::Element(_) => Constraint::Element,
-            Reason::Nil | Reason::Receiver(_) => Constraint::Object,
+            Reason::Nil | Reason::Receiver { .. } => Constraint::Object,
             _ => Constraint::NotArray,
         }
     }
@@ -83,43 +85,44 @@ impl Reason {
             Reason::ArrayResult(method) => format!("method `{method}` cannot return an array, but returns {found}"),
             Reason::Element(array) => format!("the elements of array `{array}` must be int or bool, not {found}"),
             Reason::Nil => format!("`nil` is used as {found}, but it is only a value of class types"),
-            Reason::Receiver(member) => format!("`{member}` needs an object on its left, not {found}"),
+            Reason::Receiver { member, call: false } => format!("`.{member}` needs an object on its left, not {found}"),
+            Reason::Receiver { member, call: true } => format!("`.{member}(…)` needs an object on its left, not {found}"),
         }
     }
 }
 
 /// A rule and the place that imposes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Restriction {
-    pub reason: Reason,
+pub struct Restriction<'a> {
+    pub reason: Reason<'a>,
     pub span: Span,
 }
 
 /// Why two types could not be unified.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Clash {
+pub enum Clash<'a> {
     /// Two different types.
     Types,
     /// A type that a restriction forbids, described as the string.
-    Restricted(Restriction, String),
+    Restricted(Restriction<'a>, String),
 }
 
-struct Slot {
+struct Slot<'a> {
     parent: TyId,
     shape: Shape,
     evidence: Option<Evidence>,
     /// At most one per [`Constraint`].
-    restrictions: Vec<Restriction>,
+    restrictions: Vec<Restriction<'a>>,
 }
 
 /// The type variables, as a union-find forest.
 #[derive(Default)]
-pub struct Types {
-    slots: Vec<Slot>,
+pub struct Types<'a> {
+    slots: Vec<Slot<'a>>,
 }
 
-impl Types {
-    fn add(&mut self, shape: Shape, evidence: Option<Evidence>, restrictions: Vec<Restriction>) -> TyId {
+impl<'a> Types<'a> {
+    fn add(&mut self, shape: Shape, evidence: Option<Evidence>, restrictions: Vec<Restriction<'a>>) -> TyId {
         let id = self.slots.len();
         self.slots.push(Slot { parent: id, shape, evidence, restrictions });
         id
@@ -136,18 +139,18 @@ impl Types {
     }
 
     /// An unknown type that must obey `restriction`.
-    pub fn restricted(&mut self, restriction: Restriction) -> TyId {
+    pub fn restricted(&mut self, restriction: Restriction<'a>) -> TyId {
         self.add(Shape::Unknown, None, vec![restriction])
     }
 
     /// The type `sort`, learnt from `evidence` (the elements of an array
     /// type from `element_evidence`).
-    pub fn from_sort(&mut self, sort: &Sort, evidence: Option<Evidence>, element_evidence: Option<Evidence>) -> TyId {
+    pub fn of_sort(&mut self, sort: &Sort, evidence: Option<Evidence>, element_evidence: Option<Evidence>) -> TyId {
         let shape = match sort {
             Sort::Int => Shape::Int,
             Sort::Bool => Shape::Bool,
             Sort::Object(class) => Shape::Object(class.clone()),
-            Sort::Array(element) => Shape::Array(self.from_sort(element, element_evidence, None)),
+            Sort::Array(element) => Shape::Array(self.of_sort(element, element_evidence, None)),
         };
         self.add(shape, evidence, Vec::new())
     }
@@ -172,19 +175,31 @@ impl Types {
         self.slots[root].evidence.clone()
     }
 
+    /// Whether `t`'s type is known but not yet where it was learnt.
+    pub fn lacks_evidence(&mut self, t: TyId) -> bool {
+        let root = self.find(t);
+        self.slots[root].evidence.is_none() && self.slots[root].shape != Shape::Unknown
+    }
+
     /// Records `evidence` as where `t`'s type was learnt, unless that is
     /// already known or the type is still unknown.
     pub fn note_evidence(&mut self, t: TyId, evidence: Evidence) {
-        let root = self.find(t);
-        let slot = &mut self.slots[root];
-        if slot.evidence.is_none() && slot.shape != Shape::Unknown {
-            slot.evidence = Some(evidence);
+        if self.lacks_evidence(t) {
+            let root = self.find(t);
+            self.slots[root].evidence = Some(evidence);
         }
+    }
+
+    /// Whether `t` obeys `reason` whatever is learnt later: its shape is
+    /// known (and shapes, once known, never change).
+    pub fn obeys_for_good(&mut self, t: TyId, reason: &Reason) -> bool {
+        let shape = self.shape(t);
+        shape != Shape::Unknown && allows(reason.constraint(), &shape)
     }
 
     /// Makes `a` and `b` the same type. Element types are never arrays, so
     /// the recursion is at most two deep.
-    pub fn unify(&mut self, a: TyId, b: TyId) -> Result<(), Clash> {
+    pub fn unify(&mut self, a: TyId, b: TyId) -> Result<(), Clash<'a>> {
         let (a, b) = (self.find(a), self.find(b));
         if a == b {
             return Ok(());
@@ -198,10 +213,11 @@ impl Types {
             (left, right) if left == right => left,
             _ => return Err(Clash::Types),
         };
-        let mut restrictions = self.slots[a].restrictions.clone();
-        for restriction in &self.slots[b].restrictions {
+        // On a clash the whole check stops, so taking the restrictions is safe.
+        let mut restrictions = std::mem::take(&mut self.slots[a].restrictions);
+        for restriction in std::mem::take(&mut self.slots[b].restrictions) {
             if restrictions.iter().all(|r| r.reason.constraint() != restriction.reason.constraint()) {
-                restrictions.push(restriction.clone());
+                restrictions.push(restriction);
             }
         }
         self.obeys(&shape, &restrictions)?;
@@ -211,14 +227,11 @@ impl Types {
         Ok(())
     }
 
-    fn obeys(&mut self, shape: &Shape, restrictions: &[Restriction]) -> Result<(), Clash> {
+    fn obeys(&mut self, shape: &Shape, restrictions: &[Restriction<'a>]) -> Result<(), Clash<'a>> {
         let has = |c: Constraint| restrictions.iter().any(|r| r.reason.constraint() == c);
         for restriction in restrictions {
-            let allowed = match restriction.reason.constraint() {
-                Constraint::NotArray => !matches!(shape, Shape::Array(_)),
-                Constraint::Element => matches!(shape, Shape::Unknown | Shape::Int | Shape::Bool) && !has(Constraint::Object),
-                Constraint::Object => matches!(shape, Shape::Unknown | Shape::Object(_)),
-            };
+            let constraint = restriction.reason.constraint();
+            let allowed = allows(constraint, shape) && !(constraint == Constraint::Element && has(Constraint::Object));
             if !allowed {
                 let found = match shape {
                     Shape::Unknown => "an object".to_string(),
@@ -284,6 +297,15 @@ impl Types {
     }
 }
 
+/// Whether a type of this shape obeys the constraint.
+fn allows(constraint: Constraint, shape: &Shape) -> bool {
+    match constraint {
+        Constraint::NotArray => !matches!(shape, Shape::Array(_)),
+        Constraint::Element => matches!(shape, Shape::Unknown | Shape::Int | Shape::Bool),
+        Constraint::Object => matches!(shape, Shape::Unknown | Shape::Object(_)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,7 +350,7 @@ mod tests {
     #[test]
     fn elements_are_never_objects() {
         let mut types = Types::default();
-        let element = types.restricted(Restriction { reason: Reason::Element("a".into()), span: 0..1 });
+        let element = types.restricted(Restriction { reason: Reason::Element("a"), span: 0..1 });
         let nil = types.restricted(Restriction { reason: Reason::Nil, span: 5..8 });
         assert!(matches!(types.unify(element, nil), Err(Clash::Restricted(..))));
     }
