@@ -361,8 +361,12 @@ impl<'a> Checker<'a, '_> {
             StmtKind::Skip => Ok(()),
             StmtKind::Assign(target, value) => {
                 let (ty, span, subject) = self.target(target, scope)?;
-                let value = self.infer(value, scope)?;
-                self.expect(&subject, &span, ty, value)
+                let value_ty = self.infer(value, scope)?;
+                match subject {
+                    // A field's type is declared: blame the value.
+                    Subject::Other => self.expect(&Subject::of(value), &value.span, value_ty, ty),
+                    _ => self.expect(&subject, &span, ty, value_ty),
+                }
             }
             StmtKind::New(target, class) => {
                 if !self.classes.contains_key(&class.name) {

@@ -138,6 +138,9 @@ fn method_rules() {
     rejects("class C { method m() { return 1 } }\nc := new C; x := c.n()", 2, 20, "class `C` has no method `n`");
     rejects("class C { field f: int; }\nclass D { field g: int; }\nd := new D; x := d.f", 3, 20, "class `D` has no field `f`");
     rejects("x := y.f", 1, 8, "unknown field `f`");
+    let error = rejection("class C { field f: int; }\nvar c: C;\nc.f := true");
+    assert_eq!((error.line, error.column, error.message.as_str()), (3, 8, "expected int, found bool"));
+    assert_eq!(error.notes, vec![("field `f` is declared as int here".to_string(), 16..17)]);
     rejects(
         "class C { method m(a) { return a } }\nc := new C; x := c.m()",
         2,
