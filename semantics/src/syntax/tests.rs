@@ -288,13 +288,6 @@ fn printed_programs_parse_back_to_themselves() {
     }
 }
 
-/// FIXME: examples that break SPEC §1.4 and are rejected until they are
-/// corrected (the parameter `d` of `down` shares the global `d`'s name).
-const REJECTED_EXAMPLES: [(&str, &str); 1] = [(
-    "recursive/countdown.sx",
-    "3:11: error: parameter `d` of `down` has the name of a global variable; locals and globals must have different names",
-)];
-
 #[test]
 fn paper_examples_parse_and_print_back() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../paper-examples");
@@ -309,10 +302,6 @@ fn paper_examples_parse_and_print_back() {
     files.sort();
     for path in files {
         let source = std::fs::read_to_string(&path).unwrap_or_default();
-        if let Some((_, message)) = REJECTED_EXAMPLES.iter().find(|(name, _)| path.ends_with(name)) {
-            assert_eq!(parse_program(&source).map_err(|error| error.to_string()).err().as_deref(), Some(*message));
-            continue;
-        }
         let program = match parse_program(&source) {
             Ok(program) => program,
             Err(error) => panic!("{}", error.render_plain(&path.display().to_string(), &source)),
