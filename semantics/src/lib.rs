@@ -18,6 +18,7 @@ pub mod print;
 pub mod recursive;
 pub mod program;
 pub mod subst;
+pub mod syntax;
 pub mod system;
 pub mod term;
 pub mod value;

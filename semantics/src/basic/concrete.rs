@@ -155,11 +155,7 @@ impl TransitionSystem for Concrete {
 
 impl Configuration for Config {
     fn outcome(&self) -> Option<Outcome> {
-        match self.code.head() {
-            None => Some(Outcome::Terminated),
-            Some(Stmt::Halt(halt)) => Some(Outcome::Halted(*halt)),
-            Some(_) => None,
-        }
+        self.code.outcome()
     }
 
     fn head(&self) -> Option<&Stmt> {

@@ -166,11 +166,7 @@ impl TransitionSystem for Symbolic {
 
 impl Configuration for Config {
     fn outcome(&self) -> Option<Outcome> {
-        match self.code.head() {
-            None => Some(Outcome::Terminated),
-            Some(Stmt::Halt(halt)) => Some(Outcome::Halted(*halt)),
-            Some(_) => None,
-        }
+        self.code.outcome()
     }
 
     fn head(&self) -> Option<&Stmt> {

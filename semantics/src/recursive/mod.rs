@@ -11,7 +11,7 @@
 pub mod concrete;
 pub mod symbolic;
 
-use crate::program::{Procedure, Program};
+use crate::program::{Code, Outcome, Procedure, Program};
 use crate::term::Name;
 
 /// The recursive semantics runs programs without classes.
@@ -32,6 +32,16 @@ fn is_local(program: &Program, procedure: Option<&Name>, x: &str) -> bool {
     procedure
         .and_then(|p| program.procedures.get(p))
         .is_some_and(|p| p.params.iter().any(|(u, _)| &**u == x))
+}
+
+/// How a run with `depth` closures and top statement `top` has ended: only
+/// the main closure's `ε` terminates (a called body's `ε` returns).
+fn outcome(depth: usize, top: Option<&Code>) -> Option<Outcome> {
+    match top {
+        Some(code) if depth > 1 && code.is_empty() => None,
+        Some(code) => code.outcome(),
+        None => Some(Outcome::Terminated),
+    }
 }
 
 /// The number of closures of the most-nested procedure on a stack (`--unfold`).

@@ -237,11 +237,7 @@ impl TransitionSystem for Symbolic {
 
 impl Configuration for Config {
     fn outcome(&self) -> Option<Outcome> {
-        match (self.stack.len(), self.top().and_then(|frame| frame.code.head())) {
-            (0, _) | (1, None) => Some(Outcome::Terminated),
-            (_, Some(Stmt::Halt(halt))) => Some(Outcome::Halted(*halt)),
-            _ => None,
-        }
+        super::outcome(self.stack.len(), self.top().map(|frame| &frame.code))
     }
 
     fn head(&self) -> Option<&Stmt> {
