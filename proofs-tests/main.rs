@@ -11,6 +11,7 @@ mod corollary_2_2_soundness_assignment;
 mod generators;
 mod lemma_2_1_substitution;
 mod mutants;
+mod parse_print_roundtrip;
 mod theorem_2_3_correctness;
 mod theorem_2_4_completeness;
 
