@@ -12,6 +12,7 @@ mod generators;
 mod lemma_2_1_substitution;
 mod mutants;
 mod parse_print_roundtrip;
+mod symex_check;
 mod theorem_2_3_correctness;
 mod theorem_2_4_completeness;
 

@@ -88,7 +88,7 @@ impl fmt::Display for CheckReport {
             writeln!(f)?;
             if let Some(c) = &r.counterexample {
                 let inputs: Vec<String> = c.inputs.iter().map(|(x, v)| format!("{x} = {v}")).collect();
-                writeln!(f, "    counterexample (run {}, {} steps): {}", c.run, c.steps, inputs.join(", "))?;
+                writeln!(f, "    counterexample (run {}, steps {}): {}", c.run, c.steps, inputs.join(", "))?;
                 for line in c.explanation.lines() {
                     writeln!(f, "    {line}")?;
                 }
