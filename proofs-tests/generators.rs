@@ -1,5 +1,6 @@
-//! Random well-typed basic programs, valuations and symbolic-path choices,
-//! each with a shrinker that yields strictly smaller values.
+//! Random well-typed basic and recursive programs, valuations and
+//! symbolic-path choices, each with a shrinker that yields strictly smaller
+//! values.
 //!
 //! Programs draw their variables from a small pool (`x`, `y`, `z: int`,
 //! `b: bool`, `a: int[]`) so that aliasing happens, their constants from
@@ -19,7 +20,7 @@ use symex::theorems::inputs::{random_inputs, smaller_valuations};
 use symex::theorems::run::{symbolic_run, SymbolicRun};
 use symex::theorems::simulation::{Simulation, SymbolicConfig};
 use symex_semantics::eval::{ShowValuation, Valuation};
-use symex_semantics::program::{Block, Language, LoopId, Program, Stmt};
+use symex_semantics::program::{Block, Language, LoopId, Procedure, Program, Stmt};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
 
 /// The most statements a generated program has.
@@ -84,13 +85,26 @@ fn number_loops(block: &Block, next: &mut u32) -> Block {
         .collect()
 }
 
-/// Draws from a quickcheck generator.
-pub struct Draw<'g>(pub &'g mut Gen);
+/// Draws program parts from a quickcheck generator, in a scope: the local
+/// variables (parameters) of the body being drawn, and the procedures it
+/// may call with their arities.
+pub struct Draw<'g> {
+    g: &'g mut Gen,
+    locals: Vec<Name>,
+    procedures: Vec<(Name, usize)>,
+}
+
+impl<'g> Draw<'g> {
+    /// Draws in the main statement of a basic program.
+    pub fn new(g: &'g mut Gen) -> Draw<'g> {
+        Draw { g, locals: Vec::new(), procedures: Vec::new() }
+    }
+}
 
 impl Draw<'_> {
     /// A number in `0..n`.
     pub fn below(&mut self, n: usize) -> usize {
-        usize::arbitrary(self.0) % n
+        usize::arbitrary(self.g) % n
     }
 
     fn chance(&mut self, percent: usize) -> bool {
@@ -101,8 +115,13 @@ impl Draw<'_> {
         Term::int(self.below(7) as i64 - 3)
     }
 
+    /// An integer variable in scope: a global of the pool or a parameter.
     fn int_var(&mut self) -> Term {
-        var(["x", "y", "z"][self.below(3)])
+        let i = self.below(3 + self.locals.len());
+        match i.checked_sub(3) {
+            Some(local) => Term::var(&self.locals[local], Sort::Int),
+            None => var(["x", "y", "z"][i]),
+        }
     }
 
     /// An integer expression of at most `depth` levels.
@@ -169,6 +188,9 @@ impl Draw<'_> {
         *budget = budget.saturating_sub(1);
         let d = EXPRESSION_DEPTH;
         let compound = nesting > 0 && *budget > 0;
+        if !self.procedures.is_empty() && self.chance(25) {
+            return self.call();
+        }
         match self.below(if compound { 12 } else { 8 }) {
             0 | 1 => Stmt::Assign(self.int_var().to_string().into(), self.int(d)),
             2 => Stmt::Assign("b".into(), self.boolean(d)),
@@ -191,6 +213,20 @@ impl Draw<'_> {
         }
     }
 
+    /// `P(e₁, …, eₙ)`; inside a procedure the first argument is often
+    /// `u - 1` for its first parameter `u`, so recursion tends to end.
+    fn call(&mut self) -> Stmt {
+        let which = self.below(self.procedures.len());
+        let (p, arity) = self.procedures[which].clone();
+        let mut args: Vec<Term> = (0..arity).map(|_| self.int(1)).collect();
+        if let Some(u) = self.locals.first().cloned() {
+            if self.chance(60) {
+                args[0] = Term::binary(BinOp::Sub, Term::var(&u, Sort::Int), Term::int(1));
+            }
+        }
+        Stmt::Call(p, args)
+    }
+
     /// `while v < k { S; v := v + 1 }`: a loop that usually ends, so runs
     /// get past it (a random loop condition seldom does).
     fn counting_loop(&mut self, budget: &mut usize, nesting: usize) -> Stmt {
@@ -204,7 +240,7 @@ impl Draw<'_> {
 
 impl Arbitrary for BasicProgram {
     fn arbitrary(g: &mut Gen) -> BasicProgram {
-        let mut draw = Draw(g);
+        let mut draw = Draw::new(g);
         let mut budget = 1 + draw.below(STATEMENT_BUDGET);
         let main = draw.block(&mut budget, NESTING);
         BasicProgram::from_main(main)
@@ -214,6 +250,74 @@ impl Arbitrary for BasicProgram {
     /// by one of its blocks, or an expression replaced by a smaller one.
     fn shrink(&self) -> Box<dyn Iterator<Item = BasicProgram>> {
         let smaller: Vec<BasicProgram> = smaller_blocks(&self.0.main).into_iter().map(BasicProgram::from_main).collect();
+        Box::new(smaller.into_iter())
+    }
+}
+
+/// The procedures a recursive program may declare, and their parameters.
+const PROCEDURES: [(&str, &[&str]); 2] = [("p", &["u"]), ("q", &["u", "v"])];
+
+/// A well-typed program with (mutually) recursive procedures over the pool:
+/// calls in the main statement, in procedure bodies, under conditions and
+/// in loops; parameters `u`, `v` are the local variables.
+#[derive(Clone)]
+pub struct RecursiveProgram(pub Rc<Program>);
+
+impl RecursiveProgram {
+    fn from_parts(procedures: BTreeMap<Name, Procedure>, main: Vec<Stmt>) -> RecursiveProgram {
+        // Loops are numbered as the parser does: procedures by name, then main.
+        let mut next = 0;
+        let procedures = procedures
+            .into_iter()
+            .map(|(name, p)| (name, Procedure { body: number_loops(&p.body, &mut next), ..p }))
+            .collect();
+        let main = number_loops(&Rc::from(main), &mut next);
+        RecursiveProgram(Rc::new(Program { language: Language::Recursive, globals: pool(), procedures, classes: BTreeMap::new(), main }))
+    }
+}
+
+impl fmt::Debug for RecursiveProgram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{}", self.0)
+    }
+}
+
+impl Arbitrary for RecursiveProgram {
+    fn arbitrary(g: &mut Gen) -> RecursiveProgram {
+        let count = 1 + usize::arbitrary(g) % PROCEDURES.len();
+        let declared: Vec<(Name, usize)> = PROCEDURES[..count].iter().map(|(p, params)| (Name::from(*p), params.len())).collect();
+        let mut procedures = BTreeMap::new();
+        for (name, params) in &PROCEDURES[..count] {
+            let mut draw = Draw { g: &mut *g, locals: params.iter().map(|u| Name::from(*u)).collect(), procedures: declared.clone() };
+            let mut budget = 1 + draw.below(STATEMENT_BUDGET / 2);
+            let mut body = draw.block(&mut budget, NESTING);
+            if draw.chance(60) {
+                // `if u > 0 { S }`: recursion on a decreasing `u` ends.
+                let guard = Term::binary(BinOp::Gt, Term::var(params[0], Sort::Int), Term::int(0));
+                body = vec![Stmt::If(guard, Rc::from(body), Rc::from(Vec::new()))];
+            }
+            let params = params.iter().map(|u| (Name::from(*u), Sort::Int)).collect();
+            procedures.insert(Name::from(*name), Procedure { name: Name::from(*name), params, body: Rc::from(body) });
+        }
+        let mut draw = Draw { g, locals: Vec::new(), procedures: declared };
+        let mut budget = 1 + draw.below(STATEMENT_BUDGET / 2);
+        let mut main = draw.block(&mut budget, NESTING);
+        main.push(draw.call());
+        RecursiveProgram::from_parts(procedures, main)
+    }
+
+    /// Programs with a smaller main statement or procedure body.
+    fn shrink(&self) -> Box<dyn Iterator<Item = RecursiveProgram>> {
+        let program = self.0.clone();
+        let mut smaller: Vec<RecursiveProgram> =
+            smaller_blocks(&program.main).into_iter().map(|main| RecursiveProgram::from_parts(program.procedures.clone(), main)).collect();
+        for (name, p) in &program.procedures {
+            for body in smaller_blocks(&p.body) {
+                let mut procedures = program.procedures.clone();
+                procedures.insert(name.clone(), Procedure { body: Rc::from(body), ..p.clone() });
+                smaller.push(RecursiveProgram::from_parts(procedures, program.main.to_vec()));
+            }
+        }
         Box::new(smaller.into_iter())
     }
 }
@@ -323,7 +427,7 @@ impl fmt::Debug for Expression {
 
 impl Arbitrary for Expression {
     fn arbitrary(g: &mut Gen) -> Expression {
-        let mut draw = Draw(g);
+        let mut draw = Draw::new(g);
         let depth = 1 + draw.below(EXPRESSION_DEPTH + 1);
         Expression(if draw.chance(50) { draw.int(depth) } else { draw.boolean(depth) })
     }

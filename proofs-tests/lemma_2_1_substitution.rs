@@ -6,53 +6,52 @@
 
 use crate::generators::{BasicProgram, Expression, Inputs, Path};
 use crate::mutants::sequential_substitution;
-use crate::{catches, holds, options, Real, Systems};
+use crate::{build, catches, holds, verdict, Generated, Real, Systems};
 use quickcheck::TestResult;
 use symex::theorems::substitution::{check_substitution, Apply};
 use symex_semantics::subst::Substitution;
 use symex_semantics::term::Term;
 
-fn simultaneous(sigma: &Substitution, e: &Term) -> Term {
+/// `eσ`, simultaneously: the real substitution.
+pub fn simultaneous(sigma: &Substitution, e: &Term) -> Term {
     sigma.apply(e)
 }
 
-fn lemma(program: BasicProgram, inputs: Inputs, path: Path, e: Expression, checked: bool, apply: &Apply) -> TestResult {
-    let simulation = match Real::build(program.0, options(checked)) {
+/// The lemma along the run `path` selects, with `apply` as substitution.
+pub fn lemma<M: Systems, P: Generated>(program: &P, checked: bool, inputs: &Inputs, path: &Path, e: &Expression, apply: &Apply) -> TestResult {
+    let simulation = match build::<M>(program, checked) {
         Ok(simulation) => simulation,
-        Err(why) => return TestResult::error(why),
+        Err(error) => return error,
     };
     let run = path.run(&simulation);
-    match check_substitution(&simulation, &run, &inputs.0, &[e.0], apply) {
-        Ok(_) => TestResult::passed(),
-        Err(why) => TestResult::error(why),
-    }
+    verdict(check_substitution(&simulation, &run, &inputs.0, std::slice::from_ref(&e.0), apply))
 }
 
-fn lemma_unchecked(program: BasicProgram, inputs: Inputs, path: Path, e: Expression) -> TestResult {
-    lemma(program, inputs, path, e, false, &simultaneous)
+fn unchecked(program: BasicProgram, inputs: Inputs, path: Path, e: Expression) -> TestResult {
+    lemma::<Real, _>(&program, false, &inputs, &path, &e, &simultaneous)
 }
 
-fn lemma_checked(program: BasicProgram, inputs: Inputs, path: Path, e: Expression) -> TestResult {
-    lemma(program, inputs, path, e, true, &simultaneous)
+fn checked(program: BasicProgram, inputs: Inputs, path: Path, e: Expression) -> TestResult {
+    lemma::<Real, _>(&program, true, &inputs, &path, &e, &simultaneous)
 }
 
-fn lemma_sequential(program: BasicProgram, inputs: Inputs, path: Path, e: Expression) -> TestResult {
-    lemma(program, inputs, path, e, false, &sequential_substitution)
+fn sequential(program: BasicProgram, inputs: Inputs, path: Path, e: Expression) -> TestResult {
+    lemma::<Real, _>(&program, false, &inputs, &path, &e, &sequential_substitution)
 }
 
 type Property = fn(BasicProgram, Inputs, Path, Expression) -> TestResult;
 
 #[test]
 fn lemma_2_1_holds() {
-    holds("Lemma 2.1", lemma_unchecked as Property);
+    holds("Lemma 2.1", unchecked as Property);
 }
 
 #[test]
 fn lemma_2_1_holds_with_checked_arrays() {
-    holds("Lemma 2.1 (checked arrays)", lemma_checked as Property);
+    holds("Lemma 2.1 (checked arrays)", checked as Property);
 }
 
 #[test]
 fn lemma_2_1_catches_sequential_substitution() {
-    catches("Lemma 2.1 on sequential substitution", lemma_sequential as Property);
+    catches("Lemma 2.1 on sequential substitution", sequential as Property);
 }

@@ -8,20 +8,28 @@
 //! is drawn at random, or taken from `PROOFS_SEED`, and printed on failure.
 
 mod corollary_2_2_soundness_assignment;
+mod corollary_3_2_no_locals_in_path_conditions;
+mod corollary_3_4_soundness_assignment;
 mod generators;
 mod lemma_2_1_substitution;
+mod lemma_3_3_substitution;
 mod mutants;
 mod parse_print_roundtrip;
+mod proposition_3_1_no_locals;
+mod recursive_agrees_with_basic;
 mod symex_check;
 mod theorem_2_3_correctness;
 mod theorem_2_4_completeness;
+mod theorem_3_5_correctness;
+mod theorem_3_6_completeness;
 
-use quickcheck::{Gen, QuickCheck, Testable};
+use generators::{BasicProgram, RecursiveProgram};
+use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult, Testable};
+use std::fmt;
 use std::rc::Rc;
-use symex::theorems::Basic;
-use symex_semantics::basic::{concrete, symbolic};
+use symex::theorems::{Basic, Recursive, Simulation};
 use symex_semantics::program::Program;
-use symex_semantics::system::{Options, TransitionSystem};
+use symex_semantics::system::Options;
 
 /// Z3's time limit per query in the properties.
 pub const TIMEOUT_MS: u64 = 2000;
@@ -69,21 +77,60 @@ pub fn catches<A: Testable>(name: &str, property: A) {
 /// How a property gets the two systems of a program: the real ones, or a
 /// mutant that breaks one rule.
 pub trait Systems {
-    type Symbolic: TransitionSystem<Config = symbolic::Config>;
-    type Concrete: TransitionSystem<Config = concrete::Config>;
+    type Simulation: Simulation;
 
-    fn build(program: Rc<Program>, options: Options) -> Result<Basic<Self::Symbolic, Self::Concrete>, String>;
+    fn build(program: Rc<Program>, options: Options) -> Result<Self::Simulation, String>;
 }
 
 /// The systems of `symex_semantics::basic`.
 pub struct Real;
 
 impl Systems for Real {
-    type Symbolic = symbolic::Symbolic;
-    type Concrete = concrete::Concrete;
+    type Simulation = Basic;
 
     fn build(program: Rc<Program>, options: Options) -> Result<Basic, String> {
         Basic::real(program, options)
+    }
+}
+
+/// The systems of `symex_semantics::recursive`.
+pub struct RealRecursive;
+
+impl Systems for RealRecursive {
+    type Simulation = Recursive;
+
+    fn build(program: Rc<Program>, options: Options) -> Result<Recursive, String> {
+        Recursive::real(program, options)
+    }
+}
+
+/// A generated program of some language.
+pub trait Generated: Arbitrary + fmt::Debug {
+    fn program(&self) -> Rc<Program>;
+}
+
+impl Generated for BasicProgram {
+    fn program(&self) -> Rc<Program> {
+        self.0.clone()
+    }
+}
+
+impl Generated for RecursiveProgram {
+    fn program(&self) -> Rc<Program> {
+        self.0.clone()
+    }
+}
+
+/// The systems `M` builds for `program`, or the property's error.
+pub fn build<M: Systems>(program: &impl Generated, checked_arrays: bool) -> Result<M::Simulation, TestResult> {
+    M::build(program.program(), options(checked_arrays)).map_err(TestResult::error)
+}
+
+/// A checker's verdict as a test result.
+pub fn verdict<T>(result: Result<T, String>) -> TestResult {
+    match result {
+        Ok(_) => TestResult::passed(),
+        Err(why) => TestResult::error(why),
     }
 }
 

@@ -3,66 +3,84 @@
 //! against a mutant and expects a counterexample.
 
 use crate::Systems;
+use std::marker::PhantomData;
 use std::rc::Rc;
-use symex::theorems::Basic;
-use symex_semantics::basic::{concrete, symbolic};
+use symex::theorems::{Basic, Recursive};
 use symex_semantics::eval::{eval, Valuation};
 use symex_semantics::program::{Program, Stmt};
+use symex_semantics::recursive;
 use symex_semantics::subst::{substitute, Substitution};
 use symex_semantics::system::{Options, Rule, Step, TransitionSystem};
-use symex_semantics::term::Term;
-use symex_semantics::value::Value;
+use symex_semantics::term::{Sort, Term};
+use symex_semantics::value::{ArrayValue, Value};
+use symex_semantics::basic::{concrete, symbolic};
 
-type SymbolicSteps = Vec<Step<symbolic::Config>>;
+/// An edit of the steps a system takes from a configuration.
+type Edit<C> = fn(&C, &mut Vec<Step<C>>);
 
-/// A symbolic system whose steps are the real ones, edited by `edit`.
-pub struct EditedSymbolic {
-    real: symbolic::Symbolic,
-    edit: fn(&symbolic::Config, &mut SymbolicSteps),
+/// The real system `T` with its steps edited.
+pub struct Edited<T: TransitionSystem> {
+    real: T,
+    edit: Edit<T::Config>,
 }
 
-impl TransitionSystem for EditedSymbolic {
-    type Config = symbolic::Config;
+impl<T: TransitionSystem> TransitionSystem for Edited<T> {
+    type Config = T::Config;
 
-    fn successors(&self, c: &symbolic::Config) -> SymbolicSteps {
+    fn successors(&self, c: &T::Config) -> Vec<Step<T::Config>> {
         let mut steps = self.real.successors(c);
         (self.edit)(c, &mut steps);
         steps
     }
 }
 
-/// A concrete system whose steps are the real ones, edited by `edit`.
-pub struct EditedConcrete {
-    real: concrete::Concrete,
-    edit: fn(&concrete::Config, &mut Vec<Step<concrete::Config>>),
-}
-
-impl TransitionSystem for EditedConcrete {
-    type Config = concrete::Config;
-
-    fn successors(&self, c: &concrete::Config) -> Vec<Step<concrete::Config>> {
-        let mut steps = self.real.successors(c);
-        (self.edit)(c, &mut steps);
-        steps
-    }
-}
-
-/// A mutant of the symbolic system: the real one with `EDIT` applied.
+/// A broken rule of §2's symbolic system.
 pub trait SymbolicMutant {
-    const EDIT: fn(&symbolic::Config, &mut SymbolicSteps);
+    const EDIT: Edit<symbolic::Config>;
 }
 
-/// The systems with the symbolic mutant `M`.
-pub struct Mutated<M>(std::marker::PhantomData<M>);
+/// A broken rule of §3's symbolic system.
+pub trait RecursiveMutant {
+    const EDIT: Edit<recursive::symbolic::Config>;
+}
+
+/// §2's systems with the symbolic mutant `M`.
+pub struct Mutated<M>(PhantomData<M>);
 
 impl<M: SymbolicMutant> Systems for Mutated<M> {
-    type Symbolic = EditedSymbolic;
-    type Concrete = concrete::Concrete;
+    type Simulation = Basic<Edited<symbolic::Symbolic>, concrete::Concrete>;
 
-    fn build(program: Rc<Program>, options: Options) -> Result<Basic<EditedSymbolic, concrete::Concrete>, String> {
+    fn build(program: Rc<Program>, options: Options) -> Result<Self::Simulation, String> {
         let real = symbolic::Symbolic::new(program.clone(), options)?;
         let concrete = concrete::Concrete::new(program.clone(), options)?;
-        Basic::new(program, options, EditedSymbolic { real, edit: M::EDIT }, concrete)
+        Basic::new(program, options, Edited { real, edit: M::EDIT }, concrete)
+    }
+}
+
+/// §3's systems with the symbolic mutant `M`.
+pub struct MutatedRecursive<M>(PhantomData<M>);
+
+impl<M: RecursiveMutant> Systems for MutatedRecursive<M> {
+    type Simulation = Recursive<Edited<recursive::symbolic::Symbolic>, recursive::concrete::Concrete>;
+
+    fn build(program: Rc<Program>, options: Options) -> Result<Self::Simulation, String> {
+        let real = recursive::symbolic::Symbolic::new(program.clone(), options)?;
+        let concrete = recursive::concrete::Concrete::new(program.clone(), options)?;
+        Recursive::new(program, options, Edited { real, edit: M::EDIT }, concrete)
+    }
+}
+
+/// Exchanges the guards (and so the path conditions) of the steps by
+/// `ChoiceThen` and `ChoiceElse`.
+fn swap_choice_guards<C>(steps: &mut [Step<C>], phi: impl Fn(&mut C) -> &mut Term) {
+    let then = steps.iter().position(|s| s.rule == Rule::ChoiceThen);
+    let otherwise = steps.iter().position(|s| s.rule == Rule::ChoiceElse);
+    if let (Some(t), Some(e)) = (then, otherwise) {
+        let (guard, condition) = (steps[t].guard.clone(), phi(&mut steps[t].next).clone());
+        steps[t].guard = steps[e].guard.clone();
+        *phi(&mut steps[t].next) = phi(&mut steps[e].next).clone();
+        steps[e].guard = guard;
+        *phi(&mut steps[e].next) = condition;
     }
 }
 
@@ -70,24 +88,18 @@ impl<M: SymbolicMutant> Systems for Mutated<M> {
 pub struct SwappedChoice;
 
 impl SymbolicMutant for SwappedChoice {
-    const EDIT: fn(&symbolic::Config, &mut SymbolicSteps) = |_, steps| {
-        let then = steps.iter().position(|s| s.rule == Rule::ChoiceThen);
-        let otherwise = steps.iter().position(|s| s.rule == Rule::ChoiceElse);
-        if let (Some(t), Some(e)) = (then, otherwise) {
-            let (guard, phi) = (steps[t].guard.clone(), steps[t].next.phi.clone());
-            steps[t].guard = steps[e].guard.clone();
-            steps[t].next.phi = steps[e].next.phi.clone();
-            steps[e].guard = guard;
-            steps[e].next.phi = phi;
-        }
-    };
+    const EDIT: Edit<symbolic::Config> = |_, steps| swap_choice_guards(steps, |c| &mut c.phi);
+}
+
+impl RecursiveMutant for SwappedChoice {
+    const EDIT: Edit<recursive::symbolic::Config> = |_, steps| swap_choice_guards(steps, |c| &mut c.phi);
 }
 
 /// Symbolic assignment `σ[x := e]`, forgetting to apply `σ` to `e`.
 pub struct AssignmentWithoutSigma;
 
 impl SymbolicMutant for AssignmentWithoutSigma {
-    const EDIT: fn(&symbolic::Config, &mut SymbolicSteps) = |c, steps| {
+    const EDIT: Edit<symbolic::Config> = |c, steps| {
         if let Some(Stmt::Assign(x, e)) = c.code.head() {
             for step in steps.iter_mut().filter(|s| s.rule == Rule::Assignment) {
                 step.next.sigma = c.sigma.update(x.clone(), e.clone());
@@ -100,7 +112,7 @@ impl SymbolicMutant for AssignmentWithoutSigma {
 pub struct LoopExitWithoutGuard;
 
 impl SymbolicMutant for LoopExitWithoutGuard {
-    const EDIT: fn(&symbolic::Config, &mut SymbolicSteps) = |c, steps| {
+    const EDIT: Edit<symbolic::Config> = |c, steps| {
         for step in steps.iter_mut().filter(|s| s.rule == Rule::IterationExit) {
             step.guard = Term::bool(true);
             step.next.phi = c.phi.clone();
@@ -113,8 +125,7 @@ impl SymbolicMutant for LoopExitWithoutGuard {
 pub struct DroppedDelta;
 
 impl Systems for DroppedDelta {
-    type Symbolic = symbolic::Symbolic;
-    type Concrete = concrete::Concrete;
+    type Simulation = Basic;
 
     fn build(program: Rc<Program>, options: Options) -> Result<Basic, String> {
         let unchecked = symbolic::Symbolic::new(program.clone(), Options { checked_arrays: false })?;
@@ -128,13 +139,12 @@ impl Systems for DroppedDelta {
 pub struct ConcreteAssignmentIgnoringV;
 
 impl Systems for ConcreteAssignmentIgnoringV {
-    type Symbolic = symbolic::Symbolic;
-    type Concrete = EditedConcrete;
+    type Simulation = Basic<symbolic::Symbolic, Edited<concrete::Concrete>>;
 
-    fn build(program: Rc<Program>, options: Options) -> Result<Basic<symbolic::Symbolic, EditedConcrete>, String> {
+    fn build(program: Rc<Program>, options: Options) -> Result<Self::Simulation, String> {
         let symbolic = symbolic::Symbolic::new(program.clone(), options)?;
         let real = concrete::Concrete::new(program.clone(), options)?;
-        let edit: fn(&concrete::Config, &mut Vec<Step<concrete::Config>>) = |c, steps| {
+        let edit: Edit<concrete::Config> = |c, steps| {
             let Some(Stmt::Assign(x, e)) = c.code.head() else { return };
             let defaults: Valuation =
                 c.valuation.iter().filter_map(|(y, v)| Some((y.clone(), default_like(v)?))).collect();
@@ -144,19 +154,16 @@ impl Systems for ConcreteAssignmentIgnoringV {
                 }
             }
         };
-        Basic::new(program, options, symbolic, EditedConcrete { real, edit })
+        Basic::new(program, options, symbolic, Edited { real, edit })
     }
 }
 
 /// The default value of `v`'s type.
 fn default_like(v: &Value) -> Option<Value> {
     match v {
-        Value::Int(_) => Value::default_of(&symex_semantics::term::Sort::Int),
-        Value::Bool(_) => Value::default_of(&symex_semantics::term::Sort::Bool),
-        Value::Array(array) => Some(Value::Array(symex_semantics::value::ArrayValue::constant(
-            array.len.clone(),
-            default_like(&array.default)?,
-        ))),
+        Value::Int(_) => Value::default_of(&Sort::Int),
+        Value::Bool(_) => Value::default_of(&Sort::Bool),
+        Value::Array(array) => Some(Value::Array(ArrayValue::constant(array.len.clone(), default_like(&array.default)?))),
     }
 }
 
@@ -164,4 +171,70 @@ fn default_like(v: &Value) -> Option<Value> {
 /// instead of simultaneously: wrong as soon as `σ(x₁)` mentions `x₂`.
 pub fn sequential_substitution(sigma: &Substitution, e: &Term) -> Term {
     sigma.iter().fold(e.clone(), |term, (x, image)| substitute(&term, |y| (y == x).then(|| image.clone())))
+}
+
+/// Symbolic procedure call that evaluates the actual parameters after
+/// pushing the callee's closure: `τ'(ū) = ē(id ∪ σ)`, so the caller's local
+/// variables leak into the callee's substitution. (The formals are taken in
+/// name order, which is declaration order in the generated programs.)
+pub struct ActualsAfterPush;
+
+impl RecursiveMutant for ActualsAfterPush {
+    const EDIT: Edit<recursive::symbolic::Config> = |c, steps| {
+        let Some(Stmt::Call(_, args)) = c.stack.front().and_then(|frame| frame.code.head()) else { return };
+        for step in steps.iter_mut().filter(|s| s.rule == Rule::ProcedureCall) {
+            let Some(callee) = step.next.stack.front().cloned() else { continue };
+            let formals: Vec<_> = callee.tau.domain().cloned().collect();
+            let tau = formals.into_iter().zip(args).map(|(u, e)| (u, c.sigma.apply(e))).collect();
+            step.next.stack.set(0, recursive::symbolic::Frame { tau, ..callee });
+        }
+    };
+}
+
+/// Symbolic choice whose guard is `bσ` instead of `b(τ ∪ σ)`: local
+/// variables reach the path condition.
+pub struct GuardWithoutTau;
+
+impl RecursiveMutant for GuardWithoutTau {
+    const EDIT: Edit<recursive::symbolic::Config> = |c, steps| {
+        let Some(Stmt::If(b, ..)) = c.stack.front().and_then(|frame| frame.code.head()) else { return };
+        let b_sigma = c.sigma.apply(b);
+        for step in steps.iter_mut() {
+            let guard = match step.rule {
+                Rule::ChoiceThen => b_sigma.clone(),
+                Rule::ChoiceElse => Term::not(b_sigma.clone()),
+                _ => continue,
+            };
+            step.next.phi = Term::and(c.phi.clone(), guard.clone());
+            step.guard = guard;
+        }
+    };
+}
+
+/// Symbolic local assignment that updates the caller's closure `τ` instead
+/// of the callee's.
+pub struct LocalAssignmentInCaller;
+
+impl RecursiveMutant for LocalAssignmentInCaller {
+    const EDIT: Edit<recursive::symbolic::Config> = |c, steps| {
+        let (Some(top), Some(caller)) = (c.stack.front(), c.stack.get(1)) else { return };
+        for step in steps.iter_mut().filter(|s| s.rule == Rule::LocalAssignment) {
+            let Some(updated) = step.next.stack.front().cloned() else { continue };
+            let changed = updated.tau.iter().find(|(u, e)| top.tau.lookup(u) != Some(*e));
+            let Some((u, e)) = changed.map(|(u, e)| (u.clone(), e.clone())) else { continue };
+            step.next.stack.set(0, recursive::symbolic::Frame { tau: top.tau.clone(), ..updated });
+            step.next.stack.set(1, recursive::symbolic::Frame { tau: caller.tau.update(u, e), ..caller.clone() });
+        }
+    };
+}
+
+/// Symbolic procedure return that forgets to pop the callee's closure.
+pub struct ReturnWithoutPop;
+
+impl RecursiveMutant for ReturnWithoutPop {
+    const EDIT: Edit<recursive::symbolic::Config> = |c, steps| {
+        for step in steps.iter_mut().filter(|s| s.rule == Rule::ProcedureReturn) {
+            step.next.stack = c.stack.clone();
+        }
+    };
 }

@@ -3,7 +3,7 @@
 //! `symex_semantics::print`: "the program as source text that parses back
 //! to the same program").
 
-use crate::generators::BasicProgram;
+use crate::generators::{BasicProgram, RecursiveProgram};
 use crate::{catches, holds};
 use quickcheck::TestResult;
 use symex_semantics::program::Program;
@@ -43,6 +43,10 @@ fn basic(program: BasicProgram) -> TestResult {
     roundtrip(&program.0, Program::to_string)
 }
 
+fn recursive(program: RecursiveProgram) -> TestResult {
+    roundtrip(&program.0, Program::to_string)
+}
+
 fn basic_without_parentheses(program: BasicProgram) -> TestResult {
     roundtrip(&program.0, without_parentheses)
 }
@@ -52,6 +56,11 @@ type Property = fn(BasicProgram) -> TestResult;
 #[test]
 fn basic_programs_print_and_parse_back() {
     holds("parse ∘ print = id", basic as Property);
+}
+
+#[test]
+fn recursive_programs_print_and_parse_back() {
+    holds("parse ∘ print = id (procedures)", recursive as fn(RecursiveProgram) -> TestResult);
 }
 
 #[test]

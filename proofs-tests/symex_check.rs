@@ -1,7 +1,7 @@
 //! `symex check` (`check_program`): no disagreement on the paper's examples,
 //! and a shrunk counterexample, named after the failing result, on a mutant.
 
-use crate::mutants::SwappedChoice;
+use crate::mutants::{Mutated, SwappedChoice};
 use crate::{options, Systems};
 use std::path::Path;
 use std::rc::Rc;
@@ -34,7 +34,7 @@ fn the_basic_paper_examples_pass_with_and_without_checked_arrays() {
 #[test]
 fn a_mutant_fails_with_a_minimal_counterexample() {
     let program = example("basic/abs.sx");
-    let simulation = crate::mutants::Mutated::<SwappedChoice>::build(program, options(false)).unwrap();
+    let simulation = Mutated::<SwappedChoice>::build(program, options(false)).unwrap();
     let report = check(&simulation, "basic", BASIC_RESULTS, false, 20, 1, Bounds::default());
     assert!(!report.passed());
     let completeness = &report.results[3];

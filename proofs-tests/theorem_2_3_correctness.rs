@@ -7,54 +7,52 @@
 
 use crate::generators::{BasicProgram, Inputs, Path};
 use crate::mutants::{AssignmentWithoutSigma, DroppedDelta, LoopExitWithoutGuard, Mutated, SwappedChoice};
-use crate::{catches, holds, options, Real, Systems, TIMEOUT_MS};
+use crate::{build, catches, holds, verdict, Generated, Real, Systems, TIMEOUT_MS};
 use quickcheck::TestResult;
 use symex::theorems::correctness::{check_correctness, feasible_run};
 
-fn correctness<M: Systems, const CHECKED: bool>(program: BasicProgram, inputs: Inputs, path: Path) -> TestResult {
-    let simulation = match M::build(program.0, options(CHECKED)) {
+/// The theorem on the feasible run `path` selects from `inputs`.
+pub fn correctness<M: Systems, P: Generated, const CHECKED: bool>(program: P, inputs: Inputs, path: Path) -> TestResult {
+    let simulation = match build::<M>(&program, CHECKED) {
         Ok(simulation) => simulation,
-        Err(why) => return TestResult::error(why),
+        Err(error) => return error,
     };
     let mut k = 0;
     let feasible = feasible_run(&simulation, inputs.0, path.steps, TIMEOUT_MS, |n| {
         k += 1;
         path.choice(k - 1, n)
     });
-    match check_correctness(&simulation, &feasible.run, &feasible.model) {
-        Ok(_) => TestResult::passed(),
-        Err(why) => TestResult::error(why),
-    }
+    verdict(check_correctness(&simulation, &feasible.run, &feasible.model))
 }
 
 type Property = fn(BasicProgram, Inputs, Path) -> TestResult;
 
 #[test]
 fn theorem_2_3_holds() {
-    holds("Theorem 2.3", correctness::<Real, false> as Property);
+    holds("Theorem 2.3", correctness::<Real, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_3_holds_with_checked_arrays() {
-    holds("Theorem 2.3 (checked arrays)", correctness::<Real, true> as Property);
+    holds("Theorem 2.3 (checked arrays)", correctness::<Real, _, true> as Property);
 }
 
 #[test]
 fn theorem_2_3_catches_swapped_choice() {
-    catches("Theorem 2.3 on swapped choice", correctness::<Mutated<SwappedChoice>, false> as Property);
+    catches("Theorem 2.3 on swapped choice", correctness::<Mutated<SwappedChoice>, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_3_catches_loop_exit_without_guard() {
-    catches("Theorem 2.3 on loop exit without ¬bσ", correctness::<Mutated<LoopExitWithoutGuard>, false> as Property);
+    catches("Theorem 2.3 on loop exit without ¬bσ", correctness::<Mutated<LoopExitWithoutGuard>, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_3_catches_assignment_without_sigma() {
-    catches("Theorem 2.3 on σ[x := e]", correctness::<Mutated<AssignmentWithoutSigma>, false> as Property);
+    catches("Theorem 2.3 on σ[x := e]", correctness::<Mutated<AssignmentWithoutSigma>, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_3_catches_dropped_delta() {
-    catches("Theorem 2.3 on a symbolic system without δ", correctness::<DroppedDelta, true> as Property);
+    catches("Theorem 2.3 on a symbolic system without δ", correctness::<DroppedDelta, _, true> as Property);
 }

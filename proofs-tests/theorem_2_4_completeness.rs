@@ -10,52 +10,50 @@
 
 use crate::generators::{BasicProgram, Inputs};
 use crate::mutants::{AssignmentWithoutSigma, ConcreteAssignmentIgnoringV, DroppedDelta, Mutated, SwappedChoice};
-use crate::{catches, holds, options, Real, Systems};
+use crate::{build, catches, holds, verdict, Generated, Real, Systems};
 use quickcheck::TestResult;
 use symex::theorems::completeness::check_completeness;
 
-/// The longest concrete run followed (loops need not terminate).
+/// The longest concrete run followed (loops and recursion need not end).
 const MAX_STEPS: usize = 200;
 
-fn completeness<M: Systems, const CHECKED: bool>(program: BasicProgram, inputs: Inputs) -> TestResult {
-    let simulation = match M::build(program.0, options(CHECKED)) {
+/// The theorem along the concrete run from `inputs`.
+pub fn completeness<M: Systems, P: Generated, const CHECKED: bool>(program: P, inputs: Inputs) -> TestResult {
+    let simulation = match build::<M>(&program, CHECKED) {
         Ok(simulation) => simulation,
-        Err(why) => return TestResult::error(why),
+        Err(error) => return error,
     };
-    match check_completeness(&simulation, &inputs.0, MAX_STEPS) {
-        Ok(_) => TestResult::passed(),
-        Err(why) => TestResult::error(why),
-    }
+    verdict(check_completeness(&simulation, &inputs.0, MAX_STEPS))
 }
 
 type Property = fn(BasicProgram, Inputs) -> TestResult;
 
 #[test]
 fn theorem_2_4_holds() {
-    holds("Theorem 2.4", completeness::<Real, false> as Property);
+    holds("Theorem 2.4", completeness::<Real, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_4_holds_with_checked_arrays() {
-    holds("Theorem 2.4 (checked arrays)", completeness::<Real, true> as Property);
+    holds("Theorem 2.4 (checked arrays)", completeness::<Real, _, true> as Property);
 }
 
 #[test]
 fn theorem_2_4_catches_swapped_choice() {
-    catches("Theorem 2.4 on swapped choice", completeness::<Mutated<SwappedChoice>, false> as Property);
+    catches("Theorem 2.4 on swapped choice", completeness::<Mutated<SwappedChoice>, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_4_catches_assignment_without_sigma() {
-    catches("Theorem 2.4 on σ[x := e]", completeness::<Mutated<AssignmentWithoutSigma>, false> as Property);
+    catches("Theorem 2.4 on σ[x := e]", completeness::<Mutated<AssignmentWithoutSigma>, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_4_catches_concrete_assignment_ignoring_v() {
-    catches("Theorem 2.4 on V[x := V₀(e)]", completeness::<ConcreteAssignmentIgnoringV, false> as Property);
+    catches("Theorem 2.4 on V[x := V₀(e)]", completeness::<ConcreteAssignmentIgnoringV, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_4_catches_dropped_delta() {
-    catches("Theorem 2.4 on a symbolic system without δ", completeness::<DroppedDelta, true> as Property);
+    catches("Theorem 2.4 on a symbolic system without δ", completeness::<DroppedDelta, _, true> as Property);
 }

@@ -110,6 +110,14 @@ pub const BASIC_RESULTS: ResultNames = [
     "Theorem 2.4 (Completeness)",
 ];
 
+/// §3's results.
+pub const RECURSIVE_RESULTS: ResultNames = [
+    "Lemma 3.3 (Substitution)",
+    "Corollary 3.4 (Soundness assignment)",
+    "Theorem 3.5 (Correctness)",
+    "Theorem 3.6 (Completeness)",
+];
+
 /// The four results on `runs` random inputs and paths drawn from `seed`.
 pub fn check<M: Simulation>(
     simulation: &M,

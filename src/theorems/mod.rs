@@ -8,6 +8,7 @@
 //! - [`soundness_assignment`]: Corollary 2.2 (and 3.4);
 //! - [`correctness`]: Theorem 2.3 (and 3.5), on random feasible paths;
 //! - [`completeness`]: Theorem 2.4 (and 3.6), following concrete runs;
+//! - [`recursive`]: §3's simulation, Proposition 3.1 and Corollary 3.2;
 //! - [`check_program`]: all of them on one program, for `symex check`.
 
 pub mod basic;
@@ -15,6 +16,7 @@ pub mod check;
 pub mod completeness;
 pub mod correctness;
 pub mod inputs;
+pub mod recursive;
 pub mod run;
 pub mod simulation;
 pub mod soundness_assignment;
@@ -23,6 +25,7 @@ pub mod substitution;
 
 pub use basic::Basic;
 pub use check::{Bounds, CheckReport};
+pub use recursive::Recursive;
 pub use simulation::Simulation;
 
 use std::rc::Rc;
@@ -39,6 +42,10 @@ pub fn check_program(program: Rc<Program>, language: Language, options: Options,
             let simulation = Basic::real(program, options)?;
             Ok(check::check(&simulation, &name, check::BASIC_RESULTS, options.checked_arrays, runs, seed, bounds))
         }
-        Language::Recursive | Language::Oo => Err(format!("`symex check` has no checkers for {name} programs yet")),
+        Language::Recursive => {
+            let simulation = Recursive::real(program, options)?;
+            Ok(check::check(&simulation, &name, check::RECURSIVE_RESULTS, options.checked_arrays, runs, seed, bounds))
+        }
+        Language::Oo => Err(format!("`symex check` has no checkers for {name} programs: §4 states no such theorems")),
     }
 }
