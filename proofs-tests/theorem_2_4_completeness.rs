@@ -15,7 +15,7 @@ use quickcheck::TestResult;
 use symex::theorems::completeness::check_completeness;
 
 /// The longest concrete run followed (loops and recursion need not end).
-const MAX_STEPS: usize = 200;
+const MAX_STEPS: usize = 100;
 
 /// The theorem along the concrete run from `inputs`.
 pub fn completeness<M: Systems, P: Generated, const CHECKED: bool>(program: P, inputs: Inputs) -> TestResult {

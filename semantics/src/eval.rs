@@ -47,6 +47,32 @@ pub fn eval(e: &Term, v: &Valuation) -> Result<Value, EvalError> {
     eval_with(e, |x| v.get(x).cloned())
 }
 
+/// `V(e)` for each of `terms`, with one memo table: terms that share
+/// subterms (the local substitutions of nested calls) are evaluated in time
+/// linear in their distinct nodes together, not each on its own.
+pub fn eval_all(terms: &[Term], v: &Valuation) -> Result<Vec<Value>, EvalError> {
+    let lookup = |x: &Name| v.get(x).cloned();
+    let mut memo: HashMap<u64, Value> = HashMap::new();
+    let mut values = Vec::with_capacity(terms.len());
+    for term in terms {
+        let mut stack = vec![(term.clone(), false)];
+        while let Some((node, expanded)) = stack.pop() {
+            if memo.contains_key(&node.id()) {
+                continue;
+            }
+            if expanded {
+                let value = eval_node(&node, &memo, &lookup)?;
+                memo.insert(node.id(), value);
+            } else {
+                stack.push((node.clone(), true));
+                stack.extend(node.children().into_iter().filter(|c| !memo.contains_key(&c.id())).map(|c| (c.clone(), false)));
+            }
+        }
+        values.push(memo[&term.id()].clone());
+    }
+    Ok(values)
+}
+
 /// `V(b)` for a boolean `b`.
 pub fn eval_bool(b: &Term, v: &Valuation) -> Result<bool, EvalError> {
     eval(b, v)?.as_bool().ok_or_else(|| EvalError::IllTyped(format!("`{b}` is not boolean")))

@@ -8,7 +8,7 @@ use super::simulation::Simulation;
 use super::statements;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
-use symex_semantics::eval::{compose, eval, ShowValuation, Valuation};
+use symex_semantics::eval::{eval_all, ShowValuation, Valuation};
 use symex_semantics::program::Program;
 use symex_semantics::recursive::{concrete, symbolic};
 use symex_semantics::subst::Substitution;
@@ -105,21 +105,23 @@ where
         c.sigma.iter().chain(tau).map(|(x, e)| (x.clone(), e.clone())).collect()
     }
 
-    /// `⟨(V∘τ, S')·V•Δ, V∘σ⟩`.
+    /// `⟨(V∘τ, S')·V•Δ, V∘σ⟩`, every `τ(u)` and `σ(x)` evaluated together:
+    /// the substitutions of nested calls share their subterms.
     fn instantiate(&self, c: &symbolic::Config, v: &Valuation) -> Result<concrete::Config, String> {
+        let bindings: Vec<(&Name, &Term)> = c.stack.iter().flat_map(|frame| frame.tau.iter()).chain(c.sigma.iter()).collect();
+        let terms: Vec<Term> = bindings.iter().map(|(_, e)| (*e).clone()).collect();
+        let values = eval_all(&terms, v).map_err(|error| format!("V∘τ or V∘σ is undefined: {error}"))?;
+        let mut values = bindings.iter().map(|(x, _)| (*x).clone()).zip(values);
         let stack = c
             .stack
             .iter()
             .map(|frame| {
-                let locals = frame
-                    .tau
-                    .iter()
-                    .map(|(u, e)| Ok((u.clone(), eval(e, v).map_err(|error| format!("V∘τ({u}) = V({e}): {error}"))?)))
-                    .collect::<Result<Valuation, String>>()?;
-                Ok(concrete::Frame { locals, code: frame.code.clone(), procedure: frame.procedure.clone() })
+                let locals = values.by_ref().take(frame.tau.iter().count()).collect();
+                concrete::Frame { locals, code: frame.code.clone(), procedure: frame.procedure.clone() }
             })
-            .collect::<Result<_, String>>()?;
-        let globals = self.globals_of(&compose(v, &c.sigma).map_err(|error| format!("V∘σ: {error}"))?);
+            .collect();
+        let mut globals = self.globals_of(v);
+        globals.extend(values);
         Ok(concrete::Config { stack, globals })
     }
 
