@@ -5,10 +5,13 @@
 //! Programs draw their variables from a small pool (`x`, `y`, `z: int`,
 //! `b: bool`, `a: int[]`) so that aliasing happens, their constants from
 //! −3..3 (factors of `*` are constants), and their size from an explicit
-//! budget of statements and an expression depth. They use every construct of §2 and §2.1 and the
-//! extensions: assignments, nested `if`s, `while` loops (each with its own
-//! `LoopId`, numbered in source order), array reads and writes, `len(a)`,
-//! `assert`/`assume`, conditional expressions, `&&`/`||`/`==>`, `/` and `%`.
+//! budget of statements and an expression depth. They use every construct
+//! of §2 and §2.1 and the extensions: assignments, nested `if`s, `while`
+//! loops (each with its own `LoopId`, numbered in source order), array
+//! reads and writes, `len(a)`, `assert`/`assume`, conditional expressions,
+//! `&&`/`||`/`==>`, `/` and `%`; recursive programs add procedures with
+//! parameters, (mutually) recursive and nested calls, calls under
+//! conditions and loops inside procedure bodies.
 
 use quickcheck::{Arbitrary, Gen};
 use rand::rngs::StdRng;

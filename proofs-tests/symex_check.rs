@@ -32,6 +32,16 @@ fn the_basic_paper_examples_pass_with_and_without_checked_arrays() {
 }
 
 #[test]
+fn the_recursive_paper_examples_pass() {
+    for name in ["accumulate.sx", "countdown.sx", "even_odd.sx", "factorial.sx", "fibonacci.sx"] {
+        let program = example(&format!("recursive/{name}"));
+        let report = check_program(program.clone(), program.language, options(false), 3, 7).unwrap();
+        assert!(report.passed(), "{name}:\n{report}");
+        assert!(report.to_string().contains("Theorem 3.5 (Correctness)"), "{report}");
+    }
+}
+
+#[test]
 fn a_mutant_fails_with_a_minimal_counterexample() {
     let program = example("basic/abs.sx");
     let simulation = Mutated::<SwappedChoice>::build(program, options(false)).unwrap();
