@@ -192,6 +192,20 @@ mod tests {
     }
 
     #[test]
+    fn evaluating_together_agrees_with_one_at_a_time() {
+        let x = Term::var("x", crate::term::Sort::Int);
+        let mut terms = vec![x.clone()];
+        for _ in 0..50 {
+            let previous = terms.last().cloned().unwrap();
+            terms.push(Term::binary(BinOp::Sub, previous, Term::int(1)));
+        }
+        let v: Valuation = [(Name::from("x"), Value::Int(BigInt::from(7)))].into_iter().collect();
+        let one_at_a_time: Vec<Value> = terms.iter().map(|t| eval(t, &v).unwrap()).collect();
+        assert_eq!(eval_all(&terms, &v).unwrap(), one_at_a_time);
+        assert_eq!(one_at_a_time[50], Value::Int(BigInt::from(-43)));
+    }
+
+    #[test]
     fn division_is_euclidean_and_total() {
         assert_eq!(div_mod(7, 2), (3, 1));
         assert_eq!(div_mod(-7, 2), (-4, 1));
