@@ -15,6 +15,9 @@ use symex_semantics::term::{BinOp, Name, Sort, Term, UnOp};
 use symex_semantics::value::{ArrayValue, Value};
 use z3::ast::{Array, Bool, Int};
 
+/// A property over generated cases.
+type Property = fn(Case) -> TestResult;
+
 const SEED: u64 = 0x5EED_2021;
 const TESTS: u64 = 300;
 const SIZE: usize = 12;
@@ -240,12 +243,12 @@ fn checker() -> QuickCheck {
 #[test]
 fn z3_agrees_with_the_evaluator_on_ground_terms() {
     println!("seed {SEED:#x}");
-    checker().quickcheck(exact as fn(Case) -> TestResult);
+    checker().quickcheck(exact as Property);
 }
 
 #[test]
 fn the_property_catches_a_wrong_modulo() {
-    let mutants: [(&str, fn(Case) -> TestResult); 2] =
+    let mutants: [(&str, Property); 2] =
         [("% as rem", modulo_is_rem), ("% without the zero case", modulo_by_zero_unspecified)];
     for (mutant, property) in mutants {
         assert!(checker().quicktest(property).is_err(), "the mutant `{mutant}` went unnoticed (seed {SEED:#x})");

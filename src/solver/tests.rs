@@ -107,10 +107,12 @@ fn boolean_models() {
     let mut solver = Solver::new(TIMEOUT_MS);
     solver.assert(&Term::and(p.clone(), Term::not(q.clone())));
     assert_eq!(solver.check(), SatResult::Sat);
-    let model = solver.model(&inputs(&[("p", Sort::Bool), ("q", Sort::Bool), ("unused", Sort::Bool)])).expect("a model");
+    let requested = inputs(&[("p", Sort::Bool), ("q", Sort::Bool), ("unused", Sort::Bool), ("flags", Sort::bool_array())]);
+    let model = solver.model(&requested).expect("a model");
     assert_eq!(model["p"], Value::Bool(true));
     assert_eq!(model["q"], Value::Bool(false));
-    assert!(model.contains_key("unused"), "every requested input gets a value");
+    assert!(model["unused"].as_bool().is_some(), "every requested input gets a value");
+    assert!(model["flags"].as_array().is_some_and(|flags| flags.len >= BigInt::from(0)));
 }
 
 #[test]
