@@ -11,11 +11,14 @@
 //! This crate knows nothing of solvers, simplifiers or command lines.
 
 pub mod basic;
+pub mod checked;
 pub mod delta;
 pub mod eval;
 pub mod print;
+pub mod recursive;
 pub mod program;
 pub mod subst;
+pub mod syntax;
 pub mod system;
 pub mod term;
 pub mod value;

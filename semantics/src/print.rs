@@ -8,14 +8,16 @@ use crate::program::{Block, Class, Code, Procedure, Program, Stmt, Target};
 use crate::term::{BinOp, Term, TermKind, UnOp};
 use std::fmt::{self, Write};
 
-/// Binding strength of prefix operators and of atoms.
+/// Binding strength of `!` (below comparisons, SPEC §1.2), of `-` and of atoms.
+const NOT: u8 = 4;
 const UNARY: u8 = 8;
 const ATOM: u8 = 9;
 
 fn precedence(term: &Term) -> u8 {
     match term.kind() {
         TermKind::Binary(op, ..) => op.precedence(),
-        TermKind::Unary(..) => UNARY,
+        TermKind::Unary(UnOp::Not, _) => NOT,
+        TermKind::Unary(UnOp::Neg, _) => UNARY,
         TermKind::Int(n) if n.sign() == num_bigint::Sign::Minus => UNARY,
         _ => ATOM,
     }
@@ -319,6 +321,9 @@ mod tests {
         assert_eq!(difference.to_string(), "x - (x + y)");
         let test = Term::not(Term::binary(BinOp::Lt, var("x"), var("n")));
         assert_eq!(test.to_string(), "!(x < n)");
+        // `!` binds more loosely than `=` (SPEC §1.2), so it needs parentheses there.
+        let negated = Term::not(Term::var("b", Sort::Bool));
+        assert_eq!(Term::binary(BinOp::Eq, negated, Term::var("c", Sort::Bool)).to_string(), "(!b) = c");
         let implication = Term::binary(
             BinOp::Implies,
             Term::var("a", Sort::Bool),

@@ -165,6 +165,16 @@ impl Code {
         self.0.is_none()
     }
 
+    /// How a run whose remaining statement is this one has ended: `ε` has
+    /// terminated, a halting statement has halted, anything else runs on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.head() {
+            None => Some(Outcome::Terminated),
+            Some(Stmt::Halt(halt)) => Some(Outcome::Halted(*halt)),
+            Some(_) => None,
+        }
+    }
+
     /// The statements in order.
     pub fn statements(&self) -> Vec<&Stmt> {
         let mut statements = Vec::new();

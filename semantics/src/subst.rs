@@ -1,6 +1,6 @@
 //! Substitutions `σ : Var → Expr` and their application `eσ` (§2).
 
-use crate::term::{Name, Term, TermKind};
+use crate::term::{Name, Sort, Term, TermKind};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -37,6 +37,13 @@ impl Substitution {
 
     pub fn domain(&self) -> impl Iterator<Item = &Name> {
         self.0.keys()
+    }
+
+    /// `σ(x)` for every variable `x` of `vars`, in name order.
+    pub fn state(&self, vars: &std::collections::BTreeMap<Name, Sort>) -> Vec<(Name, Term)> {
+        vars.iter()
+            .map(|(x, sort)| (x.clone(), self.lookup(x).cloned().unwrap_or_else(|| Term::var(x, sort.clone()))))
+            .collect()
     }
 }
 

@@ -280,6 +280,7 @@ impl Term {
         Term::new(TermKind::Field(object, field.into()))
     }
 
+    #[allow(clippy::should_implement_trait)] // a smart constructor, not `std::ops::Not`
     /// `¬b`, with `¬true = false`, `¬false = true` and `¬¬b = b`, so path
     /// conditions stay readable without changing their meaning.
     pub fn not(operand: Term) -> Term {

@@ -2,12 +2,13 @@
 //! array extension of §2.1 and the `assert`/`assume` extensions. Each rule
 //! mirrors its symbolic counterpart in `symbolic.rs`.
 
-use crate::delta::delta;
+use crate::checked;
 use crate::eval::{eval, eval_bool, EvalError, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
 use crate::system::{ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem};
 use crate::term::{Name, Sort, Term};
 use std::fmt;
+use std::slice;
 use std::rc::Rc;
 
 /// `⟨S, V⟩`: statement to execute and valuation.
@@ -41,16 +42,8 @@ impl Concrete {
     /// With `--checked-arrays`, `Some(⟨array-out-of-bound, V⟩)` when `V(δ(e))`
     /// is false for one of `terms` (§2.1).
     fn out_of_bound(&self, c: &Config, terms: &[Term]) -> Result<Option<Vec<Step<Config>>>, EvalError> {
-        if !self.options.checked_arrays {
-            return Ok(None);
-        }
-        for e in terms {
-            if !eval_bool(&delta(e), &c.valuation)? {
-                let code = Code::single(Stmt::Halt(Halt::Error(ErrorKind::ArrayOutOfBound)));
-                return Ok(Some(Concrete::step(Rule::ArrayOutOfBound, code, c.valuation.clone())));
-            }
-        }
-        Ok(None)
+        let out = checked::out_of_bound(self.options, terms, |d| eval_bool(d, &c.valuation))?;
+        Ok(out.then(|| Concrete::step(Rule::ArrayOutOfBound, checked::array_out_of_bound(), c.valuation.clone())))
     }
 
     /// `⟨skip; S, V⟩ → ⟨S, V⟩`
@@ -60,7 +53,7 @@ impl Concrete {
 
     /// `⟨x := e; S, V⟩ → ⟨S, V[x := V(e)]⟩`  (§2, concrete assignment)
     fn concrete_assignment(&self, c: &Config, x: &Name, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        if let Some(error) = self.out_of_bound(c, &[e.clone()])? {
+        if let Some(error) = self.out_of_bound(c, slice::from_ref(e))? {
             return Ok(error);
         }
         let valuation = c.valuation.update(x.clone(), eval(e, &c.valuation)?);
@@ -80,7 +73,7 @@ impl Concrete {
     /// `⟨if b {S₁}{S₂}; S, V⟩ → ⟨S₁; S, V⟩` if `V(b)`, `→ ⟨S₂; S, V⟩` if
     /// `¬V(b)`  (§2, concrete choice)
     fn concrete_choice(&self, c: &Config, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        if let Some(error) = self.out_of_bound(c, &[b.clone()])? {
+        if let Some(error) = self.out_of_bound(c, slice::from_ref(b))? {
             return Ok(error);
         }
         Ok(if eval_bool(b, &c.valuation)? {
@@ -93,7 +86,7 @@ impl Concrete {
     /// `⟨while b {S}; S', V⟩ → ⟨S; while b {S}; S', V⟩` if `V(b)`,
     /// `→ ⟨S', V⟩` if `¬V(b)`  (§2, concrete iteration)
     fn concrete_iteration(&self, c: &Config, b: &Term, body: &Block, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        if let Some(error) = self.out_of_bound(c, &[b.clone()])? {
+        if let Some(error) = self.out_of_bound(c, slice::from_ref(b))? {
             return Ok(error);
         }
         Ok(if eval_bool(b, &c.valuation)? {
@@ -105,26 +98,26 @@ impl Concrete {
 
     /// `⟨assert e; S, V⟩ → ⟨S, V⟩` if `V(e)`, `→ ⟨assertion-failed, V⟩` if `¬V(e)`
     fn concrete_assert(&self, c: &Config, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        if let Some(error) = self.out_of_bound(c, &[e.clone()])? {
+        if let Some(error) = self.out_of_bound(c, slice::from_ref(e))? {
             return Ok(error);
         }
         Ok(if eval_bool(e, &c.valuation)? {
             Concrete::step(Rule::AssertHolds, rest, c.valuation.clone())
         } else {
-            let failed = Code::single(Stmt::Halt(Halt::Error(ErrorKind::AssertionFailed)));
+            let failed = checked::halted(Halt::Error(ErrorKind::AssertionFailed));
             Concrete::step(Rule::AssertFails, failed, c.valuation.clone())
         })
     }
 
     /// `⟨assume e; S, V⟩ → ⟨S, V⟩` if `V(e)`, `→ ⟨assumption-violated, V⟩` if `¬V(e)`
     fn concrete_assume(&self, c: &Config, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        if let Some(error) = self.out_of_bound(c, &[e.clone()])? {
+        if let Some(error) = self.out_of_bound(c, slice::from_ref(e))? {
             return Ok(error);
         }
         Ok(if eval_bool(e, &c.valuation)? {
             Concrete::step(Rule::Assume, rest, c.valuation.clone())
         } else {
-            let violated = Code::single(Stmt::Halt(Halt::AssumptionViolated));
+            let violated = checked::halted(Halt::AssumptionViolated);
             Concrete::step(Rule::AssumptionViolated, violated, c.valuation.clone())
         })
     }
@@ -162,11 +155,7 @@ impl TransitionSystem for Concrete {
 
 impl Configuration for Config {
     fn outcome(&self) -> Option<Outcome> {
-        match self.code.head() {
-            None => Some(Outcome::Terminated),
-            Some(Stmt::Halt(halt)) => Some(Outcome::Halted(*halt)),
-            Some(_) => None,
-        }
+        self.code.outcome()
     }
 
     fn head(&self) -> Option<&Stmt> {

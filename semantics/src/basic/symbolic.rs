@@ -1,12 +1,13 @@
 //! The symbolic transition system of §2: configurations `⟨S, σ, φ⟩`, with
 //! the array extension of §2.1 and the `assert`/`assume` extensions.
 
-use crate::delta::delta;
+use crate::checked;
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
 use crate::subst::Substitution;
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use crate::term::{Name, Sort, Term};
 use std::fmt;
+use std::slice;
 use std::rc::Rc;
 
 /// `⟨S, σ, φ⟩`: statement to execute, substitution, path condition.
@@ -47,18 +48,14 @@ impl Symbolic {
 
     /// `δ(e₁σ) ∧ … ∧ δ(eₙσ)` with `--checked-arrays`, else `true`.
     fn defined(&self, terms: &[Term]) -> Term {
-        if self.options.checked_arrays {
-            Term::conjunction(terms.iter().map(delta))
-        } else {
-            Term::bool(true)
-        }
+        checked::defined(self.options, terms)
     }
 
     /// `⟨array-out-of-bound, σ, φ ∧ ¬d⟩` (§2.1), left out when `d` is
     /// trivially true: that configuration's path condition is `false`.
     fn out_of_bound(&self, c: &Config, d: &Term) -> Option<Step<Config>> {
         (!d.is_true()).then(|| {
-            let code = Code::single(Stmt::Halt(Halt::Error(ErrorKind::ArrayOutOfBound)));
+            let code = checked::array_out_of_bound();
             self.step(Rule::ArrayOutOfBound, c, Term::not(d.clone()), code, c.sigma.clone())
         })
     }
@@ -72,7 +69,7 @@ impl Symbolic {
     /// checked: `∧ δ(eσ)`, and `→ ⟨array-out-of-bound, σ, φ ∧ ¬δ(eσ)⟩` (§2.1)
     fn symbolic_assignment(&self, c: &Config, x: &Name, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_sigma = c.sigma.apply(e);
-        let d = self.defined(&[e_sigma.clone()]);
+        let d = self.defined(slice::from_ref(&e_sigma));
         let sigma = c.sigma.update(x.clone(), e_sigma);
         let mut steps = vec![self.step(Rule::Assignment, c, d.clone(), rest, sigma)];
         steps.extend(self.out_of_bound(c, &d));
@@ -98,7 +95,7 @@ impl Symbolic {
     /// and `→ ⟨array-out-of-bound, σ, φ ∧ ¬δ(bσ)⟩` (§2.1)
     fn symbolic_choice(&self, c: &Config, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Vec<Step<Config>> {
         let b_sigma = c.sigma.apply(b);
-        let d = self.defined(&[b_sigma.clone()]);
+        let d = self.defined(slice::from_ref(&b_sigma));
         let mut steps = vec![
             self.step(Rule::ChoiceThen, c, Term::and(d.clone(), b_sigma.clone()), rest.push(then), c.sigma.clone()),
             self.step(Rule::ChoiceElse, c, Term::and(d.clone(), Term::not(b_sigma)), rest.push(otherwise), c.sigma.clone()),
@@ -111,7 +108,7 @@ impl Symbolic {
     /// `→ ⟨S', σ, φ ∧ ¬bσ⟩`  (§2, symbolic iteration); checked as choice
     fn symbolic_iteration(&self, c: &Config, b: &Term, body: &Block, rest: Code) -> Vec<Step<Config>> {
         let b_sigma = c.sigma.apply(b);
-        let d = self.defined(&[b_sigma.clone()]);
+        let d = self.defined(slice::from_ref(&b_sigma));
         let mut steps = vec![
             self.step(Rule::IterationEnter, c, Term::and(d.clone(), b_sigma.clone()), c.code.push(body), c.sigma.clone()),
             self.step(Rule::IterationExit, c, Term::and(d.clone(), Term::not(b_sigma)), rest, c.sigma.clone()),
@@ -124,8 +121,8 @@ impl Symbolic {
     /// `→ ⟨assertion-failed, σ, φ ∧ ¬eσ⟩`  (EFFIGY's ASSERT); checked as choice
     fn symbolic_assert(&self, c: &Config, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_sigma = c.sigma.apply(e);
-        let d = self.defined(&[e_sigma.clone()]);
-        let failed = Code::single(Stmt::Halt(Halt::Error(ErrorKind::AssertionFailed)));
+        let d = self.defined(slice::from_ref(&e_sigma));
+        let failed = checked::halted(Halt::Error(ErrorKind::AssertionFailed));
         let mut steps = vec![
             self.step(Rule::AssertHolds, c, Term::and(d.clone(), e_sigma.clone()), rest, c.sigma.clone()),
             self.step(Rule::AssertFails, c, Term::and(d.clone(), Term::not(e_sigma)), failed, c.sigma.clone()),
@@ -138,7 +135,7 @@ impl Symbolic {
     /// `∧ δ(eσ)`, and `→ ⟨array-out-of-bound, σ, φ ∧ ¬δ(eσ)⟩`
     fn symbolic_assume(&self, c: &Config, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_sigma = c.sigma.apply(e);
-        let d = self.defined(&[e_sigma.clone()]);
+        let d = self.defined(slice::from_ref(&e_sigma));
         let mut steps = vec![self.step(Rule::Assume, c, Term::and(d.clone(), e_sigma), rest, c.sigma.clone())];
         steps.extend(self.out_of_bound(c, &d));
         steps
@@ -169,11 +166,7 @@ impl TransitionSystem for Symbolic {
 
 impl Configuration for Config {
     fn outcome(&self) -> Option<Outcome> {
-        match self.code.head() {
-            None => Some(Outcome::Terminated),
-            Some(Stmt::Halt(halt)) => Some(Outcome::Halted(*halt)),
-            Some(_) => None,
-        }
+        self.code.outcome()
     }
 
     fn head(&self) -> Option<&Stmt> {
@@ -191,14 +184,8 @@ impl SymbolicConfiguration for Config {
     }
 
     fn global_state(&self) -> Vec<(Name, Term)> {
-        self.program
-            .globals
-            .iter()
-            .map(|(x, sort)| {
-                let value = self.sigma.lookup(x).cloned().unwrap_or_else(|| Term::var(x, sort.clone()));
-                (x.clone(), value)
-            })
-            .collect()
+        self.sigma.state(&self.program.globals)
+
     }
 }
 

@@ -1,0 +1,150 @@
+//! The surface syntax of SPEC §1 as parsed, before type checking: every
+//! node keeps its source span so that the checker can point at it.
+
+use super::diagnostic::Span;
+use crate::term::{BinOp, UnOp};
+use num_bigint::BigInt;
+
+/// A name with the place it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A type annotation `int | bool | int[] | bool[] | C`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Type {
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeKind {
+    Int,
+    Bool,
+    IntArray,
+    BoolArray,
+    Class(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+    /// Nodes on the longest path to a leaf; bounded by the parser so that
+    /// everything that recurses over expressions is safe.
+    pub height: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    Int(BigInt),
+    Bool(bool),
+    Nil,
+    This,
+    Var(String),
+    /// `len(e)`; the checker requires `e` to be an array variable.
+    Len(Box<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if b then e1 else e2 fi`.
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `e.f`.
+    Field(Box<Expr>, Ident),
+    /// `a[e]`; the checker requires `a` to be an array variable.
+    Index(Box<Expr>, Box<Expr>),
+    /// `P(e1, …)`, which is only a statement; kept so the checker can say so.
+    Call(Ident, Vec<Expr>),
+    /// `e0.m(e1, …)`, which is only the right-hand side of `h := e0.m(…)`.
+    MethodCall(Box<Expr>, Ident, Vec<Expr>),
+}
+
+impl Expr {
+    /// The node for `kind`, its height computed from its children.
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        let height = |e: &Expr| e.height;
+        let tallest = match &kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Nil | ExprKind::This | ExprKind::Var(_) => 0,
+            ExprKind::Len(a) | ExprKind::Unary(_, a) | ExprKind::Field(a, _) => a.height,
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => a.height.max(b.height),
+            ExprKind::Ite(a, b, c) => a.height.max(b.height).max(c.height),
+            ExprKind::Call(_, args) => args.iter().map(height).max().unwrap_or(0),
+            ExprKind::MethodCall(receiver, _, args) => args.iter().map(height).max().unwrap_or(0).max(receiver.height),
+        };
+        Expr { kind, span, height: tallest + 1 }
+    }
+}
+
+/// The left-hand side of an assignment: a variable, a field `e.f` (the two
+/// forms of the paper's heap variable `h`), or an array element `a[e]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Var(Ident),
+    Field(Expr, Ident),
+    Index(Ident, Expr),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StmtKind {
+    Skip,
+    Assign(Target, Expr),
+    New(Target, Ident),
+    MethodCall { target: Target, receiver: Expr, method: Ident, args: Vec<Expr> },
+    Call(Ident, Vec<Expr>),
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    While(Expr, Vec<Stmt>),
+    Assert(Expr),
+    Assume(Expr),
+    Return(Expr),
+}
+
+/// A formal parameter `u: T?`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: Option<Type>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Procedure {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Method {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+    /// The closing brace, where a missing `return` is reported.
+    pub end: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Class {
+    pub name: Ident,
+    pub fields: Vec<(Ident, Type)>,
+    pub methods: Vec<Method>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decl {
+    Var(Ident, Type),
+    Procedure(Procedure),
+    Class(Class),
+}
+
+/// `decl* S?`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    pub decls: Vec<Decl>,
+    pub main: Vec<Stmt>,
+}

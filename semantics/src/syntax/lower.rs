@@ -1,0 +1,176 @@
+//! From the checked surface syntax to the core [`Program`] of
+//! `program.rs`: variables with their inferred sorts, `nil` and method
+//! calls with their classes, and every `while` with its own [`LoopId`].
+
+use super::ast::{self, Expr, ExprKind, StmtKind, Target};
+use super::check::Typing;
+use crate::program::{self, Block, Class, Language, LoopId, Method, Procedure, Program, Stmt};
+use crate::term::{Name, Sort, Term};
+use std::collections::{BTreeMap, HashMap};
+
+/// Lowers a program that [`super::check::check`] accepted with `typing`.
+/// Loops are numbered in the order the program prints (classes and their
+/// methods by name, procedures by name, then the main statement), so that
+/// printing and parsing again gives the same program.
+pub fn lower(program: &ast::Program, typing: &Typing) -> Program {
+    let globals = typing.globals.iter().map(|(x, sort)| (&**x, Term::var(x, sort.clone()))).collect();
+    let mut lowering = Lowering { typing, globals, next_loop: 0 };
+    let mut class_decls = BTreeMap::new();
+    let mut procedure_decls = BTreeMap::new();
+    for decl in &program.decls {
+        match decl {
+            ast::Decl::Class(class) => {
+                class_decls.insert(class.name.name.as_str(), class);
+            }
+            ast::Decl::Procedure(procedure) => {
+                procedure_decls.insert(procedure.name.name.as_str(), procedure);
+            }
+            ast::Decl::Var(..) => {}
+        }
+    }
+    let classes: BTreeMap<Name, Class> =
+        class_decls.into_values().map(|class| (class.name.name.as_str().into(), lowering.class(class))).collect();
+    let procedures: BTreeMap<Name, Procedure> = procedure_decls
+        .into_values()
+        .map(|procedure| (procedure.name.name.as_str().into(), lowering.procedure(procedure)))
+        .collect();
+    let main = lowering.block(&program.main, &Locals::default());
+    let language = if !classes.is_empty() {
+        Language::Oo
+    } else if !procedures.is_empty() {
+        Language::Recursive
+    } else {
+        Language::Basic
+    };
+    Program { language, globals: typing.globals.clone(), procedures, classes, main }
+}
+
+struct Lowering<'t> {
+    typing: &'t Typing,
+    /// The term of every global variable, built once.
+    globals: HashMap<&'t str, Term>,
+    next_loop: u32,
+}
+
+/// The terms of a body's local variables: its parameters, and `this` in a method.
+#[derive(Default)]
+struct Locals {
+    vars: HashMap<String, Term>,
+}
+
+impl Locals {
+    fn of(params: &[(Name, Sort)]) -> Locals {
+        Locals { vars: params.iter().map(|(u, sort)| (u.to_string(), Term::var(u, sort.clone()))).collect() }
+    }
+}
+
+fn named(names: &[ast::Param], sorts: &[Sort]) -> Vec<(Name, Sort)> {
+    names.iter().zip(sorts).map(|(param, sort)| (param.name.name.as_str().into(), sort.clone())).collect()
+}
+
+impl Lowering<'_> {
+    fn class(&mut self, class: &ast::Class) -> Class {
+        let name = class.name.name.as_str();
+        let mut methods = BTreeMap::new();
+        let mut sorted: Vec<&ast::Method> = class.methods.iter().collect();
+        sorted.sort_by(|a, b| a.name.name.cmp(&b.name.name));
+        for method in sorted {
+            let (param_sorts, result) = &self.typing.methods[&(name.to_string(), method.name.name.clone())];
+            let params = named(&method.params, param_sorts);
+            let mut locals = Locals::of(&params);
+            locals.vars.insert("this".into(), Term::var("this", Sort::Object(name.into())));
+            let body = self.block(&method.body, &locals);
+            let method_name: Name = method.name.name.as_str().into();
+            methods.insert(method_name.clone(), Method { name: method_name, params, result: result.clone(), body });
+        }
+        let fields = self.typing.fields[name].clone();
+        Class { name: name.into(), fields, methods }
+    }
+
+    fn procedure(&mut self, procedure: &ast::Procedure) -> Procedure {
+        let params = named(&procedure.params, &self.typing.procedures[&procedure.name.name]);
+        let locals = Locals::of(&params);
+        let body = self.block(&procedure.body, &locals);
+        Procedure { name: procedure.name.name.as_str().into(), params, body }
+    }
+
+    fn block(&mut self, statements: &[ast::Stmt], locals: &Locals) -> Block {
+        statements.iter().map(|statement| self.statement(statement, locals)).collect::<Vec<_>>().into()
+    }
+
+    fn statement(&mut self, statement: &ast::Stmt, locals: &Locals) -> Stmt {
+        match &statement.kind {
+            StmtKind::Skip => Stmt::Skip,
+            StmtKind::Assign(Target::Var(x), value) => Stmt::Assign(x.name.as_str().into(), self.expr(value, locals)),
+            StmtKind::Assign(Target::Field(object, field), value) => {
+                Stmt::FieldAssign(self.expr(object, locals), field.name.as_str().into(), self.expr(value, locals))
+            }
+            StmtKind::Assign(Target::Index(array, index), value) => {
+                Stmt::ArrayAssign(array.name.as_str().into(), self.expr(index, locals), self.expr(value, locals))
+            }
+            StmtKind::New(target, class) => Stmt::New(self.target(target, locals), class.name.as_str().into()),
+            StmtKind::MethodCall { target, receiver, method, args } => Stmt::MethodCall {
+                target: self.target(target, locals),
+                receiver: self.expr(receiver, locals),
+                class: self.typing.receivers[&statement.span.start].clone(),
+                method: method.name.as_str().into(),
+                args: args.iter().map(|arg| self.expr(arg, locals)).collect(),
+            },
+            StmtKind::Call(procedure, args) => {
+                Stmt::Call(procedure.name.as_str().into(), args.iter().map(|arg| self.expr(arg, locals)).collect())
+            }
+            StmtKind::If(condition, then, otherwise) => {
+                Stmt::If(self.expr(condition, locals), self.block(then, locals), self.block(otherwise, locals))
+            }
+            StmtKind::While(condition, body) => {
+                let id = LoopId(self.next_loop);
+                self.next_loop += 1;
+                Stmt::While(id, self.expr(condition, locals), self.block(body, locals))
+            }
+            StmtKind::Assert(condition) => Stmt::Assert(self.expr(condition, locals)),
+            StmtKind::Assume(condition) => Stmt::Assume(self.expr(condition, locals)),
+            StmtKind::Return(value) => Stmt::Return(self.expr(value, locals)),
+        }
+    }
+
+    /// A heap variable `x` or `e.f` (the parser never makes `a[e]` one).
+    fn target(&self, target: &Target, locals: &Locals) -> program::Target {
+        match target {
+            Target::Field(object, field) => program::Target::Field(self.expr(object, locals), field.name.as_str().into()),
+            Target::Var(x) | Target::Index(x, _) => program::Target::Var(x.name.as_str().into()),
+        }
+    }
+
+    fn var(&self, x: &str, locals: &Locals) -> Term {
+        locals.vars.get(x).unwrap_or_else(|| &self.globals[x]).clone()
+    }
+
+    fn expr(&self, e: &Expr, locals: &Locals) -> Term {
+        match &e.kind {
+            ExprKind::Int(n) => Term::int(n.clone()),
+            ExprKind::Bool(b) => Term::bool(*b),
+            ExprKind::Nil => Term::nil(&self.typing.nils[&e.span.start]),
+            ExprKind::This => self.var("this", locals),
+            ExprKind::Var(x) => self.var(x, locals),
+            ExprKind::Len(array) => Term::len(array_name(array)),
+            ExprKind::Unary(op, operand) => Term::unary(*op, self.expr(operand, locals)),
+            ExprKind::Binary(op, left, right) => Term::binary(*op, self.expr(left, locals), self.expr(right, locals)),
+            ExprKind::Ite(condition, then, otherwise) => {
+                Term::ite(self.expr(condition, locals), self.expr(then, locals), self.expr(otherwise, locals))
+            }
+            ExprKind::Field(object, field) => Term::field(self.expr(object, locals), &field.name),
+            ExprKind::Index(array, index) => {
+                Term::select(self.var(array_name(array), locals), self.expr(index, locals))
+            }
+            ExprKind::Call(..) | ExprKind::MethodCall(..) => unreachable!("the checker rejects calls inside expressions"),
+        }
+    }
+}
+
+/// The variable of `len(a)` or `a[e]`, which the checker made sure is one.
+fn array_name(array: &Expr) -> &str {
+    match &array.kind {
+        ExprKind::Var(a) => a,
+        _ => unreachable!("the checker allows only array variables here"),
+    }
+}

@@ -1,0 +1,32 @@
+//! The front end of SPEC §1: source text to a checked core [`Program`].
+//!
+//! [`lexer`] → [`parser`] (surface [`ast`] with spans) → [`check`]
+//! (well-formedness and type inference, [`types`]) → [`lower`]. Every
+//! rejection is one [`Diagnostic`] with a line, a column and a clear message.
+
+mod ast;
+mod check;
+mod diagnostic;
+mod lexer;
+mod lower;
+mod parser;
+mod types;
+
+#[cfg(test)]
+mod error_tests;
+#[cfg(test)]
+mod tests;
+
+pub use diagnostic::{Diagnostic, Span};
+pub use parser::MAX_DEPTH;
+
+use crate::program::Program;
+use diagnostic::LineIndex;
+
+/// Parses and checks a program of any of the three languages.
+pub fn parse_program(source: &str) -> Result<Program, Diagnostic> {
+    let lines = LineIndex::new(source);
+    let program = parser::parse(source, &lines)?;
+    let typing = check::check(&program, &lines)?;
+    Ok(lower::lower(&program, &typing))
+}
