@@ -1,1 +1,4 @@
-
+pub mod commands;
+pub mod explore;
+pub mod report;
+pub mod solver;
