@@ -8,6 +8,8 @@ mod path_solver;
 mod replay;
 pub mod run;
 mod strategy;
+#[cfg(test)]
+mod tests;
 mod trace;
 pub mod tree;
 
