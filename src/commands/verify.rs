@@ -53,8 +53,9 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
         _ => match verdict {
             "proved" => writeln!(
                 out,
-                "proved: every assertion holds on every path ({} paths, {proved} assertion checks proved)",
-                stats.paths
+                "proved: every assertion holds on every path ({} path{}, {proved} assertion checks proved)",
+                stats.paths,
+                if stats.paths == 1 { "" } else { "s" }
             )?,
             "counterexample" => {
                 if let Some((path, test, condition, trace)) = &counterexample {

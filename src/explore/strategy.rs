@@ -52,7 +52,7 @@ impl fmt::Debug for Strategy {
 pub(crate) enum Frontier<T> {
     Stack(Vec<T>),
     Queue(VecDeque<T>),
-    Random(Vec<T>, StdRng),
+    Random(Vec<T>, Box<StdRng>),
     Heap(BinaryHeap<Ranked<T>>, Priority, u64),
 }
 
@@ -87,7 +87,7 @@ impl<T> Frontier<T> {
         match strategy {
             Strategy::Dfs => Frontier::Stack(Vec::new()),
             Strategy::Bfs => Frontier::Queue(VecDeque::new()),
-            Strategy::Random { seed } => Frontier::Random(Vec::new(), StdRng::seed_from_u64(*seed)),
+            Strategy::Random { seed } => Frontier::Random(Vec::new(), Box::new(StdRng::seed_from_u64(*seed))),
             Strategy::Depth => {
                 let shallowest: Priority = Rc::new(|c: &Candidate| -(c.depth as i64));
                 Frontier::Heap(BinaryHeap::new(), shallowest, 0)
