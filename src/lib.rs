@@ -1,1 +1,7 @@
+//! The symex tool: the Z3 bridge, the exploration engine, the reports and
+//! the commands, over the formal core in `symex-semantics`.
+
+pub mod commands;
+pub mod explore;
+pub mod report;
 pub mod solver;
