@@ -1,1 +1,9 @@
+//! The symex tool: the Z3 bridge, the exploration engine, the reports and
+//! the commands, over the formal core in `symex-semantics`; and the paper's
+//! results checked mechanically (`theorems`, behind `symex check`).
+
+pub mod commands;
+pub mod explore;
+pub mod report;
+pub mod solver;
 pub mod theorems;

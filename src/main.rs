@@ -1,1 +1,59 @@
-fn main() {}
+//! `symex`: symbolic execution as formalised by de Boer & Bonsangue (FAoC 2021).
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+use symex::commands::{self, run::RunArgs, CliError, Common, Exit};
+
+#[derive(Parser)]
+#[command(name = "symex", version, about = "Symbolic execution formally explained: run, explore, test and verify programs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a program concretely. Exit status: 0 terminated or assumption
+    /// violated, 1 error, 3 step limit reached.
+    Run(RunArgs),
+    /// Explore the symbolic execution tree.
+    Explore(Common),
+    /// Generate one concrete test per feasible path and replay it (exit 1 if a replay fails).
+    Tests(Common),
+    /// Prove every assertion on every path (exit 0), or give a counterexample
+    /// (exit 1); exit 3 when a bound or the solver left some path undecided.
+    Verify(Common),
+}
+
+/// Deep programs are parsed and printed on a thread with room to spare.
+const STACK_BYTES: usize = 256 << 20;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let worker = std::thread::Builder::new().stack_size(STACK_BYTES).spawn(move || execute(cli.command));
+    let result = match worker.map(|handle| handle.join()) {
+        Ok(Ok(result)) => result,
+        _ => Err(CliError::new("internal error: the command did not finish")),
+    };
+    match result {
+        Ok(exit) => ExitCode::from(exit.code()),
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn execute(command: Command) -> Result<Exit, CliError> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let exit = match &command {
+        Command::Run(args) => commands::run::command(args, &mut out),
+        Command::Explore(common) => commands::explore::command(common, &mut out),
+        Command::Tests(common) => commands::tests::command(common, &mut out),
+        Command::Verify(common) => commands::verify::command(common, &mut out),
+    }?;
+    out.flush()?;
+    Ok(exit)
+}

@@ -1,0 +1,99 @@
+//! Input values from the command line: `--input x=3`, `--input b=true`,
+//! `--input a=[1,2,3]` for `run`, and `--fix x=3` for `explore`.
+
+use super::CliError;
+use num_bigint::BigInt;
+use std::collections::BTreeMap;
+use symex_semantics::eval::Valuation;
+use symex_semantics::term::{BinOp, Name, Sort, Term};
+use symex_semantics::value::{ArrayValue, Value};
+
+/// `name=value`, with the value read at the sort of the input `name`.
+pub fn parse_assignment(text: &str, globals: &BTreeMap<Name, Sort>, option: &str) -> Result<(Name, Value), CliError> {
+    let bad = |why: String| CliError::new(format!("bad `{option} {text}`: {why}"));
+    let (name, value) = text.split_once('=').ok_or_else(|| bad("expected NAME=VALUE".to_string()))?;
+    let name = name.trim();
+    let Some((name, sort)) = globals.get_key_value(name) else {
+        let known: Vec<&str> = globals.keys().map(|x| &**x).collect();
+        let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        return Err(bad(format!("the program has no input `{name}` (inputs: {known})")));
+    };
+    let value = parse_value(value.trim(), sort).map_err(bad)?;
+    Ok((name.clone(), value))
+}
+
+/// A value of `sort`: an integer, `true`/`false`, or `[v0, v1, …]`.
+fn parse_value(text: &str, sort: &Sort) -> Result<Value, String> {
+    match sort {
+        Sort::Int => text.parse::<BigInt>().map(Value::Int).map_err(|_| format!("`{text}` is not an integer")),
+        Sort::Bool => match text {
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            _ => Err(format!("`{text}` is not a boolean (true or false)")),
+        },
+        Sort::Array(element) => {
+            let inner = text
+                .strip_prefix('[')
+                .and_then(|rest| rest.strip_suffix(']'))
+                .ok_or_else(|| format!("`{text}` is not an array ([v0, v1, …])"))?;
+            let default = Value::default_of(element).ok_or_else(|| format!("arrays of {element} cannot be given"))?;
+            let items: Vec<&str> = if inner.trim().is_empty() { Vec::new() } else { inner.split(',').map(str::trim).collect() };
+            let mut array = ArrayValue::constant(BigInt::from(items.len()), default);
+            for (i, item) in items.into_iter().enumerate() {
+                array = array.set(BigInt::from(i), parse_value(item, element)?);
+            }
+            Ok(Value::Array(array))
+        }
+        Sort::Object(class) => Err(format!("objects of class {class} cannot be given on the command line")),
+    }
+}
+
+/// Every global: the values given, the defaults of SPEC §2 elsewhere
+/// (`0`, `false`, the empty array).
+pub fn valuation(assignments: &[String], globals: &BTreeMap<Name, Sort>) -> Result<Valuation, CliError> {
+    let mut valuation = Valuation::new();
+    for (x, sort) in globals {
+        if let Some(value) = Value::default_of(sort) {
+            valuation.insert(x.clone(), value);
+        }
+    }
+    for text in assignments {
+        let (x, value) = parse_assignment(text, globals, "--input")?;
+        valuation.insert(x, value);
+    }
+    Ok(valuation)
+}
+
+/// `--fix` as a condition on the inputs: `x = 3`; for an array
+/// `len(a) = n ∧ a[0] = v0 ∧ …`.
+pub fn fixed_condition(assignments: &[String], globals: &BTreeMap<Name, Sort>) -> Result<Term, CliError> {
+    let mut conjuncts = Vec::new();
+    for text in assignments {
+        let (x, value) = parse_assignment(text, globals, "--fix")?;
+        let variable = Term::var(&x, globals[&x].clone());
+        match value {
+            Value::Array(array) => {
+                conjuncts.push(Term::binary(BinOp::Eq, Term::len(&x), Term::int(array.len.clone())));
+                let mut i = BigInt::from(0);
+                while i < array.len {
+                    let element = Term::select(variable.clone(), Term::int(i.clone()));
+                    let value = literal(&array.get(&i)).ok_or_else(|| CliError::new(format!("bad `--fix {text}`: nested arrays")))?;
+                    conjuncts.push(Term::binary(BinOp::Eq, element, value));
+                    i += 1;
+                }
+            }
+            Value::Int(n) => conjuncts.push(Term::binary(BinOp::Eq, variable, Term::int(n))),
+            Value::Bool(b) => conjuncts.push(Term::binary(BinOp::Eq, variable, Term::bool(b))),
+        }
+    }
+    Ok(Term::conjunction(conjuncts))
+}
+
+/// An integer or boolean as a term.
+fn literal(value: &Value) -> Option<Term> {
+    match value {
+        Value::Int(n) => Some(Term::int(n.clone())),
+        Value::Bool(b) => Some(Term::bool(*b)),
+        Value::Array(_) => None,
+    }
+}

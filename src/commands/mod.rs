@@ -1,0 +1,223 @@
+//! The `symex` commands (SPEC §2), one file each, over the shared pieces:
+//! loading a program, the common options, the choice of semantics, and
+//! input values from the command line.
+
+pub mod explore;
+pub mod inputs;
+pub mod language;
+pub mod run;
+pub mod tests;
+pub mod verify;
+
+use crate::explore::{Bounds, ExploreOptions, Strategy};
+use crate::report::{diagnostic, Header};
+use clap::{Args, ValueEnum};
+use std::fmt;
+use std::io::Read;
+use std::rc::Rc;
+use std::time::Duration;
+use symex_semantics::program::{Language, Program};
+use symex_semantics::system::Options;
+
+/// How a command ended (SPEC §2 exit status).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: done.
+    Done,
+    /// 1: the program or the claim failed.
+    Failed,
+    /// 3: inconclusive.
+    Inconclusive,
+}
+
+impl Exit {
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Done => 0,
+            Exit::Failed => 1,
+            Exit::Inconclusive => 3,
+        }
+    }
+}
+
+/// Bad input (exit status 2): one message, already fit for the user.
+#[derive(Debug)]
+pub struct CliError(String);
+
+impl CliError {
+    pub fn new(message: impl Into<String>) -> CliError {
+        CliError(message.into())
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.trim_end())
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(error: std::io::Error) -> CliError {
+        CliError::new(format!("cannot write the output: {error}"))
+    }
+}
+
+/// A parsed program and the name it was given on the command line.
+pub struct Loaded {
+    /// The path as given (`-` for standard input).
+    pub path: String,
+    pub program: Rc<Program>,
+}
+
+/// Reads and parses `path` (`-` for standard input).
+pub fn load(path: &str) -> Result<Loaded, CliError> {
+    let (name, source) = if path == "-" {
+        let mut source = String::new();
+        std::io::stdin()
+            .read_to_string(&mut source)
+            .map_err(|error| CliError::new(format!("<stdin>: cannot read the program: {error}")))?;
+        ("<stdin>", source)
+    } else {
+        let source = std::fs::read_to_string(path).map_err(|error| CliError::new(format!("{path}: cannot read the program: {error}")))?;
+        (path, source)
+    };
+    let program = symex_semantics::syntax::parse_program(&source)
+        .map_err(|d| CliError::new(diagnostic::render(&d, name, &source, diagnostic::colour_allowed())))?;
+    Ok(Loaded { path: path.to_string(), program: Rc::new(program) })
+}
+
+/// `--lang`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LanguageArg {
+    Basic,
+    Recursive,
+    Oo,
+}
+
+impl From<LanguageArg> for Language {
+    fn from(language: LanguageArg) -> Language {
+        match language {
+            LanguageArg::Basic => Language::Basic,
+            LanguageArg::Recursive => Language::Recursive,
+            LanguageArg::Oo => Language::Oo,
+        }
+    }
+}
+
+/// `--method`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Method {
+    Forward,
+    Wp,
+}
+
+/// `--strategy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StrategyArg {
+    Dfs,
+    Bfs,
+    Random,
+    Depth,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Dot,
+}
+
+/// The options every exploring command takes (SPEC §2).
+#[derive(Clone, Debug, Args)]
+pub struct Common {
+    /// The program (`-` for standard input).
+    pub file: String,
+    /// Run under this language's semantics (default: the smallest that contains the program).
+    #[arg(long, value_enum)]
+    pub lang: Option<LanguageArg>,
+    /// Path conditions by forward symbolic execution or by weakest preconditions.
+    #[arg(long, value_enum)]
+    pub method: Option<Method>,
+    /// At most N transitions on a path.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub depth: usize,
+    /// At most K executions of any one loop body, and K nested calls of any one procedure, on a path.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub unfold: usize,
+    #[arg(long, value_enum, default_value_t = StrategyArg::Dfs)]
+    pub strategy: StrategyArg,
+    /// Seed of `--strategy random`.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Per solver query.
+    #[arg(long, value_name = "T", default_value_t = 10_000)]
+    pub timeout_ms: u64,
+    /// Every array access must be within `0 <= i < len(a)` (§2.1).
+    #[arg(long)]
+    pub checked_arrays: bool,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Give an input a concrete value (NAME=VALUE), leaving the others symbolic.
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub fix: Vec<String>,
+    /// Report infeasible branches as paths with status `infeasible`.
+    #[arg(long)]
+    pub keep_infeasible: bool,
+    /// Stop after this many paths (the rest of the frontier is reported as unexplored).
+    #[arg(long, value_name = "N")]
+    pub max_paths: Option<usize>,
+    /// Stop exploring after this long (the rest of the frontier is reported as unexplored).
+    #[arg(long, value_name = "MS")]
+    pub time_limit_ms: Option<u64>,
+}
+
+/// A program ready to explore: its semantics and the exploration settings.
+pub struct Session {
+    pub loaded: Loaded,
+    pub language: Language,
+    pub semantics: Options,
+    pub explore: ExploreOptions,
+}
+
+impl Session {
+    pub fn header(&self) -> Header {
+        Header { program: self.loaded.path.clone(), language: self.language, method: "forward" }
+    }
+}
+
+impl Common {
+    /// Loads the program and checks the options against it; `formats` are
+    /// the formats the command offers.
+    pub fn session(&self, command: &str, formats: &[Format]) -> Result<Session, CliError> {
+        if !formats.contains(&self.format) {
+            let name = self.format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string());
+            return Err(CliError::new(format!("`symex {command}` has no `--format {name}`")));
+        }
+        let loaded = load(&self.file)?;
+        let language = language::choose(&loaded.program, self.lang.map(Language::from))?;
+        if self.method == Some(Method::Wp) {
+            return Err(CliError::new(format!("--method wp is not available for this language ({language}) yet")));
+        }
+        let strategy = match self.strategy {
+            StrategyArg::Dfs => Strategy::Dfs,
+            StrategyArg::Bfs => Strategy::Bfs,
+            StrategyArg::Random => Strategy::Random { seed: self.seed },
+            StrategyArg::Depth => Strategy::Depth,
+        };
+        let explore = ExploreOptions {
+            strategy,
+            bounds: Bounds {
+                depth: self.depth,
+                unfold: self.unfold,
+                max_paths: self.max_paths,
+                time_limit: self.time_limit_ms.map(Duration::from_millis),
+            },
+            timeout_ms: self.timeout_ms,
+            keep_infeasible: self.keep_infeasible,
+            record_configurations: self.format == Format::Dot,
+            assumption: inputs::fixed_condition(&self.fix, &loaded.program.globals)?,
+        };
+        Ok(Session { loaded, language, semantics: Options { checked_arrays: self.checked_arrays }, explore })
+    }
+}

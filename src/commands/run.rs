@@ -1,0 +1,130 @@
+//! `symex run FILE`: one concrete execution (§2 `⟨S, V⟩`, §3 `⟨Γ, G⟩`).
+
+use super::language::{choose, with_semantics, Semantics, Visitor};
+use super::{inputs, load, CliError, Exit, LanguageArg};
+use crate::explore::run::{run, RunEnd};
+use crate::report::values::valuation_json;
+use clap::{Args, ValueEnum};
+use serde_json::{json, Value as Json};
+use std::io::Write;
+use symex_semantics::eval::Valuation;
+use symex_semantics::program::{Halt, Language, Outcome};
+use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
+
+/// `--format` of `run`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RunFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct RunArgs {
+    /// The program (`-` for standard input).
+    pub file: String,
+    /// An input value: `x=3`, `b=true`, `a=[1,2,3]`; other inputs are 0, false, [].
+    #[arg(long = "input", value_name = "NAME=VALUE")]
+    pub inputs: Vec<String>,
+    /// Print every configuration, with the rule that led to it.
+    #[arg(long)]
+    pub trace: bool,
+    /// Stop with outcome `step-limit` after N transitions.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_steps: usize,
+    #[arg(long, value_enum, default_value_t = RunFormat::Text)]
+    pub format: RunFormat,
+    /// Every array access must be within `0 <= i < len(a)` (§2.1).
+    #[arg(long)]
+    pub checked_arrays: bool,
+    #[arg(long, value_enum)]
+    pub lang: Option<LanguageArg>,
+}
+
+/// A finished run, with the configurations passed through when traced.
+struct Finished {
+    end: RunEnd,
+    state: Valuation,
+    steps: usize,
+    /// `(rule, configuration)`, the first with no rule.
+    trace: Vec<(Option<&'static str>, String)>,
+    /// The configuration where the run is stuck, if it is.
+    last: String,
+}
+
+struct Execute {
+    inputs: Valuation,
+    max_steps: usize,
+    trace: bool,
+}
+
+impl Visitor for Execute {
+    type Output = Finished;
+
+    fn visit<S, C>(self, semantics: Semantics<S, C>) -> Finished
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let initial = semantics.start(self.inputs);
+        let mut trace = Vec::new();
+        if self.trace {
+            trace.push((None, initial.to_string()));
+        }
+        let run = run(&semantics.concrete, initial, self.max_steps, |rule, config| {
+            if self.trace {
+                trace.push((Some(rule.name()), config.to_string()));
+            }
+        });
+        let last = if run.end == RunEnd::Stuck { run.last.to_string() } else { String::new() };
+        Finished { end: run.end, state: run.last.global_state(), steps: run.steps, trace, last }
+    }
+}
+
+pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let loaded = load(&args.file)?;
+    let language = choose(&loaded.program, args.lang.map(Language::from))?;
+    let valuation = inputs::valuation(&args.inputs, &loaded.program.globals)?;
+    let options = Options { checked_arrays: args.checked_arrays };
+    let visitor = Execute { inputs: valuation, max_steps: args.max_steps, trace: args.trace };
+    let finished = with_semantics(loaded.program.clone(), language, options, visitor)?;
+    let (outcome, error, exit) = match finished.end {
+        RunEnd::Finished(Outcome::Terminated) => ("terminated", None, Exit::Done),
+        RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) => ("assumption-violated", None, Exit::Done),
+        RunEnd::Finished(Outcome::Halted(Halt::Error(kind))) => ("error", Some(kind.to_string()), Exit::Failed),
+        RunEnd::StepLimit => ("step-limit", None, Exit::Inconclusive),
+        RunEnd::Stuck => {
+            return Err(CliError::new(format!("{}: the concrete semantics is stuck at {}", args.file, finished.last)));
+        }
+    };
+    match args.format {
+        RunFormat::Text => {
+            for (rule, config) in &finished.trace {
+                match rule {
+                    Some(rule) => writeln!(out, "→ [{rule}] {config}")?,
+                    None => writeln!(out, "  {config}")?,
+                }
+            }
+            let ending = error.as_deref().unwrap_or(outcome);
+            writeln!(out, "{ending} after {} step{}", finished.steps, if finished.steps == 1 { "" } else { "s" })?;
+            for (x, value) in &finished.state {
+                writeln!(out, "{x} = {value}")?;
+            }
+        }
+        RunFormat::Json => {
+            let mut report = json!({
+                "outcome": outcome,
+                "error": error,
+                "state": valuation_json(&finished.state),
+                "steps": finished.steps,
+            });
+            if args.trace {
+                let trace: Vec<Json> = finished.trace.iter().map(|(rule, config)| json!({ "rule": rule, "configuration": config })).collect();
+                report["trace"] = Json::Array(trace);
+            }
+            writeln!(out, "{report:#}")?;
+        }
+    }
+    Ok(exit)
+}

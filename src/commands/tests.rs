@@ -1,0 +1,101 @@
+//! `symex tests FILE`: one concrete test per feasible path, each replayed on
+//! the concrete semantics, which must take the same rules and end in the
+//! outcome and the state `V ∘ σ` the path predicts.
+
+use super::language::{with_semantics, Semantics, Visitor};
+use super::{CliError, Common, Exit, Format};
+use crate::explore::{explore, replay, ExploreOptions, Replay, Tree};
+use crate::report::values::valuation_json;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::io::Write;
+use symex_semantics::eval::ShowValuation;
+use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::term::{Name, Sort};
+
+/// The tree and, for each path that ran to its end with a model, its replay.
+pub struct Replayed {
+    pub tree: Tree,
+    /// `(path index, replay)`.
+    pub tests: Vec<(usize, Replay)>,
+}
+
+/// Explores, then replays every complete path (or only the first error
+/// path when `first_error_only`).
+pub struct ExploreAndReplay<'a> {
+    pub inputs: &'a BTreeMap<Name, Sort>,
+    pub options: &'a ExploreOptions,
+    pub first_error_only: bool,
+}
+
+impl Visitor for ExploreAndReplay<'_> {
+    type Output = Replayed;
+
+    fn visit<S, C>(self, semantics: Semantics<S, C>) -> Replayed
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let tree = explore(&semantics.symbolic, semantics.initial.clone(), self.inputs, self.options);
+        let mut tests = Vec::new();
+        for (path, &node) in tree.paths.iter().enumerate() {
+            let is_error = tree.leaf(node).is_some_and(|leaf| leaf.status.error().is_some());
+            if self.first_error_only && !is_error {
+                continue;
+            }
+            if let Some(replayed) = replay(&tree, node, &semantics.concrete, |inputs| semantics.start(inputs)) {
+                tests.push((path, replayed));
+                if self.first_error_only {
+                    break;
+                }
+            }
+        }
+        Replayed { tree, tests }
+    }
+}
+
+pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let session = common.session("tests", &[Format::Text, Format::Json])?;
+    let program = session.loaded.program.clone();
+    let visitor = ExploreAndReplay { inputs: &program.globals, options: &session.explore, first_error_only: false };
+    let Replayed { tree, tests } = with_semantics(program.clone(), session.language, session.semantics, visitor)?;
+    let failures = tests.iter().filter(|(_, test)| test.mismatch.is_some()).count();
+    match common.format {
+        Format::Json => {
+            let tests: Vec<_> = tests
+                .iter()
+                .map(|(path, test)| {
+                    json!({
+                        "path": path,
+                        "inputs": valuation_json(&test.inputs),
+                        "outcome": test.expected_outcome.to_string(),
+                        "final_state": valuation_json(&test.expected_state),
+                        "replayed": test.mismatch.is_none(),
+                        "mismatch": test.mismatch,
+                    })
+                })
+                .collect();
+            writeln!(out, "{:#}", json!({ "tests": tests }))?;
+        }
+        _ => {
+            for (path, test) in &tests {
+                let verdict = match &test.mismatch {
+                    None => "replayed".to_string(),
+                    Some(why) => format!("NOT replayed: {why}"),
+                };
+                writeln!(
+                    out,
+                    "test of path {path}: inputs {} → {}, final state {}: {verdict}",
+                    ShowValuation(&test.inputs),
+                    test.expected_outcome,
+                    ShowValuation(&test.expected_state)
+                )?;
+            }
+            let untested = tree.stats.paths - tests.len();
+            writeln!(out, "{} tests, {} replayed; {untested} paths without a test (not run to their end)", tests.len(), tests.len() - failures)?;
+        }
+    }
+    Ok(if failures > 0 { Exit::Failed } else { Exit::Done })
+}

@@ -1,0 +1,48 @@
+//! Bounds on an exploration: per path (`--depth`, `--unfold`) and global
+//! (`--max-paths`, `--time-limit-ms`). Every cut is reported, never silent.
+
+use super::tree::BoundReason;
+use std::time::Duration;
+use symex_semantics::program::{LoopId, Stmt};
+use symex_semantics::system::Rule;
+
+/// The limits of an exploration (SPEC §2 defaults).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// At most this many transitions on a path.
+    pub depth: usize,
+    /// At most this many executions of the body of any one loop, and this
+    /// many nested active calls of any one procedure, on a path.
+    pub unfold: usize,
+    /// Stop once this many paths are reported.
+    pub max_paths: Option<usize>,
+    /// Stop expanding after this long.
+    pub time_limit: Option<Duration>,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds { depth: 100_000, unfold: 10, max_paths: None, time_limit: None }
+    }
+}
+
+/// How often each loop body was entered on one path (persistent: forks share it).
+#[derive(Clone, Default)]
+pub(crate) struct Unfoldings(im::OrdMap<LoopId, usize>);
+
+impl Unfoldings {
+    /// The counts after a step by `rule` from a configuration whose next
+    /// statement is `head`, or the bound it would exceed.
+    pub(crate) fn after(&self, rule: Rule, head: Option<&Stmt>, bounds: &Bounds) -> Result<Unfoldings, BoundReason> {
+        match (rule, head) {
+            (Rule::IterationEnter, Some(Stmt::While(id, ..))) => {
+                let count = self.0.get(id).copied().unwrap_or(0) + 1;
+                if count > bounds.unfold {
+                    return Err(BoundReason::LoopUnfolding(bounds.unfold));
+                }
+                Ok(Unfoldings(self.0.update(*id, count)))
+            }
+            _ => Ok(self.clone()),
+        }
+    }
+}

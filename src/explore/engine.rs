@@ -1,0 +1,212 @@
+//! The worklist: expand configurations in the strategy's order, keep the
+//! feasible successors, end each path with an explicit status.
+
+use super::bounds::{Bounds, Unfoldings};
+use super::path_solver::PathSolver;
+use super::strategy::{Candidate, Frontier, Strategy};
+use super::trace::trace_entry;
+use super::tree::{BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Tree, Unexplored, UnknownReason};
+use crate::solver::SatResult;
+use std::collections::BTreeMap;
+use std::time::Instant;
+use symex_semantics::system::{Configuration, Step, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::term::{Name, Sort, Term};
+
+/// How to explore.
+#[derive(Clone, Debug)]
+pub struct ExploreOptions {
+    pub strategy: Strategy,
+    pub bounds: Bounds,
+    /// Per solver query.
+    pub timeout_ms: u64,
+    /// Report infeasible successors as paths with status `infeasible`.
+    pub keep_infeasible: bool,
+    /// Keep each configuration's text in the tree (for the DOT view).
+    pub record_configurations: bool,
+    /// A condition on the inputs every path starts from (`--fix x=3` gives
+    /// `x = 3`): asserted below every path condition and conjoined to the
+    /// reported ones, so models honour it and states stay symbolic.
+    pub assumption: Term,
+}
+
+impl Default for ExploreOptions {
+    fn default() -> ExploreOptions {
+        ExploreOptions {
+            strategy: Strategy::Dfs,
+            bounds: Bounds::default(),
+            timeout_ms: 10_000,
+            keep_infeasible: false,
+            record_configurations: false,
+            assumption: Term::bool(true),
+        }
+    }
+}
+
+/// A configuration waiting in the frontier; `end` is set when it is already
+/// known to end its path (bounded, unknown, infeasible).
+struct Pending<C> {
+    node: NodeId,
+    config: C,
+    unfoldings: Unfoldings,
+    end: Option<Status>,
+}
+
+/// Symbolic execution of `system` from `initial`: the tree of all paths
+/// within the bounds. `inputs` are the program's globals, the variables
+/// every model assigns.
+pub fn explore<S>(system: &S, initial: S::Config, inputs: &BTreeMap<Name, Sort>, options: &ExploreOptions) -> Tree
+where
+    S: TransitionSystem,
+    S::Config: SymbolicConfiguration,
+{
+    let mut explorer = Explorer {
+        system,
+        inputs,
+        options,
+        solver: PathSolver::new(options.timeout_ms),
+        tree: Tree { nodes: Vec::new(), paths: Vec::new(), unexplored: Vec::new(), pruned: Vec::new(), stats: Stats::default() },
+    };
+    explorer.run(initial);
+    explorer.tree
+}
+
+struct Explorer<'a, S: TransitionSystem> {
+    system: &'a S,
+    inputs: &'a BTreeMap<Name, Sort>,
+    options: &'a ExploreOptions,
+    solver: PathSolver,
+    tree: Tree,
+}
+
+impl<S> Explorer<'_, S>
+where
+    S: TransitionSystem,
+    S::Config: SymbolicConfiguration,
+{
+    fn run(&mut self, initial: S::Config) {
+        let start = Instant::now();
+        let bounds = self.options.bounds;
+        let root = self.add_node(None, None, &initial, 0);
+        let mut frontier = Frontier::new(&self.options.strategy);
+        let root_candidate = Candidate { node: root, depth: 0, rule: None };
+        frontier.extend(vec![(root_candidate, Pending { node: root, config: initial, unfoldings: Unfoldings::default(), end: None })]);
+        while let Some(pending) = frontier.pop() {
+            let limit = if bounds.max_paths.is_some_and(|max| self.tree.paths.len() >= max) {
+                Some(Limit::MaxPaths)
+            } else if bounds.time_limit.is_some_and(|limit| start.elapsed() >= limit) {
+                Some(Limit::TimeLimit)
+            } else {
+                None
+            };
+            if let Some(reason) = limit {
+                self.tree.unexplored.push(Unexplored { node: pending.node, reason });
+                while let Some(rest) = frontier.pop() {
+                    self.tree.unexplored.push(Unexplored { node: rest.node, reason });
+                }
+                break;
+            }
+            let successors = self.expand(pending);
+            frontier.extend(successors);
+        }
+        self.tree.stats.solver_calls = self.solver.calls();
+        self.tree.stats.time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+    }
+
+    /// Ends the path at `pending` or returns its feasible successors.
+    fn expand(&mut self, pending: Pending<S::Config>) -> Vec<(Candidate, Pending<S::Config>)> {
+        let Pending { node, config, unfoldings, end } = pending;
+        let depth = self.tree.nodes[node].depth;
+        if let Some(status) = end {
+            self.end_path(node, &config, status);
+            return Vec::new();
+        }
+        if let Some(outcome) = config.outcome() {
+            self.end_path(node, &config, Status::from(outcome));
+            return Vec::new();
+        }
+        if depth >= self.options.bounds.depth {
+            self.end_path(node, &config, Status::Bounded(BoundReason::Depth(depth)));
+            return Vec::new();
+        }
+        let steps = self.system.successors(&config);
+        if steps.is_empty() {
+            self.end_path(node, &config, Status::Unknown(UnknownReason::Stuck));
+            return Vec::new();
+        }
+        let mut children = Vec::with_capacity(steps.len());
+        for step in steps {
+            if let Some(child) = self.successor(node, &config, &unfoldings, step) {
+                children.push(child);
+            }
+        }
+        children
+    }
+
+    /// The successor `step` of `config` (at `node`) unless it is pruned.
+    fn successor(
+        &mut self,
+        node: NodeId,
+        config: &S::Config,
+        unfoldings: &Unfoldings,
+        step: Step<S::Config>,
+    ) -> Option<(Candidate, Pending<S::Config>)> {
+        let Step { rule, guard, next } = step;
+        let mut end = match self.solver.check_step(node, &guard) {
+            SatResult::Sat => None,
+            SatResult::Unknown => Some(Status::Unknown(UnknownReason::Solver)),
+            SatResult::Unsat => {
+                self.tree.stats.pruned += 1;
+                self.tree.pruned.push(Pruned { parent: node, rule });
+                if !self.options.keep_infeasible {
+                    return None;
+                }
+                Some(Status::Infeasible)
+            }
+        };
+        let head = config.head();
+        let unfoldings = match unfoldings.after(rule, head, &self.options.bounds) {
+            Ok(counts) => counts,
+            Err(reason) => {
+                end.get_or_insert(Status::Bounded(reason));
+                unfoldings.clone()
+            }
+        };
+        if next.max_active_calls() > self.options.bounds.unfold {
+            end.get_or_insert(Status::Bounded(BoundReason::CallDepth(self.options.bounds.unfold)));
+        }
+        let edge = Edge { rule, trace: trace_entry(rule, head, self.inputs), condition: guard };
+        let depth = self.tree.nodes[node].depth + 1;
+        let child = self.add_node(Some(node), Some(edge), &next, depth);
+        let candidate = Candidate { node: child, depth, rule: Some(rule) };
+        Some((candidate, Pending { node: child, config: next, unfoldings, end }))
+    }
+
+    fn add_node(&mut self, parent: Option<NodeId>, edge: Option<Edge>, config: &S::Config, depth: usize) -> NodeId {
+        let id = self.tree.nodes.len();
+        let guard = edge.as_ref().map_or(&self.options.assumption, |e| &e.condition);
+        self.solver.add_node(id, parent, guard);
+        let configuration = self.options.record_configurations.then(|| config.to_string());
+        self.tree.nodes.push(Node { id, parent, depth, edge, leaf: None, configuration });
+        id
+    }
+
+    /// Records the path ending at `node`, with a model where it is feasible.
+    fn end_path(&mut self, node: NodeId, config: &S::Config, status: Status) {
+        let wants_model = !matches!(status, Status::Unknown(_) | Status::Infeasible);
+        let model = if wants_model { self.solver.model(node, self.inputs) } else { None };
+        let status = if wants_model && model.is_none() { Status::Unknown(UnknownReason::NoModel) } else { status };
+        let stats = &mut self.tree.stats;
+        stats.paths += 1;
+        match status {
+            Status::Terminated | Status::AssumptionViolated => stats.terminated += 1,
+            Status::Error(_) => stats.errors += 1,
+            Status::Bounded(_) => stats.bounded += 1,
+            Status::Unknown(_) => stats.unknown += 1,
+            Status::Infeasible => {}
+        }
+        let path_condition = Term::and(self.options.assumption.clone(), config.path_condition().clone());
+        let leaf = Leaf { status, path_condition, state: config.global_state(), model };
+        self.tree.nodes[node].leaf = Some(leaf);
+        self.tree.paths.push(node);
+    }
+}

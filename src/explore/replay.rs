@@ -1,0 +1,65 @@
+//! Replaying a path of the tree on the concrete semantics (Theorem 2.3's
+//! direction from symbolic to concrete): run the path's model and check that
+//! the run takes the same rules, ends the same way, and in the state `V ∘ σ`
+//! the path predicts.
+
+use super::run::{run, RunEnd};
+use super::tree::{NodeId, Tree};
+use symex_semantics::eval::{eval, Valuation};
+use symex_semantics::program::Outcome;
+use symex_semantics::system::{ConcreteConfiguration, TransitionSystem};
+
+/// What the path predicts for its model, and whether the concrete run agrees.
+pub struct Replay {
+    pub inputs: Valuation,
+    pub expected_outcome: Outcome,
+    /// `V ∘ σ` on the global variables.
+    pub expected_state: Valuation,
+    /// `None` when the run agrees, else how it differs.
+    pub mismatch: Option<String>,
+}
+
+/// Replays the path ending at `node`; `None` for a path with no model or
+/// that did not run to its end.
+pub fn replay<C>(tree: &Tree, node: NodeId, concrete: &C, start: impl FnOnce(Valuation) -> C::Config) -> Option<Replay>
+where
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
+    let leaf = tree.leaf(node)?;
+    let inputs = leaf.model.clone()?;
+    let expected_outcome = leaf.status.outcome()?;
+    let mut expected_state = Valuation::new();
+    let mut mismatch = None;
+    for (x, e) in &leaf.state {
+        match eval(e, &inputs) {
+            Ok(value) => {
+                expected_state.insert(x.clone(), value);
+            }
+            Err(error) => mismatch = Some(format!("the final state of `{x}` has no value: {error}")),
+        }
+    }
+    let expected_rules = tree.rules_to(node);
+    let mut rules = Vec::with_capacity(expected_rules.len());
+    let finished = run(concrete, start(inputs.clone()), expected_rules.len(), |rule, _| rules.push(rule));
+    let final_state = finished.last.global_state();
+    if let Some(step) = rules.iter().zip(&expected_rules).position(|(taken, expected)| taken != expected) {
+        mismatch = Some(format!(
+            "step {}: the concrete run took `{}` where the path takes `{}`",
+            step + 1,
+            rules[step],
+            expected_rules[step]
+        ));
+    } else if finished.end != RunEnd::Finished(expected_outcome) {
+        let ended = match finished.end {
+            RunEnd::Finished(outcome) => outcome.to_string(),
+            RunEnd::StepLimit => "not finished".to_string(),
+            RunEnd::Stuck => "stuck".to_string(),
+        };
+        mismatch = Some(format!("after {} steps the concrete run is {ended}, the path predicts {expected_outcome}", finished.steps));
+    } else if let Some((x, value)) = expected_state.iter().find(|(x, value)| final_state.get(*x) != Some(*value)) {
+        let actual = final_state.get(x).map_or_else(|| "no value".to_string(), |v| v.to_string());
+        mismatch = mismatch.or(Some(format!("`{x}` ends as {actual}, the path predicts {value}")));
+    }
+    Some(Replay { inputs, expected_outcome, expected_state, mismatch })
+}

@@ -1,0 +1,288 @@
+//! Terms → Z3, in agreement with the concrete evaluator (`symex_semantics::eval`).
+//!
+//! `int` is Z3's `Int`, arrays are `Array Int Int` / `Array Int Bool` paired
+//! with their length (the evaluator's arrays carry `len`, and array equality
+//! compares it), `/` and `%` are SMT-LIB's Euclidean `div`/`mod` made total
+//! as SPEC §1.5 asks. Translation is memoised per term node and iterative, so
+//! it is linear in the DAG size and cannot overflow the stack.
+
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
+use std::collections::HashMap;
+use std::fmt;
+use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
+use z3::ast::{Array, Bool, Int};
+
+/// Memo entries beyond which the table is cleared before the next
+/// translation: ids of dropped terms are never reused, so stale entries are
+/// only dead weight.
+const MEMO_LIMIT: usize = 1 << 20;
+
+/// Why a term has no Z3 translation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EncodeError {
+    /// Objects (`nil`, `e.f`, class sorts) and arrays of arrays are not encoded.
+    Unsupported(String),
+    /// An operator applied to operands of the wrong sorts.
+    IllTyped(String),
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeError::Unsupported(what) => write!(f, "the solver does not support {what}"),
+            EncodeError::IllTyped(what) => write!(f, "ill-typed term: {what}"),
+        }
+    }
+}
+
+/// The sort of an array's elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Element {
+    Int,
+    Bool,
+}
+
+impl Element {
+    fn of(sort: &Sort) -> Result<Element, EncodeError> {
+        match sort {
+            Sort::Int => Ok(Element::Int),
+            Sort::Bool => Ok(Element::Bool),
+            other => Err(EncodeError::Unsupported(format!("arrays of {other}"))),
+        }
+    }
+
+    fn z3_sort(self) -> z3::Sort {
+        match self {
+            Element::Int => z3::Sort::int(),
+            Element::Bool => z3::Sort::bool(),
+        }
+    }
+}
+
+/// A translated term.
+#[derive(Clone, Debug)]
+pub(crate) enum Encoded {
+    Int(Int),
+    Bool(Bool),
+    /// An array and its length `len(a)` (the length of the input array it updates).
+    Array { array: Array, len: Int, element: Element },
+}
+
+/// A deliberately wrong translation, to show that the agreement property can fail.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mutant {
+    /// `%` as Z3's `rem`: the sign follows the divisor.
+    ModuloIsRem,
+    /// `%` without the `x % 0 = x` case: Z3 leaves `mod x 0` unspecified.
+    ModuloByZeroUnspecified,
+}
+
+/// The translation memo and the constants that stand for `len(a)`.
+#[derive(Default)]
+pub(crate) struct Encoder {
+    memo: HashMap<u64, Encoded>,
+    lengths: HashMap<Name, Int>,
+    /// `len(a) ≥ 0` for every length constant created since the last call to
+    /// [`Encoder::take_new_axioms`].
+    new_axioms: Vec<Bool>,
+    #[cfg(test)]
+    pub(crate) mutant: Option<Mutant>,
+}
+
+impl Encoder {
+    /// The translation of a boolean term.
+    pub fn boolean(&mut self, term: &Term) -> Result<Bool, EncodeError> {
+        match self.encode(term)? {
+            Encoded::Bool(b) => Ok(b),
+            _ => Err(EncodeError::IllTyped(format!("`{term}` is not boolean"))),
+        }
+    }
+
+    /// The domain axioms `len(a) ≥ 0` of lengths met since the last call.
+    pub fn take_new_axioms(&mut self) -> Vec<Bool> {
+        std::mem::take(&mut self.new_axioms)
+    }
+
+    /// The translation of `term`, in post-order over the nodes not yet
+    /// translated (unlike `Term::nodes`, the walk stops at memoised nodes, so
+    /// extending an already translated path condition costs only its new part).
+    pub fn encode(&mut self, term: &Term) -> Result<Encoded, EncodeError> {
+        if let Some(done) = self.memo.get(&term.id()) {
+            return Ok(done.clone());
+        }
+        if self.memo.len() > MEMO_LIMIT {
+            self.memo.clear();
+        }
+        let mut stack = vec![(term.clone(), false)];
+        while let Some((node, children_done)) = stack.pop() {
+            if self.memo.contains_key(&node.id()) {
+                continue;
+            }
+            if children_done {
+                let encoded = self.encode_node(&node)?;
+                self.memo.insert(node.id(), encoded);
+            } else {
+                stack.push((node.clone(), true));
+                for child in node.children() {
+                    if !self.memo.contains_key(&child.id()) {
+                        stack.push((child.clone(), false));
+                    }
+                }
+            }
+        }
+        Ok(self.memo[&term.id()].clone())
+    }
+
+    /// The Z3 constant(s) for the input variable `name` of `sort`.
+    pub fn variable(&mut self, name: &Name, sort: &Sort) -> Result<Encoded, EncodeError> {
+        Ok(match sort {
+            Sort::Int => Encoded::Int(Int::new_const(name.as_ref())),
+            Sort::Bool => Encoded::Bool(Bool::new_const(name.as_ref())),
+            Sort::Array(element) => {
+                let element = Element::of(element)?;
+                let array = Array::new_const(name.as_ref(), &z3::Sort::int(), &element.z3_sort());
+                Encoded::Array { array, len: self.length(name), element }
+            }
+            Sort::Object(class) => return Err(EncodeError::Unsupported(format!("objects (`{name}` of class {class})"))),
+        })
+    }
+
+    /// The constant `len(a)`: a fresh Z3 constant, so no variable can share it.
+    fn length(&mut self, array: &Name) -> Int {
+        if let Some(len) = self.lengths.get(array) {
+            return len.clone();
+        }
+        let len = Int::fresh_const(&format!("len({array})"));
+        self.new_axioms.push(len.ge(Int::from_i64(0)));
+        self.lengths.insert(array.clone(), len.clone());
+        len
+    }
+
+    fn encode_node(&mut self, node: &Term) -> Result<Encoded, EncodeError> {
+        match node.kind() {
+            TermKind::Var(name, sort) => self.variable(name, sort),
+            TermKind::Len(name) => Ok(Encoded::Int(self.length(name))),
+            _ => self.encode_operation(node),
+        }
+    }
+
+    /// A node whose children are translated already.
+    fn encode_operation(&self, node: &Term) -> Result<Encoded, EncodeError> {
+        let ill_typed = || EncodeError::IllTyped(node.to_string());
+        let child = |t: &Term| &self.memo[&t.id()];
+        let int = |t: &Term| match child(t) {
+            Encoded::Int(i) => Ok(i.clone()),
+            _ => Err(ill_typed()),
+        };
+        let boolean = |t: &Term| match child(t) {
+            Encoded::Bool(b) => Ok(b.clone()),
+            _ => Err(ill_typed()),
+        };
+        Ok(match node.kind() {
+            TermKind::Int(n) => Encoded::Int(numeral(n)),
+            TermKind::Bool(b) => Encoded::Bool(Bool::from_bool(*b)),
+            TermKind::Unary(UnOp::Neg, a) => Encoded::Int(int(a)?.unary_minus()),
+            TermKind::Unary(UnOp::Not, a) => Encoded::Bool(boolean(a)?.not()),
+            TermKind::Binary(op, a, b) => self.binary(*op, child(a), child(b)).ok_or_else(ill_typed)?,
+            TermKind::Ite(c, a, b) => ite(&boolean(c)?, child(a), child(b)).ok_or_else(ill_typed)?,
+            TermKind::Select(a, i) => match child(a) {
+                Encoded::Array { array, element, .. } => {
+                    let read = array.select(&int(i)?);
+                    match element {
+                        Element::Int => Encoded::Int(read.as_int().ok_or_else(ill_typed)?),
+                        Element::Bool => Encoded::Bool(read.as_bool().ok_or_else(ill_typed)?),
+                    }
+                }
+                _ => return Err(ill_typed()),
+            },
+            TermKind::Store(a, i, v) => match (child(a), child(v)) {
+                (Encoded::Array { array, len, element: Element::Int }, Encoded::Int(v)) => {
+                    Encoded::Array { array: array.store(&int(i)?, v), len: len.clone(), element: Element::Int }
+                }
+                (Encoded::Array { array, len, element: Element::Bool }, Encoded::Bool(v)) => {
+                    Encoded::Array { array: array.store(&int(i)?, v), len: len.clone(), element: Element::Bool }
+                }
+                _ => return Err(ill_typed()),
+            },
+            TermKind::Var(..) | TermKind::Len(_) => return Err(EncodeError::IllTyped(format!("`{node}` is not an operation"))),
+            TermKind::Nil(_) | TermKind::Field(..) => {
+                return Err(EncodeError::Unsupported(format!("objects (`{node}`)")))
+            }
+        })
+    }
+
+    fn binary(&self, op: BinOp, a: &Encoded, b: &Encoded) -> Option<Encoded> {
+        use Encoded::{Bool as B, Int as I};
+        Some(match (op, a, b) {
+            (BinOp::Add, I(x), I(y)) => I(Int::add(&[x, y])),
+            (BinOp::Sub, I(x), I(y)) => I(Int::sub(&[x, y])),
+            (BinOp::Mul, I(x), I(y)) => I(Int::mul(&[x, y])),
+            (BinOp::Div, I(x), I(y)) => I(total(y, Int::from_i64(0), x.div(y))),
+            (BinOp::Mod, I(x), I(y)) => I(self.modulo(x, y)),
+            (BinOp::Lt, I(x), I(y)) => B(x.lt(y)),
+            (BinOp::Le, I(x), I(y)) => B(x.le(y)),
+            (BinOp::Gt, I(x), I(y)) => B(x.gt(y)),
+            (BinOp::Ge, I(x), I(y)) => B(x.ge(y)),
+            (BinOp::Eq, x, y) => B(equal(x, y)?),
+            (BinOp::Ne, x, y) => B(equal(x, y)?.not()),
+            (BinOp::And, B(x), B(y)) => B(Bool::and(&[x, y])),
+            (BinOp::Or, B(x), B(y)) => B(Bool::or(&[x, y])),
+            (BinOp::Implies, B(x), B(y)) => B(x.implies(y)),
+            _ => return None,
+        })
+    }
+
+    /// `x % y`: SMT-LIB `mod`, with `x % 0 = x`.
+    fn modulo(&self, x: &Int, y: &Int) -> Int {
+        #[cfg(test)]
+        match self.mutant {
+            Some(Mutant::ModuloIsRem) => return total(y, x.clone(), x.rem(y)),
+            Some(Mutant::ModuloByZeroUnspecified) => return x.modulo(y),
+            None => {}
+        }
+        total(y, x.clone(), x.modulo(y))
+    }
+}
+
+/// `if y = 0 then by_zero else otherwise`, skipping the test for a nonzero literal divisor.
+fn total(y: &Int, by_zero: Int, otherwise: Int) -> Int {
+    match y.as_i64() {
+        Some(0) => by_zero,
+        Some(_) => otherwise,
+        None => y.eq(Int::from_i64(0)).ite(&by_zero, &otherwise),
+    }
+}
+
+/// `x = y` as the evaluator reads it: arrays are equal when their contents and lengths are.
+fn equal(x: &Encoded, y: &Encoded) -> Option<Bool> {
+    Some(match (x, y) {
+        (Encoded::Int(x), Encoded::Int(y)) => x.eq(y),
+        (Encoded::Bool(x), Encoded::Bool(y)) => x.eq(y),
+        (Encoded::Array { array: a, len: m, element: e }, Encoded::Array { array: b, len: n, element: f }) if e == f => {
+            Bool::and(&[a.eq(b), m.eq(n)])
+        }
+        _ => return None,
+    })
+}
+
+/// `if c then x else y fi` on translations of the same sort.
+fn ite(c: &Bool, x: &Encoded, y: &Encoded) -> Option<Encoded> {
+    Some(match (x, y) {
+        (Encoded::Int(x), Encoded::Int(y)) => Encoded::Int(c.ite(x, y)),
+        (Encoded::Bool(x), Encoded::Bool(y)) => Encoded::Bool(c.ite(x, y)),
+        (Encoded::Array { array: a, len: m, element: e }, Encoded::Array { array: b, len: n, element: f }) if e == f => {
+            Encoded::Array { array: c.ite(a, b), len: c.ite(m, n), element: *e }
+        }
+        _ => return None,
+    })
+}
+
+/// An integer literal; via its decimal spelling only when it exceeds 64 bits.
+fn numeral(n: &BigInt) -> Int {
+    match n.to_i64() {
+        Some(small) => Int::from_i64(small),
+        None => Int::from_big_int(n),
+    }
+}

@@ -1,0 +1,209 @@
+//! The Z3 bridge: feasibility of path conditions and validity of claims.
+//!
+//! One [`Solver`] follows one exploration path incrementally (`push` at a
+//! branch, `pop` on backtracking). Terms are translated once per node
+//! ([`encode`]), so path conditions that grow as DAGs stay cheap. A model is
+//! never trusted blindly: [`Solver::model`] re-checks it with the project's
+//! own evaluator, and `unknown` (timeouts, unsupported terms, models the
+//! evaluator rejects) is a first-class answer.
+
+mod encode;
+mod model;
+
+#[cfg(test)]
+mod agrees_with_evaluator;
+#[cfg(test)]
+mod tests;
+
+pub use encode::EncodeError;
+
+use encode::Encoder;
+use std::collections::BTreeMap;
+use symex_semantics::eval::{eval_bool, Valuation};
+use symex_semantics::term::{Name, Sort, Term};
+use z3::ast::Bool;
+
+/// The answer to a satisfiability query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SatResult {
+    Sat,
+    Unsat,
+    /// Z3 gave up (timeout, incompleteness) or the query has no translation.
+    Unknown,
+}
+
+/// An incremental solver along one exploration path.
+pub struct Solver {
+    z3: z3::Solver,
+    encoder: Encoder,
+    /// The conditions asserted in the open scopes, to re-check models with.
+    asserted: Vec<Term>,
+    /// For each open `push`, how many conditions were asserted before it.
+    scopes: Vec<usize>,
+    /// The first condition without translation in the open scopes, with the
+    /// scope depth it was asserted at: every check is `Unknown` until it is popped.
+    unsupported: Option<(usize, EncodeError)>,
+    /// The domain axioms `len(a) ≥ 0`, each with the scope depth it lives at.
+    axioms: Vec<(Bool, usize)>,
+    /// The outcome of the last check and its `extra` condition, if any.
+    last: Option<(SatResult, Option<Term>)>,
+    calls: u64,
+}
+
+impl Solver {
+    /// A solver with nothing asserted; each check gives up after `timeout_ms`.
+    pub fn new(timeout_ms: u64) -> Solver {
+        let z3 = z3::Solver::new();
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", u32::try_from(timeout_ms).unwrap_or(u32::MAX));
+        // Always the incremental core: the one-shot tactics (nlsat on nonlinear
+        // integer problems) do not notice the timeout and can run forever.
+        params.set_bool("ignore_solver1", true);
+        z3.set_params(&params);
+        Solver {
+            z3,
+            encoder: Encoder::default(),
+            asserted: Vec::new(),
+            scopes: Vec::new(),
+            unsupported: None,
+            axioms: Vec::new(),
+            last: None,
+            calls: 0,
+        }
+    }
+
+    /// Opens a scope: what is asserted from now on is retracted by the matching `pop`.
+    pub fn push(&mut self) {
+        self.z3.push();
+        self.scopes.push(self.asserted.len());
+        self.last = None;
+    }
+
+    /// Closes the innermost scope (no effect when none is open).
+    pub fn pop(&mut self) {
+        let Some(asserted) = self.scopes.pop() else { return };
+        self.z3.pop(1);
+        self.asserted.truncate(asserted);
+        self.last = None;
+        let depth = self.scopes.len();
+        if self.unsupported.as_ref().is_some_and(|(at, _)| *at > depth) {
+            self.unsupported = None;
+        }
+        // A length constant outlives the scope that introduced it; so does its axiom.
+        for (axiom, at) in &mut self.axioms {
+            if *at > depth {
+                self.z3.assert(&*axiom);
+                *at = depth;
+            }
+        }
+    }
+
+    /// Adds the boolean `condition` to the current scope. A condition
+    /// without translation (objects, ill-typed terms) makes every check
+    /// `Unknown` until its scope is popped; [`Solver::unsupported`] says why.
+    pub fn assert(&mut self, condition: &Term) {
+        self.last = None;
+        match self.encoder.boolean(condition) {
+            Ok(encoded) => {
+                self.assert_new_axioms();
+                self.z3.assert(&encoded);
+                self.asserted.push(condition.clone());
+            }
+            Err(error) => {
+                if self.unsupported.is_none() {
+                    self.unsupported = Some((self.scopes.len(), error));
+                }
+            }
+        }
+    }
+
+    /// Is everything asserted satisfiable?
+    pub fn check(&mut self) -> SatResult {
+        self.run_check(None)
+    }
+
+    /// Is everything asserted, together with `extra`, satisfiable? `extra` is not kept.
+    pub fn check_assuming(&mut self, extra: &Term) -> SatResult {
+        self.run_check(Some(extra))
+    }
+
+    /// After `Sat`: a value for every variable of `inputs` (arrays with the
+    /// length `len(a)` and the contents the model gives), re-checked by the
+    /// evaluator against every asserted condition and the last `extra`.
+    /// `None` when there is no model or the evaluator disagrees with Z3: the
+    /// path must then count as `unknown`, never as feasible.
+    pub fn model(&mut self, inputs: &BTreeMap<Name, Sort>) -> Option<Valuation> {
+        let Some((SatResult::Sat, extra)) = &self.last else { return None };
+        let conditions = Term::conjunction(self.asserted.iter().chain(extra).cloned());
+        let model = self.z3.get_model()?;
+        let mut vars = conditions.free_vars();
+        vars.extend(inputs.iter().map(|(name, sort)| (name.clone(), sort.clone())));
+        let valuation = model::valuation(&model, &mut self.encoder, &vars)?;
+        if eval_bool(&conditions, &valuation) != Ok(true) {
+            return None;
+        }
+        Some(valuation.into_iter().filter(|(name, _)| inputs.contains_key(name)).collect())
+    }
+
+    /// The number of checks so far.
+    pub fn calls(&self) -> u64 {
+        self.calls
+    }
+
+    /// Why checks answer `Unknown` without asking Z3, if they do.
+    pub fn unsupported(&self) -> Option<&EncodeError> {
+        self.unsupported.as_ref().map(|(_, error)| error)
+    }
+
+    fn run_check(&mut self, extra: Option<&Term>) -> SatResult {
+        self.calls += 1;
+        let result = if self.unsupported.is_some() {
+            SatResult::Unknown
+        } else {
+            match extra.map(|extra| self.encoder.boolean(extra)).transpose() {
+                Ok(assumption) => {
+                    self.assert_new_axioms();
+                    let answer = match assumption {
+                        Some(assumption) => self.z3.check_assumptions(&[assumption]),
+                        None => self.z3.check(),
+                    };
+                    match answer {
+                        z3::SatResult::Sat => SatResult::Sat,
+                        z3::SatResult::Unsat => SatResult::Unsat,
+                        z3::SatResult::Unknown => SatResult::Unknown,
+                    }
+                }
+                Err(_) => SatResult::Unknown,
+            }
+        };
+        self.last = Some((result, extra.cloned()));
+        result
+    }
+
+    fn assert_new_axioms(&mut self) {
+        for axiom in self.encoder.take_new_axioms() {
+            self.z3.assert(&axiom);
+            self.axioms.push((axiom, self.scopes.len()));
+        }
+    }
+}
+
+/// The outcome of [`prove`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    Valid,
+    /// Inputs that make the formula false, confirmed by the evaluator.
+    Counterexample(Valuation),
+    Unknown,
+}
+
+/// Is `formula` valid (¬formula unsatisfiable)? If not, a counterexample over `inputs`.
+pub fn prove(formula: &Term, inputs: &BTreeMap<Name, Sort>, timeout_ms: u64) -> Proof {
+    let mut solver = Solver::new(timeout_ms);
+    solver.assert(&Term::not(formula.clone()));
+    match solver.check() {
+        SatResult::Unsat => Proof::Valid,
+        SatResult::Sat => solver.model(inputs).map_or(Proof::Unknown, Proof::Counterexample),
+        SatResult::Unknown => Proof::Unknown,
+    }
+}

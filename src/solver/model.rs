@@ -1,0 +1,87 @@
+//! Z3 models → the project's values.
+//!
+//! Every input is read with model completion, so a variable the model does
+//! not mention gets some value. Arrays come back as `store` chains over a
+//! `const` array, or as `as-array` of a function interpretation; both are
+//! read. Anything else yields `None`: the caller then has no model, never a
+//! wrong one.
+
+use super::encode::{Element, Encoded, Encoder};
+use num_bigint::BigInt;
+use std::collections::BTreeMap;
+use symex_semantics::eval::Valuation;
+use symex_semantics::term::{Name, Sort};
+use symex_semantics::value::{ArrayValue, Value};
+use z3::ast::{Array, Ast, Bool, Dynamic, Int};
+use z3::{DeclKind, Model};
+
+/// The value of every variable of `vars` in `model`.
+pub(crate) fn valuation(model: &Model, encoder: &mut Encoder, vars: &BTreeMap<Name, Sort>) -> Option<Valuation> {
+    let mut valuation = Valuation::new();
+    for (name, sort) in vars {
+        let value = match encoder.variable(name, sort).ok()? {
+            Encoded::Int(x) => Value::Int(integer(&model.eval(&x, true)?)?),
+            Encoded::Bool(b) => Value::Bool(model.eval(&b, true)?.as_bool()?),
+            Encoded::Array { array, len, element } => {
+                Value::Array(array_value(model, &array, integer(&model.eval(&len, true)?)?, element)?)
+            }
+        };
+        valuation.insert(name.clone(), value);
+    }
+    Some(valuation)
+}
+
+/// The input array `array` (a constant) as a total function with length `len`.
+fn array_value(model: &Model, array: &Array, len: BigInt, element: Element) -> Option<ArrayValue> {
+    let mut entries: Vec<(BigInt, Value)> = Vec::new();
+    let mut current = model.eval(array, true)?;
+    let default = loop {
+        if !current.is_app() {
+            return None;
+        }
+        match current.decl().kind() {
+            DeclKind::STORE => {
+                let [inner, index, value] = <[Dynamic; 3]>::try_from(current.children()).ok()?;
+                entries.push((integer(&index.as_int()?)?, element_value(&value, element)?));
+                current = inner.as_array()?;
+            }
+            DeclKind::CONST_ARRAY => break element_value(&current.nth_child(0)?, element)?,
+            DeclKind::AS_ARRAY if entries.is_empty() => {
+                // The constant's own interpretation: read its function's graph.
+                let function = model.get_func_interp(&array.decl())?;
+                for entry in function.get_entries() {
+                    let [index] = <[Dynamic; 1]>::try_from(entry.get_args()).ok()?;
+                    entries.push((integer(&index.as_int()?)?, element_value(&entry.get_value(), element)?));
+                }
+                break element_value(&function.get_else(), element)?;
+            }
+            _ => return None,
+        }
+    };
+    // The outermost store of an index wins: apply the chain from the inside out.
+    let mut value = ArrayValue::constant(len, default);
+    for (index, v) in entries.into_iter().rev() {
+        value = value.set(index, v);
+    }
+    Some(value)
+}
+
+fn element_value(value: &Dynamic, element: Element) -> Option<Value> {
+    Some(match element {
+        Element::Int => Value::Int(integer(&value.as_int()?)?),
+        Element::Bool => Value::Bool(value.as_bool().as_ref().and_then(Bool::as_bool)?),
+    })
+}
+
+/// An integer numeral: directly when it fits 64 bits, else from Z3's
+/// spelling (`123…` or `(- 123…)`).
+fn integer(numeral: &Int) -> Option<BigInt> {
+    if let Some(small) = numeral.as_i64() {
+        return Some(BigInt::from(small));
+    }
+    let spelled = numeral.to_string();
+    match spelled.strip_prefix("(-").and_then(|rest| rest.strip_suffix(')')) {
+        Some(magnitude) => magnitude.trim().parse::<BigInt>().ok().map(|n| -n),
+        None => spelled.trim().parse().ok(),
+    }
+}

@@ -1,0 +1,251 @@
+//! The `symex` binary end to end: exit statuses, final states, traces, the
+//! SPEC §2.1 JSON shapes, exploration bounds, test replay and verification.
+
+use serde_json::Value as Json;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const WHILE_LOOP: &str = "x := 0;\nwhile x < n {\n    x := x + 1\n}\n";
+const ABS: &str = "if x < 0 { y := -x } else { y := x };\nassert y >= 0\n";
+const NOT_FIVE: &str = "y := x + 1;\nassert y != 6\n";
+
+/// Writes `source` to a fresh file in the temporary directory.
+fn program(source: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!("symex-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("p{}.sx", COUNTER.fetch_add(1, Ordering::SeqCst)));
+    std::fs::write(&path, source).unwrap();
+    path
+}
+
+fn symex(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_symex")).args(args).env("NO_COLOR", "1").output().unwrap()
+}
+
+fn on(command: &str, source: &str, options: &[&str]) -> Output {
+    let path = program(source);
+    let mut args = vec![command, path.to_str().unwrap()];
+    args.extend_from_slice(options);
+    symex(&args)
+}
+
+fn status(output: &Output) -> i32 {
+    output.status.code().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn json(output: &Output) -> Json {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(output)))
+}
+
+#[test]
+fn run_prints_the_final_state() {
+    let output = on("run", WHILE_LOOP, &["--input", "n=3"]);
+    assert_eq!(status(&output), 0);
+    let text = stdout(&output);
+    assert!(text.starts_with("terminated after 8 steps"), "{text}");
+    assert!(text.contains("n = 3\n") && text.contains("x = 3\n"), "{text}");
+}
+
+#[test]
+fn run_json_has_the_spec_fields() {
+    let report = json(&on("run", WHILE_LOOP, &["--input", "n=2", "--format", "json"]));
+    assert_eq!(report["outcome"], "terminated");
+    assert_eq!(report["error"], Json::Null);
+    assert_eq!(report["state"], serde_json::json!({ "n": 2, "x": 2 }));
+    assert_eq!(report["steps"], 6);
+}
+
+#[test]
+fn run_trace_shows_every_configuration_with_its_rule() {
+    let output = on("run", WHILE_LOOP, &["--input", "n=1", "--trace"]);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("  ⟨x := 0; while x < n"), "{text}");
+    assert!(lines[1].starts_with("→ [assignment] ⟨while x < n"), "{text}");
+    assert!(lines[2].starts_with("→ [iteration (enter)]"), "{text}");
+    assert!(lines[4].starts_with("→ [iteration (exit)] ⟨ε, {n ↦ 1, x ↦ 1}⟩"), "{text}");
+    assert_eq!(lines[5], "terminated after 4 steps");
+}
+
+#[test]
+fn run_reports_errors_with_exit_1() {
+    let output = on("run", "assert x > 0", &[]);
+    assert_eq!(status(&output), 1);
+    assert!(stdout(&output).starts_with("assertion-failed after 1 step\n"));
+    let output = on("run", "y := a[2]", &["--checked-arrays", "--input", "a=[1,2]", "--format", "json"]);
+    assert_eq!(status(&output), 1);
+    let report = json(&output);
+    assert_eq!(report["outcome"], "error");
+    assert_eq!(report["error"], "array-out-of-bound");
+    assert_eq!(report["state"]["a"], serde_json::json!({ "default": 0, "entries": { "0": 1, "1": 2 }, "len": 2 }));
+}
+
+#[test]
+fn run_names_violated_assumptions_and_step_limits() {
+    let output = on("run", "assume x > 0; y := 1", &[]);
+    assert_eq!(status(&output), 0);
+    assert!(stdout(&output).starts_with("assumption-violated after 1 step"));
+    let output = on("run", "while true { x := x + 1 }", &["--max-steps", "10", "--format", "json"]);
+    assert_eq!(status(&output), 3);
+    assert_eq!(json(&output)["outcome"], "step-limit");
+}
+
+#[test]
+fn bad_input_is_exit_2_with_a_located_message() {
+    let path = program("x := 1;\ny := (x +\n");
+    let output = symex(&["run", path.to_str().unwrap()]);
+    assert_eq!(status(&output), 2);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let first = stderr.lines().next().unwrap();
+    assert!(first.starts_with(&format!("{}:", path.display())) && first.contains(": error: "), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "no colour when not a terminal: {stderr}");
+
+    for args in [
+        vec!["run", "/nonexistent/p.sx"],
+        vec!["explore", "--no-such-option", "p.sx"],
+    ] {
+        assert_eq!(status(&symex(&args)), 2, "{args:?}");
+    }
+    assert_eq!(status(&on("run", WHILE_LOOP, &["--input", "n=true"])), 2);
+    assert_eq!(status(&on("run", WHILE_LOOP, &["--input", "m=1"])), 2);
+    assert_eq!(status(&on("explore", WHILE_LOOP, &["--method", "wp"])), 2);
+}
+
+#[test]
+fn programs_can_come_from_standard_input() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(["run", "-", "--input", "n=2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(WHILE_LOOP.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(status(&output), 0);
+    assert!(stdout(&output).contains("x = 2"));
+}
+
+#[test]
+fn explore_unfolds_a_loop_k_times() {
+    let report = json(&on("explore", WHILE_LOOP, &["--unfold", "3", "--format", "json"]));
+    let stats = &report["stats"];
+    assert_eq!((stats["paths"].as_u64(), stats["terminated"].as_u64(), stats["bounded"].as_u64()), (Some(5), Some(4), Some(1)));
+    assert_eq!(report["language"], "basic");
+    assert_eq!(report["method"], "forward");
+    let paths = report["paths"].as_array().unwrap();
+    let ids: Vec<u64> = paths.iter().map(|p| p["id"].as_u64().unwrap()).collect();
+    assert_eq!(ids, [0, 1, 2, 3, 4]);
+    let first = paths.iter().find(|p| p["steps"] == 2 && p["status"] == "terminated").unwrap();
+    assert_eq!(first["error"], Json::Null);
+    assert_eq!(first["path_condition"], "!(0 < n)");
+    assert_eq!(first["path_condition_size"], 4);
+    assert_eq!(first["state"], serde_json::json!({ "n": "n", "x": "0" }));
+    assert_eq!(first["trace"], serde_json::json!(["x := 0", "!(x < n)"]));
+    assert!(first["model"]["n"].as_i64().unwrap() <= 0);
+    assert_eq!(first["steps"], 2);
+    let bounded = paths.iter().find(|p| p["status"] == "bounded").unwrap();
+    assert_eq!(bounded["reason"], "loop unfolding bound 3");
+    assert_eq!(bounded["trace"].as_array().unwrap().len(), 1 + 2 * 3 + 1);
+}
+
+#[test]
+fn every_strategy_finds_the_same_paths() {
+    let conditions = |strategy: &str| {
+        let report = json(&on("explore", WHILE_LOOP, &["--unfold", "2", "--format", "json", "--strategy", strategy, "--seed", "7"]));
+        let mut conditions: Vec<String> =
+            report["paths"].as_array().unwrap().iter().map(|p| p["path_condition"].as_str().unwrap().to_string()).collect();
+        conditions.sort();
+        conditions
+    };
+    let dfs = conditions("dfs");
+    assert_eq!(dfs.len(), 4);
+    for strategy in ["bfs", "random", "depth"] {
+        assert_eq!(conditions(strategy), dfs, "{strategy}");
+    }
+}
+
+#[test]
+fn explore_fix_gives_inputs_concrete_values() {
+    let report = json(&on("explore", WHILE_LOOP, &["--fix", "n=2", "--format", "json"]));
+    let paths = report["paths"].as_array().unwrap();
+    assert_eq!(paths.len(), 1);
+    assert_eq!(paths[0]["model"]["n"], 2);
+    assert!(paths[0]["path_condition"].as_str().unwrap().starts_with("n = 2 && "));
+    assert_eq!(report["stats"]["pruned"], 3);
+}
+
+#[test]
+fn path_limits_report_the_unexplored_frontier() {
+    let output = on("explore", WHILE_LOOP, &["--max-paths", "2"]);
+    assert_eq!(status(&output), 0);
+    let text = stdout(&output);
+    assert!(text.contains("2 paths: 1 terminated, 0 errors, 1 bounded"), "{text}");
+    assert!(text.contains("(path limit reached)"), "{text}");
+}
+
+#[test]
+fn infeasible_branches_can_be_kept() {
+    let source = "if x > 0 { if x < 0 { y := 1 } }";
+    let report = json(&on("explore", source, &["--keep-infeasible", "--format", "json"]));
+    let statuses: Vec<&str> = report["paths"].as_array().unwrap().iter().map(|p| p["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["infeasible", "terminated", "terminated"]);
+    assert_eq!(report["paths"][0]["model"], Json::Null);
+}
+
+#[test]
+fn dot_labels_are_escaped() {
+    let output = on("explore", "if b { x := 1 } else { x := 2 }", &["--format", "dot"]);
+    let dot = stdout(&output);
+    assert!(dot.starts_with("digraph symex {"), "{dot}");
+    assert!(dot.contains("n0 -> n1 [label=\"choice (then)\\nb\"];"), "{dot}");
+    assert!(dot.contains("\\nterminated\""), "{dot}");
+}
+
+#[test]
+fn tests_replay_every_path() {
+    let output = on("tests", "if x < 0 { y := -x } else { y := x };\nwhile y > 2 { y := y - 1 }\n", &["--unfold", "2", "--format", "json"]);
+    assert_eq!(status(&output), 0);
+    let report = json(&output);
+    let tests = report["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 6);
+    for test in tests {
+        assert_eq!(test["replayed"], true, "{test}");
+        assert_eq!(test["outcome"], "terminated");
+    }
+    assert!(tests.iter().any(|t| t["final_state"]["y"] == 2 && t["inputs"]["x"].as_i64().unwrap() < 0));
+}
+
+#[test]
+fn verify_proves_a_true_assertion() {
+    let output = on("verify", ABS, &[]);
+    assert_eq!(status(&output), 0, "{}", stdout(&output));
+    assert!(stdout(&output).starts_with("proved: every assertion holds on every path (2 paths, 2 assertion checks proved)"));
+}
+
+#[test]
+fn verify_refutes_a_false_assertion_with_a_counterexample_run_reproduces() {
+    let output = on("verify", NOT_FIVE, &["--format", "json"]);
+    assert_eq!(status(&output), 1);
+    let report = json(&output);
+    assert_eq!(report["verdict"], "counterexample");
+    let counterexample = &report["counterexample"];
+    assert_eq!(counterexample["inputs"]["x"], 5);
+    assert_eq!(counterexample["confirmed"], true);
+    let output = on("run", NOT_FIVE, &["--input", "x=5"]);
+    assert_eq!(status(&output), 1);
+    assert!(stdout(&output).starts_with("assertion-failed"));
+}
+
+#[test]
+fn verify_is_inconclusive_when_a_bound_cuts_a_path() {
+    let output = on("verify", "while x > 0 { x := x - 1 };\nassert x <= 0\n", &["--unfold", "2"]);
+    assert_eq!(status(&output), 3, "{}", stdout(&output));
+    assert!(stdout(&output).starts_with("inconclusive"));
+}
