@@ -1,0 +1,244 @@
+//! King's properties of symbolic execution (J. C. King, *Symbolic execution
+//! and program testing*, CACM 19(7), 1976), checked on every paper example:
+//!
+//! 1. every feasible leaf has a model whose concrete run takes the same path
+//!    and ends in the state `V ∘ σ` the leaf predicts;
+//! 2. the path conditions of distinct leaves are pairwise unsatisfiable
+//!    together (the tree partitions the input space);
+//! 3. on programs whose tree is finite, every input satisfies exactly one
+//!    leaf's path condition, and its run ends in that leaf's predicted state;
+//! 4. a path the solver cannot decide is reported `unknown`, never feasible.
+
+use rand::{Rng, SeedableRng};
+use std::rc::Rc;
+use symex::commands::language::{with_semantics, Semantics, Visitor};
+use symex::explore::run::{run, RunEnd};
+use symex::explore::{explore, replay, Bounds, ExploreOptions, Status, Tree};
+use symex::solver::{SatResult, Solver};
+use symex_semantics::eval::{eval, eval_bool, Valuation};
+use symex_semantics::program::Program;
+use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::term::{Sort, Term};
+use symex_semantics::value::{ArrayValue, Value};
+
+/// The examples, each with the `--unfold` bound its tree is explored under.
+const EXAMPLES: &[(&str, usize)] = &[
+    ("basic/while_loop", 3),
+    ("basic/array_swap", 10),
+    ("basic/array_max", 2),
+    ("basic/abs", 10),
+    ("basic/max", 10),
+    ("basic/sum", 3),
+    ("basic/king_sum", 10),
+    ("basic/king_power", 3),
+    ("basic/king_search", 10),
+    ("recursive/factorial", 3),
+    ("recursive/fibonacci", 2),
+    ("recursive/even_odd", 3),
+    ("recursive/accumulate", 3),
+    ("recursive/countdown", 3),
+];
+
+fn parse(name: &str, source: &str) -> Rc<Program> {
+    let program = symex_semantics::syntax::parse_program(source).unwrap_or_else(|error| panic!("{}", error.render_plain(name, source)));
+    Rc::new(program)
+}
+
+fn load(example: &str) -> Rc<Program> {
+    let path = format!("{}/paper-examples/{example}.sx", env!("CARGO_MANIFEST_DIR"));
+    parse(&path, &std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}")))
+}
+
+/// Runs `check` on the example's semantics and its tree explored with `options`.
+fn with_tree(example: &str, unfold: usize, options: Options, check: impl KingCheck) {
+    let explore = ExploreOptions { bounds: Bounds { unfold, ..Bounds::default() }, ..ExploreOptions::default() };
+    check_tree(example, load(example), options, explore, check);
+}
+
+fn check_tree(name: &str, program: Rc<Program>, options: Options, explore: ExploreOptions, check: impl KingCheck) {
+    let language = program.language;
+    let visitor = Explored { program: program.clone(), explore, check, example: name.to_string() };
+    if let Err(error) = with_semantics(program, language, options, visitor) {
+        panic!("{name}: {error}");
+    }
+}
+
+trait KingCheck {
+    fn check<S, C>(&self, example: &str, program: &Program, semantics: &Semantics<S, C>, tree: &Tree)
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration;
+}
+
+struct Explored<K> {
+    program: Rc<Program>,
+    explore: ExploreOptions,
+    check: K,
+    example: String,
+}
+
+impl<K: KingCheck> Visitor for Explored<K> {
+    type Output = ();
+
+    fn visit<S, C>(self, semantics: Semantics<S, C>)
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let tree = explore(&semantics.symbolic, semantics.initial.clone(), &self.program.globals, &self.explore);
+        self.check.check(&self.example, &self.program, &semantics, &tree);
+    }
+}
+
+fn leaves(tree: &Tree) -> impl Iterator<Item = (usize, &symex::explore::Leaf)> {
+    tree.paths.iter().filter_map(|&node| tree.leaf(node).map(|leaf| (node, leaf)))
+}
+
+struct FeasibleLeavesReplay;
+
+impl KingCheck for FeasibleLeavesReplay {
+    fn check<S, C>(&self, example: &str, _: &Program, semantics: &Semantics<S, C>, tree: &Tree)
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let mut replayed = 0;
+        for (node, leaf) in leaves(tree) {
+            if !matches!(leaf.status, Status::Terminated | Status::Error(_)) {
+                continue;
+            }
+            let model = leaf.model.as_ref().unwrap_or_else(|| panic!("{example}: feasible leaf {node} has no model"));
+            assert!(eval_bool(&leaf.path_condition, model).unwrap_or(false), "{example}: the model of leaf {node} violates its path condition");
+            let replay = replay(tree, node, &semantics.concrete, |v| semantics.start(v)).expect("a feasible leaf replays");
+            assert_eq!(replay.mismatch, None, "{example}: leaf {node}");
+            replayed += 1;
+        }
+        assert!(replayed > 0, "{example}: no feasible leaf");
+    }
+}
+
+#[test]
+fn every_feasible_leaf_has_a_model_that_takes_its_path() {
+    for (example, unfold) in EXAMPLES {
+        with_tree(example, *unfold, Options::default(), FeasibleLeavesReplay);
+    }
+    with_tree("basic/array_max", 2, Options { checked_arrays: true }, FeasibleLeavesReplay);
+}
+
+struct PairwiseDisjoint;
+
+impl KingCheck for PairwiseDisjoint {
+    fn check<S, C>(&self, example: &str, _: &Program, _: &Semantics<S, C>, tree: &Tree)
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let conditions: Vec<(usize, &Term)> = leaves(tree).map(|(node, leaf)| (node, &leaf.path_condition)).collect();
+        let mut solver = Solver::new(10_000);
+        for (i, (first, phi)) in conditions.iter().enumerate() {
+            for (second, psi) in &conditions[i + 1..] {
+                let both = Term::and((*phi).clone(), (*psi).clone());
+                assert_eq!(solver.check_assuming(&both), SatResult::Unsat, "{example}: leaves {first} and {second} overlap");
+            }
+        }
+    }
+}
+
+#[test]
+fn path_conditions_of_distinct_leaves_exclude_each_other() {
+    for (example, unfold) in EXAMPLES {
+        with_tree(example, *unfold, Options::default(), PairwiseDisjoint);
+    }
+}
+
+/// A random value of `sort`: small integers, short arrays.
+fn random_value(rng: &mut impl Rng, sort: &Sort) -> Value {
+    match sort {
+        Sort::Int => Value::Int(rng.gen_range(-6..=6).into()),
+        Sort::Bool => Value::Bool(rng.gen()),
+        Sort::Array(element) => {
+            let len: i64 = rng.gen_range(0..=6);
+            let default = Value::default_of(element).unwrap_or(Value::Int(0.into()));
+            let mut array = ArrayValue::constant(len.into(), default);
+            for i in 0..len {
+                array = array.set(i.into(), random_value(rng, element));
+            }
+            Value::Array(array)
+        }
+        Sort::Object(_) => Value::Int(0.into()),
+    }
+}
+
+struct InputsPartitioned;
+
+impl KingCheck for InputsPartitioned {
+    fn check<S, C>(&self, example: &str, program: &Program, semantics: &Semantics<S, C>, tree: &Tree)
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let finite = leaves(tree).all(|(_, leaf)| matches!(leaf.status, Status::Terminated | Status::Error(_)));
+        if !finite || !tree.unexplored.is_empty() {
+            return;
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1976);
+        for _ in 0..200 {
+            let inputs: Valuation = program.globals.iter().map(|(x, sort)| (x.clone(), random_value(&mut rng, sort))).collect();
+            let satisfied: Vec<_> = leaves(tree).filter(|(_, leaf)| eval_bool(&leaf.path_condition, &inputs) == Ok(true)).collect();
+            assert_eq!(satisfied.len(), 1, "{example}: {inputs:?} satisfies {} leaves", satisfied.len());
+            let (node, leaf) = satisfied[0];
+            let finished = run(&semantics.concrete, semantics.start(inputs.clone()), 100_000, |_, _| {});
+            assert_eq!(finished.end, RunEnd::Finished(leaf.status.outcome().expect("a finished leaf")), "{example}: leaf {node}");
+            let state = finished.last.global_state();
+            for (x, e) in &leaf.state {
+                assert_eq!(state.get(x), eval(e, &inputs).ok().as_ref(), "{example}: `{x}` at leaf {node} from {inputs:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn on_finite_trees_every_input_satisfies_exactly_one_leaf() {
+    for (example, unfold) in EXAMPLES {
+        with_tree(example, *unfold, Options::default(), InputsPartitioned);
+    }
+}
+
+struct UndecidedIsUnknown;
+
+impl KingCheck for UndecidedIsUnknown {
+    fn check<S, C>(&self, name: &str, _: &Program, _: &Semantics<S, C>, tree: &Tree)
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let statuses: Vec<String> = leaves(tree).map(|(_, leaf)| leaf.status.name().to_string()).collect();
+        assert_eq!(statuses, ["unknown", "terminated"], "{name}");
+        let (_, undecided) = leaves(tree).next().expect("two leaves");
+        assert!(undecided.model.is_none(), "{name}: an unknown path has no model");
+        assert_eq!((tree.stats.unknown, tree.stats.terminated), (1, 1), "{name}");
+    }
+}
+
+/// Fermat's `x³ + y³ = z³` has no positive solution, which Z3's nonlinear
+/// arithmetic cannot show within 50 ms: that branch ends `unknown`, with no
+/// model, and is never counted as feasible.
+#[test]
+fn a_path_the_solver_cannot_decide_is_unknown_never_feasible() {
+    let source = "assume x > 0 && y > 0 && z > 0;
+                  if x * x * x + y * y * y = z * z * z { w := 1 } else { w := 2 }";
+    let explore = ExploreOptions { timeout_ms: 50, ..ExploreOptions::default() };
+    check_tree("fermat", parse("fermat.sx", source), Options::default(), explore, UndecidedIsUnknown);
+}
