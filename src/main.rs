@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
-use symex::commands::{self, run::RunArgs, CliError, Common, Exit};
+use symex::commands::{self, check::CheckArgs, run::RunArgs, CliError, Common, Exit};
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution formally explained: run, explore, test and verify programs")]
@@ -24,6 +24,9 @@ enum Command {
     /// Prove every assertion on every path (exit 0), or give a counterexample
     /// (exit 1); exit 3 when a bound or the solver left some path undecided.
     Verify(Common),
+    /// Run the symbolic and concrete semantics side by side on random inputs
+    /// and check the paper's theorems on this program (exit 1 on a disagreement).
+    Check(CheckArgs),
 }
 
 /// Deep programs are parsed and printed on a thread with room to spare.
@@ -53,6 +56,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Explore(common) => commands::explore::command(common, &mut out),
         Command::Tests(common) => commands::tests::command(common, &mut out),
         Command::Verify(common) => commands::verify::command(common, &mut out),
+        Command::Check(args) => commands::check::command(args, &mut out),
     }?;
     out.flush()?;
     Ok(exit)

@@ -249,3 +249,17 @@ fn verify_is_inconclusive_when_a_bound_cuts_a_path() {
     assert_eq!(status(&output), 3, "{}", stdout(&output));
     assert!(stdout(&output).starts_with("inconclusive"));
 }
+
+#[test]
+fn check_reports_each_theorem_with_its_case_count_and_seed() {
+    let output = on("check", WHILE_LOOP, &["--runs", "20", "--seed", "42"]);
+    assert_eq!(status(&output), 0);
+    let report = stdout(&output);
+    assert!(report.starts_with("basic program, 20 runs, seed 42"), "{report}");
+    for result in ["Lemma 2.1", "Corollary 2.2", "Theorem 2.3", "Theorem 2.4"] {
+        assert!(report.lines().any(|line| line.contains(result) && line.contains("ok")), "{result} in {report}");
+    }
+    let recursive = on("check", WHILE_LOOP, &["--runs", "5", "--lang", "recursive", "--format", "json"]);
+    assert_eq!(status(&recursive), 0);
+    assert_eq!(json(&recursive)["language"], "recursive");
+}

@@ -2,6 +2,7 @@
 //! loading a program, the common options, the choice of semantics, and
 //! input values from the command line.
 
+pub mod check;
 pub mod explore;
 pub mod inputs;
 pub mod language;

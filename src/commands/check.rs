@@ -1,0 +1,50 @@
+//! `symex check FILE`: the symbolic and concrete systems run side by side on
+//! this program, and the paper's correctness and completeness results are
+//! checked on random inputs and random symbolic paths (`theorems`).
+
+use super::language::choose;
+use super::{load, CliError, Exit, LanguageArg};
+use crate::theorems::check_program;
+use clap::{Args, ValueEnum};
+use std::io::Write;
+use symex_semantics::system::Options;
+
+/// `--format` of `check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct CheckArgs {
+    /// The program (`-` for standard input).
+    pub file: String,
+    /// How many random inputs and symbolic paths to check each result on.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub runs: u64,
+    /// Seed of the random inputs and paths (default: drawn at random; always printed).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Every array access must be within `0 <= i < len(a)` (§2.1).
+    #[arg(long)]
+    pub checked_arrays: bool,
+    #[arg(long, value_enum)]
+    pub lang: Option<LanguageArg>,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+}
+
+/// Checks the results; exit 1 when one of them has a counterexample.
+pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let loaded = load(&args.file)?;
+    let language = choose(&loaded.program, args.lang.map(Into::into))?;
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let options = Options { checked_arrays: args.checked_arrays };
+    let report = check_program(loaded.program, language, options, args.runs, seed).map_err(CliError::new)?;
+    match args.format {
+        CheckFormat::Text => write!(out, "{report}")?,
+        CheckFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report).map_err(|e| CliError::new(e.to_string()))?)?,
+    }
+    Ok(if report.passed() { Exit::Done } else { Exit::Failed })
+}
