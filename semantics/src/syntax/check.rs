@@ -343,7 +343,7 @@ impl<'a> Checker<'a, '_> {
         };
         self.block(body, &scope)?;
         let ty = self.infer(value, &scope)?;
-        self.expect(&Subject::of(value), &value.span, ty, result)
+        self.unify_with(&Subject::of(value), &value.span, ty, result)
     }
 
     fn missing_return(&self, method: &ast::Method) -> Diagnostic {
@@ -364,8 +364,8 @@ impl<'a> Checker<'a, '_> {
                 let value_ty = self.infer(value, scope)?;
                 match subject {
                     // A field's type is declared: blame the value.
-                    Subject::Other => self.expect(&Subject::of(value), &value.span, value_ty, ty),
-                    _ => self.expect(&subject, &span, ty, value_ty),
+                    Subject::Other => self.unify_with(&Subject::of(value), &value.span, value_ty, ty),
+                    _ => self.unify_with(&subject, &span, ty, value_ty),
                 }
             }
             StmtKind::New(target, class) => {
@@ -374,7 +374,7 @@ impl<'a> Checker<'a, '_> {
                 }
                 let (ty, span, subject) = self.target(target, scope)?;
                 let object = self.types.known(Shape::Object(class.name.as_str().into()));
-                self.expect(&subject, &span, ty, object)
+                self.unify_with(&subject, &span, ty, object)
             }
             StmtKind::MethodCall { target, receiver, method, args } => {
                 let receiver_ty = self.infer(receiver, scope)?;
@@ -425,7 +425,7 @@ impl<'a> Checker<'a, '_> {
         }
         for (arg, param) in args.iter().zip(params) {
             let ty = self.infer(arg, scope)?;
-            self.expect(&Subject::of(arg), &arg.span, ty, param)?;
+            self.unify_with(&Subject::of(arg), &arg.span, ty, param)?;
         }
         Ok(())
     }
@@ -487,7 +487,7 @@ impl<'a> Checker<'a, '_> {
     fn array(&mut self, a: &'a str, span: &Span, ty: TyId) -> Result<TyId, Diagnostic> {
         let element = self.types.restricted(Restriction { reason: Reason::Element(a), span: span.clone() });
         let array = self.types.known(Shape::Array(element));
-        self.expect(&Subject::Var(a), span, ty, array)?;
+        self.unify_with(&Subject::Var(a), span, ty, array)?;
         Ok(element)
     }
 
@@ -509,7 +509,7 @@ impl<'a> Checker<'a, '_> {
     fn check(&mut self, e: &'a Expr, shape: Shape, scope: &Scope) -> Result<(), Diagnostic> {
         let ty = self.infer(e, scope)?;
         let want = self.types.known(shape);
-        self.expect(&Subject::of(e), &e.span, ty, want)
+        self.unify_with(&Subject::of(e), &e.span, ty, want)
     }
 
     fn infer(&mut self, e: &'a Expr, scope: &Scope) -> Result<TyId, Diagnostic> {
@@ -592,14 +592,14 @@ impl<'a> Checker<'a, '_> {
     fn same_type(&mut self, left: &'a Expr, right: &'a Expr, scope: &Scope) -> Result<TyId, Diagnostic> {
         let left_ty = self.infer(left, scope)?;
         let right_ty = self.infer(right, scope)?;
-        self.expect(&Subject::of(right), &right.span, right_ty, left_ty)?;
+        self.unify_with(&Subject::of(right), &right.span, right_ty, left_ty)?;
         Ok(left_ty)
     }
 
     // Unification with messages.
 
     /// `subject`, written at `span` with type `have`, must have type `want`.
-    fn expect(&mut self, subject: &Subject, span: &Span, have: TyId, want: TyId) -> Result<(), Diagnostic> {
+    fn unify_with(&mut self, subject: &Subject, span: &Span, have: TyId, want: TyId) -> Result<(), Diagnostic> {
         match self.types.unify(have, want) {
             Ok(()) => {
                 if self.types.lacks_evidence(have) {
@@ -627,7 +627,7 @@ impl<'a> Checker<'a, '_> {
             return Ok(());
         }
         let rule = self.types.restricted(Restriction { reason, span: span.clone() });
-        self.expect(subject, span, ty, rule)
+        self.unify_with(subject, span, ty, rule)
     }
 
 
@@ -731,10 +731,10 @@ impl<'a> Checker<'a, '_> {
                     return Err(error);
                 }
                 for ((ty, span, subject), param) in call.args.iter().zip(params) {
-                    self.expect(subject, span, *ty, param)?;
+                    self.unify_with(subject, span, *ty, param)?;
                 }
                 let (ty, span, subject) = &call.target;
-                self.expect(subject, span, *ty, result)
+                self.unify_with(subject, span, *ty, result)
             }
         }
     }
@@ -779,7 +779,7 @@ impl<'a> Checker<'a, '_> {
             let pending = self.pending.remove(index);
             let object = self.types.known(Shape::Object(class.as_str().into()));
             let span = pending.member().span.clone();
-            self.expect(&Subject::Other, &span, pending.receiver(), object)?;
+            self.unify_with(&Subject::Other, &span, pending.receiver(), object)?;
             self.settle(pending, &class)?;
         }
         Ok(())

@@ -90,7 +90,7 @@ impl<'a> Parser<'a, '_> {
         self.error(self.span(), format!("expected {what}, found {}", self.peek()))
     }
 
-    fn expect(&mut self, tok: Tok, context: &str) -> Result<Span, Diagnostic> {
+    fn require(&mut self, tok: Tok, context: &str) -> Result<Span, Diagnostic> {
         if self.peek() == tok {
             Ok(self.bump().span)
         } else {
@@ -154,13 +154,13 @@ impl<'a> Parser<'a, '_> {
         self.bump();
         loop {
             let name = self.ident("a variable name")?;
-            self.expect(Tok::Colon, " and a type after the variable name")?;
+            self.require(Tok::Colon, " and a type after the variable name")?;
             decls.push(Decl::Var(name, self.ty()?));
             if !self.eat(Tok::Comma) {
                 break;
             }
         }
-        self.expect(Tok::Semi, " after the variable declaration")?;
+        self.require(Tok::Semi, " after the variable declaration")?;
         Ok(())
     }
 
@@ -178,7 +178,7 @@ impl<'a> Parser<'a, '_> {
             return Ok(Type { kind: scalar, span: start..self.previous_end });
         }
         self.bump();
-        self.expect(Tok::RBracket, " in the array type")?;
+        self.require(Tok::RBracket, " in the array type")?;
         let kind = match scalar {
             TypeKind::Int => TypeKind::IntArray,
             TypeKind::Bool => TypeKind::BoolArray,
@@ -189,7 +189,7 @@ impl<'a> Parser<'a, '_> {
 
     /// `(u: T?, …)`
     fn params(&mut self) -> Result<Vec<Param>, Diagnostic> {
-        self.expect(Tok::LParen, " before the parameters")?;
+        self.require(Tok::LParen, " before the parameters")?;
         let mut params = Vec::new();
         if self.eat(Tok::RParen) {
             return Ok(params);
@@ -202,7 +202,7 @@ impl<'a> Parser<'a, '_> {
                 break;
             }
         }
-        self.expect(Tok::RParen, " after the parameters")?;
+        self.require(Tok::RParen, " after the parameters")?;
         Ok(params)
     }
 
@@ -219,7 +219,7 @@ impl<'a> Parser<'a, '_> {
     fn class(&mut self) -> Result<Class, Diagnostic> {
         self.bump();
         let name = self.ident("a class name")?;
-        let open = self.expect(Tok::LBrace, " to start the class body")?;
+        let open = self.require(Tok::LBrace, " to start the class body")?;
         let mut class = Class { name, fields: Vec::new(), methods: Vec::new() };
         loop {
             match self.peek() {
@@ -227,13 +227,13 @@ impl<'a> Parser<'a, '_> {
                     self.bump();
                     loop {
                         let field = self.ident("a field name")?;
-                        self.expect(Tok::Colon, " and a type after the field name")?;
+                        self.require(Tok::Colon, " and a type after the field name")?;
                         class.fields.push((field, self.ty()?));
                         if !self.eat(Tok::Comma) {
                             break;
                         }
                     }
-                    self.expect(Tok::Semi, " after the field declaration")?;
+                    self.require(Tok::Semi, " after the field declaration")?;
                 }
                 Tok::Method => {
                     self.bump();
@@ -259,10 +259,10 @@ impl<'a> Parser<'a, '_> {
 
     /// `{ S }`, returning the statements and the span of the closing brace.
     fn block(&mut self) -> Result<(Vec<Stmt>, Span), Diagnostic> {
-        let open = self.expect(Tok::LBrace, " to start a block")?;
+        let open = self.require(Tok::LBrace, " to start a block")?;
         self.enter(open.clone())?;
         let statements = self.statements(Some(open))?;
-        let close = self.expect(Tok::RBrace, " to close the block")?;
+        let close = self.require(Tok::RBrace, " to close the block")?;
         self.leave();
         Ok((statements, close))
     }
@@ -477,7 +477,7 @@ impl<'a> Parser<'a, '_> {
                 Tok::LBracket => {
                     self.bump();
                     let index = self.expr()?;
-                    self.expect(Tok::RBracket, " to close the array index")?;
+                    self.require(Tok::RBracket, " to close the array index")?;
                     expr = self.node(ExprKind::Index(Box::new(expr), Box::new(index)), start..self.previous_end)?;
                 }
                 _ => return Ok(expr),
@@ -498,7 +498,7 @@ impl<'a> Parser<'a, '_> {
                 break;
             }
         }
-        self.expect(Tok::RParen, " or `,` in the argument list")?;
+        self.require(Tok::RParen, " or `,` in the argument list")?;
         Ok(args)
     }
 
@@ -528,9 +528,9 @@ impl<'a> Parser<'a, '_> {
             }
             Tok::Len => {
                 self.bump();
-                self.expect(Tok::LParen, " after `len`")?;
+                self.require(Tok::LParen, " after `len`")?;
                 let array = self.expr()?;
-                self.expect(Tok::RParen, " after the argument of `len`")?;
+                self.require(Tok::RParen, " after the argument of `len`")?;
                 ExprKind::Len(Box::new(array))
             }
             Tok::LParen => {
@@ -545,11 +545,11 @@ impl<'a> Parser<'a, '_> {
             Tok::If => {
                 self.bump();
                 let condition = self.expr()?;
-                self.expect(Tok::Then, " in the conditional expression `if b then e1 else e2 fi`")?;
+                self.require(Tok::Then, " in the conditional expression `if b then e1 else e2 fi`")?;
                 let then = self.expr()?;
-                self.expect(Tok::Else, " in the conditional expression `if b then e1 else e2 fi`")?;
+                self.require(Tok::Else, " in the conditional expression `if b then e1 else e2 fi`")?;
                 let otherwise = self.expr()?;
-                self.expect(Tok::Fi, " to end the conditional expression `if b then e1 else e2 fi`")?;
+                self.require(Tok::Fi, " to end the conditional expression `if b then e1 else e2 fi`")?;
                 ExprKind::Ite(Box::new(condition), Box::new(then), Box::new(otherwise))
             }
             _ => return Err(self.unexpected("an expression")),
