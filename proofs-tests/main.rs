@@ -11,6 +11,7 @@ mod corollary_2_2_soundness_assignment;
 mod corollary_3_2_no_locals_in_path_conditions;
 mod corollary_3_4_soundness_assignment;
 mod generators;
+mod king_1976_properties;
 mod lemma_2_1_substitution;
 mod lemma_3_3_substitution;
 mod mutants;
@@ -41,15 +42,15 @@ fn from_env(name: &str) -> Option<u64> {
     std::env::var(name).ok()?.parse().ok()
 }
 
-fn cases() -> u64 {
+pub fn cases() -> u64 {
     from_env("QUICKCHECK_TESTS").unwrap_or(1000)
 }
 
-fn seed() -> u64 {
+pub fn seed() -> u64 {
     from_env("PROOFS_SEED").unwrap_or_else(rand::random)
 }
 
-fn quickcheck(seed: u64) -> QuickCheck {
+pub fn quickcheck(seed: u64) -> QuickCheck {
     let tests = cases();
     QuickCheck::new()
         .tests(tests)
