@@ -16,8 +16,8 @@
 
 use crate::generators::{BasicProgram, Inputs, RecursiveProgram};
 use crate::mutants::{Mutated, MutatedRecursive, SwappedChoice};
-use crate::{build, Generated, Real, RealRecursive, Systems, TIMEOUT_MS};
-use quickcheck::{QuickCheck, TestResult, Testable};
+use crate::{build, catches_on, holds_on, Generated, Real, RealRecursive, Systems, TIMEOUT_MS};
+use quickcheck::TestResult;
 use symex::explore::run::{run, RunEnd};
 use symex::explore::{explore, replay, Bounds, ExploreOptions, Leaf, Status, Tree};
 use symex::solver::{SatResult, Solver};
@@ -118,45 +118,31 @@ fn king<M: Systems, P: Generated>(program: P, inputs: Inputs) -> TestResult {
     }
 }
 
-fn quickcheck_tenth() -> (QuickCheck, u64) {
-    let seed = crate::seed();
-    let tests = (crate::cases() / 10).max(1);
-    (crate::quickcheck(seed).tests(tests).max_tests(10 * tests), seed)
-}
-
-fn king_holds<A: Testable>(name: &str, property: A) {
-    let (mut quickcheck, seed) = quickcheck_tenth();
-    if let Err(counterexample) = quickcheck.quicktest(property) {
-        panic!("{name} has a counterexample (PROOFS_SEED={seed}): {counterexample:?}");
-    }
-}
-
-fn king_catches<A: Testable>(name: &str, property: A) {
-    let (mut quickcheck, seed) = quickcheck_tenth();
-    if let Ok(passed) = quickcheck.quicktest(property) {
-        panic!("{name}: {passed} cases passed on the mutant (PROOFS_SEED={seed}); the property checks nothing");
-    }
+/// Each case explores a whole tree: a tenth of the cases of the other properties.
+fn tenth() -> u64 {
+    (crate::cases() / 10).max(1)
 }
 
 #[test]
 fn king_properties_hold_on_basic_programs() {
-    king_holds("King's properties", king::<Real, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult);
+    holds_on("King's properties", tenth(), king::<Real, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult);
 }
 
 #[test]
 fn king_properties_hold_on_recursive_programs() {
-    king_holds("King's properties (recursive)", king::<RealRecursive, RecursiveProgram> as fn(RecursiveProgram, Inputs) -> TestResult);
+    holds_on("King's properties (recursive)", tenth(), king::<RealRecursive, RecursiveProgram> as fn(RecursiveProgram, Inputs) -> TestResult);
 }
 
 #[test]
 fn king_properties_catch_swapped_choice() {
-    king_catches("King's properties on a swapped choice", king::<Mutated<SwappedChoice>, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult);
+    catches_on("King's properties on a swapped choice", tenth(), king::<Mutated<SwappedChoice>, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult);
 }
 
 #[test]
 fn king_properties_catch_swapped_choice_in_procedures() {
-    king_catches(
+    catches_on(
         "King's properties on a swapped choice (recursive)",
+        tenth(),
         king::<MutatedRecursive<SwappedChoice>, RecursiveProgram> as fn(RecursiveProgram, Inputs) -> TestResult,
     );
 }

@@ -3,9 +3,9 @@
 //! (it must hold) and against deliberately broken rules (it must find a
 //! counterexample: a property that passes on a mutant checks nothing).
 //!
-//! Every property runs `QUICKCHECK_TESTS` cases (default 1000), with at
-//! most `QUICKCHECK_MAX_TESTS` tries (default ten times as many); the seed
-//! is drawn at random, or taken from `PROOFS_SEED`, and printed on failure.
+//! Every property must check `QUICKCHECK_TESTS` cases (default 1000) within
+//! ten times as many tries (discarded ones do not count); the seed is drawn
+//! at random, or taken from `PROOFS_SEED`, and printed on failure.
 
 mod corollary_2_2_soundness_assignment;
 mod corollary_3_2_no_locals_in_path_conditions;
@@ -46,31 +46,39 @@ pub fn cases() -> u64 {
     from_env("QUICKCHECK_TESTS").unwrap_or(1000)
 }
 
-pub fn seed() -> u64 {
+fn seed() -> u64 {
     from_env("PROOFS_SEED").unwrap_or_else(rand::random)
 }
 
-pub fn quickcheck(seed: u64) -> QuickCheck {
-    let tests = cases();
-    QuickCheck::new()
-        .tests(tests)
-        .max_tests(from_env("QUICKCHECK_MAX_TESTS").unwrap_or(10 * tests))
-        .rng(Gen::from_size_and_seed(GENERATOR_SIZE, seed))
+fn quickcheck(seed: u64) -> QuickCheck {
+    QuickCheck::new().rng(Gen::from_size_and_seed(GENERATOR_SIZE, seed))
 }
 
 /// Runs `property` and fails with the seed and the shrunk counterexample
-/// if it finds one.
+/// if it finds one, or if fewer than `QUICKCHECK_TESTS` cases were checked
+/// (the rest discarded).
 pub fn holds<A: Testable>(name: &str, property: A) {
+    holds_on(name, cases(), property);
+}
+
+/// [`holds`] on `tests` cases.
+pub fn holds_on<A: Testable>(name: &str, tests: u64, property: A) {
     let seed = seed();
-    if let Err(counterexample) = quickcheck(seed).quicktest(property) {
-        panic!("{name} has a counterexample (PROOFS_SEED={seed}): {counterexample:?}");
+    match quickcheck(seed).tests(tests).max_tests(10 * tests).quicktest(property) {
+        Err(counterexample) => panic!("{name} has a counterexample (PROOFS_SEED={seed}): {counterexample:?}"),
+        Ok(checked) => assert!(checked >= tests, "{name}: only {checked} of {tests} cases checked (PROOFS_SEED={seed})"),
     }
 }
 
 /// Runs `property` against a mutant and fails if it finds no counterexample.
 pub fn catches<A: Testable>(name: &str, property: A) {
+    catches_on(name, cases(), property);
+}
+
+/// [`catches`] on `tests` cases.
+pub fn catches_on<A: Testable>(name: &str, tests: u64, property: A) {
     let seed = seed();
-    if let Ok(passed) = quickcheck(seed).quicktest(property) {
+    if let Ok(passed) = quickcheck(seed).tests(tests).max_tests(10 * tests).quicktest(property) {
         panic!("{name}: {passed} cases passed on the mutant (PROOFS_SEED={seed}); the property checks nothing");
     }
 }
