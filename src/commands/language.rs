@@ -47,9 +47,6 @@ pub fn choose(program: &Program, requested: Option<Language>) -> Result<Language
             program.language
         )));
     }
-    if language == Language::Oo {
-        return Err(CliError::new("the oo semantics is not available for this language yet"));
-    }
     Ok(language)
 }
 
@@ -74,7 +71,9 @@ pub fn with_semantics<V: Visitor>(program: Rc<Program>, language: Language, opti
                 start: recursive::concrete::Concrete::initial,
             }))
         }
-        Language::Oo => Err(CliError::new("the oo semantics is not available for this language yet")),
+        Language::Oo => Err(CliError::new(
+            "the oo semantics (§4) is not implemented yet: oo programs are parsed and type-checked, but cannot run",
+        )),
     }
 }
 

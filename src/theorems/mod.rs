@@ -46,6 +46,6 @@ pub fn check_program(program: Rc<Program>, language: Language, options: Options,
             let simulation = Recursive::real(program, options)?;
             Ok(check::check(&simulation, &name, check::RECURSIVE_RESULTS, options.checked_arrays, runs, seed, bounds))
         }
-        Language::Oo => Err(format!("`symex check` has no checkers for {name} programs: §4 states no such theorems")),
+        Language::Oo => Err(format!("`symex check` has no checkers for {name} programs yet: Theorem 4.5 needs the §4 semantics")),
     }
 }
