@@ -4,4 +4,5 @@
 pub mod commands;
 pub mod explore;
 pub mod report;
+pub mod simplify;
 pub mod solver;

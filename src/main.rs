@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
-use symex::commands::{self, run::RunArgs, CliError, Common, Exit};
+use symex::commands::{self, bench::BenchArgs, run::RunArgs, CliError, Common, Exit};
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution formally explained: run, explore, test and verify programs")]
@@ -24,6 +24,9 @@ enum Command {
     /// Prove every assertion on every path (exit 0), or give a counterexample
     /// (exit 1); exit 3 when a bound or the solver left some path undecided.
     Verify(Common),
+    /// Explore scalable program families (branches, loop, array) and report
+    /// paths, solver calls, times and peak memory.
+    Bench(BenchArgs),
 }
 
 /// Deep programs are parsed and printed on a thread with room to spare.
@@ -53,6 +56,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Explore(common) => commands::explore::command(common, &mut out),
         Command::Tests(common) => commands::tests::command(common, &mut out),
         Command::Verify(common) => commands::verify::command(common, &mut out),
+        Command::Bench(args) => commands::bench::command(args, &mut out),
     }?;
     out.flush()?;
     Ok(exit)
