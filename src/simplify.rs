@@ -12,9 +12,8 @@
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
 use symex_semantics::eval::eval_with;
-use symex_semantics::term::{BinOp, Term, TermKind, UnOp};
+use symex_semantics::term::{BinOp, IdMap, Term, TermKind, UnOp};
 use symex_semantics::value::Value;
 
 /// Memo entries beyond which the table is cleared before the next call:
@@ -32,7 +31,7 @@ pub(crate) enum Mutant {
 /// A simplifier with its memo table (keep one per exploration).
 #[derive(Default)]
 pub struct Simplifier {
-    memo: HashMap<u64, Term>,
+    memo: IdMap<Term>,
     #[cfg(test)]
     mutant: Option<Mutant>,
 }

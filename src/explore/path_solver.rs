@@ -27,10 +27,13 @@ pub(crate) struct Feasibility {
     pub(crate) model: Option<Valuation>,
 }
 
-/// Where a node's path condition comes from (its nearest ancestor-or-self
-/// whose guard is not `true`), and a model of it if one is known.
+/// An index into [`PathSolver::guards`].
+type GuardId = usize;
+
+/// Where a node's path condition comes from (the guard of its nearest
+/// ancestor-or-self whose guard is not `true`), and a model of it if one is known.
 struct Link {
-    anchor: Option<NodeId>,
+    anchor: Option<GuardId>,
     model: Option<Valuation>,
 }
 
@@ -40,7 +43,7 @@ struct GuardNode {
     vars: BTreeMap<Name, Sort>,
     /// The variables of the path condition up to and including `guard`.
     path_vars: im::OrdMap<Name, Sort>,
-    previous: Option<NodeId>,
+    previous: Option<GuardId>,
     /// Position in the chain from the root: the push level holding `guard`.
     level: usize,
 }
@@ -55,9 +58,9 @@ pub(crate) struct PathSolver {
     scratch: Solver,
     inputs: BTreeMap<Name, Sort>,
     links: Vec<Link>,
-    guards: HashMap<NodeId, GuardNode>,
-    /// The guard nodes currently asserted in `solver`, outermost first.
-    stack: Vec<NodeId>,
+    guards: Vec<GuardNode>,
+    /// The guards currently asserted in `solver`, outermost first.
+    stack: Vec<GuardId>,
     slices: HashMap<SliceKey, (SatResult, Option<Valuation>)>,
 }
 
@@ -68,7 +71,7 @@ impl PathSolver {
             scratch: Solver::new(timeout_ms),
             inputs: inputs.clone(),
             links: Vec::new(),
-            guards: HashMap::new(),
+            guards: Vec::new(),
             stack: Vec::new(),
             slices: HashMap::new(),
         }
@@ -90,12 +93,12 @@ impl PathSolver {
         }
         let vars = guard.free_vars();
         let (mut path_vars, level) = match inherited {
-            Some(g) => (self.guards[&g].path_vars.clone(), self.guards[&g].level + 1),
+            Some(g) => (self.guards[g].path_vars.clone(), self.guards[g].level + 1),
             None => (im::OrdMap::new(), 0),
         };
         path_vars.extend(vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
-        self.guards.insert(node, GuardNode { guard: guard.clone(), vars, path_vars, previous: inherited, level });
-        self.links.push(Link { anchor: Some(node), model });
+        self.guards.push(GuardNode { guard: guard.clone(), vars, path_vars, previous: inherited, level });
+        self.links.push(Link { anchor: Some(self.guards.len() - 1), model });
     }
 
     /// Is the path condition of `node` conjoined with `guard` satisfiable?
@@ -122,6 +125,9 @@ impl PathSolver {
     pub(crate) fn model(&mut self, node: NodeId, path_condition: &Term) -> Option<Valuation> {
         let known = self.links[node].model.as_ref().filter(|model| eval_bool(path_condition, model) == Ok(true));
         if let Some(model) = known {
+            if model.keys().all(|x| self.inputs.contains_key(x)) {
+                return Some(model.clone());
+            }
             return Some(model.iter().filter(|(x, _)| self.inputs.contains_key(*x)).map(|(x, v)| (x.clone(), v.clone())).collect());
         }
         self.sync(node);
@@ -142,12 +148,12 @@ impl PathSolver {
 
     /// The guard nodes on the path to `node` that share variables,
     /// transitively, with `vars`; `None` when that is all of them.
-    fn independent_slice(&self, node: NodeId, vars: &BTreeMap<Name, Sort>) -> Option<Vec<NodeId>> {
+    fn independent_slice(&self, node: NodeId, vars: &BTreeMap<Name, Sort>) -> Option<Vec<GuardId>> {
         let mut wanted: BTreeSet<&Name> = vars.keys().collect();
         let (mut slice, mut skipped) = (Vec::new(), Vec::new());
         let mut current = self.links[node].anchor;
         while let Some(g) = current {
-            let guard = &self.guards[&g];
+            let guard = &self.guards[g];
             if guard.path_vars.len() <= wanted.len() && guard.path_vars.keys().all(|x| wanted.contains(x)) {
                 // Everything from here to the root is in the slice, and adds no variable.
                 if skipped.is_empty() {
@@ -156,7 +162,7 @@ impl PathSolver {
                 let mut rest = Some(g);
                 while let Some(r) = rest {
                     slice.push(r);
-                    rest = self.guards[&r].previous;
+                    rest = self.guards[r].previous;
                 }
                 return Some(slice);
             }
@@ -169,12 +175,12 @@ impl PathSolver {
             current = guard.previous;
         }
         loop {
-            let (joining, apart): (Vec<NodeId>, Vec<NodeId>) =
-                skipped.iter().partition(|g| self.guards[*g].vars.keys().any(|x| wanted.contains(x)));
+            let (joining, apart): (Vec<GuardId>, Vec<GuardId>) =
+                skipped.iter().partition(|&&g| self.guards[g].vars.keys().any(|x| wanted.contains(x)));
             if joining.is_empty() {
                 break;
             }
-            for g in &joining {
+            for &g in &joining {
                 wanted.extend(self.guards[g].vars.keys());
             }
             slice.extend(joining);
@@ -185,15 +191,15 @@ impl PathSolver {
 
     /// `guard` against the independent conjuncts `slice` only; the other
     /// variables keep their values from the model of `node`.
-    fn check_slice(&mut self, node: NodeId, slice: &[NodeId], guard: &Term, vars: BTreeMap<Name, Sort>) -> Feasibility {
-        let mut key: SliceKey = slice.iter().map(|g| self.guards[g].guard.id()).chain([guard.id()]).collect();
+    fn check_slice(&mut self, node: NodeId, slice: &[GuardId], guard: &Term, vars: BTreeMap<Name, Sort>) -> Feasibility {
+        let mut key: SliceKey = slice.iter().map(|&g| self.guards[g].guard.id()).chain([guard.id()]).collect();
         key.sort_unstable();
         let (result, values) = match self.slices.get(&key) {
             Some(answer) => answer.clone(),
             None => {
                 let mut slice_vars = vars;
                 self.scratch.push();
-                for g in slice {
+                for &g in slice {
                     let conjunct = &self.guards[g];
                     slice_vars.extend(conjunct.vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
                     self.scratch.assert(&conjunct.guard);
@@ -209,7 +215,9 @@ impl PathSolver {
             (Some(values), Some(base)) => {
                 // The slice's values override the parent's (`im`'s `union` keeps the larger map's).
                 let mut model = base.clone();
-                model.extend(values);
+                for (x, value) in &values {
+                    model.insert(x.clone(), value.clone());
+                }
                 Some(model).filter(|model| eval_bool(guard, model) == Ok(true))
             }
             _ => None,
@@ -225,7 +233,7 @@ impl PathSolver {
             let mut all = self.inputs.clone();
             all.extend(vars);
             if let Some(g) = self.links[node].anchor {
-                all.extend(self.guards[&g].path_vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
+                all.extend(self.guards[g].path_vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
             }
             self.solver.unconfirmed_values(&all).filter(|model| eval_bool(guard, model) == Ok(true))
         } else {
@@ -239,21 +247,21 @@ impl PathSolver {
         let mut missing = Vec::new();
         let mut current = self.links[node].anchor;
         while let Some(g) = current {
-            let guard = &self.guards[&g];
+            let guard = &self.guards[g];
             if self.stack.get(guard.level) == Some(&g) {
                 break;
             }
             missing.push(g);
             current = guard.previous;
         }
-        let keep = current.map_or(0, |g| self.guards[&g].level + 1);
+        let keep = current.map_or(0, |g| self.guards[g].level + 1);
         while self.stack.len() > keep {
             self.solver.pop();
             self.stack.pop();
         }
         for g in missing.into_iter().rev() {
             self.solver.push();
-            self.solver.assert(&self.guards[&g].guard);
+            self.solver.assert(&self.guards[g].guard);
             self.stack.push(g);
         }
     }
