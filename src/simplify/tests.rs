@@ -7,7 +7,7 @@ use num_bigint::BigInt;
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
 use symex_semantics::eval::{eval, Valuation};
 use symex_semantics::syntax::parse_program;
-use symex_semantics::term::{BinOp, Sort, Term, UnOp};
+use symex_semantics::term::{BinOp, Name, Sort, Term, UnOp};
 use symex_semantics::value::{ArrayValue, Value};
 
 const SEED: u64 = 0x5EED_2021;
@@ -181,12 +181,13 @@ impl Case {
         for (i, v) in &self.entries {
             array = array.set(BigInt::from(*i), Value::Int(BigInt::from(*v)));
         }
-        Valuation::from_iter([
-            ("x".into(), Value::Int(BigInt::from(self.x))),
-            ("y".into(), Value::Int(BigInt::from(self.y))),
-            ("b".into(), Value::Bool(self.b)),
-            ("a".into(), Value::Array(array)),
-        ])
+        let pairs: [(&str, Value); 4] = [
+            ("x", Value::Int(BigInt::from(self.x))),
+            ("y", Value::Int(BigInt::from(self.y))),
+            ("b", Value::Bool(self.b)),
+            ("a", Value::Array(array)),
+        ];
+        pairs.into_iter().map(|(x, value)| (Name::from(x), value)).collect()
     }
 }
 
