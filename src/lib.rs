@@ -5,5 +5,6 @@
 pub mod commands;
 pub mod explore;
 pub mod report;
+pub mod simplify;
 pub mod solver;
 pub mod theorems;

@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
-use symex::commands::{self, check::CheckArgs, run::RunArgs, CliError, Common, Exit};
+use symex::commands::{self, bench::BenchArgs, check::CheckArgs, run::RunArgs, CliError, Common, Exit};
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution formally explained: run, explore, test and verify programs")]
@@ -27,6 +27,9 @@ enum Command {
     /// Run the symbolic and concrete semantics side by side on random inputs
     /// and check the paper's theorems on this program (exit 1 on a disagreement).
     Check(CheckArgs),
+    /// Explore scalable program families (branches, loop, array) and report
+    /// paths, solver calls, times and peak memory.
+    Bench(BenchArgs),
 }
 
 /// Deep programs are parsed and printed on a thread with room to spare.
@@ -57,6 +60,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Tests(common) => commands::tests::command(common, &mut out),
         Command::Verify(common) => commands::verify::command(common, &mut out),
         Command::Check(args) => commands::check::command(args, &mut out),
+        Command::Bench(args) => commands::bench::command(args, &mut out),
     }?;
     out.flush()?;
     Ok(exit)

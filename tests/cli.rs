@@ -262,4 +262,37 @@ fn check_reports_each_theorem_with_its_case_count_and_seed() {
     let recursive = on("check", WHILE_LOOP, &["--runs", "5", "--lang", "recursive", "--format", "json"]);
     assert_eq!(status(&recursive), 0);
     assert_eq!(json(&recursive)["language"], "recursive");
+fn printed_conditions_and_states_fold_ground_parts_unless_asked_not_to() {
+    let source = "j := (1 + 5) / 2;\nif a[j] = x { c := 1 }\n";
+    let path = |options: &[&str]| {
+        let mut args = vec!["--format", "json"];
+        args.extend_from_slice(options);
+        let output = on("explore", source, &args);
+        assert_eq!(status(&output), 0, "{}", stdout(&output));
+        let report: Json = serde_json::from_str(&stdout(&output)).unwrap();
+        report["paths"][0].clone()
+    };
+    let simplified = path(&[]);
+    assert_eq!(simplified["path_condition"], "a[3] = x");
+    assert_eq!(simplified["state"]["j"], "3");
+    assert_eq!(simplified["trace"], serde_json::json!(["j := (1 + 5) / 2", "a[j] = x", "c := 1"]));
+    let raw = path(&["--no-simplify"]);
+    assert_eq!(raw["path_condition"], "a[(1 + 5) / 2] = x");
+    assert_eq!(raw["state"]["j"], "(1 + 5) / 2");
+    assert_eq!(raw["model"], simplified["model"]);
+}
+
+#[test]
+fn bench_reports_every_family_with_the_expected_paths() {
+    let output = symex(&["bench", "--size", "3", "--format", "json"]);
+    assert_eq!(status(&output), 0, "{}", stdout(&output));
+    let report: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    let results = report["results"].as_array().unwrap();
+    let families: Vec<&str> = results.iter().map(|r| r["family"].as_str().unwrap()).collect();
+    assert_eq!(families, ["branches", "loop", "array"]);
+    for result in results {
+        assert_eq!(result["paths"], result["expected_paths"]);
+        assert_eq!(result["models"], result["paths"], "a model for every path");
+    }
+    assert_eq!(results[1]["paths"], 5);
 }

@@ -3,12 +3,11 @@
 //! (SPEC §1.5), so their second operand is guarded; every other operator is
 //! strict, as in the paper.
 
-use crate::term::{BinOp, Name, Term, TermKind};
-use std::collections::HashMap;
+use crate::term::{BinOp, IdMap, Name, Term, TermKind};
 
 /// `δ(e)`, with SPEC §1.5's half-open bound: `δ(a[e]) = 0 ≤ e < len(a) ∧ δ(e)`.
 pub fn delta(e: &Term) -> Term {
-    let mut memo: HashMap<u64, Term> = HashMap::new();
+    let mut memo: IdMap<Term> = IdMap::default();
     for node in e.nodes() {
         let d = |t: &Term| memo[&t.id()].clone();
         let defined = match node.kind() {

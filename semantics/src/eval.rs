@@ -4,12 +4,11 @@
 //! program (out-of-bound reads) are described by `δ`, not by evaluation.
 
 use crate::subst::Substitution;
-use crate::term::{BinOp, Name, Term, TermKind, UnOp};
+use crate::term::{BinOp, IdMap, Name, Term, TermKind, UnOp};
 use crate::value::Value;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
-use std::collections::HashMap;
 use std::fmt;
 
 /// A valuation: the value of every variable it knows.
@@ -34,7 +33,7 @@ impl fmt::Display for EvalError {
 
 /// `V(e)`, with `lookup` giving `V(x)`.
 pub fn eval_with(e: &Term, lookup: impl Fn(&Name) -> Option<Value>) -> Result<Value, EvalError> {
-    let mut memo: HashMap<u64, Value> = HashMap::new();
+    let mut memo: IdMap<Value> = IdMap::default();
     for node in e.nodes() {
         let value = eval_node(&node, &memo, &lookup)?;
         memo.insert(node.id(), value);
@@ -52,7 +51,7 @@ pub fn eval(e: &Term, v: &Valuation) -> Result<Value, EvalError> {
 /// linear in their distinct nodes together, not each on its own.
 pub fn eval_all(terms: &[Term], v: &Valuation) -> Result<Vec<Value>, EvalError> {
     let lookup = |x: &Name| v.get(x).cloned();
-    let mut memo: HashMap<u64, Value> = HashMap::new();
+    let mut memo: IdMap<Value> = IdMap::default();
     let mut values = Vec::with_capacity(terms.len());
     for term in terms {
         let mut stack = vec![(term.clone(), false)];
@@ -105,7 +104,7 @@ impl fmt::Display for ShowValuation<'_> {
 
 fn eval_node(
     node: &Term,
-    memo: &HashMap<u64, Value>,
+    memo: &IdMap<Value>,
     lookup: &impl Fn(&Name) -> Option<Value>,
 ) -> Result<Value, EvalError> {
     let value_of = |t: &Term| &memo[&t.id()];

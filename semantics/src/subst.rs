@@ -1,7 +1,6 @@
 //! Substitutions `σ : Var → Expr` and their application `eσ` (§2).
 
-use crate::term::{Name, Sort, Term, TermKind};
-use std::collections::HashMap;
+use crate::term::{IdMap, Name, Sort, Term, TermKind};
 use std::fmt;
 
 /// A substitution, the identity outside its finite domain. Persistent
@@ -51,7 +50,7 @@ impl Substitution {
 /// node, so the result is built in time linear in the DAG size of `e`.
 /// `len(a)` is never substituted (§2.1: assignments leave `|a|` unchanged).
 pub fn substitute(e: &Term, lookup: impl Fn(&Name) -> Option<Term>) -> Term {
-    let mut memo: HashMap<u64, Term> = HashMap::new();
+    let mut memo: IdMap<Term> = IdMap::default();
     for node in e.nodes() {
         let child = |t: &Term| memo[&t.id()].clone();
         let image = match node.kind() {

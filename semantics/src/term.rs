@@ -12,10 +12,37 @@
 
 use num_bigint::BigInt;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::{Rc, Weak};
+
+/// A map keyed by [`Term::id`]: ids are distinct counters, so they need no
+/// scrambling, and memo tables are the hot path of every term traversal.
+pub type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
+
+/// A set of [`Term::id`]s.
+pub type IdSet = HashSet<u64, BuildHasherDefault<IdHasher>>;
+
+/// The hasher of [`IdMap`]: a multiplicative mix of the one `u64` written.
+#[derive(Default)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, id: u64) {
+        self.0 = id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
 
 /// A variable, procedure, field or class name.
 pub type Name = Rc<str>;
@@ -345,7 +372,7 @@ impl Term {
 
     /// Every distinct node reachable from this term, children before parents.
     pub fn nodes(&self) -> Vec<Term> {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = IdSet::default();
         let mut order = Vec::new();
         let mut stack = vec![(self.clone(), false)];
         while let Some((term, expanded)) = stack.pop() {
@@ -368,7 +395,7 @@ impl Term {
 
     /// Number of nodes of the term written out as a tree (saturating).
     pub fn tree_size(&self) -> u64 {
-        let mut sizes: HashMap<u64, u64> = HashMap::new();
+        let mut sizes: IdMap<u64> = IdMap::default();
         for node in self.nodes() {
             let size = node
                 .children()

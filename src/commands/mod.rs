@@ -2,6 +2,7 @@
 //! loading a program, the common options, the choice of semantics, and
 //! input values from the command line.
 
+pub mod bench;
 pub mod check;
 pub mod explore;
 pub mod inputs;
@@ -171,6 +172,12 @@ pub struct Common {
     /// Stop exploring after this long (the rest of the frontier is reported as unexplored).
     #[arg(long, value_name = "MS")]
     pub time_limit_ms: Option<u64>,
+    /// Print path conditions and states with their ground parts folded (the default).
+    #[arg(long, overrides_with = "no_simplify")]
+    pub simplify: bool,
+    /// Print path conditions and states as the paper's rules build them.
+    #[arg(long, overrides_with = "simplify")]
+    pub no_simplify: bool,
 }
 
 /// A program ready to explore: its semantics and the exploration settings.
@@ -218,6 +225,7 @@ impl Common {
             keep_infeasible: self.keep_infeasible,
             record_configurations: self.format == Format::Dot,
             assumption: inputs::fixed_condition(&self.fix, &loaded.program.globals)?,
+            simplify: !self.no_simplify,
         };
         Ok(Session { loaded, language, semantics: Options { checked_arrays: self.checked_arrays }, explore })
     }

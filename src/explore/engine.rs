@@ -2,13 +2,15 @@
 //! feasible successors, end each path with an explicit status.
 
 use super::bounds::{Bounds, Unfoldings};
-use super::path_solver::PathSolver;
+use super::path_solver::{Feasibility, PathSolver};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Tree, Unexplored, UnknownReason};
+use crate::simplify::Simplifier;
 use crate::solver::SatResult;
 use std::collections::BTreeMap;
 use std::time::Instant;
+use symex_semantics::eval::Valuation;
 use symex_semantics::system::{Configuration, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort, Term};
 
@@ -27,6 +29,10 @@ pub struct ExploreOptions {
     /// `x = 3`): asserted below every path condition and conjoined to the
     /// reported ones, so models honour it and states stay symbolic.
     pub assumption: Term,
+    /// Report path conditions, states and edge conditions with their ground
+    /// parts folded (`--no-simplify` keeps the raw terms of the paper's rules;
+    /// feasibility checks fold guards either way).
+    pub simplify: bool,
 }
 
 impl Default for ExploreOptions {
@@ -38,6 +44,7 @@ impl Default for ExploreOptions {
             keep_infeasible: false,
             record_configurations: false,
             assumption: Term::bool(true),
+            simplify: true,
         }
     }
 }
@@ -63,7 +70,8 @@ where
         system,
         inputs,
         options,
-        solver: PathSolver::new(options.timeout_ms),
+        solver: PathSolver::new(options.timeout_ms, inputs),
+        simplifier: Simplifier::new(),
         tree: Tree { nodes: Vec::new(), paths: Vec::new(), unexplored: Vec::new(), pruned: Vec::new(), stats: Stats::default() },
     };
     explorer.run(initial);
@@ -75,6 +83,7 @@ struct Explorer<'a, S: TransitionSystem> {
     inputs: &'a BTreeMap<Name, Sort>,
     options: &'a ExploreOptions,
     solver: PathSolver,
+    simplifier: Simplifier,
     tree: Tree,
 }
 
@@ -86,7 +95,8 @@ where
     fn run(&mut self, initial: S::Config) {
         let start = Instant::now();
         let bounds = self.options.bounds;
-        let root = self.add_node(None, None, &initial, 0);
+        let assumption = self.simplifier.simplify(&self.options.assumption);
+        let root = self.add_node(None, None, &initial, 0, &assumption, None);
         let mut frontier = Frontier::new(&self.options.strategy);
         let root_candidate = Candidate { node: root, depth: 0, rule: None };
         frontier.extend(vec![(root_candidate, Pending { node: root, config: initial, unfoldings: Unfoldings::default(), end: None })]);
@@ -151,7 +161,9 @@ where
         step: Step<S::Config>,
     ) -> Option<(Candidate, Pending<S::Config>)> {
         let Step { rule, guard, next } = step;
-        let mut end = match self.solver.check_step(node, &guard) {
+        let folded = self.simplifier.simplify(&guard);
+        let Feasibility { result, model } = self.solver.check_step(node, &folded);
+        let mut end = match result {
             SatResult::Sat => None,
             SatResult::Unknown => Some(Status::Unknown(UnknownReason::Solver)),
             SatResult::Unsat => {
@@ -174,17 +186,26 @@ where
         if next.max_active_calls() > self.options.bounds.unfold {
             end.get_or_insert(Status::Bounded(BoundReason::CallDepth(self.options.bounds.unfold)));
         }
-        let edge = Edge { rule, trace: trace_entry(rule, head, self.inputs), condition: guard };
+        let condition = if self.options.simplify { folded.clone() } else { guard };
+        let edge = Edge { rule, trace: trace_entry(rule, head, self.inputs), condition };
         let depth = self.tree.nodes[node].depth + 1;
-        let child = self.add_node(Some(node), Some(edge), &next, depth);
+        let child = self.add_node(Some(node), Some(edge), &next, depth, &folded, model);
         let candidate = Candidate { node: child, depth, rule: Some(rule) };
         Some((candidate, Pending { node: child, config: next, unfoldings, end }))
     }
 
-    fn add_node(&mut self, parent: Option<NodeId>, edge: Option<Edge>, config: &S::Config, depth: usize) -> NodeId {
+    /// Adds a node reached under `guard` (folded), with the model its check gave.
+    fn add_node(
+        &mut self,
+        parent: Option<NodeId>,
+        edge: Option<Edge>,
+        config: &S::Config,
+        depth: usize,
+        guard: &Term,
+        model: Option<Valuation>,
+    ) -> NodeId {
         let id = self.tree.nodes.len();
-        let guard = edge.as_ref().map_or(&self.options.assumption, |e| &e.condition);
-        self.solver.add_node(id, parent, guard);
+        self.solver.add_node(id, parent, guard, model);
         let configuration = self.options.record_configurations.then(|| config.to_string());
         self.tree.nodes.push(Node { id, parent, depth, edge, leaf: None, configuration });
         id
@@ -193,7 +214,8 @@ where
     /// Records the path ending at `node`, with a model where it is feasible.
     fn end_path(&mut self, node: NodeId, config: &S::Config, status: Status) {
         let wants_model = !matches!(status, Status::Unknown(_) | Status::Infeasible);
-        let model = if wants_model { self.solver.model(node, self.inputs) } else { None };
+        let path_condition = Term::and(self.options.assumption.clone(), config.path_condition().clone());
+        let model = if wants_model { self.solver.model(node, &path_condition) } else { None };
         let status = if wants_model && model.is_none() { Status::Unknown(UnknownReason::NoModel) } else { status };
         let stats = &mut self.tree.stats;
         stats.paths += 1;
@@ -204,8 +226,16 @@ where
             Status::Unknown(_) => stats.unknown += 1,
             Status::Infeasible => {}
         }
-        let path_condition = Term::and(self.options.assumption.clone(), config.path_condition().clone());
-        let leaf = Leaf { status, path_condition, state: config.global_state(), model };
+        let mut state = config.global_state();
+        let path_condition = if self.options.simplify {
+            for (_, value) in &mut state {
+                *value = self.simplifier.simplify(value);
+            }
+            self.simplifier.simplify(&path_condition)
+        } else {
+            path_condition
+        };
+        let leaf = Leaf { status, path_condition, state, model };
         self.tree.nodes[node].leaf = Some(leaf);
         self.tree.paths.push(node);
     }

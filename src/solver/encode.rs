@@ -10,7 +10,7 @@ use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 use std::collections::HashMap;
 use std::fmt;
-use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
+use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind, UnOp};
 use z3::ast::{Array, Bool, Int};
 
 /// Memo entries beyond which the table is cleared before the next
@@ -82,7 +82,7 @@ pub(crate) enum Mutant {
 /// The translation memo and the constants that stand for `len(a)`.
 #[derive(Default)]
 pub(crate) struct Encoder {
-    memo: HashMap<u64, Encoded>,
+    memo: IdMap<Encoded>,
     lengths: HashMap<Name, Int>,
     /// `len(a) ≥ 0` for every length constant created since the last call to
     /// [`Encoder::take_new_axioms`].

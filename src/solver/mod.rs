@@ -145,6 +145,16 @@ impl Solver {
         Some(valuation.into_iter().filter(|(name, _)| inputs.contains_key(name)).collect())
     }
 
+    /// After `Sat`: the model's values for `vars`, not yet confirmed by the
+    /// evaluator. For callers that confirm what they rely on themselves
+    /// (the explorer checks each path's model against its whole path
+    /// condition before reporting it); [`Solver::model`] otherwise.
+    pub fn unconfirmed_values(&mut self, vars: &BTreeMap<Name, Sort>) -> Option<Valuation> {
+        let Some((SatResult::Sat, _)) = &self.last else { return None };
+        let model = self.z3.get_model()?;
+        model::valuation(&model, &mut self.encoder, vars)
+    }
+
     /// The number of checks so far.
     pub fn calls(&self) -> u64 {
         self.calls
