@@ -262,6 +262,9 @@ fn check_reports_each_theorem_with_its_case_count_and_seed() {
     let recursive = on("check", WHILE_LOOP, &["--runs", "5", "--lang", "recursive", "--format", "json"]);
     assert_eq!(status(&recursive), 0);
     assert_eq!(json(&recursive)["language"], "recursive");
+}
+
+#[test]
 fn printed_conditions_and_states_fold_ground_parts_unless_asked_not_to() {
     let source = "j := (1 + 5) / 2;\nif a[j] = x { c := 1 }\n";
     let path = |options: &[&str]| {
