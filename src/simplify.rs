@@ -105,7 +105,9 @@ impl Simplifier {
         fold(&rebuilt).unwrap_or(rebuilt)
     }
 
-    /// `¬b` by the unit laws of [`Term::not`].
+    /// `¬b` by the unit laws of [`Term::not`], with negated comparisons
+    /// turned round: `!(0 < n)` is `n <= 0`, `!(x > 0)` is `x <= 0`,
+    /// `!(a = b)` is `a != b` (integers are totally ordered).
     fn not(&self, operand: Term) -> Term {
         #[cfg(test)]
         if self.mutant == Some(Mutant::NotLessIsGreater) {
@@ -113,7 +115,19 @@ impl Simplifier {
                 return Term::binary(BinOp::Gt, a.clone(), b.clone());
             }
         }
-        Term::not(operand)
+        let TermKind::Binary(op, a, b) = operand.kind() else {
+            return Term::not(operand);
+        };
+        let (a, b) = (a.clone(), b.clone());
+        match op {
+            BinOp::Lt => Term::binary(BinOp::Le, b, a),
+            BinOp::Le => Term::binary(BinOp::Lt, b, a),
+            BinOp::Gt => Term::binary(BinOp::Le, a, b),
+            BinOp::Ge => Term::binary(BinOp::Lt, a, b),
+            BinOp::Eq => Term::binary(BinOp::Ne, a, b),
+            BinOp::Ne => Term::binary(BinOp::Eq, a, b),
+            _ => Term::not(operand),
+        }
     }
 }
 

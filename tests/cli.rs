@@ -144,8 +144,8 @@ fn explore_unfolds_a_loop_k_times() {
     assert_eq!(ids, [0, 1, 2, 3, 4]);
     let first = paths.iter().find(|p| p["steps"] == 2 && p["status"] == "terminated").unwrap();
     assert_eq!(first["error"], Json::Null);
-    assert_eq!(first["path_condition"], "!(0 < n)");
-    assert_eq!(first["path_condition_size"], 4);
+    assert_eq!(first["path_condition"], "n <= 0");
+    assert_eq!(first["path_condition_size"], 3);
     assert_eq!(first["state"], serde_json::json!({ "n": "n", "x": "0" }));
     assert_eq!(first["trace"], serde_json::json!(["x := 0", "!(x < n)"]));
     assert!(first["model"]["n"].as_i64().unwrap() <= 0);

@@ -52,6 +52,20 @@ fn unit_laws_apply_around_symbolic_parts() {
 }
 
 #[test]
+fn negated_comparisons_are_turned_round() {
+    let mut simplifier = Simplifier::new();
+    let (n, x) = (int("n"), int("x"));
+    let negated = |op, a: &Term, b: &Term| Term::not(Term::binary(op, a.clone(), b.clone()));
+    let show = |simplifier: &mut Simplifier, t: Term| simplifier.simplify(&t).to_string();
+    assert_eq!(show(&mut simplifier, negated(BinOp::Lt, &Term::int(0), &n)), "n <= 0");
+    assert_eq!(show(&mut simplifier, negated(BinOp::Le, &x, &n)), "n < x");
+    assert_eq!(show(&mut simplifier, negated(BinOp::Gt, &x, &Term::int(0))), "x <= 0");
+    assert_eq!(show(&mut simplifier, negated(BinOp::Ge, &x, &n)), "x < n");
+    assert_eq!(show(&mut simplifier, negated(BinOp::Eq, &x, &n)), "x != n");
+    assert_eq!(show(&mut simplifier, negated(BinOp::Ne, &x, &n)), "x = n");
+}
+
+#[test]
 fn a_hundred_thousand_deep_term_folds_without_recursion() {
     let mut term = Term::int(0);
     for _ in 0..100_000 {
