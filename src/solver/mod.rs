@@ -9,6 +9,7 @@
 
 mod encode;
 mod model;
+mod watchdog;
 
 #[cfg(test)]
 mod agrees_with_evaluator;
@@ -18,6 +19,7 @@ mod tests;
 pub use encode::EncodeError;
 
 use encode::Encoder;
+use watchdog::Watchdog;
 use std::collections::BTreeMap;
 use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::term::{Name, Sort, Term};
@@ -48,6 +50,7 @@ pub struct Solver {
     /// The outcome of the last check and its `extra` condition, if any.
     last: Option<(SatResult, Option<Term>)>,
     calls: u64,
+    watchdog: Watchdog,
 }
 
 impl Solver {
@@ -55,11 +58,11 @@ impl Solver {
     pub fn new(timeout_ms: u64) -> Solver {
         let z3 = z3::Solver::new();
         let mut params = z3::Params::new();
-        params.set_u32("timeout", u32::try_from(timeout_ms).unwrap_or(u32::MAX));
         // Always the incremental core: the one-shot tactics (nlsat on nonlinear
-        // integer problems) do not notice the timeout and can run forever.
+        // integer problems) do not notice interrupts and can run forever.
         params.set_bool("ignore_solver1", true);
         z3.set_params(&params);
+        let watchdog = Watchdog::new(z3.get_context(), std::time::Duration::from_millis(timeout_ms));
         Solver {
             z3,
             encoder: Encoder::default(),
@@ -69,6 +72,7 @@ impl Solver {
             axioms: Vec::new(),
             last: None,
             calls: 0,
+            watchdog,
         }
     }
 
@@ -173,10 +177,11 @@ impl Solver {
             match extra.map(|extra| self.encoder.boolean(extra)).transpose() {
                 Ok(assumption) => {
                     self.assert_new_axioms();
-                    let answer = match assumption {
-                        Some(assumption) => self.z3.check_assumptions(&[assumption]),
-                        None => self.z3.check(),
-                    };
+                    let z3 = &self.z3;
+                    let answer = self.watchdog.limit(|| match assumption {
+                        Some(assumption) => z3.check_assumptions(&[assumption]),
+                        None => z3.check(),
+                    });
                     match answer {
                         z3::SatResult::Sat => SatResult::Sat,
                         z3::SatResult::Unsat => SatResult::Unsat,
