@@ -5,6 +5,7 @@
 mod bounds;
 mod engine;
 mod path_solver;
+mod repair;
 mod replay;
 pub mod run;
 mod strategy;

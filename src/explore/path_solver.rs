@@ -1,8 +1,11 @@
-//! Feasibility along the tree, with the field's three tricks (KLEE's
-//! counterexample cache and constraint independence, incremental solving):
+//! Feasibility along the tree, with the field's tricks (KLEE's
+//! counterexample cache and constraint independence, incremental solving)
+//! and model repair:
 //! - every node keeps a model of its path condition; a guard that model
 //!   already satisfies is feasible without a query, and the model serves the
 //!   child (so a two-way branch costs at most one query);
+//! - a guard that pins down one input (`a[3] = x`, `x5 > 0`) is tried on the
+//!   model mended at that input ([`super::repair`]), again without a query;
 //! - a query holds only the conjuncts that share variables, transitively,
 //!   with the guard; the others keep their values from the parent's model.
 //!   Identical independent queries are answered from a cache;
@@ -13,6 +16,7 @@
 //! A model is adopted only when the evaluator confirms the guard under it,
 //! and reported only when the evaluator confirms the whole path condition.
 
+use super::repair::repaired;
 use super::tree::NodeId;
 use crate::solver::{SatResult, Solver};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -26,6 +30,10 @@ pub(crate) struct Feasibility {
     pub(crate) result: SatResult,
     pub(crate) model: Option<Valuation>,
 }
+
+/// Paths with more guards than this are not repaired: confirming a repair
+/// evaluates every guard of the path, which would make long paths quadratic.
+const REPAIR_DEPTH: usize = 64;
 
 /// An index into [`PathSolver::guards`].
 type GuardId = usize;
@@ -110,7 +118,11 @@ impl PathSolver {
         if guard.is_false() {
             return Feasibility { result: SatResult::Unsat, model: None };
         }
-        if let Some(model) = known.filter(|model| eval_bool(guard, model) == Ok(true)) {
+        if let Some(model) = known.as_ref().filter(|model| eval_bool(guard, model) == Ok(true)) {
+            return Feasibility { result: SatResult::Sat, model: Some(model.clone()) };
+        }
+        let short = self.path_guards(node).nth(REPAIR_DEPTH).is_none();
+        if let Some(model) = known.filter(|_| short).and_then(|model| repaired(&model, guard, self.path_guards(node))) {
             return Feasibility { result: SatResult::Sat, model: Some(model) };
         }
         let vars = guard.free_vars();
@@ -135,6 +147,11 @@ impl PathSolver {
             SatResult::Sat => self.solver.model(&self.inputs),
             SatResult::Unsat | SatResult::Unknown => None,
         }
+    }
+
+    /// The guards of the path to `node`, innermost first.
+    fn path_guards(&self, node: NodeId) -> impl Iterator<Item = &Term> {
+        std::iter::successors(self.links[node].anchor, |&g| self.guards[g].previous).map(|g| &self.guards[g].guard)
     }
 
     pub(crate) fn calls(&self) -> u64 {
