@@ -147,7 +147,7 @@ impl Systems for ConcreteAssignmentIgnoringV {
         let edit: Edit<concrete::Config> = |c, steps| {
             let Some(Stmt::Assign(x, e)) = c.code.head() else { return };
             let defaults: Valuation =
-                c.valuation.iter().filter_map(|(y, v)| Some((y.clone(), default_like(v)?))).collect();
+                c.valuation.iter().map(|(y, v)| (y.clone(), default_like(v))).collect();
             for step in steps.iter_mut().filter(|s| s.rule == Rule::Assignment) {
                 if let Ok(value) = eval(e, &defaults) {
                     step.next.valuation = c.valuation.update(x.clone(), value);
@@ -159,11 +159,12 @@ impl Systems for ConcreteAssignmentIgnoringV {
 }
 
 /// The default value of `v`'s type.
-fn default_like(v: &Value) -> Option<Value> {
+fn default_like(v: &Value) -> Value {
     match v {
         Value::Int(_) => Value::default_of(&Sort::Int),
         Value::Bool(_) => Value::default_of(&Sort::Bool),
-        Value::Array(array) => Some(Value::Array(ArrayValue::constant(array.len.clone(), default_like(&array.default)?))),
+        Value::Array(array) => Value::Array(ArrayValue::constant(array.len.clone(), default_like(&array.default))),
+        Value::Nil | Value::Object(_) => Value::Nil,
     }
 }
 

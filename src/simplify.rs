@@ -83,7 +83,7 @@ impl Simplifier {
             TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) => {
                 return node.clone()
             }
-            TermKind::Field(a, f) => return Term::field(s(a), f),
+            TermKind::Field(a, f, sort) => return Term::field(s(a), f, sort.clone()),
             TermKind::Unary(UnOp::Not, a) => self.not(s(a)),
             TermKind::Unary(op, a) => Term::unary(*op, s(a)),
             TermKind::Binary(BinOp::And, a, b) => Term::and(s(a), s(b)),
@@ -141,7 +141,7 @@ fn fold(node: &Term) -> Option<Term> {
     match eval_with(node, |_| None).ok()? {
         Value::Int(n) => Some(Term::int(n)),
         Value::Bool(b) => Some(Term::bool(b)),
-        Value::Array(_) => None,
+        Value::Array(_) | Value::Nil | Value::Object(_) => None,
     }
 }
 

@@ -166,7 +166,7 @@ fn random_value(rng: &mut impl Rng, sort: &Sort) -> Value {
         Sort::Bool => Value::Bool(rng.gen()),
         Sort::Array(element) => {
             let len: i64 = rng.gen_range(0..=6);
-            let default = Value::default_of(element).unwrap_or(Value::Int(0.into()));
+            let default = Value::default_of(element);
             let mut array = ArrayValue::constant(len.into(), default);
             for i in 0..len {
                 array = array.set(i.into(), random_value(rng, element));

@@ -2,7 +2,7 @@
 //! every semantics: with `--checked-arrays` a rule that evaluates `e` also
 //! requires `δ(e)`, and otherwise steps to `array-out-of-bound`.
 
-use crate::delta::delta;
+use crate::delta::{delta, Checks};
 use crate::eval::EvalError;
 use crate::program::{Code, ErrorKind, Halt, Stmt};
 use crate::system::Options;
@@ -11,7 +11,7 @@ use crate::term::Term;
 /// `δ(e₁) ∧ … ∧ δ(eₙ)` under `--checked-arrays`; `true` otherwise.
 pub fn defined(options: Options, terms: &[Term]) -> Term {
     if options.checked_arrays {
-        Term::conjunction(terms.iter().map(delta))
+        Term::conjunction(terms.iter().map(|e| delta(e, Checks::BOUNDS)))
     } else {
         Term::bool(true)
     }
@@ -28,7 +28,7 @@ pub fn out_of_bound(
         return Ok(false);
     }
     for e in terms {
-        if !holds(&delta(e))? {
+        if !holds(&delta(e, Checks::BOUNDS))? {
             return Ok(true);
         }
     }

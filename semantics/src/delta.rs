@@ -1,12 +1,37 @@
-//! The definedness predicate `δ(e)` of §2.1: `e` reads no array out of
-//! bounds. `&&`, `||`, `==>` and conditionals only evaluate what they need
-//! (SPEC §1.5), so their second operand is guarded; every other operator is
-//! strict, as in the paper.
+//! The definedness predicate `δ(e)`: `e` reads no array out of bounds
+//! (§2.1, with `--checked-arrays`) and dereferences no `nil` (§4,
+//! Definition 4.1). `&&`, `||`, `==>` and conditionals only evaluate what
+//! they need (SPEC §1.5), so their second operand is guarded; every other
+//! operator is strict, as in the paper.
+//!
+//! Each subterm's `δ` comes before the condition of the node itself
+//! (`δ(e.f) = δ(e) ∧ e ≠ nil`, where the paper writes `e ≠ nil ∧ δ(e)`):
+//! the two orders mean the same in two-valued logic, but `∧` evaluates
+//! left to right, and only this order makes `δ(e)` itself always defined.
 
-use crate::term::{BinOp, IdMap, Name, Term, TermKind};
+use crate::term::{BinOp, IdMap, Name, Sort, Term, TermKind};
 
-/// `δ(e)`, with SPEC §1.5's half-open bound: `δ(a[e]) = 0 ≤ e < len(a) ∧ δ(e)`.
-pub fn delta(e: &Term) -> Term {
+/// Which errors `δ` rules out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checks {
+    /// `0 ≤ i < len(a)` for every read `a[i]` (§2.1).
+    pub bounds: bool,
+    /// `e ≠ nil` for every field access `e.f` (Definition 4.1).
+    pub nil: bool,
+}
+
+impl Checks {
+    /// Definition 4.1: absence of nil-pointer errors.
+    pub const NIL: Checks = Checks { bounds: false, nil: true };
+    /// §2.1: absence of array-out-of-bound errors.
+    pub const BOUNDS: Checks = Checks { bounds: true, nil: false };
+    /// Both.
+    pub const ALL: Checks = Checks { bounds: true, nil: true };
+}
+
+/// `δ(e)` for the errors `checks` names, with SPEC §1.5's half-open bound:
+/// `δ(a[e]) = δ(e) ∧ 0 ≤ e < len(a)`, and `δ(e.f) = δ(e) ∧ e ≠ nil`.
+pub fn delta(e: &Term, checks: Checks) -> Term {
     let mut memo: IdMap<Term> = IdMap::default();
     for node in e.nodes() {
         let d = |t: &Term| memo[&t.id()].clone();
@@ -14,29 +39,20 @@ pub fn delta(e: &Term) -> Term {
             TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) => {
                 Term::bool(true)
             }
-            // Definition 4.1: δ(e.f) = e ≠ nil ∧ δ(e).
-            TermKind::Field(object, _) => Term::and(
-                Term::binary(BinOp::Ne, object.clone(), nil_like(object)),
-                d(object),
-            ),
-            TermKind::Unary(_, a) => d(a),
-            TermKind::Binary(BinOp::And | BinOp::Implies, a, b) => {
-                Term::and(d(a), Term::implies(a.clone(), d(b)))
-            }
-            TermKind::Binary(BinOp::Or, a, b) => {
-                Term::and(d(a), Term::implies(Term::not(a.clone()), d(b)))
-            }
+            TermKind::Field(object, ..) if checks.nil => Term::and(d(object), not_nil(object)),
+            TermKind::Field(object, ..) | TermKind::Unary(_, object) => d(object),
+            TermKind::Binary(BinOp::And | BinOp::Implies, a, b) => Term::and(d(a), Term::implies(a.clone(), d(b))),
+            TermKind::Binary(BinOp::Or, a, b) => Term::and(d(a), Term::implies(Term::not(a.clone()), d(b))),
             TermKind::Binary(_, a, b) => Term::and(d(a), d(b)),
             TermKind::Ite(c, a, b) => Term::conjunction([
                 d(c),
                 Term::implies(c.clone(), d(a)),
                 Term::implies(Term::not(c.clone()), d(b)),
             ]),
-            TermKind::Select(array, index) => Term::conjunction([
-                in_bounds(array, index),
-                d(index),
-                d(array),
-            ]),
+            TermKind::Select(array, index) => {
+                let bound = if checks.bounds { in_bounds(array, index) } else { Term::bool(true) };
+                Term::conjunction([d(array), d(index), bound])
+            }
             TermKind::Store(array, index, value) => Term::conjunction([d(array), d(index), d(value)]),
         };
         memo.insert(node.id(), defined);
@@ -44,11 +60,16 @@ pub fn delta(e: &Term) -> Term {
     memo.remove(&e.id()).unwrap_or_else(|| Term::bool(true))
 }
 
-/// `nil` of the class of `object`.
-fn nil_like(object: &Term) -> Term {
-    match object.kind() {
-        TermKind::Var(_, crate::term::Sort::Object(class)) | TermKind::Nil(class) => Term::nil(class),
-        _ => Term::nil("Object"),
+/// `e ≠ nil`, with `nil` of `e`'s class.
+pub fn not_nil(object: &Term) -> Term {
+    Term::binary(BinOp::Ne, object.clone(), nil_of(&object.sort()))
+}
+
+/// `nil` of an object sort.
+pub fn nil_of(sort: &Sort) -> Term {
+    match sort {
+        Sort::Object(class) => Term::nil(class),
+        other => Term::nil(&other.to_string()),
     }
 }
 
@@ -84,14 +105,31 @@ mod tests {
     fn array_reads_are_bounded_and_conjunctions_guarded() {
         let a = Term::var("a", Sort::int_array());
         let lo = Term::var("lo", Sort::Int);
-        let read = Term::select(a, lo.clone());
-        assert_eq!(delta(&read).to_string(), "0 <= lo && lo < len(a)");
+        let read = Term::select(a.clone(), lo.clone());
+        assert_eq!(delta(&read, Checks::BOUNDS).to_string(), "0 <= lo && lo < len(a)");
         let guarded = Term::binary(
             BinOp::And,
             Term::binary(BinOp::Le, lo.clone(), Term::var("hi", Sort::Int)),
-            Term::binary(BinOp::Le, read, Term::var("p", Sort::Int)),
+            Term::binary(BinOp::Le, read.clone(), Term::var("p", Sort::Int)),
         );
-        assert_eq!(delta(&guarded).to_string(), "lo <= hi ==> 0 <= lo && lo < len(a)");
-        assert!(delta(&Term::binary(BinOp::Add, lo, Term::int(1))).is_true());
+        assert_eq!(delta(&guarded, Checks::BOUNDS).to_string(), "lo <= hi ==> 0 <= lo && lo < len(a)");
+        assert!(delta(&Term::binary(BinOp::Add, lo, Term::int(1)), Checks::BOUNDS).is_true());
+        assert!(delta(&read, Checks::NIL).is_true(), "arrays are total functions without --checked-arrays");
+        let nested = Term::select(a, read);
+        assert_eq!(
+            delta(&nested, Checks::BOUNDS).to_string(),
+            "0 <= lo && lo < len(a) && (0 <= a[lo] && a[lo] < len(a))",
+            "the index is known defined before it is compared"
+        );
+    }
+
+    #[test]
+    fn a_field_access_needs_its_object_defined_first_then_not_nil() {
+        let node = Sort::Object("Node".into());
+        let x = Term::var("x", node.clone());
+        let next = Term::field(x, "next", node);
+        let val = Term::field(next, "val", Sort::Int);
+        assert_eq!(delta(&val, Checks::NIL).to_string(), "x != nil && x.next != nil");
+        assert!(delta(&val, Checks::BOUNDS).is_true());
     }
 }

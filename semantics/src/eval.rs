@@ -1,8 +1,11 @@
-//! Valuations `V : Var → Val` and evaluation `V(e)` (§2), with SPEC §1.5's
-//! choices: unbounded integers, Euclidean and total `/` and `%`, arrays as
-//! functions. Evaluation is total on well-typed terms: errors of the
-//! program (out-of-bound reads) are described by `δ`, not by evaluation.
+//! Evaluation `V(e)` (§2, §4), with SPEC §1.5's choices: unbounded
+//! integers, Euclidean and total `/` and `%`, arrays as functions, and
+//! `&&`, `||`, `==>` and conditionals that need their second operand only
+//! when it decides the value. The one error of a well-typed program is §4's
+//! `⊥`: dereferencing `nil` ([`EvalError::NilDereference`]); out-of-bound
+//! array reads are described by `δ`, not by evaluation.
 
+use crate::heap::Heap;
 use crate::subst::Substitution;
 use crate::term::{BinOp, IdMap, Name, Term, TermKind, UnOp};
 use crate::value::Value;
@@ -11,39 +14,57 @@ use num_integer::Integer;
 use num_traits::{Signed, Zero};
 use std::fmt;
 
-/// A valuation: the value of every variable it knows.
-pub type Valuation = im::OrdMap<Name, Value>;
+pub use crate::valuation::{ShowValuation, Valuation};
 
-/// Why a term has no value: it is ill-typed or mentions an unknown variable.
-/// Never a property of a well-typed program run on a complete valuation.
+/// Why a term has no value: `⊥` (a field of `nil`, §4), or a term that is
+/// ill-typed or mentions an unknown variable or object, which is never a
+/// property of a well-typed program run on a complete, consistent valuation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalError {
+    /// `V(e) = ⊥`: the named field access reads a field of `nil`.
+    NilDereference(String),
     Unbound(Name),
     IllTyped(String),
+}
+
+impl EvalError {
+    /// Whether this is §4's `⊥`, an error of the program rather than of its input.
+    pub fn is_nil_dereference(&self) -> bool {
+        matches!(self, EvalError::NilDereference(_))
+    }
 }
 
 impl fmt::Display for EvalError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            EvalError::NilDereference(access) => write!(f, "`{access}` dereferences nil"),
             EvalError::Unbound(x) => write!(f, "variable `{x}` has no value"),
             EvalError::IllTyped(what) => write!(f, "ill-typed term: {what}"),
         }
     }
 }
 
-/// `V(e)`, with `lookup` giving `V(x)`.
-pub fn eval_with(e: &Term, lookup: impl Fn(&Name) -> Option<Value>) -> Result<Value, EvalError> {
-    let mut memo: IdMap<Value> = IdMap::default();
+/// A node's value: `Some(v)`, or `None` for `⊥`.
+type Defined = Option<Value>;
+
+/// `V(e)` for `V = (G, H)` with `lookup` giving `G(x)`.
+pub fn eval_in(e: &Term, lookup: impl Fn(&Name) -> Option<Value>, heap: &Heap) -> Result<Value, EvalError> {
+    let mut memo: IdMap<Defined> = IdMap::default();
     for node in e.nodes() {
-        let value = eval_node(&node, &memo, &lookup)?;
+        let value = eval_node(&node, &memo, &lookup, heap)?;
         memo.insert(node.id(), value);
     }
-    Ok(memo.remove(&e.id()).expect("the root is the last node evaluated"))
+    defined(e, memo.remove(&e.id()).flatten())
+}
+
+/// `V(e)` for variables only (no heap), with `lookup` giving `V(x)`.
+pub fn eval_with(e: &Term, lookup: impl Fn(&Name) -> Option<Value>) -> Result<Value, EvalError> {
+    eval_in(e, lookup, &Heap::new())
 }
 
 /// `V(e)`.
 pub fn eval(e: &Term, v: &Valuation) -> Result<Value, EvalError> {
-    eval_with(e, |x| v.get(x).cloned())
+    eval_in(e, |x| v.get(x).cloned(), &v.heap)
 }
 
 /// `V(e)` for each of `terms`, with one memo table: terms that share
@@ -51,7 +72,7 @@ pub fn eval(e: &Term, v: &Valuation) -> Result<Value, EvalError> {
 /// linear in their distinct nodes together, not each on its own.
 pub fn eval_all(terms: &[Term], v: &Valuation) -> Result<Vec<Value>, EvalError> {
     let lookup = |x: &Name| v.get(x).cloned();
-    let mut memo: IdMap<Value> = IdMap::default();
+    let mut memo: IdMap<Defined> = IdMap::default();
     let mut values = Vec::with_capacity(terms.len());
     for term in terms {
         let mut stack = vec![(term.clone(), false)];
@@ -60,16 +81,24 @@ pub fn eval_all(terms: &[Term], v: &Valuation) -> Result<Vec<Value>, EvalError> 
                 continue;
             }
             if expanded {
-                let value = eval_node(&node, &memo, &lookup)?;
+                let value = eval_node(&node, &memo, &lookup, &v.heap)?;
                 memo.insert(node.id(), value);
             } else {
                 stack.push((node.clone(), true));
                 stack.extend(node.children().into_iter().filter(|c| !memo.contains_key(&c.id())).map(|c| (c.clone(), false)));
             }
         }
-        values.push(memo[&term.id()].clone());
+        values.push(defined(term, memo[&term.id()].clone())?);
     }
     Ok(values)
+}
+
+/// The value of `e`, or `⊥` as an error naming the access that failed.
+fn defined(e: &Term, value: Defined) -> Result<Value, EvalError> {
+    value.ok_or_else(|| {
+        let access = e.nodes().into_iter().find(|node| matches!(node.kind(), TermKind::Field(..))).unwrap_or_else(|| e.clone());
+        EvalError::NilDereference(access.to_string())
+    })
 }
 
 /// `V(b)` for a boolean `b`.
@@ -86,40 +115,53 @@ pub fn compose(v: &Valuation, sigma: &Substitution) -> Result<Valuation, EvalErr
     Ok(composed)
 }
 
-/// Displays a valuation as `{x ↦ 1, a ↦ [0, 2]}`.
-pub struct ShowValuation<'a>(pub &'a Valuation);
-
-impl fmt::Display for ShowValuation<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{{")?;
-        for (i, (x, v)) in self.0.iter().enumerate() {
-            if i > 0 {
-                write!(f, ", ")?;
-            }
-            write!(f, "{x} ↦ {v}")?;
-        }
-        write!(f, "}}")
-    }
-}
-
+/// One node's value from its children's (`None` is `⊥`). Strict operators
+/// are `⊥` when an operand is; `&&`, `||`, `==>` and conditionals only when
+/// an operand they need is (SPEC §1.5).
 fn eval_node(
     node: &Term,
-    memo: &IdMap<Value>,
+    memo: &IdMap<Defined>,
     lookup: &impl Fn(&Name) -> Option<Value>,
-) -> Result<Value, EvalError> {
-    let value_of = |t: &Term| &memo[&t.id()];
-    let int = |t: &Term| {
-        value_of(t).as_int().cloned().ok_or_else(|| EvalError::IllTyped(format!("`{t}` is not an integer")))
+    heap: &Heap,
+) -> Result<Defined, EvalError> {
+    let value_of = |t: &Term| memo[&t.id()].as_ref();
+    let ill_typed = |t: &Term, what: &str| EvalError::IllTyped(format!("`{t}` is not {what}"));
+    let boolean = |t: &Term| -> Result<Option<bool>, EvalError> {
+        value_of(t).map(|v| v.as_bool().ok_or_else(|| ill_typed(t, "boolean"))).transpose()
     };
-    let boolean = |t: &Term| {
-        value_of(t).as_bool().ok_or_else(|| EvalError::IllTyped(format!("`{t}` is not boolean")))
-    };
-    let array = |t: &Term| {
-        value_of(t).as_array().cloned().ok_or_else(|| EvalError::IllTyped(format!("`{t}` is not an array")))
-    };
-    Ok(match node.kind() {
+    match node.kind() {
+        TermKind::Binary(op @ (BinOp::And | BinOp::Or | BinOp::Implies), a, b) => {
+            let Some(first) = boolean(a)? else { return Ok(None) };
+            let decided = match op {
+                BinOp::And => (!first).then_some(false),
+                BinOp::Or => first.then_some(true),
+                _ => (!first).then_some(true),
+            };
+            return Ok(match decided {
+                Some(value) => Some(Value::Bool(value)),
+                None => boolean(b)?.map(Value::Bool),
+            });
+        }
+        TermKind::Ite(c, a, b) => {
+            return Ok(match boolean(c)? {
+                None => None,
+                Some(true) => value_of(a).cloned(),
+                Some(false) => value_of(b).cloned(),
+            })
+        }
+        _ => {}
+    }
+    if node.children().iter().any(|child| value_of(child).is_none()) {
+        return Ok(None);
+    }
+    // Every operand below is defined (checked just above).
+    let value = |t: &Term| value_of(t).unwrap_or(&Value::Nil);
+    let int = |t: &Term| value(t).as_int().cloned().ok_or_else(|| ill_typed(t, "an integer"));
+    let array = |t: &Term| value(t).as_array().cloned().ok_or_else(|| ill_typed(t, "an array"));
+    Ok(Some(match node.kind() {
         TermKind::Int(n) => Value::Int(n.clone()),
         TermKind::Bool(b) => Value::Bool(*b),
+        TermKind::Nil(_) => Value::Nil,
         TermKind::Var(x, _) => lookup(x).ok_or_else(|| EvalError::Unbound(x.clone()))?,
         TermKind::Len(a) => match lookup(a) {
             Some(Value::Array(array)) => Value::Int(array.len),
@@ -127,22 +169,19 @@ fn eval_node(
             None => return Err(EvalError::Unbound(a.clone())),
         },
         TermKind::Unary(UnOp::Neg, a) => Value::Int(-int(a)?),
-        TermKind::Unary(UnOp::Not, a) => Value::Bool(!boolean(a)?),
-        TermKind::Binary(op, a, b) => binary(*op, value_of(a), value_of(b))
-            .ok_or_else(|| EvalError::IllTyped(node.to_string()))?,
-        TermKind::Ite(c, a, b) => {
-            if boolean(c)? {
-                value_of(a).clone()
-            } else {
-                value_of(b).clone()
-            }
-        }
+        TermKind::Unary(UnOp::Not, a) => Value::Bool(!value(a).as_bool().ok_or_else(|| ill_typed(a, "boolean"))?),
+        TermKind::Binary(op, a, b) => binary(*op, value(a), value(b)).ok_or_else(|| EvalError::IllTyped(node.to_string()))?,
         TermKind::Select(a, i) => array(a)?.get(&int(i)?),
-        TermKind::Store(a, i, v) => Value::Array(array(a)?.set(int(i)?, value_of(v).clone())),
-        TermKind::Nil(_) | TermKind::Field(..) => {
-            return Err(EvalError::IllTyped(format!("`{node}` needs a heap: objects are evaluated by the oo semantics")))
-        }
-    })
+        TermKind::Store(a, i, v) => Value::Array(array(a)?.set(int(i)?, value(v).clone())),
+        TermKind::Field(object, f, _) => match value(object).as_reference() {
+            Some(None) => return Ok(None),
+            Some(Some(o)) => heap.field(o, f).cloned().ok_or_else(|| {
+                EvalError::IllTyped(format!("`{node}`: the heap has no object {o} with a field `{f}`"))
+            })?,
+            None => return Err(ill_typed(object, "an object")),
+        },
+        TermKind::Ite(..) => return Err(EvalError::IllTyped(format!("`{node}` is evaluated lazily"))),
+    }))
 }
 
 /// `x div y` and `x mod y` of SMT-LIB (Euclidean: `0 ≤ x mod y < |y|`), made
@@ -174,9 +213,6 @@ fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
         (BinOp::Ge, Int(x), Int(y)) => Bool(x >= y),
         (BinOp::Eq, x, y) => Bool(x == y),
         (BinOp::Ne, x, y) => Bool(x != y),
-        (BinOp::And, Bool(x), Bool(y)) => Bool(*x && *y),
-        (BinOp::Or, Bool(x), Bool(y)) => Bool(*x || *y),
-        (BinOp::Implies, Bool(x), Bool(y)) => Bool(!*x || *y),
         _ => return None,
     })
 }

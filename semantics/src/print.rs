@@ -57,7 +57,7 @@ fn write_term(out: &mut dyn fmt::Write, root: &Term) -> fmt::Result {
             TermKind::Var(name, _) => out.write_str(name)?,
             TermKind::Len(name) => write!(out, "len({name})")?,
             TermKind::Nil(_) => out.write_str("nil")?,
-            TermKind::Field(object, field) => {
+            TermKind::Field(object, field, _) => {
                 stack.push(Task::Text(field));
                 stack.push(Task::Text("."));
                 stack.push(Task::Term(object, ATOM));
@@ -190,19 +190,28 @@ fn write_stmt(out: &mut dyn Write, stmt: &Stmt, indent: Option<usize>) -> fmt::R
         Stmt::Assert(e) => write!(out, "assert {e}"),
         Stmt::Assume(e) => write!(out, "assume {e}"),
         Stmt::FieldAssign(object, field, e) => {
-            write_term(out, &Term::field(object.clone(), field))?;
+            write_access(out, object, field)?;
             write!(out, " := {e}")
         }
         Stmt::New(target, class) => write!(out, "{} := new {class}", ShowTarget(target)),
         Stmt::MethodCall { target, receiver, method, args, .. } => {
             write!(out, "{} := ", ShowTarget(target))?;
-            write_term(out, &Term::field(receiver.clone(), method))?;
+            write_access(out, receiver, method)?;
             out.write_char('(')?;
             write_list(out, args)?;
             out.write_char(')')
         }
         Stmt::Return(e) => write!(out, "return {e}"),
         Stmt::Halt(halt) => write!(out, "{halt}"),
+    }
+}
+
+/// `e.f` (or `e.m`), with `e` in parentheses unless it is an atom.
+fn write_access(out: &mut dyn Write, object: &Term, member: &str) -> fmt::Result {
+    if precedence(object) < ATOM {
+        write!(out, "({object}).{member}")
+    } else {
+        write!(out, "{object}.{member}")
     }
 }
 
@@ -213,7 +222,7 @@ impl fmt::Display for ShowTarget<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             Target::Var(x) => f.write_str(x),
-            Target::Field(object, field) => write!(f, "{}", Term::field(object.clone(), field)),
+            Target::Field(object, field) => write_access(f, object, field),
         }
     }
 }

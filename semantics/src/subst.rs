@@ -56,7 +56,7 @@ pub fn substitute(e: &Term, lookup: impl Fn(&Name) -> Option<Term>) -> Term {
         let image = match node.kind() {
             TermKind::Var(x, _) => lookup(x).unwrap_or_else(|| node.clone()),
             TermKind::Int(_) | TermKind::Bool(_) | TermKind::Len(_) | TermKind::Nil(_) => node.clone(),
-            TermKind::Field(a, f) => Term::field(child(a), f),
+            TermKind::Field(a, f, sort) => Term::field(child(a), f, sort.clone()),
             TermKind::Unary(op, a) => Term::unary(*op, child(a)),
             TermKind::Binary(op, a, b) => Term::binary(*op, child(a), child(b)),
             TermKind::Ite(a, b, c) => Term::ite(child(a), child(b), child(c)),

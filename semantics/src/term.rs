@@ -169,8 +169,10 @@ pub enum TermKind {
     Store(Term, Term, Term),
     /// `nil` of the given class (oo).
     Nil(Name),
-    /// `e.f`: the field `f` of the object `e` (oo).
-    Field(Term, Name),
+    /// `e.f`: the field `f`, of the given sort, of the object `e` (oo).
+    /// Field names are global to a program (SPEC §1.4), so the sort is the
+    /// field's wherever it is declared.
+    Field(Term, Name, Sort),
 }
 
 struct Node {
@@ -201,7 +203,7 @@ enum Key {
     Select(u64, u64),
     Store(u64, u64, u64),
     Nil(Name),
-    Field(u64, Name),
+    Field(u64, Name, Sort),
 }
 
 impl Key {
@@ -217,7 +219,7 @@ impl Key {
             TermKind::Select(a, b) => Key::Select(a.id(), b.id()),
             TermKind::Store(a, b, c) => Key::Store(a.id(), b.id(), c.id()),
             TermKind::Nil(class) => Key::Nil(class.clone()),
-            TermKind::Field(a, f) => Key::Field(a.id(), f.clone()),
+            TermKind::Field(a, f, sort) => Key::Field(a.id(), f.clone(), sort.clone()),
         }
     }
 }
@@ -303,8 +305,8 @@ impl Term {
         Term::new(TermKind::Nil(class.into()))
     }
 
-    pub fn field(object: Term, field: &str) -> Term {
-        Term::new(TermKind::Field(object, field.into()))
+    pub fn field(object: Term, field: &str, sort: Sort) -> Term {
+        Term::new(TermKind::Field(object, field.into(), sort))
     }
 
     #[allow(clippy::should_implement_trait)] // a smart constructor, not `std::ops::Not`
@@ -360,11 +362,39 @@ impl Term {
         matches!(self.kind(), TermKind::Bool(false))
     }
 
+    /// The sort of a well-typed term (iterative: conditionals and updates
+    /// nest arbitrarily deep, and the sort is found along one spine).
+    pub fn sort(&self) -> Sort {
+        let mut current = self;
+        loop {
+            return match current.kind() {
+                TermKind::Int(_) | TermKind::Len(_) | TermKind::Unary(UnOp::Neg, _) => Sort::Int,
+                TermKind::Bool(_) | TermKind::Unary(UnOp::Not, _) => Sort::Bool,
+                TermKind::Binary(op, ..) if op.is_boolean() => Sort::Bool,
+                TermKind::Binary(..) => Sort::Int,
+                TermKind::Var(_, sort) | TermKind::Field(_, _, sort) => sort.clone(),
+                TermKind::Nil(class) => Sort::Object(class.clone()),
+                TermKind::Ite(_, then, _) => {
+                    current = then;
+                    continue;
+                }
+                TermKind::Store(array, ..) => {
+                    current = array;
+                    continue;
+                }
+                TermKind::Select(array, _) => match array.sort() {
+                    Sort::Array(element) => *element,
+                    other => other,
+                },
+            };
+        }
+    }
+
     /// The direct subterms, left to right.
     pub fn children(&self) -> Vec<&Term> {
         match self.kind() {
             TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) => vec![],
-            TermKind::Unary(_, a) | TermKind::Field(a, _) => vec![a],
+            TermKind::Unary(_, a) | TermKind::Field(a, ..) => vec![a],
             TermKind::Binary(_, a, b) | TermKind::Select(a, b) => vec![a, b],
             TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => vec![a, b, c],
         }
@@ -440,7 +470,7 @@ impl Drop for Node {
 
 fn take_children(kind: &mut TermKind) -> Vec<Term> {
     match std::mem::replace(kind, TermKind::Bool(false)) {
-        TermKind::Unary(_, a) | TermKind::Field(a, _) => vec![a],
+        TermKind::Unary(_, a) | TermKind::Field(a, ..) => vec![a],
         TermKind::Binary(_, a, b) | TermKind::Select(a, b) => vec![a, b],
         TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => vec![a, b, c],
         _ => vec![],

@@ -1,5 +1,6 @@
-//! Concrete values (SPEC §1.5): unbounded integers, booleans, and arrays as
-//! total functions from integers to values with an input length.
+//! Concrete values (SPEC §1.5): unbounded integers, booleans, arrays as
+//! total functions from integers to values with an input length, and
+//! references to objects (§4): `nil` or the identity of an object of the heap.
 
 use crate::term::Sort;
 use num_bigint::BigInt;
@@ -11,6 +12,21 @@ pub enum Value {
     Int(BigInt),
     Bool(bool),
     Array(ArrayValue),
+    /// `nil`, a value of every class (SPEC §1.5).
+    Nil,
+    /// An object of the heap; equality of objects is identity.
+    Object(Oid),
+}
+
+/// An object identity `o1, o2, …` (§4: for each class an unbounded set of
+/// identities; the heap records each object's class).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Oid(pub u32);
+
+impl fmt::Display for Oid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "o{}", self.0)
+    }
 }
 
 /// An array as a total function (§2.1): `entries` where set, `default`
@@ -47,15 +63,16 @@ impl ArrayValue {
 }
 
 impl Value {
-    /// The value a variable of `sort` has when no input gives one (SPEC §2:
-    /// `0`, `false`, the all-zero array of length 0); `None` for objects.
-    pub fn default_of(sort: &Sort) -> Option<Value> {
-        Some(match sort {
+    /// The value a variable of `sort` has when no input gives one, which is
+    /// also the value of a new object's field (SPEC §1.5, §2: `0`, `false`,
+    /// `nil`, the all-zero array of length 0).
+    pub fn default_of(sort: &Sort) -> Value {
+        match sort {
             Sort::Int => Value::Int(BigInt::from(0)),
             Sort::Bool => Value::Bool(false),
-            Sort::Array(element) => Value::Array(ArrayValue::constant(BigInt::from(0), Value::default_of(element)?)),
-            Sort::Object(_) => return None,
-        })
+            Sort::Array(element) => Value::Array(ArrayValue::constant(BigInt::from(0), Value::default_of(element))),
+            Sort::Object(_) => Value::Nil,
+        }
     }
 
     pub fn as_int(&self) -> Option<&BigInt> {
@@ -78,6 +95,15 @@ impl Value {
             _ => None,
         }
     }
+
+    /// `Some(None)` for `nil`, `Some(Some(o))` for the object `o`.
+    pub fn as_reference(&self) -> Option<Option<Oid>> {
+        match self {
+            Value::Nil => Some(None),
+            Value::Object(o) => Some(Some(*o)),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Value {
@@ -87,6 +113,8 @@ impl fmt::Display for Value {
         match self {
             Value::Int(n) => write!(f, "{n}"),
             Value::Bool(b) => write!(f, "{b}"),
+            Value::Nil => f.write_str("nil"),
+            Value::Object(o) => write!(f, "{o}"),
             Value::Array(a) => {
                 let zero = BigInt::from(0);
                 let dense = a.len <= BigInt::from(64)

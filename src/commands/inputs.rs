@@ -36,7 +36,7 @@ fn parse_value(text: &str, sort: &Sort) -> Result<Value, String> {
                 .strip_prefix('[')
                 .and_then(|rest| rest.strip_suffix(']'))
                 .ok_or_else(|| format!("`{text}` is not an array ([v0, v1, …])"))?;
-            let default = Value::default_of(element).ok_or_else(|| format!("arrays of {element} cannot be given"))?;
+            let default = Value::default_of(element);
             let items: Vec<&str> = if inner.trim().is_empty() { Vec::new() } else { inner.split(',').map(str::trim).collect() };
             let mut array = ArrayValue::constant(BigInt::from(items.len()), default);
             for (i, item) in items.into_iter().enumerate() {
@@ -49,14 +49,9 @@ fn parse_value(text: &str, sort: &Sort) -> Result<Value, String> {
 }
 
 /// Every global: the values given, the defaults of SPEC §2 elsewhere
-/// (`0`, `false`, the empty array).
+/// (`0`, `false`, `nil`, the empty array).
 pub fn valuation(assignments: &[String], globals: &BTreeMap<Name, Sort>) -> Result<Valuation, CliError> {
-    let mut valuation = Valuation::new();
-    for (x, sort) in globals {
-        if let Some(value) = Value::default_of(sort) {
-            valuation.insert(x.clone(), value);
-        }
-    }
+    let mut valuation: Valuation = globals.iter().map(|(x, sort)| (x.clone(), Value::default_of(sort))).collect();
     for text in assignments {
         let (x, value) = parse_assignment(text, globals, "--input")?;
         valuation.insert(x, value);
@@ -82,8 +77,10 @@ pub fn fixed_condition(assignments: &[String], globals: &BTreeMap<Name, Sort>) -
                     i += 1;
                 }
             }
-            Value::Int(n) => conjuncts.push(Term::binary(BinOp::Eq, variable, Term::int(n))),
-            Value::Bool(b) => conjuncts.push(Term::binary(BinOp::Eq, variable, Term::bool(b))),
+            scalar => {
+                let value = literal(&scalar).ok_or_else(|| CliError::new(format!("bad `--fix {text}`: objects are given with --heap")))?;
+                conjuncts.push(Term::binary(BinOp::Eq, variable, value));
+            }
         }
     }
     Ok(Term::conjunction(conjuncts))
@@ -94,6 +91,6 @@ fn literal(value: &Value) -> Option<Term> {
     match value {
         Value::Int(n) => Some(Term::int(n.clone())),
         Value::Bool(b) => Some(Term::bool(*b)),
-        Value::Array(_) => None,
+        Value::Array(_) | Value::Nil | Value::Object(_) => None,
     }
 }

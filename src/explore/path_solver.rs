@@ -92,7 +92,7 @@ impl PathSolver {
         debug_assert_eq!(node, self.links.len());
         let model = match parent {
             Some(_) => model,
-            None => self.default_input().filter(|input| eval_bool(guard, input) == Ok(true)),
+            None => Some(self.default_input()).filter(|input| eval_bool(guard, input) == Ok(true)),
         };
         let inherited = parent.and_then(|p| self.links[p].anchor);
         if guard.is_true() {
@@ -158,9 +158,9 @@ impl PathSolver {
         self.solver.calls() + self.scratch.calls()
     }
 
-    /// Every input at its default value (`None` when some input has none).
-    fn default_input(&self) -> Option<Valuation> {
-        self.inputs.iter().map(|(x, sort)| Some((x.clone(), Value::default_of(sort)?))).collect()
+    /// Every input at its default value.
+    fn default_input(&self) -> Valuation {
+        self.inputs.iter().map(|(x, sort)| (x.clone(), Value::default_of(sort))).collect()
     }
 
     /// The guard nodes on the path to `node` that share variables,

@@ -4,7 +4,7 @@
 
 use super::tree::TraceEntry;
 use std::collections::BTreeMap;
-use symex_semantics::delta::delta;
+use symex_semantics::delta::{delta, Checks};
 use symex_semantics::program::Stmt;
 use symex_semantics::system::Rule;
 use symex_semantics::term::{Name, Sort, Term};
@@ -24,7 +24,7 @@ pub(crate) fn trace_entry(rule: Rule, head: Option<&Stmt>, globals: &BTreeMap<Na
         | (Rule::IterationExit, Stmt::While(_, b, _))
         | (Rule::AssertFails, Stmt::Assert(b))
         | (Rule::AssumptionViolated, Stmt::Assume(b)) => Term::not(b.clone()),
-        (Rule::ArrayOutOfBound, _) => Term::not(Term::conjunction(written_expressions(head, globals).iter().map(delta))),
+        (Rule::ArrayOutOfBound, _) => Term::not(Term::conjunction(written_expressions(head, globals).iter().map(|e| delta(e, Checks::BOUNDS)))),
         _ => return None,
     };
     Some(TraceEntry::Condition(condition))

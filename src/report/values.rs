@@ -9,6 +9,8 @@ pub fn value_json(value: &Value) -> Json {
     match value {
         Value::Int(n) => i64::try_from(n).map_or_else(|_| Json::String(n.to_string()), Json::from),
         Value::Bool(b) => Json::Bool(*b),
+        Value::Nil => Json::Null,
+        Value::Object(o) => Json::String(o.to_string()),
         Value::Array(array) => {
             let entries: Map<String, Json> = array.entries.iter().map(|(i, v)| (i.to_string(), value_json(v))).collect();
             json!({ "default": value_json(&array.default), "entries": entries, "len": value_json(&Value::Int(array.len.clone())) })

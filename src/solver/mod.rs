@@ -146,7 +146,7 @@ impl Solver {
         if eval_bool(&conditions, &valuation) != Ok(true) {
             return None;
         }
-        Some(valuation.into_iter().filter(|(name, _)| inputs.contains_key(name)).collect())
+        Some(valuation.retain(|name| inputs.contains_key(name)))
     }
 
     /// After `Sat`: the model's values for `vars`, not yet confirmed by the

@@ -52,7 +52,7 @@ pub fn smaller_values(value: &Value) -> Vec<Value> {
             smaller
         }
         Value::Bool(true) => vec![Value::Bool(false)],
-        Value::Bool(false) => Vec::new(),
+        Value::Bool(false) | Value::Nil | Value::Object(_) => Vec::new(),
         Value::Array(array) => smaller_arrays(array).into_iter().map(Value::Array).collect(),
     }
 }

@@ -14,7 +14,8 @@ use std::collections::{BTreeMap, HashMap};
 /// printing and parsing again gives the same program.
 pub fn lower(program: &ast::Program, typing: &Typing) -> Program {
     let globals = typing.globals.iter().map(|(x, sort)| (&**x, Term::var(x, sort.clone()))).collect();
-    let mut lowering = Lowering { typing, globals, next_loop: 0 };
+    let fields = typing.fields.values().flatten().map(|(f, sort)| (&**f, sort.clone())).collect();
+    let mut lowering = Lowering { typing, globals, fields, next_loop: 0 };
     let mut class_decls = BTreeMap::new();
     let mut procedure_decls = BTreeMap::new();
     for decl in &program.decls {
@@ -49,6 +50,8 @@ struct Lowering<'t> {
     typing: &'t Typing,
     /// The term of every global variable, built once.
     globals: HashMap<&'t str, Term>,
+    /// The sort of every field (field names are global, SPEC §1.4).
+    fields: HashMap<&'t str, Sort>,
     next_loop: u32,
 }
 
@@ -158,7 +161,10 @@ impl Lowering<'_> {
             ExprKind::Ite(condition, then, otherwise) => {
                 Term::ite(self.expr(condition, locals), self.expr(then, locals), self.expr(otherwise, locals))
             }
-            ExprKind::Field(object, field) => Term::field(self.expr(object, locals), &field.name),
+            ExprKind::Field(object, field) => {
+                let sort = self.fields.get(field.name.as_str()).cloned().unwrap_or(Sort::Int);
+                Term::field(self.expr(object, locals), &field.name, sort)
+            }
             ExprKind::Index(array, index) => {
                 Term::select(self.var(array_name(array), locals), self.expr(index, locals))
             }

@@ -218,10 +218,10 @@ fn classes_fields_methods_and_nil() {
         method: "last".into(),
         args: vec![]
     });
-    let next = Term::field(l.clone(), "next");
+    let next = Term::field(l.clone(), "next", Sort::Object("Node".into()));
     assert!(matches!(&program.main[3], Stmt::MethodCall { target: Target::Field(object, field), .. }
         if *object == next && &**field == "value"));
-    let this_next = Term::field(Term::var("this", Sort::Object("Node".into())), "next");
+    let this_next = Term::field(Term::var("this", Sort::Object("Node".into())), "next", Sort::Object("Node".into()));
     let Stmt::If(condition, ..) = &last.body[0] else { panic!("not an if: {:?}", last.body[0]) };
     assert_eq!(*condition, bin(BinOp::Eq, this_next, Term::nil("Node")));
 }
