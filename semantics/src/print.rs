@@ -201,7 +201,8 @@ fn write_stmt(out: &mut dyn Write, stmt: &Stmt, indent: Option<usize>) -> fmt::R
             write_list(out, args)?;
             out.write_char(')')
         }
-        Stmt::Return(e) => write!(out, "return {e}"),
+        Stmt::Return(_, e) => write!(out, "return {e}"),
+        Stmt::EndCall(p) => write!(out, "end {p}"),
         Stmt::Halt(halt) => write!(out, "{halt}"),
     }
 }

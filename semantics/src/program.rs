@@ -102,8 +102,13 @@ pub enum Stmt {
     New(Target, Name),
     /// `h := e₀.m(e₁, …, eₙ)` (oo; statically resolved to class `C`'s `m`).
     MethodCall { target: Target, receiver: Term, class: Name, method: Name, args: Vec<Term> },
-    /// `return e`: the last statement of a method body (oo).
-    Return(Term),
+    /// `return e`: the last statement of a method body (oo). Once the body
+    /// is inlined at a call, the variable that receives the value (the
+    /// paper's `r`, fresh for each call) is known.
+    Return(Option<Name>, Term),
+    /// The end of an inlined procedure body (§3's closure ends here): the
+    /// call of the named procedure is no longer active.
+    EndCall(Name),
     /// A terminal statement such as the paper's `array-out-of-bound`.
     Halt(Halt),
 }
@@ -228,3 +233,10 @@ pub struct Program {
     pub main: Block,
 }
 
+
+impl Program {
+    /// The sort of field `f` (field names are global to a program, SPEC §1.4).
+    pub fn field_sort(&self, f: &str) -> Option<&Sort> {
+        self.classes.values().find_map(|class| class.fields.get(f))
+    }
+}

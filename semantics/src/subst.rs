@@ -52,16 +52,12 @@ impl Substitution {
 pub fn substitute(e: &Term, lookup: impl Fn(&Name) -> Option<Term>) -> Term {
     let mut memo: IdMap<Term> = IdMap::default();
     for node in e.nodes() {
-        let child = |t: &Term| memo[&t.id()].clone();
         let image = match node.kind() {
             TermKind::Var(x, _) => lookup(x).unwrap_or_else(|| node.clone()),
-            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Len(_) | TermKind::Nil(_) => node.clone(),
-            TermKind::Field(a, f, sort) => Term::field(child(a), f, sort.clone()),
-            TermKind::Unary(op, a) => Term::unary(*op, child(a)),
-            TermKind::Binary(op, a, b) => Term::binary(*op, child(a), child(b)),
-            TermKind::Ite(a, b, c) => Term::ite(child(a), child(b), child(c)),
-            TermKind::Select(a, b) => Term::select(child(a), child(b)),
-            TermKind::Store(a, b, c) => Term::store(child(a), child(b), child(c)),
+            _ => {
+                let children: Vec<Term> = node.children().into_iter().map(|c| memo[&c.id()].clone()).collect();
+                node.with_children(&children)
+            }
         };
         memo.insert(node.id(), image);
     }

@@ -8,7 +8,7 @@ use crate::program::{Outcome, Stmt};
 use crate::term::{Name, Term};
 use std::fmt;
 
-/// The transition rules of §2–§3 (symbolic and concrete rules share names:
+/// The transition rules of §2–§4 (symbolic and concrete rules share names:
 /// a concrete run follows the same path as a symbolic one when it takes the
 /// same sequence of rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -30,6 +30,15 @@ pub enum Rule {
     LocalAssignment,
     ProcedureCall,
     ProcedureReturn,
+    /// `e.f := e'` (§4: an assignment to the heap variable `e.f`).
+    FieldAssignment,
+    ObjectCreation,
+    MethodCall,
+    MethodReturn,
+    /// A field of `nil` read or written, or a method called on `nil` (§4's `⊥`).
+    NilDereference,
+    /// A Boolean test `b` of a trace (§4, concrete semantics of traces).
+    BooleanTest,
 }
 
 impl Rule {
@@ -52,6 +61,12 @@ impl Rule {
             Rule::LocalAssignment => "assignment local variable",
             Rule::ProcedureCall => "procedure call",
             Rule::ProcedureReturn => "procedure return",
+            Rule::FieldAssignment => "field assignment",
+            Rule::ObjectCreation => "object creation",
+            Rule::MethodCall => "method call",
+            Rule::MethodReturn => "method return",
+            Rule::NilDereference => "nil-dereference",
+            Rule::BooleanTest => "Boolean test",
         }
     }
 }

@@ -400,6 +400,22 @@ impl Term {
         }
     }
 
+    /// The term of the same shape over `children` (given left to right, as
+    /// [`Term::children`] lists them); leaves are returned as they are.
+    pub fn with_children(&self, children: &[Term]) -> Term {
+        let c = |i: usize| children.get(i).cloned();
+        let rebuilt = match self.kind() {
+            TermKind::Unary(op, _) => c(0).map(|a| Term::unary(*op, a)),
+            TermKind::Binary(op, ..) => c(0).zip(c(1)).map(|(a, b)| Term::binary(*op, a, b)),
+            TermKind::Ite(..) => c(0).zip(c(1)).zip(c(2)).map(|((a, b), d)| Term::ite(a, b, d)),
+            TermKind::Select(..) => c(0).zip(c(1)).map(|(a, b)| Term::select(a, b)),
+            TermKind::Store(..) => c(0).zip(c(1)).zip(c(2)).map(|((a, b), d)| Term::store(a, b, d)),
+            TermKind::Field(_, f, sort) => c(0).map(|a| Term::field(a, f, sort.clone())),
+            _ => None,
+        };
+        rebuilt.unwrap_or_else(|| self.clone())
+    }
+
     /// Every distinct node reachable from this term, children before parents.
     pub fn nodes(&self) -> Vec<Term> {
         let mut seen = IdSet::default();

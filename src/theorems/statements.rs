@@ -13,7 +13,7 @@ pub fn expressions(block: &Block, globals: &BTreeMap<Name, Sort>) -> Vec<Term> {
     let mut pending: Vec<&Stmt> = block.iter().rev().collect();
     while let Some(stmt) = pending.pop() {
         match stmt {
-            Stmt::Assign(_, e) | Stmt::Assert(e) | Stmt::Assume(e) | Stmt::Return(e) => found.push(e.clone()),
+            Stmt::Assign(_, e) | Stmt::Assert(e) | Stmt::Assume(e) | Stmt::Return(_, e) => found.push(e.clone()),
             Stmt::ArrayAssign(a, e, e2) => {
                 let array = Term::var(a, globals.get(a).cloned().unwrap_or_else(Sort::int_array));
                 found.extend([e.clone(), e2.clone(), Term::store(array, e.clone(), e2.clone())]);
@@ -32,7 +32,8 @@ pub fn expressions(block: &Block, globals: &BTreeMap<Name, Sort>) -> Vec<Term> {
             | Stmt::Halt(_)
             | Stmt::FieldAssign(..)
             | Stmt::New(..)
-            | Stmt::MethodCall { .. } => {}
+            | Stmt::MethodCall { .. }
+            | Stmt::EndCall(_) => {}
         }
     }
     found

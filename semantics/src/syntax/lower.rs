@@ -132,7 +132,7 @@ impl Lowering<'_> {
             }
             StmtKind::Assert(condition) => Stmt::Assert(self.expr(condition, locals)),
             StmtKind::Assume(condition) => Stmt::Assume(self.expr(condition, locals)),
-            StmtKind::Return(value) => Stmt::Return(self.expr(value, locals)),
+            StmtKind::Return(value) => Stmt::Return(None, self.expr(value, locals)),
         }
     }
 

@@ -202,7 +202,7 @@ fn classes_fields_methods_and_nil() {
     assert_eq!(node.fields.keys().map(|f| &**f).collect::<Vec<_>>(), vec!["marked", "next", "value"]);
     let last = &node.methods["last"];
     assert_eq!(last.result, Sort::Object("Node".into()));
-    assert!(matches!(last.body.last(), Some(Stmt::Return(_))));
+    assert!(matches!(last.body.last(), Some(Stmt::Return(None, _))));
     let set = &node.methods["set"];
     assert_eq!((set.params.clone(), set.result.clone()), (vec![("v".into(), Sort::Int)], Sort::Int));
     let object = Sort::Object("Node".into());
