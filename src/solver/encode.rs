@@ -3,15 +3,21 @@
 //! `int` is Z3's `Int`, arrays are `Array Int Int` / `Array Int Bool` paired
 //! with their length (the evaluator's arrays carry `len`, and array equality
 //! compares it), `/` and `%` are SMT-LIB's Euclidean `div`/`mod` made total
-//! as SPEC §1.5 asks. Translation is memoised per term node and iterative, so
-//! it is linear in the DAG size and cannot overflow the stack.
+//! as SPEC §1.5 asks. Objects (§4): each class is an uninterpreted sort with
+//! a constant `nil.C`, and a field `f` of class `C` is a function `C.f` from
+//! `C` to the field's sort — the field in the initial heap (path conditions
+//! speak of initial values only). Object equality is Z3's equality, so
+//! identity. Translation is memoised per term node and iterative, so it is
+//! linear in the DAG size and cannot overflow the stack.
 
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 use std::collections::HashMap;
 use std::fmt;
 use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind, UnOp};
-use z3::ast::{Array, Bool, Int};
+use std::rc::Rc;
+use z3::ast::{Array, Bool, Dynamic, Int};
+use z3::{FuncDecl, Symbol};
 
 /// Memo entries beyond which the table is cleared before the next
 /// translation: ids of dropped terms are never reused, so stale entries are
@@ -21,7 +27,7 @@ const MEMO_LIMIT: usize = 1 << 20;
 /// Why a term has no Z3 translation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EncodeError {
-    /// Objects (`nil`, `e.f`, class sorts) and arrays of arrays are not encoded.
+    /// Arrays of arrays (or of objects) are not encoded.
     Unsupported(String),
     /// An operator applied to operands of the wrong sorts.
     IllTyped(String),
@@ -67,6 +73,8 @@ pub(crate) enum Encoded {
     Bool(Bool),
     /// An array and its length `len(a)` (the length of the input array it updates).
     Array { array: Array, len: Int, element: Element },
+    /// An object of the class, an element of the class's sort.
+    Object { value: Dynamic, class: Name },
 }
 
 /// A deliberately wrong translation, to show that the agreement property can fail.
@@ -79,11 +87,15 @@ pub(crate) enum Mutant {
     ModuloByZeroUnspecified,
 }
 
-/// The translation memo and the constants that stand for `len(a)`.
+/// The translation memo, the constants that stand for `len(a)`, and the
+/// sorts and field functions of the classes met.
 #[derive(Default)]
 pub(crate) struct Encoder {
     memo: IdMap<Encoded>,
     lengths: HashMap<Name, Int>,
+    classes: HashMap<Name, z3::Sort>,
+    /// `C.f` by class and field, with the field's sort.
+    fields: HashMap<(Name, Name), (Rc<FuncDecl>, Sort)>,
     /// `len(a) ≥ 0` for every length constant created since the last call to
     /// [`Encoder::take_new_axioms`].
     new_axioms: Vec<Bool>,
@@ -145,7 +157,55 @@ impl Encoder {
                 let array = Array::new_const(name.as_ref(), &z3::Sort::int(), &element.z3_sort());
                 Encoded::Array { array, len: self.length(name), element }
             }
-            Sort::Object(class) => return Err(EncodeError::Unsupported(format!("objects (`{name}` of class {class})"))),
+            Sort::Object(class) => Encoded::Object { value: Dynamic::new_const(name.as_ref(), &self.class(class)), class: class.clone() },
+        })
+    }
+
+    /// The sort of the objects of `class`.
+    pub(crate) fn class(&mut self, class: &Name) -> z3::Sort {
+        self.classes.entry(class.clone()).or_insert_with(|| z3::Sort::uninterpreted(Symbol::String(class.to_string()))).clone()
+    }
+
+    /// `nil` of `class`.
+    pub(crate) fn nil(&mut self, class: &Name) -> Dynamic {
+        Dynamic::new_const(format!("nil.{class}"), &self.class(class))
+    }
+
+    /// The fields of `class` met so far, with their functions and sorts.
+    pub(crate) fn fields_of(&self, class: &Name) -> Vec<(Name, Rc<FuncDecl>, Sort)> {
+        let mut fields: Vec<(Name, Rc<FuncDecl>, Sort)> = self
+            .fields
+            .iter()
+            .filter(|((c, _), _)| c == class)
+            .map(|((_, f), (decl, sort))| (f.clone(), decl.clone(), sort.clone()))
+            .collect();
+        fields.sort_by(|a, b| a.0.cmp(&b.0));
+        fields
+    }
+
+    /// `C.f`: the field `f` (of sort `sort`) of the objects of `class`.
+    fn field(&mut self, class: &Name, f: &Name, sort: &Sort) -> Result<Rc<FuncDecl>, EncodeError> {
+        if let Some((decl, _)) = self.fields.get(&(class.clone(), f.clone())) {
+            return Ok(decl.clone());
+        }
+        let range = match sort {
+            Sort::Int => z3::Sort::int(),
+            Sort::Bool => z3::Sort::bool(),
+            Sort::Object(target) => self.class(target),
+            Sort::Array(_) => return Err(EncodeError::Unsupported(format!("the array field `{f}`"))),
+        };
+        let decl = Rc::new(FuncDecl::new(format!("{class}.{f}"), &[&self.class(class)], &range));
+        self.fields.insert((class.clone(), f.clone()), (decl.clone(), sort.clone()));
+        Ok(decl)
+    }
+
+    /// The translation of an application `C.f(o)`, by the field's sort.
+    pub(crate) fn read(value: Dynamic, sort: &Sort) -> Option<Encoded> {
+        Some(match sort {
+            Sort::Int => Encoded::Int(value.as_int()?),
+            Sort::Bool => Encoded::Bool(value.as_bool()?),
+            Sort::Object(class) => Encoded::Object { value, class: class.clone() },
+            Sort::Array(_) => return None,
         })
     }
 
@@ -164,6 +224,14 @@ impl Encoder {
         match node.kind() {
             TermKind::Var(name, sort) => self.variable(name, sort),
             TermKind::Len(name) => Ok(Encoded::Int(self.length(name))),
+            TermKind::Nil(class) => Ok(Encoded::Object { value: self.nil(class), class: class.clone() }),
+            TermKind::Field(object, f, sort) => {
+                let Encoded::Object { value, class } = self.memo[&object.id()].clone() else {
+                    return Err(EncodeError::IllTyped(format!("`{object}` is not an object")));
+                };
+                let decl = self.field(&class, f, sort)?;
+                Encoder::read(decl.apply(&[&value]), sort).ok_or_else(|| EncodeError::IllTyped(node.to_string()))
+            }
             _ => self.encode_operation(node),
         }
     }
@@ -206,9 +274,8 @@ impl Encoder {
                 }
                 _ => return Err(ill_typed()),
             },
-            TermKind::Var(..) | TermKind::Len(_) => return Err(EncodeError::IllTyped(format!("`{node}` is not an operation"))),
-            TermKind::Nil(_) | TermKind::Field(..) => {
-                return Err(EncodeError::Unsupported(format!("objects (`{node}`)")))
+            TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::Field(..) => {
+                return Err(EncodeError::IllTyped(format!("`{node}` is not an operation")))
             }
         })
     }
@@ -263,6 +330,7 @@ fn equal(x: &Encoded, y: &Encoded) -> Option<Bool> {
         (Encoded::Array { array: a, len: m, element: e }, Encoded::Array { array: b, len: n, element: f }) if e == f => {
             Bool::and(&[a.eq(b), m.eq(n)])
         }
+        (Encoded::Object { value: a, class: c }, Encoded::Object { value: b, class: d }) if c == d => a.eq(b),
         _ => return None,
     })
 }
@@ -274,6 +342,9 @@ fn ite(c: &Bool, x: &Encoded, y: &Encoded) -> Option<Encoded> {
         (Encoded::Bool(x), Encoded::Bool(y)) => Encoded::Bool(c.ite(x, y)),
         (Encoded::Array { array: a, len: m, element: e }, Encoded::Array { array: b, len: n, element: f }) if e == f => {
             Encoded::Array { array: c.ite(a, b), len: c.ite(m, n), element: *e }
+        }
+        (Encoded::Object { value: a, class }, Encoded::Object { value: b, class: d }) if class == d => {
+            Encoded::Object { value: c.ite(a, b), class: class.clone() }
         }
         _ => return None,
     })

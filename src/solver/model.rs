@@ -3,7 +3,11 @@
 //! Every input is read with model completion, so a variable the model does
 //! not mention gets some value. Arrays come back as `store` chains over a
 //! `const` array, or as `as-array` of a function interpretation; both are
-//! read. Anything else yields `None`: the caller then has no model, never a
+//! read. Objects are elements of their class's sort: each one an object
+//! variable or a field reaches becomes an object of the heap (`o1, o2, …` in
+//! the order a breadth-first walk from the variables meets them), with the
+//! fields the encoder has met (the only ones the path condition reads).
+//! Anything else yields `None`: the caller then has no model, never a
 //! wrong one.
 
 use super::encode::{Element, Encoded, Encoder};
@@ -11,24 +15,59 @@ use num_bigint::BigInt;
 use std::collections::BTreeMap;
 use symex_semantics::eval::Valuation;
 use symex_semantics::term::{Name, Sort};
-use symex_semantics::value::{ArrayValue, Value};
+use std::collections::{HashMap, VecDeque};
+use symex_semantics::heap::{Heap, Object};
+use symex_semantics::value::{ArrayValue, Oid, Value};
 use z3::ast::{Array, Ast, Bool, Dynamic, Int};
 use z3::{DeclKind, Model};
 
 /// The value of every variable of `vars` in `model`.
 pub(crate) fn valuation(model: &Model, encoder: &mut Encoder, vars: &BTreeMap<Name, Sort>) -> Option<Valuation> {
     let mut valuation = Valuation::new();
+    let mut objects = Objects::default();
     for (name, sort) in vars {
-        let value = match encoder.variable(name, sort).ok()? {
-            Encoded::Int(x) => Value::Int(integer(&model.eval(&x, true)?)?),
-            Encoded::Bool(b) => Value::Bool(model.eval(&b, true)?.as_bool()?),
-            Encoded::Array { array, len, element } => {
-                Value::Array(array_value(model, &array, integer(&model.eval(&len, true)?)?, element)?)
-            }
-        };
-        valuation.insert(name.clone(), value);
+        let encoded = encoder.variable(name, sort).ok()?;
+        valuation.insert(name.clone(), value(model, encoder, &mut objects, encoded)?);
     }
-    Some(valuation)
+    let mut heap = Heap::new();
+    while let Some((o, element, class)) = objects.pending.pop_front() {
+        let mut fields = im::OrdMap::new();
+        for (f, decl, sort) in encoder.fields_of(&class) {
+            let encoded = Encoder::read(decl.apply(&[&element]), &sort)?;
+            fields.insert(f, value(model, encoder, &mut objects, encoded)?);
+        }
+        heap = heap.insert(o, Object { class, fields });
+    }
+    Some(valuation.with_heap(heap))
+}
+
+/// The objects met so far: each model element with its identity, and those
+/// whose fields are still to read.
+#[derive(Default)]
+struct Objects {
+    known: HashMap<String, Oid>,
+    pending: VecDeque<(Oid, Dynamic, Name)>,
+}
+
+/// The value of `encoded` in `model`.
+fn value(model: &Model, encoder: &mut Encoder, objects: &mut Objects, encoded: Encoded) -> Option<Value> {
+    Some(match encoded {
+        Encoded::Int(x) => Value::Int(integer(&model.eval(&x, true)?)?),
+        Encoded::Bool(b) => Value::Bool(model.eval(&b, true)?.as_bool()?),
+        Encoded::Array { array, len, element } => Value::Array(array_value(model, &array, integer(&model.eval(&len, true)?)?, element)?),
+        Encoded::Object { value, class } => {
+            let element = model.eval(&value, true)?;
+            if element == model.eval(&encoder.nil(&class), true)? {
+                return Some(Value::Nil);
+            }
+            let next = Oid(objects.known.len() as u32 + 1);
+            let o = *objects.known.entry(element.to_string()).or_insert(next);
+            if o == next {
+                objects.pending.push_back((o, element, class));
+            }
+            Value::Object(o)
+        }
+    })
 }
 
 /// The input array `array` (a constant) as a total function with length `len`.

@@ -72,18 +72,68 @@ fn check_assuming_does_not_keep_the_extra_condition() {
 }
 
 #[test]
-fn objects_and_ill_typed_terms_are_unknown_until_popped() {
+fn ill_typed_terms_are_unknown_until_popped() {
     let mut solver = Solver::new(TIMEOUT_MS);
     solver.push();
-    solver.assert(&bin(BinOp::Eq, Term::var("o", Sort::Object("C".into())), Term::nil("C")));
+    solver.assert(&bin(BinOp::Eq, bin(BinOp::Add, Term::bool(true), n(1)), n(2)));
     assert_eq!(solver.check(), SatResult::Unknown);
-    assert!(matches!(solver.unsupported(), Some(EncodeError::Unsupported(_))));
+    assert!(matches!(solver.unsupported(), Some(EncodeError::IllTyped(_))));
     solver.pop();
     assert_eq!(solver.unsupported(), None);
     assert_eq!(solver.check(), SatResult::Sat);
     let ill_typed = bin(BinOp::Add, Term::bool(true), n(1));
     assert_eq!(solver.check_assuming(&bin(BinOp::Eq, ill_typed, n(2))), SatResult::Unknown);
     assert_eq!(solver.check(), SatResult::Sat, "an untranslatable extra condition is not kept either");
+}
+
+fn node(name: &str) -> Term {
+    Term::var(name, Sort::Object("Node".into()))
+}
+
+fn next(of: Term) -> Term {
+    Term::field(of, "next", Sort::Object("Node".into()))
+}
+
+fn val(of: Term) -> Term {
+    Term::field(of, "val", Sort::Int)
+}
+
+#[test]
+fn aliased_objects_come_back_as_one_object_of_the_heap() {
+    let (x, y) = (node("x"), node("y"));
+    let mut solver = Solver::new(TIMEOUT_MS);
+    solver.assert(&Term::conjunction([
+        bin(BinOp::Ne, x.clone(), Term::nil("Node")),
+        bin(BinOp::Eq, x.clone(), y.clone()),
+        bin(BinOp::Eq, val(x.clone()), n(5)),
+        bin(BinOp::Eq, next(x.clone()), Term::nil("Node")),
+    ]));
+    assert_eq!(solver.check(), SatResult::Sat);
+    let model = solver.model(&inputs(&[("x", x.sort()), ("y", y.sort())])).expect("a model");
+    assert_eq!(model["x"], model["y"], "x = y names one object");
+    let Value::Object(o) = model["x"] else { panic!("x is an object, got {}", model["x"]) };
+    let object = model.heap.get(o).expect("the object is in the heap");
+    assert_eq!(object.fields["val"], Value::Int(BigInt::from(5)));
+    assert_eq!(object.fields["next"], Value::Nil);
+    assert_eq!(model.heap.iter().count(), 1, "no other object is reachable");
+}
+
+#[test]
+fn a_field_chain_gives_distinct_objects_where_the_condition_needs_them() {
+    let x = node("x");
+    let mut solver = Solver::new(TIMEOUT_MS);
+    solver.assert(&Term::conjunction([
+        bin(BinOp::Ne, x.clone(), Term::nil("Node")),
+        bin(BinOp::Ne, next(x.clone()), Term::nil("Node")),
+        bin(BinOp::Ne, val(x.clone()), val(next(x.clone()))),
+    ]));
+    assert_eq!(solver.check(), SatResult::Sat);
+    let model = solver.model(&inputs(&[("x", x.sort())])).expect("a model");
+    let Value::Object(first) = model["x"] else { panic!("x is an object") };
+    let Value::Object(second) = model.heap.get(first).expect("x's object").fields["next"] else { panic!("x.next is an object") };
+    assert_ne!(first, second, "the two values differ, so the objects do");
+    assert!(is_valid(&bin(BinOp::Eq, Term::nil("Node"), Term::nil("Node"))));
+    assert!(!is_valid(&bin(BinOp::Eq, x.clone(), Term::nil("Node"))));
 }
 
 #[test]
