@@ -115,7 +115,7 @@ fn bad_input_is_exit_2_with_a_located_message() {
     }
     assert_eq!(status(&on("run", WHILE_LOOP, &["--input", "n=true"])), 2);
     assert_eq!(status(&on("run", WHILE_LOOP, &["--input", "m=1"])), 2);
-    assert_eq!(status(&on("explore", WHILE_LOOP, &["--method", "wp"])), 2);
+    assert_eq!(status(&on("explore", "class C { field f: int; }\nvar x: C;\nx.f := 1", &["--method", "forward"])), 2);
 }
 
 #[test]

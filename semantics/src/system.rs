@@ -3,7 +3,8 @@
 //! produced it. The explorer, the stepper, test replay and the property
 //! tests are all written against this trait.
 
-use crate::eval::Valuation;
+use crate::eval::{eval, Valuation};
+use crate::oo::action::Action;
 use crate::program::{Outcome, Stmt};
 use crate::term::{Name, Term};
 use std::fmt;
@@ -115,6 +116,32 @@ pub trait SymbolicConfiguration: Configuration {
 
     /// `σ` on the global variables (unchanged ones map to themselves).
     fn global_state(&self) -> Vec<(Name, Term)>;
+
+    /// The final state this path predicts for a run from `inputs`, a model
+    /// of its path condition: `V ∘ σ` on the globals (Theorem 2.3). An
+    /// unfolding predicts it by running its trace, `⟨V, ρ⟩ →* ⟨V', ε⟩`
+    /// (Theorem 4.5), which also names the objects the path creates.
+    fn predicted_state(&self, inputs: &Valuation) -> Result<Valuation, String> {
+        let mut predicted = Valuation::new().with_heap(inputs.heap.clone());
+        for (x, e) in self.global_state() {
+            let value = eval(&e, inputs).map_err(|error| format!("the final state of `{x}` has no value: {error}"))?;
+            predicted.insert(x, value);
+        }
+        Ok(predicted)
+    }
+
+    /// A model of the path condition, made into the program's inputs: the
+    /// unfolding gives each object every field of its class and keeps only
+    /// the objects the path needs.
+    fn inputs_from(&self, model: Valuation) -> Valuation {
+        model
+    }
+
+    /// The actions the symbolic trace gained since `earlier`, a configuration
+    /// this one was reached from, for a system that records a trace (§4).
+    fn actions_since(&self, _earlier: &Self) -> Option<Vec<Action>> {
+        None
+    }
 }
 
 /// A configuration of a concrete system.

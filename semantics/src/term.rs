@@ -354,6 +354,23 @@ impl Term {
         terms.into_iter().fold(Term::bool(true), Term::and)
     }
 
+    /// The operands of a conjunction `b₁ ∧ … ∧ bₙ`, left to right (the term
+    /// itself if it is no conjunction); iterative, for long chains.
+    pub fn conjuncts(&self) -> Vec<Term> {
+        let mut conjuncts = Vec::new();
+        let mut pending = vec![self.clone()];
+        while let Some(term) = pending.pop() {
+            match term.kind() {
+                TermKind::Binary(BinOp::And, left, right) => {
+                    pending.push(right.clone());
+                    pending.push(left.clone());
+                }
+                _ => conjuncts.push(term),
+            }
+        }
+        conjuncts
+    }
+
     pub fn is_true(&self) -> bool {
         matches!(self.kind(), TermKind::Bool(true))
     }

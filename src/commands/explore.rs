@@ -33,7 +33,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     let session = common.session("explore", &[Format::Text, Format::Json, Format::Dot])?;
     let program = session.loaded.program.clone();
     let visitor = ExploreTree { inputs: &program.globals, options: &session.explore };
-    let tree = with_semantics(program.clone(), session.language, session.semantics, visitor)?;
+    let tree = with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
     match common.format {
         Format::Text => out.write_all(text::tree_text(&tree).as_bytes())?,
         Format::Json => writeln!(out, "{:#}", json::tree_json(&tree, &session.header()))?,

@@ -2,12 +2,13 @@
 //! written once, generically, as a [`Visitor`] of a symbolic and a concrete
 //! transition system.
 
-use super::CliError;
+use super::{CliError, Method};
 use std::rc::Rc;
 use symex_semantics::eval::Valuation;
+use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Language, Program};
 use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
-use symex_semantics::{basic, recursive};
+use symex_semantics::{basic, oo, recursive};
 
 /// A language's two transition systems, ready to start.
 pub struct Semantics<S: TransitionSystem, C: TransitionSystem> {
@@ -50,9 +51,42 @@ pub fn choose(program: &Program, requested: Option<Language>) -> Result<Language
     Ok(language)
 }
 
-/// Runs `visitor` on the semantics of `language` for `program`.
-pub fn with_semantics<V: Visitor>(program: Rc<Program>, language: Language, options: Options, visitor: V) -> Result<V::Output, CliError> {
-    match language {
+/// Which semantics a program runs under: its language, how path conditions
+/// are computed, and how an unfolded method call binds `this`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub language: Language,
+    pub method: Method,
+    pub this: ThisRule,
+}
+
+impl Choice {
+    /// `language` (see [`choose`]) with `method`, by default `forward` for
+    /// basic and recursive programs and `wp` for oo programs (SPEC §2).
+    pub fn new(program: &Program, language: Option<Language>, method: Option<Method>, this: ThisRule) -> Result<Choice, CliError> {
+        let language = choose(program, language)?;
+        let method = method.unwrap_or(if language == Language::Oo { Method::Wp } else { Method::Forward });
+        if language == Language::Oo && method == Method::Forward {
+            return Err(CliError::new("--method forward (§4.1, fields as arrays) is not available for oo programs yet: use --method wp"));
+        }
+        Ok(Choice { language, method, this })
+    }
+}
+
+/// Runs `visitor` on the semantics `choice` gives `program`: with
+/// `--method wp`, the unfolding into a trace and the program semantics,
+/// which run programs of all three languages (§4).
+pub fn with_semantics<V: Visitor>(program: Rc<Program>, choice: Choice, options: Options, visitor: V) -> Result<V::Output, CliError> {
+    if choice.method == Method::Wp {
+        let symbolic = oo::unfold::Unfold::new(program.clone(), options, choice.this);
+        return Ok(visitor.visit(Semantics {
+            initial: symbolic.initial(),
+            symbolic,
+            concrete: oo::concrete::Concrete::new(program, options),
+            start: oo::concrete::Concrete::initial,
+        }));
+    }
+    match choice.language {
         Language::Basic => {
             let symbolic = build(basic::symbolic::Symbolic::new(program.clone(), options))?;
             Ok(visitor.visit(Semantics {
@@ -71,9 +105,7 @@ pub fn with_semantics<V: Visitor>(program: Rc<Program>, language: Language, opti
                 start: recursive::concrete::Concrete::initial,
             }))
         }
-        Language::Oo => Err(CliError::new(
-            "the oo semantics (§4) is not implemented yet: oo programs are parsed and type-checked, but cannot run",
-        )),
+        Language::Oo => unreachable!("Choice::new gives oo programs the method wp"),
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod check;
 pub mod explore;
+pub mod heap;
 pub mod inputs;
 pub mod language;
 pub mod run;
@@ -13,12 +14,14 @@ pub mod verify;
 
 use crate::explore::{Bounds, ExploreOptions, Strategy};
 use crate::report::{diagnostic, Header};
+use language::Choice;
 use clap::{Args, ValueEnum};
 use std::fmt;
 use std::io::Read;
 use std::rc::Rc;
 use std::time::Duration;
 use symex_semantics::program::{Language, Program};
+use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::system::Options;
 
 /// How a command ended (SPEC §2 exit status).
@@ -113,6 +116,16 @@ pub enum Method {
     Wp,
 }
 
+impl Method {
+    /// As in SPEC §2.1's `"method"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Forward => "forward",
+            Method::Wp => "wp",
+        }
+    }
+}
+
 /// `--strategy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum StrategyArg {
@@ -138,9 +151,12 @@ pub struct Common {
     /// Run under this language's semantics (default: the smallest that contains the program).
     #[arg(long, value_enum)]
     pub lang: Option<LanguageArg>,
-    /// Path conditions by forward symbolic execution or by weakest preconditions.
+    /// Path conditions by forward symbolic execution or by weakest preconditions (default: wp for oo programs, else forward).
     #[arg(long, value_enum)]
     pub method: Option<Method>,
+    /// Unfold a method call by the paper's literal rule, `e0` itself for `this` (default: a fresh variable bound to `e0`, SPEC §1.6).
+    #[arg(long)]
+    pub literal_this: bool,
     /// At most N transitions on a path.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     pub depth: usize,
@@ -183,14 +199,14 @@ pub struct Common {
 /// A program ready to explore: its semantics and the exploration settings.
 pub struct Session {
     pub loaded: Loaded,
-    pub language: Language,
+    pub choice: Choice,
     pub semantics: Options,
     pub explore: ExploreOptions,
 }
 
 impl Session {
     pub fn header(&self) -> Header {
-        Header { program: self.loaded.path.clone(), language: self.language, method: "forward" }
+        Header { program: self.loaded.path.clone(), language: self.choice.language, method: self.choice.method.name() }
     }
 }
 
@@ -203,10 +219,8 @@ impl Common {
             return Err(CliError::new(format!("`symex {command}` has no `--format {name}`")));
         }
         let loaded = load(&self.file)?;
-        let language = language::choose(&loaded.program, self.lang.map(Language::from))?;
-        if self.method == Some(Method::Wp) {
-            return Err(CliError::new(format!("--method wp is not available for this language ({language}) yet")));
-        }
+        let this = if self.literal_this { ThisRule::Literal } else { ThisRule::Fresh };
+        let choice = Choice::new(&loaded.program, self.lang.map(Language::from), self.method, this)?;
         let strategy = match self.strategy {
             StrategyArg::Dfs => Strategy::Dfs,
             StrategyArg::Bfs => Strategy::Bfs,
@@ -227,6 +241,6 @@ impl Common {
             assumption: inputs::fixed_condition(&self.fix, &loaded.program.globals)?,
             simplify: !self.no_simplify,
         };
-        Ok(Session { loaded, language, semantics: Options { checked_arrays: self.checked_arrays }, explore })
+        Ok(Session { loaded, choice, semantics: Options { checked_arrays: self.checked_arrays }, explore })
     }
 }

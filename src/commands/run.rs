@@ -1,9 +1,10 @@
 //! `symex run FILE`: one concrete execution (§2 `⟨S, V⟩`, §3 `⟨Γ, G⟩`).
 
-use super::language::{choose, with_semantics, Semantics, Visitor};
-use super::{inputs, load, CliError, Exit, LanguageArg};
+use super::language::{with_semantics, Choice, Semantics, Visitor};
+use super::{heap, inputs, load, CliError, Exit, LanguageArg};
 use crate::explore::run::{run, RunEnd};
-use crate::report::values::valuation_json;
+use crate::report::values::{heap_json, valuation_json};
+use symex_semantics::oo::inline::ThisRule;
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 use std::io::Write;
@@ -38,6 +39,9 @@ pub struct RunArgs {
     pub checked_arrays: bool,
     #[arg(long, value_enum)]
     pub lang: Option<LanguageArg>,
+    /// An initial heap and values of the globals, as JSON (SPEC §2.1): `{"objects": {…}, "vars": {…}}`.
+    #[arg(long, value_name = "H.json")]
+    pub heap: Option<String>,
 }
 
 /// A finished run, with the configurations passed through when traced.
@@ -84,11 +88,14 @@ impl Visitor for Execute {
 
 pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let loaded = load(&args.file)?;
-    let language = choose(&loaded.program, args.lang.map(Language::from))?;
-    let valuation = inputs::valuation(&args.inputs, &loaded.program.globals)?;
+    let choice = Choice::new(&loaded.program, args.lang.map(Language::from), None, ThisRule::Fresh)?;
+    let mut valuation = inputs::valuation(&args.inputs, &loaded.program.globals)?;
+    if let Some(path) = &args.heap {
+        valuation = heap::read(path, &loaded.program, valuation)?;
+    }
     let options = Options { checked_arrays: args.checked_arrays };
     let visitor = Execute { inputs: valuation, max_steps: args.max_steps, trace: args.trace };
-    let finished = with_semantics(loaded.program.clone(), language, options, visitor)?;
+    let finished = with_semantics(loaded.program.clone(), choice, options, visitor)?;
     let (outcome, error, exit) = match finished.end {
         RunEnd::Finished(Outcome::Terminated) => ("terminated", None, Exit::Done),
         RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) => ("assumption-violated", None, Exit::Done),
@@ -111,6 +118,9 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             for (x, value) in &finished.state {
                 writeln!(out, "{x} = {value}")?;
             }
+            if choice.language == Language::Oo {
+                writeln!(out, "heap = {}", finished.state.heap)?;
+            }
         }
         RunFormat::Json => {
             let mut report = json!({
@@ -119,6 +129,9 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 "state": valuation_json(&finished.state),
                 "steps": finished.steps,
             });
+            if choice.language == Language::Oo {
+                report["heap"] = heap_json(&finished.state);
+            }
             if args.trace {
                 let trace: Vec<Json> = finished.trace.iter().map(|(rule, config)| json!({ "rule": rule, "configuration": config })).collect();
                 report["trace"] = Json::Array(trace);

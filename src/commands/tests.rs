@@ -5,7 +5,8 @@
 use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
 use crate::explore::{explore, replay, ExploreOptions, Replay, Tree};
-use crate::report::values::valuation_json;
+use crate::report::values::{heap_json, valuation_json};
+use symex_semantics::program::{ErrorKind, Language};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -40,7 +41,17 @@ impl Visitor for ExploreAndReplay<'_> {
     {
         let tree = explore(&semantics.symbolic, semantics.initial.clone(), self.inputs, self.options);
         let mut tests = Vec::new();
-        for (path, &node) in tree.paths.iter().enumerate() {
+        let mut order: Vec<(usize, usize)> = tree.paths.iter().copied().enumerate().collect();
+        if self.first_error_only {
+            // A failed assertion (what `verify` is about) before other
+            // errors, and the smallest counterexample first: the fewest objects (§4).
+            order.sort_by_key(|(_, node)| {
+                let leaf = tree.leaf(*node);
+                let assertion = leaf.is_some_and(|leaf| leaf.status.error() == Some(ErrorKind::AssertionFailed));
+                (!assertion, leaf.and_then(|leaf| leaf.model.as_ref()).map_or(usize::MAX, |model| model.heap.len()))
+            });
+        }
+        for (path, node) in order {
             let is_error = tree.leaf(node).is_some_and(|leaf| leaf.status.error().is_some());
             if self.first_error_only && !is_error {
                 continue;
@@ -60,21 +71,26 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     let session = common.session("tests", &[Format::Text, Format::Json])?;
     let program = session.loaded.program.clone();
     let visitor = ExploreAndReplay { inputs: &program.globals, options: &session.explore, first_error_only: false };
-    let Replayed { tree, tests } = with_semantics(program.clone(), session.language, session.semantics, visitor)?;
+    let Replayed { tree, tests } = with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
     let failures = tests.iter().filter(|(_, test)| test.mismatch.is_some()).count();
     match common.format {
         Format::Json => {
             let tests: Vec<_> = tests
                 .iter()
                 .map(|(path, test)| {
-                    json!({
+                    let mut test_json = json!({
                         "path": path,
                         "inputs": valuation_json(&test.inputs),
                         "outcome": test.expected_outcome.to_string(),
                         "final_state": valuation_json(&test.expected_state),
                         "replayed": test.mismatch.is_none(),
                         "mismatch": test.mismatch,
-                    })
+                    });
+                    if session.choice.language == Language::Oo {
+                        test_json["heap"] = heap_json(&test.inputs);
+                        test_json["final_heap"] = heap_json(&test.expected_state);
+                    }
+                    test_json
                 })
                 .collect();
             writeln!(out, "{:#}", json!({ "tests": tests }))?;

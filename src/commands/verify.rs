@@ -5,7 +5,9 @@
 use super::language::with_semantics;
 use super::tests::{ExploreAndReplay, Replayed};
 use super::{CliError, Common, Exit, Format};
+use crate::report::values::{heap_json, inputs_json};
 use serde_json::{json, Value as Json};
+use symex_semantics::program::Language;
 use std::io::Write;
 use symex_semantics::eval::ShowValuation;
 use symex_semantics::system::Rule;
@@ -14,7 +16,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     let session = common.session("verify", &[Format::Text, Format::Json])?;
     let program = session.loaded.program.clone();
     let visitor = ExploreAndReplay { inputs: &program.globals, options: &session.explore, first_error_only: true };
-    let Replayed { tree, tests } = with_semantics(program.clone(), session.language, session.semantics, visitor)?;
+    let Replayed { tree, tests } = with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
     let proved = tree.pruned.iter().filter(|pruned| pruned.rule == Rule::AssertFails).count();
     let stats = &tree.stats;
     let cut = stats.bounded + stats.unknown + tree.unexplored.len();
@@ -35,7 +37,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
                 json!({
                     "path": path,
                     "error": test.expected_outcome.to_string(),
-                    "inputs": crate::report::values::valuation_json(&test.inputs),
+                    "inputs": inputs_json(&test.inputs, session.choice.language),
                     "path_condition": condition,
                     "trace": trace,
                     "confirmed": test.mismatch.is_none(),
@@ -60,6 +62,9 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
             "counterexample" => {
                 if let Some((path, test, condition, trace)) = &counterexample {
                     writeln!(out, "counterexample: {}", ShowValuation(&test.inputs))?;
+                    if session.choice.language == Language::Oo {
+                        writeln!(out, "  as --heap: {}", heap_json(&test.inputs))?;
+                    }
                     writeln!(out, "  path {path} ends in {}", test.expected_outcome)?;
                     writeln!(out, "  φ = {condition}")?;
                     writeln!(out, "  trace: {}", trace.join("; "))?;

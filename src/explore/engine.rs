@@ -5,7 +5,7 @@ use super::bounds::{Bounds, Unfoldings};
 use super::path_solver::{Feasibility, PathSolver};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
-use super::tree::{BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Tree, Unexplored, UnknownReason};
+use super::tree::{BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, TraceEntry, Tree, Unexplored, UnknownReason};
 use crate::simplify::Simplifier;
 use crate::solver::SatResult;
 use std::collections::BTreeMap;
@@ -187,7 +187,11 @@ where
             end.get_or_insert(Status::Bounded(BoundReason::CallDepth(self.options.bounds.unfold)));
         }
         let condition = if self.options.simplify { folded.clone() } else { guard };
-        let edge = Edge { rule, trace: trace_entry(rule, head, self.inputs), condition };
+        let trace = match next.actions_since(config) {
+            Some(actions) => actions.into_iter().map(TraceEntry::Action).collect(),
+            None => trace_entry(rule, head, self.inputs).into_iter().collect(),
+        };
+        let edge = Edge { rule, trace, condition };
         let depth = self.tree.nodes[node].depth + 1;
         let child = self.add_node(Some(node), Some(edge), &next, depth, &folded, model);
         let candidate = Candidate { node: child, depth, rule: Some(rule) };
@@ -215,7 +219,8 @@ where
     fn end_path(&mut self, node: NodeId, config: &S::Config, status: Status) {
         let wants_model = !matches!(status, Status::Unknown(_) | Status::Infeasible);
         let path_condition = Term::and(self.options.assumption.clone(), config.path_condition().clone());
-        let model = if wants_model { self.solver.model(node, &path_condition) } else { None };
+        let model = if wants_model { self.solver.model(node, &path_condition).map(|model| config.inputs_from(model)) } else { None };
+        let prediction = model.as_ref().map(|inputs| config.predicted_state(inputs));
         let status = if wants_model && model.is_none() { Status::Unknown(UnknownReason::NoModel) } else { status };
         let stats = &mut self.tree.stats;
         stats.paths += 1;
@@ -235,7 +240,7 @@ where
         } else {
             path_condition
         };
-        let leaf = Leaf { status, path_condition, state, model };
+        let leaf = Leaf { status, path_condition, state, model, prediction };
         self.tree.nodes[node].leaf = Some(leaf);
         self.tree.paths.push(node);
     }

@@ -5,7 +5,7 @@
 
 use super::run::{run, RunEnd};
 use super::tree::{NodeId, Tree};
-use symex_semantics::eval::{eval, Valuation};
+use symex_semantics::eval::Valuation;
 use symex_semantics::program::Outcome;
 use symex_semantics::system::{ConcreteConfiguration, TransitionSystem};
 
@@ -29,16 +29,10 @@ where
     let leaf = tree.leaf(node)?;
     let inputs = leaf.model.clone()?;
     let expected_outcome = leaf.status.outcome()?;
-    let mut expected_state = Valuation::new();
-    let mut mismatch = None;
-    for (x, e) in &leaf.state {
-        match eval(e, &inputs) {
-            Ok(value) => {
-                expected_state.insert(x.clone(), value);
-            }
-            Err(error) => mismatch = Some(format!("the final state of `{x}` has no value: {error}")),
-        }
-    }
+    let (expected_state, mut mismatch) = match leaf.prediction.clone()? {
+        Ok(state) => (state, None),
+        Err(why) => (Valuation::new(), Some(why)),
+    };
     let expected_rules = tree.rules_to(node);
     let mut rules = Vec::with_capacity(expected_rules.len());
     let finished = run(concrete, start(inputs.clone()), expected_rules.len(), |rule, _| rules.push(rule));
@@ -60,6 +54,8 @@ where
     } else if let Some((x, value)) = expected_state.iter().find(|(x, value)| final_state.get(*x) != Some(*value)) {
         let actual = final_state.get(x).map_or_else(|| "no value".to_string(), |v| v.to_string());
         mismatch = mismatch.or(Some(format!("`{x}` ends as {actual}, the path predicts {value}")));
+    } else if final_state.heap != expected_state.heap {
+        mismatch = mismatch.or(Some(format!("the heap ends as {}, the path predicts {}", final_state.heap, expected_state.heap)));
     }
     Some(Replay { inputs, expected_outcome, expected_state, mismatch })
 }

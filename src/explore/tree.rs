@@ -5,6 +5,7 @@ use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 use std::fmt;
 use symex_semantics::eval::Valuation;
+use symex_semantics::oo::action::Action;
 use symex_semantics::program::{ErrorKind, Halt, Outcome, Stmt};
 use symex_semantics::system::Rule;
 use symex_semantics::term::{Name, Term};
@@ -35,16 +36,18 @@ pub struct Edge {
     pub rule: Rule,
     #[serde(serialize_with = "as_text")]
     pub condition: Term,
-    /// What the step contributes to the symbolic trace (§4), if anything.
-    pub trace: Option<TraceEntry>,
+    /// What the step contributes to the symbolic trace (§4).
+    pub trace: Vec<TraceEntry>,
 }
 
 /// An element of a symbolic trace (§4): an assignment as written, or a
-/// condition as written (`b` or `!(b)`).
+/// condition as written (`b` or `!(b)`), or, for a system that unfolds the
+/// program into a trace, the trace's own action.
 #[derive(Clone, Debug)]
 pub enum TraceEntry {
     Statement(Stmt),
     Condition(Term),
+    Action(Action),
 }
 
 impl fmt::Display for TraceEntry {
@@ -52,6 +55,7 @@ impl fmt::Display for TraceEntry {
         match self {
             TraceEntry::Statement(stmt) => write!(f, "{stmt}"),
             TraceEntry::Condition(b) => write!(f, "{b}"),
+            TraceEntry::Action(action) => write!(f, "{action}"),
         }
     }
 }
@@ -193,6 +197,9 @@ pub struct Leaf {
     /// Inputs that drive the concrete semantics down this path.
     #[serde(serialize_with = "model_text")]
     pub model: Option<Valuation>,
+    /// The final state the path predicts for `model` (or why it has none).
+    #[serde(skip)]
+    pub prediction: Option<Result<Valuation, String>>,
 }
 
 /// Frontier left unexplored when a global limit stopped the exploration.
@@ -273,7 +280,7 @@ impl Tree {
 
     /// The symbolic trace (§4) of the path to `node`.
     pub fn trace_to(&self, node: NodeId) -> Vec<&TraceEntry> {
-        self.path_to(node).into_iter().filter_map(|n| n.edge.as_ref()?.trace.as_ref()).collect()
+        self.path_to(node).into_iter().filter_map(|n| n.edge.as_ref()).flat_map(|edge| &edge.trace).collect()
     }
 
     /// The leaf of `node`, if a path ends there.

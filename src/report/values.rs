@@ -1,8 +1,10 @@
 //! Concrete values in JSON (SPEC §2.1): integers as numbers (as strings
-//! beyond 64 bits), booleans, arrays as `{"default": 0, "entries": {"3": 7}, "len": 4}`.
+//! beyond 64 bits), booleans, arrays as `{"default": 0, "entries": {"3": 7}, "len": 4}`,
+//! `nil` as `null`, objects by identity (`"o1"`) with the heap beside the variables.
 
 use serde_json::{json, Map, Value as Json};
 use symex_semantics::eval::Valuation;
+use symex_semantics::program::Language;
 use symex_semantics::value::Value;
 
 pub fn value_json(value: &Value) -> Json {
@@ -21,4 +23,30 @@ pub fn value_json(value: &Value) -> Json {
 /// A valuation as one JSON object, in name order.
 pub fn valuation_json(valuation: &Valuation) -> Json {
     Json::Object(valuation.iter().map(|(x, v)| (x.to_string(), value_json(v))).collect())
+}
+
+/// A valuation with its heap, as `run --heap` reads it (SPEC §2.1):
+/// `{"objects": {"o1": {"class": "Node", "next": "o2", …}, …}, "vars": {…}}`.
+pub fn heap_json(valuation: &Valuation) -> Json {
+    let objects: Map<String, Json> = valuation
+        .heap
+        .iter()
+        .map(|(o, object)| {
+            let mut fields = Map::new();
+            fields.insert("class".to_string(), Json::String(object.class.to_string()));
+            fields.extend(object.fields.iter().map(|(f, v)| (f.to_string(), value_json(v))));
+            (o.to_string(), Json::Object(fields))
+        })
+        .collect();
+    json!({ "objects": objects, "vars": valuation_json(valuation) })
+}
+
+/// A program's inputs: for an oo program with the heap, as `run --heap`
+/// reads them; otherwise the variables alone.
+pub fn inputs_json(inputs: &Valuation, language: Language) -> Json {
+    if language == Language::Oo {
+        heap_json(inputs)
+    } else {
+        valuation_json(inputs)
+    }
 }

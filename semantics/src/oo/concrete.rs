@@ -247,8 +247,9 @@ impl Configuration for Config {
 }
 
 impl ConcreteConfiguration for Config {
+    /// `(G, H)` without the fresh variables that hold the locals of calls.
     fn global_state(&self) -> Valuation {
-        self.valuation.clone()
+        self.valuation.retain(|x| !super::fresh::is_fresh(x))
     }
 }
 

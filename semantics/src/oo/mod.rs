@@ -14,6 +14,7 @@ pub mod wp;
 mod tests;
 pub mod concrete;
 pub mod inline;
+pub mod inputs;
 pub mod unfold;
 
 use crate::delta::{delta, not_nil, Checks};

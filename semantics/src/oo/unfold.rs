@@ -14,7 +14,9 @@
 use super::action::{Action, Location};
 use super::inline::{self, Inlined, ThisRule};
 use super::wp::Trace;
-use super::{fresh, location, Calls, Errors};
+use super::trace::Traces;
+use super::{fresh, inputs, location, Calls, Errors};
+use crate::eval::Valuation;
 use crate::delta::Checks;
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt, Target};
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
@@ -29,21 +31,25 @@ pub struct Config {
     pub code: Code,
     pub trace: Trace,
     pub phi: Term,
+    /// The conjuncts of `phi`, by term identity.
+    known: im::HashSet<u64>,
     pub fresh: u32,
     pub calls: Calls,
     program: Rc<Program>,
+    options: Options,
 }
 
 /// The unfolding of a program of any of the three languages.
 pub struct Unfold {
     program: Rc<Program>,
     errors: Errors,
+    options: Options,
     this: ThisRule,
 }
 
 impl Unfold {
     pub fn new(program: Rc<Program>, options: Options, this: ThisRule) -> Unfold {
-        Unfold { program, errors: Errors::new(options), this }
+        Unfold { program, errors: Errors::new(options), options, this }
     }
 
     /// `⟨S, ε⟩` for the main statement `S`.
@@ -52,9 +58,11 @@ impl Unfold {
             code: Code::empty().push(&self.program.main),
             trace: Trace::new(),
             phi: Term::bool(true),
+            known: im::HashSet::new(),
             fresh: 0,
             calls: Calls::default(),
             program: self.program.clone(),
+            options: self.options,
         }
     }
 
@@ -68,12 +76,19 @@ impl Unfold {
     fn step(&self, rule: Rule, c: &Config, actions: Vec<Action>, code: Code) -> Step<Config> {
         let mut trace = c.trace.clone();
         let mut guard = Term::bool(true);
+        let mut known = c.known.clone();
         for action in actions {
-            guard = Term::and(guard, trace.condition(&action, self.errors.checks));
+            // A conjunct φ already has (the same `e ≠ nil` of every access
+            // through `e`) adds nothing: it is left out.
+            for conjunct in trace.condition(&action, self.errors.checks).conjuncts() {
+                if known.insert(conjunct.id()).is_none() {
+                    guard = Term::and(guard, conjunct);
+                }
+            }
             trace = trace.then(action);
         }
         let phi = Term::and(c.phi.clone(), guard.clone());
-        let next = Config { code, trace, phi, fresh: c.fresh, calls: c.calls.clone(), program: c.program.clone() };
+        let next = Config { code, trace, phi, known, fresh: c.fresh, calls: c.calls.clone(), program: c.program.clone(), options: c.options };
         Step { rule, guard, next }
     }
 
@@ -292,6 +307,29 @@ impl SymbolicConfiguration for Config {
     /// state (objects created on ρ by their fresh names).
     fn global_state(&self) -> Vec<(Name, Term)> {
         self.program.globals.iter().map(|(x, sort)| (x.clone(), self.trace.wp(&Term::var(x, sort.clone())))).collect()
+    }
+
+    /// `V'` of `⟨V, ρ⟩ →* ⟨V', ε⟩` on the globals, with the final heap.
+    fn predicted_state(&self, inputs: &Valuation) -> Result<Valuation, String> {
+        let rho = self.trace.actions();
+        let run = Traces::new(self.program.clone(), self.options).run(inputs.clone(), &rho);
+        let end = run.map_err(|k| format!("the trace is stuck at its action {}, `{}`", k + 1, rho[k]))?;
+        Ok(end.retain(|x| self.program.globals.contains_key(x)))
+    }
+
+    fn inputs_from(&self, model: Valuation) -> Valuation {
+        inputs::inputs_from(model, &self.phi, &self.program)
+    }
+
+    fn actions_since(&self, earlier: &Config) -> Option<Vec<Action>> {
+        let mut actions = Vec::new();
+        let mut trace = &self.trace;
+        while trace.len() > earlier.trace.len() {
+            actions.extend(trace.last().cloned());
+            trace = trace.before()?;
+        }
+        actions.reverse();
+        Some(actions)
     }
 }
 

@@ -387,7 +387,12 @@ fn field(rho: &Trace, w: &Term, f: &Name, sort: &Sort, needs: &mut Needs) -> Opt
     let value = needs.want(Job::Wp(before.clone(), value.clone()));
     let rest = needs.want(Job::Field(before.clone(), w.clone(), f.clone(), sort.clone()));
     let aliased = needs.want(Job::Equal(before, w.clone(), target?, true));
-    Some(Term::ite(aliased?, value?, rest?))
+    let aliased = aliased?;
+    Some(match aliased.kind() {
+        TermKind::Bool(true) => value?,
+        TermKind::Bool(false) => rest?,
+        _ => Term::ite(aliased.clone(), value?, rest?),
+    })
 }
 
 /// `W = W'` (or `W != W'`) for objects: `[x := new C]`'s clauses where a
@@ -407,7 +412,8 @@ fn equal(rho: &Trace, a: &Term, b: &Term, positive: bool, needs: &mut Needs) -> 
         let otherwise = needs.want(job(otherwise));
         return Some(Term::ite(c.clone(), then?, otherwise?));
     }
-    if rho.created(a).is_some() || rho.created(b).is_some() {
+    // One term denotes one object: `x = x` is true whatever `x` is.
+    if rho.created(a).is_some() || rho.created(b).is_some() || a == b {
         return Some(Term::bool((a == b) == positive));
     }
     Some(Term::binary(if positive { BinOp::Eq } else { BinOp::Ne }, a.clone(), b.clone()))

@@ -1,0 +1,140 @@
+//! §4 end to end: the acceptance scenarios of the oo language — counterexample
+//! heaps found by `verify`, replayed by `run --heap`, of the fewest objects;
+//! `--method wp` on every language; the literal `this` rule where it differs.
+
+use serde_json::Value as Json;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn symex(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_symex")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).env("NO_COLOR", "1").output().unwrap()
+}
+
+fn status(output: &Output) -> i32 {
+    output.status.code().unwrap()
+}
+
+fn json(output: &Output) -> Json {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)))
+}
+
+/// Writes a heap document to a fresh file.
+fn heap_file(name: &str, heap: &Json) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("symex-objects-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, heap.to_string()).unwrap();
+    path
+}
+
+/// `verify`'s counterexample of `example` (with `options`), checked to be
+/// an assertion failure, and its `run --heap` replay.
+fn counterexample(example: &str, options: &[&str]) -> (Json, Json) {
+    let file = format!("paper-examples/oo/{example}.sx");
+    let mut args = vec!["verify", file.as_str(), "--format", "json"];
+    args.extend_from_slice(options);
+    let verified = symex(&args);
+    assert_eq!(status(&verified), 1, "{example}: a counterexample");
+    let report = json(&verified);
+    let counterexample = report["counterexample"].clone();
+    assert_eq!(counterexample["error"], "assertion-failed", "{example}: {counterexample}");
+    assert_eq!(counterexample["confirmed"], true);
+    let heap = counterexample["inputs"].clone();
+    let path = heap_file(example, &heap);
+    let run = symex(&["run", &file, "--heap", path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(status(&run), 1, "{example}: the replay fails");
+    let run = json(&run);
+    assert_eq!(run["error"], "assertion-failed", "{example}: {run}");
+    (heap, run)
+}
+
+#[test]
+fn the_aliasing_puzzle_fails_exactly_on_one_object_named_twice() {
+    let (heap, run) = counterexample("aliasing_puzzle", &[]);
+    assert_eq!(heap["vars"]["x"], heap["vars"]["y"], "x = y: {heap}");
+    assert_eq!(heap["objects"].as_object().unwrap().len(), 1, "{heap}");
+    let o = heap["vars"]["x"].as_str().unwrap();
+    assert_eq!(run["heap"]["objects"][o]["f"], 2, "y.f := 2 overwrote x.f: {run}");
+}
+
+#[test]
+fn the_partition_bug_shows_on_a_list_of_exactly_two_nodes() {
+    let (heap, _) = counterexample("list_partition_buggy", &["--unfold", "3"]);
+    let objects = heap["objects"].as_object().unwrap();
+    assert_eq!(objects.len(), 2, "the smallest counterexample: {heap}");
+    let first = heap["vars"]["l"].as_str().unwrap();
+    let second = objects[first]["next"].as_str().expect("l.next is the second node");
+    assert_ne!(first, second);
+    assert_eq!(objects[second]["next"], Json::Null, "a two-node list, not a cycle: {heap}");
+}
+
+#[test]
+fn the_fixed_partition_has_no_counterexample_within_the_bounds() {
+    let verified = symex(&["verify", "paper-examples/oo/list_partition_fixed.sx", "--unfold", "3", "--format", "json"]);
+    assert_eq!(status(&verified), 3, "bounded, so inconclusive");
+    let report = json(&verified);
+    assert_eq!(report["verdict"], "inconclusive");
+    assert_eq!(report["counterexample"], Json::Null);
+    assert!(report["stats"]["bounded"].as_u64().unwrap() > 0);
+    assert_eq!(report["stats"]["errors"], 0);
+}
+
+#[test]
+fn every_model_of_an_oo_program_is_a_heap_that_run_accepts() {
+    let explored = json(&symex(&["explore", "paper-examples/oo/list_reverse.sx", "--unfold", "2", "--format", "json"]));
+    assert_eq!(explored["method"], "wp", "the default for oo programs");
+    let paths = explored["paths"].as_array().unwrap();
+    let mut replayed = 0;
+    for (i, path) in paths.iter().enumerate().filter(|(_, path)| path["status"] != "bounded") {
+        let heap = &path["model"];
+        assert!(heap["objects"].is_object() && heap["vars"].is_object(), "path {i}: {heap}");
+        let file = heap_file(&format!("reverse-{i}"), heap);
+        let run = json(&symex(&["run", "paper-examples/oo/list_reverse.sx", "--heap", file.to_str().unwrap(), "--format", "json"]));
+        let expected = if path["status"] == "error" { path["error"].clone() } else { Json::Null };
+        assert_eq!(run["error"], expected, "path {i}: {run}");
+        replayed += 1;
+    }
+    assert!(replayed >= 3, "{replayed} paths replayed");
+}
+
+#[test]
+fn wp_and_forward_find_the_same_paths_on_a_basic_program() {
+    let outcomes = |method: &str| -> Vec<String> {
+        let report = json(&symex(&["explore", "paper-examples/basic/king_search.sx", "--method", method, "--format", "json"]));
+        assert_eq!(report["method"], method);
+        let mut outcomes: Vec<String> = report["paths"].as_array().unwrap().iter().map(|p| format!("{} {}", p["status"], p["error"])).collect();
+        outcomes.sort();
+        outcomes
+    };
+    assert_eq!(outcomes("wp"), outcomes("forward"));
+    let tests = symex(&["tests", "paper-examples/basic/king_search.sx", "--method", "wp"]);
+    assert_eq!(status(&tests), 0, "every wp model replays: {}", String::from_utf8_lossy(&tests.stdout));
+}
+
+#[test]
+fn the_literal_this_rule_differs_where_the_body_changes_the_callee_expression() {
+    let statuses = |options: &[&str]| -> Vec<String> {
+        let mut args = vec!["explore", "paper-examples/oo/literal_this.sx", "--format", "json"];
+        args.extend_from_slice(options);
+        json(&symex(&args))["paths"].as_array().unwrap().iter().map(|p| format!("{} {}", p["status"], p["error"])).collect()
+    };
+    assert!(!statuses(&[]).iter().any(|s| s.contains("nil-dereference")), "{:?}", statuses(&[]));
+    assert!(statuses(&["--literal-this"]).iter().any(|s| s.contains("nil-dereference")), "{:?}", statuses(&["--literal-this"]));
+    assert_eq!(status(&symex(&["tests", "paper-examples/oo/literal_this.sx"])), 0);
+    let literal = symex(&["tests", "paper-examples/oo/literal_this.sx", "--literal-this"]);
+    assert_eq!(status(&literal), 1, "the literal rule's error path does not replay on the program semantics");
+    assert!(String::from_utf8_lossy(&literal.stdout).contains("NOT replayed"));
+}
+
+#[test]
+fn a_bad_heap_is_exit_2_with_the_reason() {
+    let heap = heap_file("bad", &serde_json::json!({"objects": {"o1": {"class": "C", "f": "o2"}}, "vars": {"x": "o1"}}));
+    let output = symex(&["run", "paper-examples/oo/aliasing_puzzle.sx", "--heap", heap.to_str().unwrap()]);
+    assert_eq!(status(&output), 2);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("bad.json") && stderr.contains("field `f`"), "{stderr}");
+    let not_json = heap_file("not-json", &Json::String("{".into()));
+    std::fs::write(&not_json, "{\n  \"objects\": [").unwrap();
+    let stderr = String::from_utf8_lossy(&symex(&["run", "paper-examples/oo/aliasing_puzzle.sx", "--heap", not_json.to_str().unwrap()]).stderr).to_string();
+    assert!(stderr.contains("not-json.json:2:"), "file, line and column: {stderr}");
+}
