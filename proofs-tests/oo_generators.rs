@@ -145,7 +145,7 @@ impl Draw<'_> {
     /// An object expression of `class`, at most `depth` levels deep.
     pub fn object(&mut self, class: &str, depth: usize) -> Term {
         if depth == 0 || self.chance(35) {
-            return if self.chance(12) { Term::nil(class) } else { self.object_var(class) };
+            return if self.chance(6) { Term::nil(class) } else { self.object_var(class) };
         }
         match self.below(10) {
             0 => Term::ite(self.boolean(depth - 1), self.object(class, depth - 1), self.object(class, depth - 1)),
@@ -236,8 +236,8 @@ impl Draw<'_> {
         let mut n = 0;
         while actions.len() < length {
             match self.below(20) {
-                0..=11 => actions.push(self.assignment()),
-                12..=15 => actions.push(Action::Test(self.boolean(DEPTH))),
+                0..=12 => actions.push(self.assignment()),
+                13..=15 => actions.push(Action::Test(self.test())),
                 _ if into_globals && self.chance(30) => {
                     let x = ["x", "y"][self.below(2)];
                     actions.push(Action::New(x.into(), "N".into()));
@@ -256,6 +256,22 @@ impl Draw<'_> {
             }
         }
         actions
+    }
+
+    /// A test: often `e != x` for a created object `x` and an `e` that may
+    /// have no value, where `[x := new C]` must keep `δ(b)`.
+    fn test(&mut self) -> Term {
+        let created: Vec<Term> = self.vars.iter().filter(|(x, _)| fresh::is_fresh(x)).map(|(x, sort)| Term::var(x, sort.clone())).collect();
+        if created.is_empty() || self.chance(50) {
+            return self.boolean(DEPTH);
+        }
+        let x = created[self.below(created.len())].clone();
+        let class = match x.sort() {
+            Sort::Object(class) => class,
+            _ => "N".into(),
+        };
+        let other = self.object(&class, DEPTH - 1);
+        Term::binary(BinOp::Ne, other, x)
     }
 
     /// Where a new object of `class` is stored: a global of its class or
@@ -391,7 +407,7 @@ impl Arbitrary for Configuration {
         }
         let pick = |draw: &mut Draw, class: &str| -> Value {
             let objects = &extent[class];
-            if objects.is_empty() || draw.chance(20) {
+            if objects.is_empty() || draw.chance(10) {
                 Value::Nil
             } else {
                 Value::Object(objects[draw.below(objects.len())])

@@ -16,7 +16,7 @@ use std::fmt;
 use std::rc::Rc;
 use symex_semantics::oo::action::Location;
 use symex_semantics::program::{LoopId, Method, Program, Stmt, Target};
-use symex_semantics::term::{BinOp, Name, Sort, Term};
+use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 
 /// The most statements of a main statement or a method body.
 const STATEMENT_BUDGET: usize = 8;
@@ -104,7 +104,11 @@ impl Draw<'_> {
         let (method, result) = calls[self.below(calls.len())].clone();
         let depth = 1 + self.below(2);
         let receiver = self.object("N", depth);
-        let args = vec![self.object("N", 1), self.int(1)];
+        let mut args = vec![self.object("N", 1), self.int(1)];
+        if let (TermKind::Field(base, ..), true) = (receiver.kind(), self.chance(50) && base_is_node(&receiver)) {
+            // `x.next.m(x, …)`: the body may change what its receiver denotes.
+            args[0] = base.clone();
+        }
         Stmt::MethodCall { target: self.target(&result), receiver, class: "N".into(), method, args }
     }
 
@@ -116,6 +120,11 @@ impl Draw<'_> {
         body.push(Stmt::Assign("c".into(), Term::binary(BinOp::Add, c.clone(), Term::int(1))));
         Stmt::While(LoopId(0), Term::binary(BinOp::Lt, c, bound), Rc::from(body))
     }
+}
+
+/// Whether `e.f` is a field of an `N`.
+fn base_is_node(e: &Term) -> bool {
+    matches!(e.kind(), TermKind::Field(base, ..) if base.sort() == node())
 }
 
 /// Gives the loops of `block` the ids `next, next + 1, …` in source order.
@@ -144,7 +153,19 @@ fn method(g: &mut Gen, name: &str, result: Sort, calls: &[Signature]) -> Method 
     vars.push(("this".into(), node()));
     let mut draw = Draw::in_scope(g, vars, params.clone());
     let mut budget = 1 + draw.below(STATEMENT_BUDGET / 2);
-    let mut body = draw.block(&mut budget, 1, calls, false);
+    let mut body = Vec::new();
+    let u = Term::var("u", node());
+    if draw.chance(50) {
+        // Often a write through the parameter, then uses of `this`.
+        let e = draw.object("N", 1);
+        body.push(Stmt::FieldAssign(u, "next".into(), e));
+    }
+    body.extend(draw.block(&mut budget, 1, calls, false));
+    if draw.chance(50) {
+        let this = Term::var("this", node());
+        let w = draw.int(1);
+        body.push(Stmt::FieldAssign(this, "val".into(), w));
+    }
     body.push(Stmt::Return(None, draw.expression(&result, DEPTH)));
     Method { name: name.into(), params, result, body: Rc::from(body) }
 }
