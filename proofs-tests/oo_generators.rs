@@ -108,9 +108,9 @@ impl Draw<'_> {
         self.below(100) < percent
     }
 
-    /// One of `choices`, or `None` if there are none.
-    fn one_of(&mut self, choices: &[(Name, Sort)], sort: &Sort) -> Option<Name> {
-        let names: Vec<&Name> = choices.iter().filter(|(_, s)| s == sort).map(|(x, _)| x).collect();
+    /// A variable of `sort` in scope, if there is one.
+    fn var_of(&mut self, sort: &Sort) -> Option<Name> {
+        let names: Vec<Name> = self.vars.iter().filter(|(_, s)| s == sort).map(|(x, _)| x.clone()).collect();
         (!names.is_empty()).then(|| names[self.below(names.len())].clone())
     }
 
@@ -121,8 +121,7 @@ impl Draw<'_> {
 
     /// An object variable of `class` in scope (`nil` if there is none).
     fn object_var(&mut self, class: &str) -> Term {
-        let vars = self.vars.clone();
-        match self.one_of(&vars, &object_sort(class)) {
+        match self.var_of(&object_sort(class)) {
             Some(x) => Term::var(&x, object_sort(class)),
             None => Term::nil(class),
         }
@@ -135,8 +134,7 @@ impl Draw<'_> {
 
     /// An integer variable in scope (a literal if there is none).
     fn int_var(&mut self) -> Term {
-        let vars = self.vars.clone();
-        match self.one_of(&vars, &Sort::Int) {
+        match self.var_of(&Sort::Int) {
             Some(x) => Term::var(&x, Sort::Int),
             None => self.literal(),
         }

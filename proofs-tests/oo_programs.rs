@@ -6,7 +6,8 @@
 //! aliased references, object creation into variables and fields, method
 //! calls on heap expressions (`x.next.m0(y, i)`), `if`s, loops bounded by
 //! the counter `c` (`while c < k { S; c := c + 1 }`, the only assignment of
-//! `c`) and `assert`s. Method bodies write fields of `this` and of their
+//! `c`) and `assert`s. Loops all have the id 0: neither semantics reads
+//! it (it only bounds `--unfold`). Method bodies write fields of `this` and of their
 //! parameters, so the callee's receiver expression often changes its
 //! value during the call — where the paper's literal `this` rule differs.
 
@@ -127,25 +128,6 @@ fn base_is_node(e: &Term) -> bool {
     matches!(e.kind(), TermKind::Field(base, ..) if base.sort() == node())
 }
 
-/// Gives the loops of `block` the ids `next, next + 1, …` in source order.
-fn number_loops(block: &[Stmt], next: &mut u32) -> Rc<[Stmt]> {
-    block
-        .iter()
-        .map(|stmt| match stmt {
-            Stmt::While(_, b, body) => {
-                let id = LoopId(*next);
-                *next += 1;
-                Stmt::While(id, b.clone(), number_loops(body, next))
-            }
-            Stmt::If(b, then, otherwise) => {
-                let then = number_loops(then, next);
-                Stmt::If(b.clone(), then, number_loops(otherwise, next))
-            }
-            other => other.clone(),
-        })
-        .collect()
-}
-
 /// `m(u: N, w: int) { S; return e }` of class `N`, which may call `calls`.
 fn method(g: &mut Gen, name: &str, result: Sort, calls: &[Signature]) -> Method {
     let params = vec![(Name::from("u"), node()), (Name::from("w"), Sort::Int)];
@@ -187,8 +169,7 @@ impl Arbitrary for OoProgram {
         let targets = globals().into_iter().filter(|(x, _)| &**x != "c").collect();
         let mut draw = Draw::in_scope(g, globals().into_iter().collect(), targets);
         let mut budget = 1 + draw.below(STATEMENT_BUDGET);
-        let main = draw.block(&mut budget, 2, &calls, true);
-        let main = number_loops(&main, &mut 0);
+        let main = Rc::from(draw.block(&mut budget, 2, &calls, true));
         OoProgram(Rc::new(Program { classes, main, ..(*program()).clone() }))
     }
 
@@ -198,7 +179,7 @@ impl Arbitrary for OoProgram {
         let smaller: Vec<OoProgram> = (0..main.len())
             .map(|k| {
                 let statements: Vec<Stmt> = main.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, s)| s.clone()).collect();
-                OoProgram(Rc::new(Program { main: number_loops(&statements, &mut 0), ..(*self.0).clone() }))
+                OoProgram(Rc::new(Program { main: Rc::from(statements), ..(*self.0).clone() }))
             })
             .collect();
         Box::new(smaller.into_iter())
