@@ -65,12 +65,21 @@ pub enum Action {
 
 impl Action {
     /// `δ(h, e) = δ(h) ∧ δ(e)` (Definition 4.2) for an assignment, where
-    /// `δ(a[e])` includes the bound with `--checked-arrays`; `true` otherwise
-    /// (a test's definedness is implied by its truth).
+    /// `δ(a[e])` includes the bound with `--checked-arrays`; `δ(b)` for a
+    /// test; `true` for a creation.
+    ///
+    /// The paper leaves `δ(b)` out, as implied by `b` being true. It is in
+    /// the state of the test, but not after a later `[x := new C]`:
+    /// `(e = x)[x := new C] = false` holds whether or not `e` has a value,
+    /// so for `ρ = x := new C · ¬(y.f = x)` and `y = nil` the paper's
+    /// `path(ρ)` is `¬false`, true, while `⟨V, ρ⟩` is stuck on `y.f` — a
+    /// counterexample to Theorem 4.5 (`proofs-tests/theorem_4_5_path_condition.rs`).
+    /// With `δ(b)` the condition is `y ≠ nil ∧ ¬false`, false as it must be.
     pub fn definedness(&self, checks: Checks) -> Term {
         match self {
             Action::Assign(h, e) => Term::and(delta(&h.term(), checks), delta(e, checks)),
-            Action::New(..) | Action::Test(_) => Term::bool(true),
+            Action::Test(b) => delta(b, checks),
+            Action::New(..) => Term::bool(true),
         }
     }
 }

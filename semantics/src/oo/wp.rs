@@ -140,12 +140,12 @@ impl Trace {
     }
 
     /// What `path(ρ · a)` adds to `path(ρ)` (Definition 4.2):
-    /// `wp_ρ(δ(h, e))` for an assignment, `wp_ρ(b)` for a test, `true` for
-    /// a creation.
+    /// `wp_ρ(δ(h, e))` for an assignment, `wp_ρ(δ(b) ∧ b)` for a test
+    /// (`δ(b)`: see [`Action::definedness`]), `true` for a creation.
     pub fn condition(&self, action: &Action, checks: Checks) -> Term {
         match action {
             Action::Assign(..) => self.wp(&action.definedness(checks)),
-            Action::Test(b) => self.wp(b),
+            Action::Test(b) => self.wp(&Term::and(action.definedness(checks), b.clone())),
             Action::New(..) => Term::bool(true),
         }
     }

@@ -1,0 +1,53 @@
+//! Lemma 4.3. "For any expression e we have that V(e) ≠ ⊥ iff
+//! V(δ(e)) = true."
+//!
+//! On random expressions of every sort (object expressions through
+//! possibly `nil` references, conditionals, `&&` and `||` with SPEC §1.5's
+//! lazy evaluation) over random consistent configurations. Fails unless a
+//! twentieth of the cases are `⊥`, so both sides of the equivalence are seen.
+
+use crate::oo_generators::{Configuration, Expression};
+use crate::oo_mutants::{caught, strict_delta};
+use crate::{holds, oo_tally};
+use quickcheck::TestResult;
+use symex_semantics::delta::{delta, Checks};
+use symex_semantics::eval::{eval, eval_bool};
+use symex_semantics::term::Term;
+
+fn lemma(delta: fn(&Term) -> Term, v: &Configuration, e: &Expression) -> TestResult {
+    let undefined = match eval(&e.0, &v.0) {
+        Ok(_) => false,
+        Err(error) if error.is_nil_dereference() => true,
+        Err(error) => return TestResult::error(error.to_string()),
+    };
+    if undefined {
+        oo_tally::note("⊥");
+    }
+    TestResult::from_bool(!undefined == (eval_bool(&delta(&e.0), &v.0) == Ok(true)))
+}
+
+fn definition_4_1(e: &Term) -> Term {
+    delta(e, Checks::NIL)
+}
+
+fn real(v: Configuration, e: Expression) -> TestResult {
+    lemma(definition_4_1, &v, &e)
+}
+
+fn strict(v: Configuration, e: Expression) -> TestResult {
+    lemma(strict_delta, &v, &e)
+}
+
+type Property = fn(Configuration, Expression) -> TestResult;
+
+#[test]
+fn lemma_4_3_holds() {
+    oo_tally::reset();
+    holds("Lemma 4.3", real as Property);
+    oo_tally::require("Lemma 4.3", &[("⊥", crate::cases() / 20)]);
+}
+
+#[test]
+fn lemma_4_3_catches_a_strict_delta() {
+    caught("Lemma 4.3 on δ without lazy operators", strict as Property);
+}
