@@ -8,6 +8,7 @@ pub mod explore;
 pub mod inputs;
 pub mod language;
 pub mod run;
+pub mod simplify;
 pub mod tests;
 pub mod verify;
 

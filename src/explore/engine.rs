@@ -6,7 +6,7 @@ use super::path_solver::{Feasibility, PathSolver};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Tree, Unexplored, UnknownReason};
-use crate::simplify::Simplifier;
+use crate::simplify::{decide, Simplifier};
 use crate::solver::SatResult;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -29,9 +29,9 @@ pub struct ExploreOptions {
     /// `x = 3`): asserted below every path condition and conjoined to the
     /// reported ones, so models honour it and states stay symbolic.
     pub assumption: Term,
-    /// Report path conditions, states and edge conditions with their ground
-    /// parts folded (`--no-simplify` keeps the raw terms of the paper's rules;
-    /// feasibility checks fold guards either way).
+    /// Report path conditions, states and edge conditions simplified by the
+    /// e-graph simplifier (`--no-simplify` keeps the raw terms of the paper's
+    /// rules; feasibility checks decide ground guards by folding either way).
     pub simplify: bool,
 }
 
@@ -95,8 +95,7 @@ where
     fn run(&mut self, initial: S::Config) {
         let start = Instant::now();
         let bounds = self.options.bounds;
-        let assumption = self.simplifier.simplify(&self.options.assumption);
-        let root = self.add_node(None, None, &initial, 0, &assumption, None);
+        let root = self.add_node(None, None, &initial, 0, &self.options.assumption.clone(), None);
         let mut frontier = Frontier::new(&self.options.strategy);
         let root_candidate = Candidate { node: root, depth: 0, rule: None };
         frontier.extend(vec![(root_candidate, Pending { node: root, config: initial, unfoldings: Unfoldings::default(), end: None })]);
@@ -161,7 +160,7 @@ where
         step: Step<S::Config>,
     ) -> Option<(Candidate, Pending<S::Config>)> {
         let Step { rule, guard, next } = step;
-        let folded = self.simplifier.simplify(&guard);
+        let folded = decide(&guard).map_or_else(|| guard.clone(), Term::bool);
         let Feasibility { result, model } = self.solver.check_step(node, &folded);
         let mut end = match result {
             SatResult::Sat => None,
@@ -186,7 +185,7 @@ where
         if next.max_active_calls() > self.options.bounds.unfold {
             end.get_or_insert(Status::Bounded(BoundReason::CallDepth(self.options.bounds.unfold)));
         }
-        let condition = if self.options.simplify { folded.clone() } else { guard };
+        let condition = if self.options.simplify { self.simplifier.simplify(&guard) } else { guard };
         let edge = Edge { rule, trace: trace_entry(rule, head, self.inputs), condition };
         let depth = self.tree.nodes[node].depth + 1;
         let child = self.add_node(Some(node), Some(edge), &next, depth, &folded, model);
@@ -194,7 +193,7 @@ where
         Some((candidate, Pending { node: child, config: next, unfoldings, end }))
     }
 
-    /// Adds a node reached under `guard` (folded), with the model its check gave.
+    /// Adds a node reached under `guard` (decided if ground), with the model its check gave.
     fn add_node(
         &mut self,
         parent: Option<NodeId>,
