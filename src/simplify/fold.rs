@@ -87,16 +87,21 @@ pub fn fold(node: &Node, constant: impl Fn(Id) -> Option<Constant>) -> Option<Co
 /// The value of `guard` when folding alone decides it: the explorer's
 /// cheap test before it asks the solver.
 pub fn decide(guard: &Term) -> Option<bool> {
-    let expr = to_expr(guard);
+    match constant(guard) {
+        Some(Constant::Bool(b)) => Some(b),
+        _ => None,
+    }
+}
+
+/// The value of `term` when folding alone decides it.
+pub fn constant(term: &Term) -> Option<Constant> {
+    let expr = to_expr(term);
     let mut constants: Vec<Option<Constant>> = Vec::with_capacity(expr.as_ref().len());
     for node in expr.as_ref() {
         let value = fold(node, |id| constants[usize::from(id)].clone());
         constants.push(value);
     }
-    match constants.pop().flatten() {
-        Some(Constant::Bool(b)) => Some(b),
-        _ => None,
-    }
+    constants.pop().flatten()
 }
 
 /// The e-graph analysis: each e-class's constant, if folding finds one;
