@@ -185,12 +185,21 @@ where
         if next.max_active_calls() > self.options.bounds.unfold {
             end.get_or_insert(Status::Bounded(BoundReason::CallDepth(self.options.bounds.unfold)));
         }
-        let condition = if self.options.simplify { self.simplifier.simplify(&guard) } else { guard };
+        let condition = if self.options.simplify { self.simplified(&guard) } else { guard };
         let edge = Edge { rule, trace: trace_entry(rule, head, self.inputs), condition };
         let depth = self.tree.nodes[node].depth + 1;
         let child = self.add_node(Some(node), Some(edge), &next, depth, &folded, model);
         let candidate = Candidate { node: child, depth, rule: Some(rule) };
         Some((candidate, Pending { node: child, config: next, unfoldings, end }))
+    }
+
+    /// `term` simplified for the report, its time counted in the stats.
+    fn simplified(&mut self, term: &Term) -> Term {
+        let start = Instant::now();
+        let simplified = self.simplifier.simplify(term);
+        let micros = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.tree.stats.simplify_us = self.tree.stats.simplify_us.saturating_add(micros);
+        simplified
     }
 
     /// Adds a node reached under `guard` (decided if ground), with the model its check gave.
@@ -228,9 +237,9 @@ where
         let mut state = config.global_state();
         let path_condition = if self.options.simplify {
             for (_, value) in &mut state {
-                *value = self.simplifier.simplify(value);
+                *value = self.simplified(value);
             }
-            self.simplifier.simplify(&path_condition)
+            self.simplified(&path_condition)
         } else {
             path_condition
         };

@@ -12,7 +12,8 @@ use super::linear::{Comparison, LinearForm, Polynomial};
 use num_bigint::BigInt;
 use num_traits::One;
 use std::collections::HashMap;
-use symex_semantics::term::{BinOp, IdMap, IdSet, Term, TermKind, UnOp};
+use symex_semantics::subst::substitute;
+use symex_semantics::term::{BinOp, IdMap, IdSet, Name, Term, TermKind, UnOp};
 
 /// What the conjuncts say about one linear form `L`.
 struct Interval {
@@ -58,6 +59,21 @@ impl Interval {
     fn lower_to(&mut self, hi: BigInt, strict: bool) {
         if self.upper.as_ref().is_none_or(|(old, _)| hi < *old) {
             self.upper = Some((hi, strict));
+        }
+    }
+
+    /// `x` and `k` when the conjuncts pin a variable: `x = k`. The other
+    /// conjuncts may then read `k` for `x` (`x = 2 && (x <= 0 || x = 2)` is
+    /// `x = 2`).
+    fn pinned_variable(&self) -> Option<(Name, BigInt)> {
+        let (lo, hi) = (&self.lower.as_ref()?.0, &self.upper.as_ref()?.0);
+        let (monomial, coefficient) = self.lhs.monomials.iter().next().filter(|_| self.lhs.monomials.len() == 1)?;
+        match (&monomial[..], coefficient.is_one() && lo == hi) {
+            ([atom], true) => match atom.term().kind() {
+                TermKind::Var(x, _) => Some((x.clone(), lo.clone())),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -116,14 +132,39 @@ impl NormalForm {
         }
         let normal = match term.kind() {
             TermKind::Binary(BinOp::And, ..) => self.conjunction(&operands(term, BinOp::And)),
-            TermKind::Binary(BinOp::Or, ..) => {
-                let disjuncts: Vec<Term> = operands(term, BinOp::Or).iter().map(|d| self.normalise(d)).collect();
-                disjuncts.into_iter().reduce(Term::or).unwrap_or_else(|| Term::bool(false))
-            }
+            TermKind::Binary(BinOp::Or, ..) => self.disjunction(&operands(term, BinOp::Or)),
             _ => self.linear.normalise(term),
         };
         self.memo.insert(term.id(), normal.clone());
         normal
+    }
+
+    /// The disjuncts normalised, repeats dropped, `true` when one is
+    /// beside its complement (`x != a[3] || x = a[3]`).
+    fn disjunction(&mut self, disjuncts: &[Term]) -> Term {
+        let mut seen = IdSet::default();
+        let mut kept = Vec::new();
+        for disjunct in disjuncts {
+            let normal = self.normalise(disjunct);
+            for part in operands(&normal, BinOp::Or) {
+                if part.is_true() || seen.contains(&self.complement(&part).id()) {
+                    return Term::bool(true);
+                }
+                if !part.is_false() && seen.insert(part.id()) {
+                    kept.push(part);
+                }
+            }
+        }
+        kept.into_iter().reduce(Term::or).unwrap_or_else(|| Term::bool(false))
+    }
+
+    /// `¬t` in normal form: a comparison turned round, otherwise `!t` (or
+    /// `t` for `!t`).
+    fn complement(&mut self, term: &Term) -> Term {
+        match self.linear.comparison(term) {
+            Some(comparison) => comparison.negated().term(),
+            None => negation(term),
+        }
     }
 
     fn conjunction(&mut self, conjuncts: &[Term]) -> Term {
@@ -148,7 +189,7 @@ impl NormalForm {
             }
             let normal = self.normalise(conjunct);
             for part in operands(&normal, BinOp::And) {
-                if part.is_false() || seen.contains(&negation(&part).id()) {
+                if part.is_false() || seen.contains(&self.complement(&part).id()) {
                     return Term::bool(false);
                 }
                 if !part.is_true() && seen.insert(part.id()) {
@@ -156,10 +197,18 @@ impl NormalForm {
                 }
             }
         }
+        let pinned: Vec<(Name, BigInt)> = intervals.iter().filter_map(Interval::pinned_variable).collect();
         let mut merged: Vec<Option<Vec<Term>>> = intervals.into_iter().map(Interval::conjuncts).collect();
         let mut result = Vec::new();
         for slot in slots {
             match slot {
+                Slot::Term(term) if !pinned.is_empty() && !has_fields(&term) => {
+                    let known = substitute(&term, |x| pinned.iter().find(|(y, _)| y == x).map(|(_, k)| Term::int(k.clone())));
+                    match self.normalise(&known) {
+                        known if known.is_false() => return Term::bool(false),
+                        known => result.push(known),
+                    }
+                }
                 Slot::Term(term) => result.push(term),
                 Slot::Bounds(index) => match merged[index].take() {
                     Some(terms) => result.extend(terms),
@@ -167,8 +216,16 @@ impl NormalForm {
                 },
             }
         }
-        Term::conjunction(result)
+        // Absorption: `a && (a || b)` is `a`.
+        let present: IdSet = result.iter().map(Term::id).collect();
+        let absorbed = |t: &Term| matches!(t.kind(), TermKind::Binary(BinOp::Or, ..)) && operands(t, BinOp::Or).iter().any(|d| present.contains(&d.id()));
+        Term::conjunction(result.iter().filter(|t| !absorbed(t)).cloned())
     }
+}
+
+/// Whether `term` reads a field (and may be undefined, so must keep its place).
+fn has_fields(term: &Term) -> bool {
+    term.nodes().iter().any(|node| matches!(node.kind(), TermKind::Field(..)))
 }
 
 /// The operands of a chain of `op` (`a && (b && c)` and `(a && b) && c`

@@ -224,7 +224,7 @@ impl Comparison {
     }
 
     /// `¬(L op k)` as `L op' k`.
-    fn negated(&self) -> Comparison {
+    pub fn negated(&self) -> Comparison {
         let op = match self.op {
             BinOp::Eq => BinOp::Ne,
             BinOp::Ne => BinOp::Eq,

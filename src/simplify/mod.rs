@@ -33,7 +33,7 @@ use fold::ConstantFold;
 use language::{from_expr, to_expr, Node};
 use std::fmt;
 use std::time::Duration;
-use symex_semantics::term::{BinOp, IdMap, Term, TermKind};
+use symex_semantics::term::{BinOp, IdMap, Sort, Term, TermKind, UnOp};
 
 /// Bounds on one simplification: e-graph iterations and e-nodes per
 /// round, and rounds of rules-then-normal-form.
@@ -122,9 +122,10 @@ impl Simplifier {
     }
 
     /// [`simplify`] for the terms of one exploration, memoised: a
-    /// conjunction `φ && b` is simplified as `simplify(φ) && b`, so the path
-    /// conditions of an exploration, which share their prefixes, cost one
-    /// small e-graph per step rather than one per path that grows with it.
+    /// conjunction `φ && b` is the normal form of `simplify(φ) && simplify(b)`
+    /// (bounds merged, repeats dropped), so the path conditions of an
+    /// exploration, which share their prefixes, cost one small e-graph per
+    /// distinct guard rather than one per path that grows with it.
     pub fn simplify(&mut self, term: &Term) -> Term {
         if let Some(done) = self.memo.get(&term.id()) {
             return done.clone();
@@ -147,8 +148,9 @@ impl Simplifier {
         }
         for conjunction in spine.iter().rev() {
             if let TermKind::Binary(BinOp::And, left, right) = conjunction.kind() {
-                let combined = Term::binary(BinOp::And, self.memo[&left.id()].clone(), right.clone());
-                let simplified = self.run(&combined, false).term;
+                let right = self.simplify(right);
+                let combined = Term::binary(BinOp::And, self.memo[&left.id()].clone(), right);
+                let simplified = NormalForm::new().normalise(&combined);
                 self.memo.insert(conjunction.id(), simplified);
             }
         }
@@ -157,6 +159,10 @@ impl Simplifier {
 
     /// One simplification from scratch.
     pub fn run(&self, term: &Term, explained: bool) -> Simplification {
+        if !explained && polynomial(term) {
+            // No rule improves on the normal form of a polynomial (comparison).
+            return Simplification { term: NormalForm::new().normalise(term), stop: Stop::Saturated, steps: None };
+        }
         let mut egraph = EGraph::new(ConstantFold);
         if explained {
             egraph = egraph.with_explanations_enabled();
@@ -194,5 +200,30 @@ impl Simplifier {
         }
         let steps = explained.then(|| explain::steps(&mut egraph, &original, &to_expr(&result)));
         Simplification { term: result, stop, steps }
+    }
+}
+
+/// Whether `term` is an integer polynomial over variables and lengths, or
+/// a comparison (or negated comparison) of two such polynomials: terms the
+/// normal form alone settles.
+fn polynomial(term: &Term) -> bool {
+    let top = match term.kind() {
+        TermKind::Unary(UnOp::Not, inner) => inner,
+        _ => term,
+    };
+    let arithmetic = |t: &Term| {
+        matches!(
+            t.kind(),
+            TermKind::Int(_)
+                | TermKind::Var(_, Sort::Int)
+                | TermKind::Len(_)
+                | TermKind::Unary(UnOp::Neg, _)
+                | TermKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
+        )
+    };
+    let operands_arithmetic = |t: &Term| t.children().into_iter().all(|child| child.nodes().iter().all(arithmetic));
+    match top.kind() {
+        TermKind::Binary(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => operands_arithmetic(top),
+        _ => term.nodes().iter().all(arithmetic),
     }
 }
