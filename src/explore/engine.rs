@@ -6,7 +6,7 @@ use super::path_solver::{Feasibility, PathSolver};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Tree, Unexplored, UnknownReason};
-use crate::simplify::{decide, Simplifier};
+use crate::simplify::{GuardFolder, Simplifier};
 use crate::solver::SatResult;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -31,7 +31,7 @@ pub struct ExploreOptions {
     pub assumption: Term,
     /// Report path conditions, states and edge conditions simplified by the
     /// e-graph simplifier (`--no-simplify` keeps the raw terms of the paper's
-    /// rules; feasibility checks decide ground guards by folding either way).
+    /// rules; feasibility checks fold the ground parts of guards either way).
     pub simplify: bool,
 }
 
@@ -72,6 +72,7 @@ where
         options,
         solver: PathSolver::new(options.timeout_ms, inputs),
         simplifier: Simplifier::new(),
+        guards: GuardFolder::default(),
         tree: Tree { nodes: Vec::new(), paths: Vec::new(), unexplored: Vec::new(), pruned: Vec::new(), stats: Stats::default() },
     };
     explorer.run(initial);
@@ -84,6 +85,7 @@ struct Explorer<'a, S: TransitionSystem> {
     options: &'a ExploreOptions,
     solver: PathSolver,
     simplifier: Simplifier,
+    guards: GuardFolder,
     tree: Tree,
 }
 
@@ -160,7 +162,7 @@ where
         step: Step<S::Config>,
     ) -> Option<(Candidate, Pending<S::Config>)> {
         let Step { rule, guard, next } = step;
-        let folded = decide(&guard).map_or_else(|| guard.clone(), Term::bool);
+        let folded = self.guards.fold(&guard);
         let Feasibility { result, model } = self.solver.check_step(node, &folded);
         let mut end = match result {
             SatResult::Sat => None,
@@ -202,7 +204,7 @@ where
         simplified
     }
 
-    /// Adds a node reached under `guard` (decided if ground), with the model its check gave.
+    /// Adds a node reached under `guard` (folded), with the model its check gave.
     fn add_node(
         &mut self,
         parent: Option<NodeId>,

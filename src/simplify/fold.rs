@@ -1,15 +1,16 @@
 //! Constant folding: the value of an e-node whose operands are literals,
 //! computed by the project's own evaluator (so folding is sound by
 //! construction), as an e-graph [`Analysis`] in the manner of egg's
-//! `tests/math.rs`, with unbounded integers. The same function decides
-//! ground guards for the explorer without building an e-graph.
+//! `tests/math.rs`, with unbounded integers. The same function folds the
+//! explorer's guards before they reach the solver, without an e-graph
+//! ([`fold_guard`]).
 
 use super::language::{to_expr, to_term, Node};
 use egg::{Analysis, DidMerge, EGraph, Id, Language};
 use num_bigint::BigInt;
 use num_traits::Zero;
 use symex_semantics::eval::eval_with;
-use symex_semantics::term::{BinOp, Term};
+use symex_semantics::term::{BinOp, IdMap, Term, TermKind, UnOp};
 use symex_semantics::value::Value;
 
 /// A literal: what folding computes.
@@ -84,12 +85,78 @@ pub fn fold(node: &Node, constant: impl Fn(Id) -> Option<Constant>) -> Option<Co
     }
 }
 
-/// The value of `guard` when folding alone decides it: the explorer's
-/// cheap test before it asks the solver.
-pub fn decide(guard: &Term) -> Option<bool> {
-    match constant(guard) {
-        Some(Constant::Bool(b)) => Some(b),
-        _ => None,
+/// Folds the explorer's guards before they reach the solver: every ground
+/// subterm becomes its literal and negated comparisons are turned round
+/// (`!(x < 1 + 2)` is `3 <= x`), so a literal guard needs no query and
+/// model repair can mend a model for `a[3] = x` (not for
+/// `a[(1 + 5) / 2] = x`). Memoised per node across the guards of one
+/// exploration, which share their subterms, without an e-graph.
+#[derive(Default)]
+pub struct GuardFolder {
+    memo: IdMap<(Term, Option<Constant>)>,
+}
+
+impl GuardFolder {
+    pub fn fold(&mut self, guard: &Term) -> Term {
+        if self.memo.len() > MEMO_LIMIT {
+            self.memo.clear();
+        }
+        for node in guard.nodes() {
+            if self.memo.contains_key(&node.id()) {
+                continue;
+            }
+            let children: Vec<&(Term, Option<Constant>)> = node.children().iter().map(|child| &self.memo[&child.id()]).collect();
+            let value = match positional(&node) {
+                Some(enode) => fold(&enode, |id| children[usize::from(id)].1.clone()),
+                None => None,
+            };
+            let term = match &value {
+                Some(literal) => literal.term(),
+                None => {
+                    let folded: Vec<Term> = children.iter().map(|(term, _)| term.clone()).collect();
+                    turned_round(node.with_children(&folded))
+                }
+            };
+            self.memo.insert(node.id(), (term, value));
+        }
+        self.memo[&guard.id()].0.clone()
+    }
+}
+
+/// Memo entries beyond which the table is cleared (ids of dropped terms are
+/// never reused, so stale entries are dead weight).
+const MEMO_LIMIT: usize = 1 << 20;
+
+/// `node` as an e-node whose children are numbered by position, for
+/// [`fold`]; `None` for the leaves folding leaves alone (variables, lengths, `nil`).
+fn positional(node: &Term) -> Option<Node> {
+    let id = |i: usize| Id::from(i);
+    Some(match node.kind() {
+        TermKind::Int(n) => Node::Int(n.clone()),
+        TermKind::Bool(b) => Node::Bool(*b),
+        TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::Field(..) => return None,
+        TermKind::Unary(op, _) => Node::Unary(*op, [id(0)]),
+        TermKind::Binary(op, ..) => Node::Binary(*op, [id(0), id(1)]),
+        TermKind::Ite(..) => Node::Ite([id(0), id(1), id(2)]),
+        TermKind::Select(..) => Node::Select([id(0), id(1)]),
+        TermKind::Store(..) => Node::Store([id(0), id(1), id(2)]),
+    })
+}
+
+/// `!(a op b)` as `a op' b` for a comparison `op` (integers are totally
+/// ordered); any other term as it is.
+fn turned_round(term: Term) -> Term {
+    let TermKind::Unary(UnOp::Not, inner) = term.kind() else { return term };
+    let TermKind::Binary(op, a, b) = inner.kind() else { return term };
+    let (a, b) = (a.clone(), b.clone());
+    match op {
+        BinOp::Lt => Term::binary(BinOp::Le, b, a),
+        BinOp::Le => Term::binary(BinOp::Lt, b, a),
+        BinOp::Gt => Term::binary(BinOp::Le, a, b),
+        BinOp::Ge => Term::binary(BinOp::Lt, a, b),
+        BinOp::Eq => Term::binary(BinOp::Ne, a, b),
+        BinOp::Ne => Term::binary(BinOp::Eq, a, b),
+        _ => term,
     }
 }
 

@@ -23,7 +23,7 @@ mod rules;
 mod tests;
 
 pub use explain::Step;
-pub use fold::decide;
+pub use fold::GuardFolder;
 pub use rules::{Rule, RULES};
 
 use bounds::NormalForm;
@@ -100,6 +100,9 @@ pub struct Simplifier {
     rules: Vec<Rewrite<Node, ConstantFold>>,
     limits: Limits,
     memo: IdMap<Term>,
+    /// The normal form with its memo tables, shared by the terms of one
+    /// exploration (each distinct conjunct is normalised once).
+    normal: NormalForm,
 }
 
 impl Default for Simplifier {
@@ -118,7 +121,7 @@ impl Simplifier {
     }
 
     pub fn with_rules(rules: &[Rule], limits: Limits) -> Simplifier {
-        Simplifier { rules: rules.iter().map(rules::rewrite).collect(), limits, memo: IdMap::default() }
+        Simplifier { rules: rules.iter().map(rules::rewrite).collect(), limits, memo: IdMap::default(), normal: NormalForm::new() }
     }
 
     /// [`simplify`] for the terms of one exploration, memoised: a
@@ -132,6 +135,7 @@ impl Simplifier {
         }
         if self.memo.len() > MEMO_LIMIT {
             self.memo.clear();
+            self.normal = NormalForm::new();
         }
         let mut spine = Vec::new();
         let mut base = term.clone();
@@ -143,14 +147,14 @@ impl Simplifier {
             base = left.clone();
         }
         if !self.memo.contains_key(&base.id()) {
-            let simplified = self.run(&base, false).term;
+            let simplified = if polynomial(&base) { self.normal.normalise(&base) } else { self.run(&base, false).term };
             self.memo.insert(base.id(), simplified);
         }
         for conjunction in spine.iter().rev() {
             if let TermKind::Binary(BinOp::And, left, right) = conjunction.kind() {
                 let right = self.simplify(right);
                 let combined = Term::binary(BinOp::And, self.memo[&left.id()].clone(), right);
-                let simplified = NormalForm::new().normalise(&combined);
+                let simplified = self.normal.normalise(&combined);
                 self.memo.insert(conjunction.id(), simplified);
             }
         }
