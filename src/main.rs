@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
-use symex::commands::{self, bench::BenchArgs, check::CheckArgs, run::RunArgs, CliError, Common, Exit};
+use symex::commands::{self, bench::BenchArgs, check::CheckArgs, run::RunArgs, simplify::SimplifyArgs, CliError, Common, Exit};
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution formally explained: run, explore, test and verify programs")]
@@ -30,6 +30,9 @@ enum Command {
     /// Explore scalable program families (branches, loop, array) and report
     /// paths, solver calls, times and peak memory.
     Bench(BenchArgs),
+    /// Simplify an expression (free variables typed from their use);
+    /// `--explain` shows the rewrites.
+    Simplify(SimplifyArgs),
 }
 
 /// Deep programs are parsed and printed on a thread with room to spare.
@@ -61,6 +64,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Verify(common) => commands::verify::command(common, &mut out),
         Command::Check(args) => commands::check::command(args, &mut out),
         Command::Bench(args) => commands::bench::command(args, &mut out),
+        Command::Simplify(args) => commands::simplify::command(args, &mut out),
     }?;
     out.flush()?;
     Ok(exit)

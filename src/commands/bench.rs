@@ -59,6 +59,8 @@ pub struct Measurement {
     pub time_ms: f64,
     pub paths_per_second: f64,
     pub us_per_path: f64,
+    /// The simplifier's share of the exploration time (in the last run), in percent.
+    pub simplify_percent: f64,
     /// The process's peak resident memory so far (`VmHWM`), in KiB.
     pub peak_memory_kib: Option<u64>,
 }
@@ -143,6 +145,7 @@ pub fn measure(family: Family, n: usize, repeat: usize) -> Result<Measurement, C
         time_ms: seconds * 1e3,
         paths_per_second: paths as f64 / seconds,
         us_per_path: seconds * 1e6 / paths.max(1) as f64,
+        simplify_percent: 100.0 * tree.stats.simplify_us as f64 / (tree.stats.time_ms.max(1) as f64 * 1e3),
         peak_memory_kib: peak_memory_kib(),
     })
 }
@@ -167,12 +170,16 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
     match args.format {
         BenchFormat::Json => writeln!(out, "{:#}", serde_json::json!({ "repeat": args.repeat, "results": results }))?,
         BenchFormat::Text => {
-            writeln!(out, "{:<14} {:>8} {:>8} {:>12} {:>10} {:>12} {:>10} {:>10}", "family", "paths", "models", "solver calls", "paths/s", "µs/path", "time ms", "peak MiB")?;
+            writeln!(
+                out,
+                "{:<14} {:>8} {:>8} {:>12} {:>10} {:>12} {:>10} {:>10} {:>10}",
+                "family", "paths", "models", "solver calls", "paths/s", "µs/path", "time ms", "simplify %", "peak MiB"
+            )?;
             for m in &results {
                 let peak = m.peak_memory_kib.map_or_else(|| "?".to_string(), |kib| format!("{:.1}", kib as f64 / 1024.0));
                 writeln!(
                     out,
-                    "{:<14} {:>8} {:>8} {:>12} {:>10.0} {:>12.1} {:>10.1} {:>10}",
+                    "{:<14} {:>8} {:>8} {:>12} {:>10.0} {:>12.1} {:>10.1} {:>10.1} {:>10}",
                     format!("{}({})", m.family, m.size),
                     m.paths,
                     m.models,
@@ -180,6 +187,7 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
                     m.paths_per_second,
                     m.us_per_path,
                     m.time_ms,
+                    m.simplify_percent,
                     peak
                 )?;
             }

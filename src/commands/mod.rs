@@ -9,6 +9,7 @@ pub mod heap;
 pub mod inputs;
 pub mod language;
 pub mod run;
+pub mod simplify;
 pub mod tests;
 pub mod verify;
 

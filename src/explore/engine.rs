@@ -6,7 +6,7 @@ use super::path_solver::{Feasibility, PathSolver};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, TraceEntry, Tree, Unexplored, UnknownReason};
-use crate::simplify::Simplifier;
+use crate::simplify::{GuardFolder, Simplifier};
 use crate::solver::SatResult;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -29,9 +29,9 @@ pub struct ExploreOptions {
     /// `x = 3`): asserted below every path condition and conjoined to the
     /// reported ones, so models honour it and states stay symbolic.
     pub assumption: Term,
-    /// Report path conditions, states and edge conditions with their ground
-    /// parts folded (`--no-simplify` keeps the raw terms of the paper's rules;
-    /// feasibility checks fold guards either way).
+    /// Report path conditions, states and edge conditions simplified by the
+    /// e-graph simplifier (`--no-simplify` keeps the raw terms of the paper's
+    /// rules; feasibility checks fold the ground parts of guards either way).
     pub simplify: bool,
 }
 
@@ -72,6 +72,7 @@ where
         options,
         solver: PathSolver::new(options.timeout_ms, inputs),
         simplifier: Simplifier::new(),
+        guards: GuardFolder::default(),
         tree: Tree { nodes: Vec::new(), paths: Vec::new(), unexplored: Vec::new(), pruned: Vec::new(), stats: Stats::default() },
     };
     explorer.run(initial);
@@ -84,6 +85,7 @@ struct Explorer<'a, S: TransitionSystem> {
     options: &'a ExploreOptions,
     solver: PathSolver,
     simplifier: Simplifier,
+    guards: GuardFolder,
     tree: Tree,
 }
 
@@ -95,8 +97,7 @@ where
     fn run(&mut self, initial: S::Config) {
         let start = Instant::now();
         let bounds = self.options.bounds;
-        let assumption = self.simplifier.simplify(&self.options.assumption);
-        let root = self.add_node(None, None, &initial, 0, &assumption, None);
+        let root = self.add_node(None, None, &initial, 0, &self.options.assumption.clone(), None);
         let mut frontier = Frontier::new(&self.options.strategy);
         let root_candidate = Candidate { node: root, depth: 0, rule: None };
         frontier.extend(vec![(root_candidate, Pending { node: root, config: initial, unfoldings: Unfoldings::default(), end: None })]);
@@ -161,7 +162,7 @@ where
         step: Step<S::Config>,
     ) -> Option<(Candidate, Pending<S::Config>)> {
         let Step { rule, guard, next } = step;
-        let folded = self.simplifier.simplify(&guard);
+        let folded = self.guards.fold(&guard);
         let Feasibility { result, model } = self.solver.check_step(node, &folded);
         let mut end = match result {
             SatResult::Sat => None,
@@ -186,7 +187,7 @@ where
         if next.max_active_calls() > self.options.bounds.unfold {
             end.get_or_insert(Status::Bounded(BoundReason::CallDepth(self.options.bounds.unfold)));
         }
-        let condition = if self.options.simplify { folded.clone() } else { guard };
+        let condition = if self.options.simplify { self.simplified(&guard) } else { guard };
         let trace = match next.actions_since(config) {
             Some(actions) => actions.into_iter().map(TraceEntry::Action).collect(),
             None => trace_entry(rule, head, self.inputs).into_iter().collect(),
@@ -196,6 +197,15 @@ where
         let child = self.add_node(Some(node), Some(edge), &next, depth, &folded, model);
         let candidate = Candidate { node: child, depth, rule: Some(rule) };
         Some((candidate, Pending { node: child, config: next, unfoldings, end }))
+    }
+
+    /// `term` simplified for the report, its time counted in the stats.
+    fn simplified(&mut self, term: &Term) -> Term {
+        let start = Instant::now();
+        let simplified = self.simplifier.simplify(term);
+        let micros = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.tree.stats.simplify_us = self.tree.stats.simplify_us.saturating_add(micros);
+        simplified
     }
 
     /// Adds a node reached under `guard` (folded), with the model its check gave.
@@ -234,9 +244,9 @@ where
         let mut state = config.global_state();
         let path_condition = if self.options.simplify {
             for (_, value) in &mut state {
-                *value = self.simplifier.simplify(value);
+                *value = self.simplified(value);
             }
-            self.simplifier.simplify(&path_condition)
+            self.simplified(&path_condition)
         } else {
             path_condition
         };

@@ -247,6 +247,10 @@ pub struct Stats {
     pub pruned: usize,
     pub solver_calls: u64,
     pub time_ms: u64,
+    /// Time spent simplifying reported terms, in microseconds (for `symex
+    /// bench`; kept out of the JSON so reports stay free of timings beyond `time_ms`).
+    #[serde(skip)]
+    pub simplify_us: u64,
 }
 
 /// The whole exploration.

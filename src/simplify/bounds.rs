@@ -1,0 +1,255 @@
+//! Per-variable bound facts within one conjunction: the comparisons of a
+//! conjunction that constrain the same linear form `L` (a variable, or a
+//! difference like `x - a[3]`) are merged into one interval with holes,
+//! written where the first of them stood. So King's `a > 0 && a > 5` is
+//! `a > 5`, `k >= 1 && !(k >= 2)` is `k = 1`, `!(x < a[3]) && x != a[3]`
+//! is `x > a[3]`, and contradictory bounds make the conjunction `false`.
+//! Conjuncts keep their order (a path condition reads in execution order,
+//! and `x != nil && x.f > 0` must not be turned round); repeated conjuncts
+//! are dropped and a conjunct beside its negation makes `false`.
+
+use super::linear::{Comparison, LinearForm, Polynomial};
+use num_bigint::BigInt;
+use num_traits::One;
+use std::collections::HashMap;
+use symex_semantics::subst::substitute;
+use symex_semantics::term::{BinOp, IdMap, IdSet, Name, Term, TermKind, UnOp};
+
+/// What the conjuncts say about one linear form `L`.
+struct Interval {
+    lhs: Polynomial,
+    /// `L >= lo`, and whether it was written strictly (`L > lo - 1`).
+    lower: Option<(BigInt, bool)>,
+    /// `L <= hi`, and whether it was written strictly (`L < hi + 1`).
+    upper: Option<(BigInt, bool)>,
+    excluded: Vec<BigInt>,
+}
+
+impl Interval {
+    fn new(lhs: Polynomial) -> Interval {
+        Interval { lhs, lower: None, upper: None, excluded: Vec::new() }
+    }
+
+    fn add(&mut self, comparison: Comparison) {
+        let Comparison { op, k, .. } = comparison;
+        let one = BigInt::one();
+        match op {
+            BinOp::Eq => {
+                self.raise(k.clone(), false);
+                self.lower_to(k, false);
+            }
+            BinOp::Ne => {
+                if !self.excluded.contains(&k) {
+                    self.excluded.push(k);
+                }
+            }
+            BinOp::Ge => self.raise(k, false),
+            BinOp::Gt => self.raise(k + one, true),
+            BinOp::Le => self.lower_to(k, false),
+            _ => self.lower_to(k - one, true),
+        }
+    }
+
+    fn raise(&mut self, lo: BigInt, strict: bool) {
+        if self.lower.as_ref().is_none_or(|(old, _)| lo > *old) {
+            self.lower = Some((lo, strict));
+        }
+    }
+
+    fn lower_to(&mut self, hi: BigInt, strict: bool) {
+        if self.upper.as_ref().is_none_or(|(old, _)| hi < *old) {
+            self.upper = Some((hi, strict));
+        }
+    }
+
+    /// `x` and `k` when the conjuncts pin a variable: `x = k`. The other
+    /// conjuncts may then read `k` for `x` (`x = 2 && (x <= 0 || x = 2)` is
+    /// `x = 2`).
+    fn pinned_variable(&self) -> Option<(Name, BigInt)> {
+        let (lo, hi) = (&self.lower.as_ref()?.0, &self.upper.as_ref()?.0);
+        let (monomial, coefficient) = self.lhs.monomials.iter().next().filter(|_| self.lhs.monomials.len() == 1)?;
+        match (&monomial[..], coefficient.is_one() && lo == hi) {
+            ([atom], true) => match atom.term().kind() {
+                TermKind::Var(x, _) => Some((x.clone(), lo.clone())),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The conjuncts that say the same, or `None` when they contradict.
+    fn conjuncts(mut self) -> Option<Vec<Term>> {
+        let one = BigInt::one();
+        while let Some((lo, strict)) = self.lower.as_mut().filter(|(lo, _)| self.excluded.contains(lo)) {
+            *lo += &one;
+            *strict = true;
+        }
+        while let Some((hi, strict)) = self.upper.as_mut().filter(|(hi, _)| self.excluded.contains(hi)) {
+            *hi -= &one;
+            *strict = true;
+        }
+        let compare = |op, k| Comparison { lhs: self.lhs.clone(), op, k }.term();
+        match (&self.lower, &self.upper) {
+            (Some((lo, _)), Some((hi, _))) if lo > hi => return None,
+            (Some((lo, _)), Some((hi, _))) if lo == hi => return Some(vec![compare(BinOp::Eq, lo.clone())]),
+            _ => {}
+        }
+        let mut conjuncts = Vec::new();
+        if let Some((lo, strict)) = &self.lower {
+            conjuncts.push(if *strict { compare(BinOp::Gt, lo - &one) } else { compare(BinOp::Ge, lo.clone()) });
+        }
+        if let Some((hi, strict)) = &self.upper {
+            conjuncts.push(if *strict { compare(BinOp::Lt, hi + &one) } else { compare(BinOp::Le, hi.clone()) });
+        }
+        let inside = |k: &BigInt| self.lower.as_ref().is_none_or(|(lo, _)| k > lo) && self.upper.as_ref().is_none_or(|(hi, _)| k < hi);
+        conjuncts.extend(self.excluded.iter().filter(|k| inside(k)).map(|k| compare(BinOp::Ne, k.clone())));
+        Some(conjuncts)
+    }
+}
+
+/// A linear form as a hashable key: its monomials' atom ids and coefficients.
+type Key = Vec<(Vec<u64>, BigInt)>;
+
+fn key(lhs: &Polynomial) -> Key {
+    lhs.monomials.iter().map(|(m, c)| (m.iter().map(|atom| atom.term().id()).collect(), c.clone())).collect()
+}
+
+/// The normal form of a term: arithmetic by [`LinearForm`], and every
+/// conjunction reachable through `&&` and `||` with its bounds merged.
+pub struct NormalForm {
+    linear: LinearForm,
+    memo: IdMap<Term>,
+}
+
+impl NormalForm {
+    pub fn new() -> NormalForm {
+        NormalForm { linear: LinearForm::new(), memo: IdMap::default() }
+    }
+
+    pub fn normalise(&mut self, term: &Term) -> Term {
+        if let Some(done) = self.memo.get(&term.id()) {
+            return done.clone();
+        }
+        let normal = match term.kind() {
+            TermKind::Binary(BinOp::And, ..) => self.conjunction(&operands(term, BinOp::And)),
+            TermKind::Binary(BinOp::Or, ..) => self.disjunction(&operands(term, BinOp::Or)),
+            _ => self.linear.normalise(term),
+        };
+        self.memo.insert(term.id(), normal.clone());
+        normal
+    }
+
+    /// The disjuncts normalised, repeats dropped, `true` when one is
+    /// beside its complement (`x != a[3] || x = a[3]`).
+    fn disjunction(&mut self, disjuncts: &[Term]) -> Term {
+        let mut seen = IdSet::default();
+        let mut kept = Vec::new();
+        for disjunct in disjuncts {
+            let normal = self.normalise(disjunct);
+            for part in operands(&normal, BinOp::Or) {
+                if part.is_true() || seen.contains(&self.complement(&part).id()) {
+                    return Term::bool(true);
+                }
+                if !part.is_false() && seen.insert(part.id()) {
+                    kept.push(part);
+                }
+            }
+        }
+        kept.into_iter().reduce(Term::or).unwrap_or_else(|| Term::bool(false))
+    }
+
+    /// `¬t` in normal form: a comparison turned round, otherwise `!t` (or
+    /// `t` for `!t`).
+    fn complement(&mut self, term: &Term) -> Term {
+        match self.linear.comparison(term) {
+            Some(comparison) => comparison.negated().term(),
+            None => negation(term),
+        }
+    }
+
+    fn conjunction(&mut self, conjuncts: &[Term]) -> Term {
+        /// A conjunct of the result: a term, or the merged bounds on one form.
+        enum Slot {
+            Term(Term),
+            Bounds(usize),
+        }
+        let mut slots = Vec::new();
+        let mut intervals: Vec<Interval> = Vec::new();
+        let mut by_form: HashMap<Key, usize> = HashMap::new();
+        let mut seen = IdSet::default();
+        for conjunct in conjuncts {
+            if let Some(comparison) = self.linear.comparison(conjunct) {
+                let index = *by_form.entry(key(&comparison.lhs)).or_insert_with(|| {
+                    intervals.push(Interval::new(comparison.lhs.clone()));
+                    slots.push(Slot::Bounds(intervals.len() - 1));
+                    intervals.len() - 1
+                });
+                intervals[index].add(comparison);
+                continue;
+            }
+            let normal = self.normalise(conjunct);
+            for part in operands(&normal, BinOp::And) {
+                if part.is_false() || seen.contains(&self.complement(&part).id()) {
+                    return Term::bool(false);
+                }
+                if !part.is_true() && seen.insert(part.id()) {
+                    slots.push(Slot::Term(part));
+                }
+            }
+        }
+        let pinned: Vec<(Name, BigInt)> = intervals.iter().filter_map(Interval::pinned_variable).collect();
+        let mut merged: Vec<Option<Vec<Term>>> = intervals.into_iter().map(Interval::conjuncts).collect();
+        let mut result = Vec::new();
+        for slot in slots {
+            match slot {
+                Slot::Term(term) if !pinned.is_empty() && !has_fields(&term) => {
+                    let known = substitute(&term, |x| pinned.iter().find(|(y, _)| y == x).map(|(_, k)| Term::int(k.clone())));
+                    match self.normalise(&known) {
+                        known if known.is_false() => return Term::bool(false),
+                        known => result.push(known),
+                    }
+                }
+                Slot::Term(term) => result.push(term),
+                Slot::Bounds(index) => match merged[index].take() {
+                    Some(terms) => result.extend(terms),
+                    None => return Term::bool(false),
+                },
+            }
+        }
+        // Absorption: `a && (a || b)` is `a`.
+        let present: IdSet = result.iter().map(Term::id).collect();
+        let absorbed = |t: &Term| matches!(t.kind(), TermKind::Binary(BinOp::Or, ..)) && operands(t, BinOp::Or).iter().any(|d| present.contains(&d.id()));
+        Term::conjunction(result.iter().filter(|t| !absorbed(t)).cloned())
+    }
+}
+
+/// Whether `term` reads a field (and may be undefined, so must keep its place).
+fn has_fields(term: &Term) -> bool {
+    term.nodes().iter().any(|node| matches!(node.kind(), TermKind::Field(..)))
+}
+
+/// The operands of a chain of `op` (`a && (b && c)` and `(a && b) && c`
+/// alike), left to right, without recursion.
+fn operands(term: &Term, op: BinOp) -> Vec<Term> {
+    let mut found = Vec::new();
+    let mut stack = vec![term.clone()];
+    while let Some(t) = stack.pop() {
+        match t.kind() {
+            TermKind::Binary(o, a, b) if *o == op => {
+                stack.push(b.clone());
+                stack.push(a.clone());
+            }
+            _ => found.push(t),
+        }
+    }
+    found
+}
+
+/// `¬t` as the rules write it (a negated comparison is another comparison,
+/// so only `!` is looked through).
+fn negation(term: &Term) -> Term {
+    match term.kind() {
+        TermKind::Unary(UnOp::Not, inner) => inner.clone(),
+        _ => Term::unary(UnOp::Not, term.clone()),
+    }
+}

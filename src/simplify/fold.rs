@@ -1,0 +1,209 @@
+//! Constant folding: the value of an e-node whose operands are literals,
+//! computed by the project's own evaluator (so folding is sound by
+//! construction), as an e-graph [`Analysis`] in the manner of egg's
+//! `tests/math.rs`, with unbounded integers. The same function folds the
+//! explorer's guards before they reach the solver, without an e-graph
+//! ([`fold_guard`]).
+
+use super::language::{to_expr, to_term, Node};
+use egg::{Analysis, DidMerge, EGraph, Id, Language};
+use num_bigint::BigInt;
+use num_traits::Zero;
+use symex_semantics::eval::eval_with;
+use symex_semantics::term::{BinOp, IdMap, Term, TermKind, UnOp};
+use symex_semantics::value::Value;
+
+/// A literal: what folding computes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Constant {
+    Int(BigInt),
+    Bool(bool),
+}
+
+impl Constant {
+    pub fn node(&self) -> Node {
+        match self {
+            Constant::Int(n) => Node::Int(n.clone()),
+            Constant::Bool(b) => Node::Bool(*b),
+        }
+    }
+
+    pub fn term(&self) -> Term {
+        match self {
+            Constant::Int(n) => Term::int(n.clone()),
+            Constant::Bool(b) => Term::bool(*b),
+        }
+    }
+
+    pub fn as_int(&self) -> Option<&BigInt> {
+        match self {
+            Constant::Int(n) => Some(n),
+            Constant::Bool(_) => None,
+        }
+    }
+}
+
+/// The value of `node` whenever it is defined, given its operands'
+/// constants: all operands literal, or one operand deciding the value on
+/// its own (`false && b`, `b || true`, `0 * e`, a conditional with a
+/// literal condition or equal literal branches).
+pub fn fold(node: &Node, constant: impl Fn(Id) -> Option<Constant>) -> Option<Constant> {
+    let known = |id: Id, value: Constant| constant(id) == Some(value);
+    let decided = match node {
+        Node::Int(n) => Some(Constant::Int(n.clone())),
+        Node::Bool(b) => Some(Constant::Bool(*b)),
+        Node::Binary(BinOp::And, [a, b]) if known(*a, Constant::Bool(false)) || known(*b, Constant::Bool(false)) => {
+            Some(Constant::Bool(false))
+        }
+        Node::Binary(BinOp::Or, [a, b]) if known(*a, Constant::Bool(true)) || known(*b, Constant::Bool(true)) => {
+            Some(Constant::Bool(true))
+        }
+        Node::Binary(BinOp::Implies, [a, b]) if known(*a, Constant::Bool(false)) || known(*b, Constant::Bool(true)) => {
+            Some(Constant::Bool(true))
+        }
+        Node::Binary(BinOp::Mul, [a, b]) if known(*a, Constant::Int(BigInt::zero())) || known(*b, Constant::Int(BigInt::zero())) => {
+            Some(Constant::Int(BigInt::zero()))
+        }
+        Node::Ite([c, a, b]) => match constant(*c) {
+            Some(Constant::Bool(true)) => return constant(*a),
+            Some(Constant::Bool(false)) => return constant(*b),
+            _ => constant(*a).filter(|value| constant(*b).as_ref() == Some(value)),
+        },
+        _ => None,
+    };
+    if decided.is_some() || node.is_leaf() {
+        return decided;
+    }
+    let operands: Option<Vec<Constant>> = node.children().iter().map(|&id| constant(id)).collect();
+    let operands = operands?;
+    let operands: Vec<Term> = operands.iter().map(Constant::term).collect();
+    let ground = to_term(node, &operands);
+    match eval_with(&ground, |_| None).ok()? {
+        Value::Int(n) => Some(Constant::Int(n)),
+        Value::Bool(b) => Some(Constant::Bool(b)),
+        Value::Array(_) | Value::Nil | Value::Object(_) => None,
+    }
+}
+
+/// Folds the explorer's guards before they reach the solver: every ground
+/// subterm becomes its literal and negated comparisons are turned round
+/// (`!(x < 1 + 2)` is `3 <= x`), so a literal guard needs no query and
+/// model repair can mend a model for `a[3] = x` (not for
+/// `a[(1 + 5) / 2] = x`). Memoised per node across the guards of one
+/// exploration, which share their subterms, without an e-graph.
+#[derive(Default)]
+pub struct GuardFolder {
+    memo: IdMap<(Term, Option<Constant>)>,
+}
+
+impl GuardFolder {
+    pub fn fold(&mut self, guard: &Term) -> Term {
+        if self.memo.len() > MEMO_LIMIT {
+            self.memo.clear();
+        }
+        for node in guard.nodes() {
+            if self.memo.contains_key(&node.id()) {
+                continue;
+            }
+            let children: Vec<&(Term, Option<Constant>)> = node.children().iter().map(|child| &self.memo[&child.id()]).collect();
+            let value = match positional(&node) {
+                Some(enode) => fold(&enode, |id| children[usize::from(id)].1.clone()),
+                None => None,
+            };
+            let term = match &value {
+                Some(literal) => literal.term(),
+                None => {
+                    let folded: Vec<Term> = children.iter().map(|(term, _)| term.clone()).collect();
+                    turned_round(node.with_children(&folded))
+                }
+            };
+            self.memo.insert(node.id(), (term, value));
+        }
+        self.memo[&guard.id()].0.clone()
+    }
+}
+
+/// Memo entries beyond which the table is cleared (ids of dropped terms are
+/// never reused, so stale entries are dead weight).
+const MEMO_LIMIT: usize = 1 << 20;
+
+/// `node` as an e-node whose children are numbered by position, for
+/// [`fold`]; `None` for the leaves folding leaves alone (variables, lengths, `nil`).
+fn positional(node: &Term) -> Option<Node> {
+    let id = |i: usize| Id::from(i);
+    Some(match node.kind() {
+        TermKind::Int(n) => Node::Int(n.clone()),
+        TermKind::Bool(b) => Node::Bool(*b),
+        TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::Field(..) => return None,
+        TermKind::Unary(op, _) => Node::Unary(*op, [id(0)]),
+        TermKind::Binary(op, ..) => Node::Binary(*op, [id(0), id(1)]),
+        TermKind::Ite(..) => Node::Ite([id(0), id(1), id(2)]),
+        TermKind::Select(..) => Node::Select([id(0), id(1)]),
+        TermKind::Store(..) => Node::Store([id(0), id(1), id(2)]),
+    })
+}
+
+/// `!(a op b)` as `a op' b` for a comparison `op` (integers are totally
+/// ordered); any other term as it is.
+fn turned_round(term: Term) -> Term {
+    let TermKind::Unary(UnOp::Not, inner) = term.kind() else { return term };
+    let TermKind::Binary(op, a, b) = inner.kind() else { return term };
+    let (a, b) = (a.clone(), b.clone());
+    match op {
+        BinOp::Lt => Term::binary(BinOp::Le, b, a),
+        BinOp::Le => Term::binary(BinOp::Lt, b, a),
+        BinOp::Gt => Term::binary(BinOp::Le, a, b),
+        BinOp::Ge => Term::binary(BinOp::Lt, a, b),
+        BinOp::Eq => Term::binary(BinOp::Ne, a, b),
+        BinOp::Ne => Term::binary(BinOp::Eq, a, b),
+        _ => term,
+    }
+}
+
+/// The value of `term` when folding alone decides it (the rule-soundness
+/// tests' side conditions).
+#[cfg(test)]
+pub fn constant(term: &Term) -> Option<Constant> {
+    let expr = to_expr(term);
+    let mut constants: Vec<Option<Constant>> = Vec::with_capacity(expr.as_ref().len());
+    for node in expr.as_ref() {
+        let value = fold(node, |id| constants[usize::from(id)].clone());
+        constants.push(value);
+    }
+    constants.pop().flatten()
+}
+
+/// The e-graph analysis: each e-class's constant, if folding finds one;
+/// a class with a constant is reduced to that literal.
+#[derive(Default)]
+pub struct ConstantFold;
+
+impl Analysis<Node> for ConstantFold {
+    type Data = Option<Constant>;
+
+    fn make(egraph: &mut EGraph<Node, ConstantFold>, enode: &Node) -> Option<Constant> {
+        fold(enode, |id| egraph[id].data.clone())
+    }
+
+    /// Two constants for one class can only come from an unsound rule; the
+    /// first is kept, so the soundness checks see the wrong result rather
+    /// than a panic.
+    fn merge(&mut self, to: &mut Option<Constant>, from: Option<Constant>) -> DidMerge {
+        match (to.as_ref(), from) {
+            (None, Some(value)) => {
+                *to = Some(value);
+                DidMerge(true, false)
+            }
+            (Some(_), None) => DidMerge(false, true),
+            _ => DidMerge(false, false),
+        }
+    }
+
+    fn modify(egraph: &mut EGraph<Node, ConstantFold>, id: Id) {
+        if let Some(value) = egraph[id].data.clone() {
+            let literal = egraph.add(value.node());
+            egraph.union_trusted(id, literal, "constant-fold");
+            egraph[id].nodes.retain(Language::is_leaf);
+        }
+    }
+}

@@ -1,0 +1,393 @@
+//! Polynomial normal form of integer terms: like terms collected
+//! (`n + n + 4` is `2 * n + 4`), atoms in a canonical order (variables
+//! first, alphabetically), constants last — the canonical operand order
+//! that replaces commutativity and associativity rules. Division and
+//! modulo by a literal `d ≠ 0` take out what `d` divides exactly
+//! (Euclidean: `(d*q + r) / d = q + r / d` and `(d*q + r) % d = r % d`),
+//! so King's `(N + N + 4) / 2` is `N + 2` and `(2*N + 1) / 2` is `N`.
+//! Integer comparisons become `L op k` with `L`'s coefficients coprime and
+//! its first one positive ([`Comparison`]), printed with the negative
+//! monomials moved to the right (`x - a[3] < 0` is `x < a[3]`).
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use symex_semantics::eval::euclidean_div_mod;
+use symex_semantics::term::{BinOp, IdMap, Sort, Term, TermKind, UnOp};
+
+/// An integer term that is not a sum, product or literal, ordered for
+/// printing: variables, then lengths, fields, array reads, the rest.
+#[derive(Clone, Debug)]
+pub struct Atom {
+    term: Term,
+    key: (u8, String),
+}
+
+impl Atom {
+    fn new(term: Term) -> Atom {
+        let rank = match term.kind() {
+            TermKind::Var(..) => 0,
+            TermKind::Len(_) => 1,
+            TermKind::Field(..) => 2,
+            TermKind::Select(..) => 3,
+            _ => 4,
+        };
+        let key = (rank, term.to_string());
+        Atom { term, key }
+    }
+}
+
+impl Atom {
+    pub fn term(&self) -> &Term {
+        &self.term
+    }
+}
+
+impl PartialEq for Atom {
+    fn eq(&self, other: &Atom) -> bool {
+        self.term == other.term
+    }
+}
+
+impl Eq for Atom {}
+
+impl PartialOrd for Atom {
+    fn partial_cmp(&self, other: &Atom) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Atom {
+    fn cmp(&self, other: &Atom) -> Ordering {
+        self.key.cmp(&other.key).then_with(|| self.term.id().cmp(&other.term.id()))
+    }
+}
+
+/// A product of atoms, in canonical order (`x * x * y`).
+pub type Monomial = Vec<Atom>;
+
+/// `Σ cᵢ·mᵢ + k` with every `cᵢ ≠ 0`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Polynomial {
+    pub monomials: BTreeMap<Monomial, BigInt>,
+    pub constant: BigInt,
+}
+
+impl Polynomial {
+    pub fn constant(k: BigInt) -> Polynomial {
+        Polynomial { monomials: BTreeMap::new(), constant: k }
+    }
+
+    fn atom(term: Term) -> Polynomial {
+        let mut monomials = BTreeMap::new();
+        monomials.insert(vec![Atom::new(term)], BigInt::one());
+        Polynomial { monomials, constant: BigInt::zero() }
+    }
+
+    pub fn as_constant(&self) -> Option<&BigInt> {
+        self.monomials.is_empty().then_some(&self.constant)
+    }
+
+    fn add(&self, other: &Polynomial, sign: &BigInt) -> Polynomial {
+        let mut sum = self.clone();
+        for (monomial, c) in &other.monomials {
+            let entry = sum.monomials.entry(monomial.clone()).or_insert_with(BigInt::zero);
+            *entry += c * sign;
+            if entry.is_zero() {
+                sum.monomials.remove(monomial);
+            }
+        }
+        sum.constant += &other.constant * sign;
+        sum
+    }
+
+    fn scale(&self, factor: &BigInt) -> Polynomial {
+        if factor.is_zero() {
+            return Polynomial::default();
+        }
+        Polynomial {
+            monomials: self.monomials.iter().map(|(m, c)| (m.clone(), c * factor)).collect(),
+            constant: &self.constant * factor,
+        }
+    }
+
+    /// The product when it is again a polynomial of one monomial or a
+    /// scaled one (products of sums are kept as atoms: expanding them
+    /// lengthens what is printed).
+    fn times(&self, other: &Polynomial) -> Option<Polynomial> {
+        if let Some(k) = other.as_constant() {
+            return Some(self.scale(k));
+        }
+        if let Some(k) = self.as_constant() {
+            return Some(other.scale(k));
+        }
+        let single = |p: &Polynomial| match (p.monomials.iter().next(), p.monomials.len(), p.constant.is_zero()) {
+            (Some((m, c)), 1, true) => Some((m.clone(), c.clone())),
+            _ => None,
+        };
+        let ((mut m, c), (n, d)) = (single(self)?, single(other)?);
+        m.extend(n);
+        m.sort();
+        let mut monomials = BTreeMap::new();
+        monomials.insert(m, c * d);
+        Some(Polynomial { monomials, constant: BigInt::zero() })
+    }
+
+    /// `(q, r)` with `self = d·q + r`, `q` collecting every monomial whose
+    /// coefficient `d` divides and the constant's Euclidean quotient.
+    fn divide(&self, d: &BigInt) -> (Polynomial, Polynomial) {
+        let (mut q, mut r) = (Polynomial::default(), Polynomial::default());
+        for (m, c) in &self.monomials {
+            if (c % d).is_zero() {
+                q.monomials.insert(m.clone(), c / d);
+            } else {
+                r.monomials.insert(m.clone(), c.clone());
+            }
+        }
+        (q.constant, r.constant) = euclidean_div_mod(&self.constant, d);
+        (q, r)
+    }
+
+    /// The gcd of the monomials' coefficients (`0` for a constant).
+    fn content(&self) -> BigInt {
+        self.monomials.values().fold(BigInt::zero(), |g, c| g.gcd(c))
+    }
+
+    /// The polynomial written out: positive monomials first, constant last.
+    pub fn term(&self) -> Term {
+        let (positive, negative): (Vec<_>, Vec<_>) = self.monomials.iter().partition(|(_, c)| c.is_positive());
+        let mut sum: Option<Term> = None;
+        for (m, c) in positive.into_iter().chain(negative) {
+            let scaled = scaled(m, &c.abs());
+            sum = Some(match (sum, c.is_positive()) {
+                (None, true) => scaled,
+                (None, false) => Term::unary(UnOp::Neg, scaled),
+                (Some(s), true) => Term::binary(BinOp::Add, s, scaled),
+                (Some(s), false) => Term::binary(BinOp::Sub, s, scaled),
+            });
+        }
+        match sum {
+            None => Term::int(self.constant.clone()),
+            Some(s) if self.constant.is_zero() => s,
+            Some(s) if self.constant.is_negative() => Term::binary(BinOp::Sub, s, Term::int(-&self.constant)),
+            Some(s) => Term::binary(BinOp::Add, s, Term::int(self.constant.clone())),
+        }
+    }
+}
+
+/// `c * m` (`m` alone when `c = 1`).
+fn scaled(m: &Monomial, c: &BigInt) -> Term {
+    let product = m.iter().map(|atom| atom.term.clone()).reduce(|p, a| Term::binary(BinOp::Mul, p, a));
+    let product = product.unwrap_or_else(|| Term::int(1));
+    if c.is_one() {
+        product
+    } else {
+        Term::binary(BinOp::Mul, Term::int(c.clone()), product)
+    }
+}
+
+/// An integer comparison in normal form: `L op k`, `L` without constant,
+/// its coefficients coprime, its first coefficient positive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    pub lhs: Polynomial,
+    pub op: BinOp,
+    pub k: BigInt,
+}
+
+impl Comparison {
+    /// `left op right` in normal form, or its truth value when `L` vanishes.
+    fn new(op: BinOp, left: &Polynomial, right: &Polynomial) -> Result<Comparison, bool> {
+        let mut lhs = left.add(right, &-BigInt::one());
+        let mut k = -std::mem::take(&mut lhs.constant);
+        let mut op = op;
+        if lhs.monomials.is_empty() {
+            return Err(holds(op, &k));
+        }
+        if lhs.monomials.values().next().is_some_and(Signed::is_negative) {
+            lhs = lhs.scale(&-BigInt::one());
+            k = -k;
+            op = flip(op);
+        }
+        let g = lhs.content();
+        let k = match op {
+            BinOp::Eq | BinOp::Ne if !(&k % &g).is_zero() => return Err(op == BinOp::Ne),
+            BinOp::Eq | BinOp::Ne => &k / &g,
+            // g > 0: floor(k / g) for `<=` and `>`, ceil(k / g) for `<` and `>=`.
+            BinOp::Le | BinOp::Gt => k.div_floor(&g),
+            _ => -((-&k).div_floor(&g)),
+        };
+        let lhs = Polynomial { monomials: lhs.monomials.into_iter().map(|(m, c)| (m, c / &g)).collect(), constant: BigInt::zero() };
+        Ok(Comparison { lhs, op, k })
+    }
+
+    /// `¬(L op k)` as `L op' k`.
+    pub fn negated(&self) -> Comparison {
+        let op = match self.op {
+            BinOp::Eq => BinOp::Ne,
+            BinOp::Ne => BinOp::Eq,
+            BinOp::Lt => BinOp::Ge,
+            BinOp::Le => BinOp::Gt,
+            BinOp::Gt => BinOp::Le,
+            _ => BinOp::Lt,
+        };
+        Comparison { lhs: self.lhs.clone(), op, k: self.k.clone() }
+    }
+
+    /// `positive op negative + k`.
+    pub fn term(&self) -> Term {
+        let (mut left, mut right) = (Polynomial::default(), Polynomial::constant(self.k.clone()));
+        for (m, c) in &self.lhs.monomials {
+            if c.is_positive() {
+                left.monomials.insert(m.clone(), c.clone());
+            } else {
+                right.monomials.insert(m.clone(), -c);
+            }
+        }
+        if right.constant.is_negative() && !right.monomials.is_empty() {
+            left.constant = -std::mem::take(&mut right.constant);
+        }
+        Term::binary(self.op, left.term(), right.term())
+    }
+}
+
+/// `0 op k` decided.
+fn holds(op: BinOp, k: &BigInt) -> bool {
+    let zero = &BigInt::zero();
+    match op {
+        BinOp::Eq => zero == k,
+        BinOp::Ne => zero != k,
+        BinOp::Lt => zero < k,
+        BinOp::Le => zero <= k,
+        BinOp::Gt => zero > k,
+        _ => zero >= k,
+    }
+}
+
+/// The operator after multiplying both sides by `-1`.
+pub fn flip(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
+}
+
+/// What a node normalises to.
+#[derive(Clone)]
+enum Normal {
+    Integer(Polynomial),
+    Compared(Comparison),
+    Other(Term),
+}
+
+/// The linear normal form of every integer subterm and comparison of
+/// `term` (one pass over its distinct nodes), with each normalised
+/// comparison of the result listed for [`super::bounds`].
+pub struct LinearForm {
+    memo: IdMap<Normal>,
+}
+
+impl LinearForm {
+    pub fn new() -> LinearForm {
+        LinearForm { memo: IdMap::default() }
+    }
+
+    /// `term` with its arithmetic in normal form.
+    pub fn normalise(&mut self, term: &Term) -> Term {
+        for node in term.nodes() {
+            if !self.memo.contains_key(&node.id()) {
+                let normal = self.node(&node);
+                self.memo.insert(node.id(), normal);
+            }
+        }
+        self.rebuilt(term)
+    }
+
+    /// The comparison `term` normalised to, if it is an integer comparison.
+    pub fn comparison(&mut self, term: &Term) -> Option<Comparison> {
+        self.normalise(term);
+        match &self.memo[&term.id()] {
+            Normal::Compared(c) => Some(c.clone()),
+            _ => None,
+        }
+    }
+
+    fn rebuilt(&self, term: &Term) -> Term {
+        match &self.memo[&term.id()] {
+            Normal::Integer(p) => p.term(),
+            Normal::Compared(c) => c.term(),
+            Normal::Other(t) => t.clone(),
+        }
+    }
+
+    fn polynomial(&self, term: &Term) -> Polynomial {
+        match &self.memo[&term.id()] {
+            Normal::Integer(p) => p.clone(),
+            _ => Polynomial::atom(self.rebuilt(term)),
+        }
+    }
+
+    fn node(&self, node: &Term) -> Normal {
+        let p = |t: &Term| self.polynomial(t);
+        let one = BigInt::one();
+        match node.kind() {
+            TermKind::Int(n) => Normal::Integer(Polynomial::constant(n.clone())),
+            TermKind::Unary(UnOp::Neg, a) => Normal::Integer(p(a).scale(&-one)),
+            TermKind::Binary(BinOp::Add, a, b) => Normal::Integer(p(a).add(&p(b), &one)),
+            TermKind::Binary(BinOp::Sub, a, b) => Normal::Integer(p(a).add(&p(b), &-one)),
+            TermKind::Binary(BinOp::Mul, a, b) => match p(a).times(&p(b)) {
+                Some(product) => Normal::Integer(product),
+                None => self.atom(node),
+            },
+            TermKind::Binary(op @ (BinOp::Div | BinOp::Mod), a, b) => match p(b).as_constant() {
+                Some(d) if !d.is_zero() => Normal::Integer(divide(*op, &p(a), d)),
+                _ => self.atom(node),
+            },
+            TermKind::Unary(UnOp::Not, a) if matches!(self.memo[&a.id()], Normal::Compared(_)) => match &self.memo[&a.id()] {
+                Normal::Compared(c) => Normal::Compared(c.negated()),
+                _ => Normal::Other(self.with_children(node)),
+            },
+            TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b)
+                if a.sort() == Sort::Int =>
+            {
+                match Comparison::new(*op, &p(a), &p(b)) {
+                    Ok(comparison) => Normal::Compared(comparison),
+                    Err(truth) => Normal::Other(Term::bool(truth)),
+                }
+            }
+            _ if node.sort() == Sort::Int && !node.children().is_empty() => self.atom(node),
+            TermKind::Var(_, Sort::Int) | TermKind::Len(_) => Normal::Integer(Polynomial::atom(node.clone())),
+            _ => Normal::Other(self.with_children(node)),
+        }
+    }
+
+    fn atom(&self, node: &Term) -> Normal {
+        Normal::Integer(Polynomial::atom(self.with_children(node)))
+    }
+
+    /// `node` over its children's normal forms.
+    fn with_children(&self, node: &Term) -> Term {
+        let children: Vec<Term> = node.children().into_iter().map(|child| self.rebuilt(child)).collect();
+        node.with_children(&children)
+    }
+}
+
+/// `p / d` or `p % d` for a literal `d ≠ 0`.
+fn divide(op: BinOp, p: &Polynomial, d: &BigInt) -> Polynomial {
+    let (q, r) = p.divide(d);
+    let rest = match r.as_constant() {
+        // 0 ≤ r < |d|: the remainder's own quotient is 0.
+        Some(r) => return if op == BinOp::Div { q } else { Polynomial::constant(r.clone()) },
+        None => Polynomial::atom(Term::binary(op, r.term(), Term::int(d.clone()))),
+    };
+    if op == BinOp::Div {
+        q.add(&rest, &BigInt::one())
+    } else {
+        rest
+    }
+}

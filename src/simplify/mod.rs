@@ -1,0 +1,233 @@
+//! The e-graph simplifier: path conditions and states as a reader expects
+//! them (King 1976: `α2 ≥ 1 ∧ ¬(α2 ≥ 2)` "or simply `α2 = 1`"), never
+//! changing what a term means.
+//!
+//! A term enters an egg e-graph ([`language`]) whose analysis folds
+//! constants ([`fold`]); the context-free [`rules`] run within iteration and
+//! node limits; the shortest printed form is extracted ([`cost`]); its
+//! normal form — like terms collected in canonical order ([`linear`]), bound
+//! facts merged per conjunction ([`bounds`]) — joins the e-graph as one more
+//! equality, and the rules run again until nothing changes. Every step
+//! holds wherever the original term is defined; `proofs` checks each rule,
+//! and the whole, on random valuations and with Z3.
+
+mod bounds;
+mod cost;
+mod explain;
+mod fold;
+mod language;
+mod linear;
+mod rules;
+
+#[cfg(test)]
+mod tests;
+
+pub use explain::Step;
+pub use fold::GuardFolder;
+pub use rules::{Rule, RULES};
+
+use bounds::NormalForm;
+use cost::PrintedLength;
+use egg::{EGraph, Extractor, Rewrite, Runner, StopReason};
+use fold::ConstantFold;
+use language::{from_expr, to_expr, Node};
+use std::fmt;
+use std::time::Duration;
+use symex_semantics::term::{BinOp, IdMap, Sort, Term, TermKind, UnOp};
+
+/// Bounds on one simplification: e-graph iterations and e-nodes per
+/// round, and rounds of rules-then-normal-form.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub iterations: usize,
+    pub nodes: usize,
+    pub rounds: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { iterations: 8, nodes: 4_000, rounds: 4 }
+    }
+}
+
+/// Why simplification stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Neither the rules nor the normal form change the term any more.
+    Saturated,
+    /// The last round of rules hit the iteration limit.
+    IterationLimit(usize),
+    /// The last round of rules hit the e-node limit.
+    NodeLimit(usize),
+    /// The normal form still changed the term after the last round.
+    RoundLimit(usize),
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::Saturated => write!(f, "saturated"),
+            Stop::IterationLimit(n) => write!(f, "iteration limit ({n})"),
+            Stop::NodeLimit(n) => write!(f, "e-node limit ({n})"),
+            Stop::RoundLimit(n) => write!(f, "round limit ({n})"),
+        }
+    }
+}
+
+/// A simplified term, why the simplifier stopped, and (when asked for)
+/// the rewrites that lead from the original to it.
+#[derive(Clone, Debug)]
+pub struct Simplification {
+    pub term: Term,
+    pub stop: Stop,
+    pub steps: Option<Vec<Step>>,
+}
+
+/// A term equal to `term` wherever `term` is defined, in its simplest
+/// printed form.
+pub fn simplify(term: &Term) -> Term {
+    Simplifier::new().run(term, false).term
+}
+
+/// [`simplify`] with the chain of rewrites that justifies the result.
+pub fn explain(term: &Term) -> Simplification {
+    Simplifier::new().run(term, true)
+}
+
+/// A simplifier with its rules, limits and memo table (keep one per
+/// exploration: path conditions share their prefixes).
+pub struct Simplifier {
+    rules: Vec<Rewrite<Node, ConstantFold>>,
+    limits: Limits,
+    memo: IdMap<Term>,
+    /// The normal form with its memo tables, shared by the terms of one
+    /// exploration (each distinct conjunct is normalised once).
+    normal: NormalForm,
+}
+
+impl Default for Simplifier {
+    fn default() -> Simplifier {
+        Simplifier::new()
+    }
+}
+
+/// Memo entries beyond which the table is cleared before the next call:
+/// ids of dropped terms are never reused, so stale entries are dead weight.
+const MEMO_LIMIT: usize = 1 << 16;
+
+impl Simplifier {
+    pub fn new() -> Simplifier {
+        Simplifier::with_rules(RULES, Limits::default())
+    }
+
+    pub fn with_rules(rules: &[Rule], limits: Limits) -> Simplifier {
+        Simplifier { rules: rules.iter().map(rules::rewrite).collect(), limits, memo: IdMap::default(), normal: NormalForm::new() }
+    }
+
+    /// [`simplify`] for the terms of one exploration, memoised: a
+    /// conjunction `φ && b` is the normal form of `simplify(φ) && simplify(b)`
+    /// (bounds merged, repeats dropped), so the path conditions of an
+    /// exploration, which share their prefixes, cost one small e-graph per
+    /// distinct guard rather than one per path that grows with it.
+    pub fn simplify(&mut self, term: &Term) -> Term {
+        if let Some(done) = self.memo.get(&term.id()) {
+            return done.clone();
+        }
+        if self.memo.len() > MEMO_LIMIT {
+            self.memo.clear();
+            self.normal = NormalForm::new();
+        }
+        let mut spine = Vec::new();
+        let mut base = term.clone();
+        while let TermKind::Binary(BinOp::And, left, _) = base.kind() {
+            if self.memo.contains_key(&base.id()) {
+                break;
+            }
+            spine.push(base.clone());
+            base = left.clone();
+        }
+        if !self.memo.contains_key(&base.id()) {
+            let simplified = if polynomial(&base) { self.normal.normalise(&base) } else { self.run(&base, false).term };
+            self.memo.insert(base.id(), simplified);
+        }
+        for conjunction in spine.iter().rev() {
+            if let TermKind::Binary(BinOp::And, left, right) = conjunction.kind() {
+                let right = self.simplify(right);
+                let combined = Term::binary(BinOp::And, self.memo[&left.id()].clone(), right);
+                let simplified = self.normal.normalise(&combined);
+                self.memo.insert(conjunction.id(), simplified);
+            }
+        }
+        self.memo[&term.id()].clone()
+    }
+
+    /// One simplification from scratch.
+    pub fn run(&self, term: &Term, explained: bool) -> Simplification {
+        if !explained && polynomial(term) {
+            // No rule improves on the normal form of a polynomial (comparison).
+            return Simplification { term: NormalForm::new().normalise(term), stop: Stop::Saturated, steps: None };
+        }
+        let mut egraph = EGraph::new(ConstantFold);
+        if explained {
+            egraph = egraph.with_explanations_enabled();
+        }
+        let original = to_expr(term);
+        let root = egraph.add_expr_uncanonical(&original);
+        let mut normal_form = NormalForm::new();
+        let mut stop = Stop::RoundLimit(self.limits.rounds);
+        let mut result = term.clone();
+        for _ in 0..self.limits.rounds {
+            let runner = Runner::default()
+                .with_egraph(egraph)
+                .with_iter_limit(self.limits.iterations)
+                .with_node_limit(self.limits.nodes)
+                .with_time_limit(Duration::from_secs(3600))
+                .run(&self.rules);
+            let limited = match runner.stop_reason {
+                Some(StopReason::IterationLimit(n)) => Some(Stop::IterationLimit(n)),
+                Some(StopReason::NodeLimit(n)) => Some(Stop::NodeLimit(n)),
+                _ => None,
+            };
+            egraph = runner.egraph;
+            let (_, best) = Extractor::new(&egraph, PrintedLength).find_best(root);
+            let best = from_expr(&best);
+            result = normal_form.normalise(&best);
+            let normal = egraph.add_expr_uncanonical(&to_expr(&result));
+            if egraph.find(normal) == egraph.find(root) {
+                stop = limited.unwrap_or(Stop::Saturated);
+                break;
+            }
+            let best = egraph.add_expr_uncanonical(&to_expr(&best));
+            egraph.union_trusted(best, normal, "normal-form");
+            egraph.rebuild();
+            stop = limited.unwrap_or(Stop::RoundLimit(self.limits.rounds));
+        }
+        let steps = explained.then(|| explain::steps(&mut egraph, &original, &to_expr(&result)));
+        Simplification { term: result, stop, steps }
+    }
+}
+
+/// Whether `term` is an integer polynomial over variables and lengths, or
+/// a comparison (or negated comparison) of two such polynomials: terms the
+/// normal form alone settles.
+fn polynomial(term: &Term) -> bool {
+    let top = match term.kind() {
+        TermKind::Unary(UnOp::Not, inner) => inner,
+        _ => term,
+    };
+    let arithmetic = |t: &Term| {
+        matches!(
+            t.kind(),
+            TermKind::Int(_)
+                | TermKind::Var(_, Sort::Int)
+                | TermKind::Len(_)
+                | TermKind::Unary(UnOp::Neg, _)
+                | TermKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
+        )
+    };
+    let operands_arithmetic = |t: &Term| t.children().into_iter().all(|child| child.nodes().iter().all(arithmetic));
+    match top.kind() {
+        TermKind::Binary(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => operands_arithmetic(top),
+        _ => term.nodes().iter().all(arithmetic),
+    }
+}

@@ -1,0 +1,138 @@
+//! The context-free rewrite rules, one equation each, read left to right.
+//! They hold under every valuation where the left side is defined (SPEC
+//! §1.5: `x / 0 = 0`, `x % 0 = x`, so no rule needs a non-zero divisor).
+//! There is no commutativity or associativity: sums, comparisons and
+//! conjunctions are put in a canonical order by the normal forms
+//! ([`super::linear`], [`super::bounds`]) instead.
+//! Constant folding is not a rule but the e-graph analysis ([`super::fold`]).
+
+use super::fold::{Constant, ConstantFold};
+use super::language::Node;
+use egg::{ConditionalApplier, EGraph, Id, Pattern, Rewrite, Subst, Var};
+
+/// A side condition on the literals a rule matched.
+#[derive(Clone, Copy, Debug)]
+pub enum Condition {
+    /// The two pattern variables are distinct integer literals.
+    DistinctLiterals(&'static str, &'static str),
+}
+
+impl Condition {
+    /// Whether the condition holds, given each pattern variable's constant.
+    pub fn holds(self, constant: impl Fn(&str) -> Option<Constant>) -> bool {
+        match self {
+            Condition::DistinctLiterals(i, j) => match (constant(i), constant(j)) {
+                (Some(Constant::Int(i)), Some(Constant::Int(j))) => i != j,
+                _ => false,
+            },
+        }
+    }
+}
+
+/// One rewrite rule: `lhs → rhs` (s-expressions over the operators of
+/// [`super::language`]), when `condition` holds.
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    pub name: &'static str,
+    pub lhs: &'static str,
+    pub rhs: &'static str,
+    pub condition: Option<Condition>,
+}
+
+const fn rule(name: &'static str, lhs: &'static str, rhs: &'static str) -> Rule {
+    Rule { name, lhs, rhs, condition: None }
+}
+
+/// Every rule of the simplifier, by family.
+#[rustfmt::skip]
+pub const RULES: &[Rule] = &[
+    // Boolean algebra.
+    rule("double-negation",   "(! (! ?a))",          "?a"),
+    rule("and-true-left",     "(&& true ?a)",        "?a"),
+    rule("and-true-right",    "(&& ?a true)",        "?a"),
+    rule("or-false-left",     "(|| false ?a)",       "?a"),
+    rule("or-false-right",    "(|| ?a false)",       "?a"),
+    rule("and-idempotent",    "(&& ?a ?a)",          "?a"),
+    rule("or-idempotent",     "(|| ?a ?a)",          "?a"),
+    rule("and-contradiction", "(&& ?a (! ?a))",      "false"),
+    rule("or-excluded-middle","(|| ?a (! ?a))",      "true"),
+    rule("and-absorption",    "(&& ?a (|| ?a ?b))",  "?a"),
+    rule("or-absorption",     "(|| ?a (&& ?a ?b))",  "?a"),
+    rule("de-morgan-and",     "(! (&& ?a ?b))",      "(|| (! ?a) (! ?b))"),
+    rule("de-morgan-or",      "(! (|| ?a ?b))",      "(&& (! ?a) (! ?b))"),
+    rule("implies-true-left", "(==> true ?a)",       "?a"),
+    rule("implies-false-right","(==> ?a false)",     "(! ?a)"),
+    rule("implies-self",      "(==> ?a ?a)",         "true"),
+    rule("implies-as-or",     "(==> ?a ?b)",         "(|| (! ?a) ?b)"),
+    rule("eq-true",           "(= ?a true)",         "?a"),
+    rule("eq-false",          "(= ?a false)",        "(! ?a)"),
+    rule("ne-true",           "(!= ?a true)",        "(! ?a)"),
+    rule("ne-false",          "(!= ?a false)",       "?a"),
+    // Comparisons (integers are totally ordered; `=` is reflexive on every sort).
+    rule("eq-self",           "(= ?a ?a)",           "true"),
+    rule("ne-self",           "(!= ?a ?a)",          "false"),
+    rule("not-eq",            "(! (= ?a ?b))",       "(!= ?a ?b)"),
+    rule("not-ne",            "(! (!= ?a ?b))",      "(= ?a ?b)"),
+    rule("not-lt",            "(! (< ?a ?b))",       "(<= ?b ?a)"),
+    rule("not-le",            "(! (<= ?a ?b))",      "(< ?b ?a)"),
+    rule("not-gt",            "(! (> ?a ?b))",       "(<= ?a ?b)"),
+    rule("not-ge",            "(! (>= ?a ?b))",      "(< ?a ?b)"),
+    // Conditionals.
+    rule("ite-true",          "(ite true ?a ?b)",    "?a"),
+    rule("ite-false",         "(ite false ?a ?b)",   "?b"),
+    rule("ite-same",          "(ite ?c ?a ?a)",      "?a"),
+    rule("ite-not",           "(ite (! ?c) ?a ?b)",  "(ite ?c ?b ?a)"),
+    rule("ite-condition",     "(ite ?c true false)", "?c"),
+    rule("ite-negation",      "(ite ?c false true)", "(! ?c)"),
+    rule("ite-as-and",        "(ite ?c ?a false)",   "(&& ?c ?a)"),
+    rule("ite-as-or",         "(ite ?c true ?b)",    "(|| ?c ?b)"),
+    rule("ite-then-same",     "(ite ?c (ite ?c ?a ?b) ?d)", "(ite ?c ?a ?d)"),
+    rule("ite-else-same",     "(ite ?c ?a (ite ?c ?b ?d))", "(ite ?c ?a ?d)"),
+    // Division and modulo (Euclidean, total).
+    rule("div-zero",          "(/ ?a 0)",            "0"),
+    rule("mod-zero",          "(% ?a 0)",            "?a"),
+    rule("div-one",           "(/ ?a 1)",            "?a"),
+    rule("mod-one",           "(% ?a 1)",            "0"),
+    rule("div-minus-one",     "(/ ?a -1)",           "(neg ?a)"),
+    rule("mod-minus-one",     "(% ?a -1)",           "0"),
+    rule("mod-mod",           "(% (% ?a ?b) ?b)",    "(% ?a ?b)"),
+    // Arrays (§2.1: total functions updated by `store`).
+    rule("select-store-same", "(select (store ?a ?i ?v) ?i)", "?v"),
+    Rule {
+        name: "select-store-other",
+        lhs: "(select (store ?a ?i ?v) ?j)",
+        rhs: "(select ?a ?j)",
+        condition: Some(Condition::DistinctLiterals("?i", "?j")),
+    },
+    rule("store-store-same",  "(store (store ?a ?i ?v) ?i ?w)", "(store ?a ?i ?w)"),
+    rule("store-select-same", "(store ?a ?i (select ?a ?i))",   "?a"),
+];
+
+/// A deliberately unsound rule for the mutant tests: `(a * d) / d = a`
+/// forgets that `d` may be `0`.
+#[cfg(test)]
+pub const MUTANT: Rule = rule("mutant-cancel-division", "(/ (* ?a ?d) ?d)", "?a");
+
+/// `rule` as an egg rewrite.
+pub fn rewrite(rule: &Rule) -> Rewrite<Node, ConstantFold> {
+    let lhs: Pattern<Node> = pattern(rule.lhs);
+    let rhs: Pattern<Node> = pattern(rule.rhs);
+    let result = match rule.condition {
+        None => Rewrite::new(rule.name, lhs, rhs),
+        Some(condition) => {
+            let check = move |egraph: &mut EGraph<Node, ConstantFold>, _: Id, subst: &Subst| {
+                condition.holds(|var| {
+                    let var: Var = var.parse().ok()?;
+                    egraph[*subst.get(var)?].data.clone()
+                })
+            };
+            Rewrite::new(rule.name, lhs, ConditionalApplier { condition: check, applier: rhs })
+        }
+    };
+    result.unwrap_or_else(|error| panic!("rule {} is malformed: {error}", rule.name))
+}
+
+/// A rule side; the rules are constants of this file, checked by a test.
+pub fn pattern(source: &str) -> Pattern<Node> {
+    source.parse().unwrap_or_else(|error| panic!("pattern `{source}` is malformed: {error:?}"))
+}
