@@ -16,6 +16,7 @@ mod corollary_3_2_no_locals_in_path_conditions;
 mod corollary_3_4_soundness_assignment;
 mod corruption;
 mod distribution;
+mod fuzz;
 mod generators;
 mod king_1976_properties;
 mod lemma_2_1_substitution;
@@ -45,7 +46,8 @@ pub const TIMEOUT_MS: u64 = 2000;
 /// The size quickcheck's own generators (vectors, numbers) work with.
 const GENERATOR_SIZE: usize = 100;
 
-fn from_env(name: &str) -> Option<u64> {
+/// The number in the environment variable `name`, if set.
+pub fn from_env(name: &str) -> Option<u64> {
     std::env::var(name).ok()?.parse().ok()
 }
 
