@@ -12,6 +12,12 @@
 //! `&&`/`||`/`==>`, `/` and `%`; recursive programs add procedures with
 //! parameters, (mutually) recursive and nested calls, calls under
 //! conditions and loops inside procedure bodies.
+//!
+//! They aim at the corners: integers biased to the boundaries (0, ±1,
+//! `len(a)`, `len(a) − 1`, negative indices, zero divisors), array reads
+//! in every operand of `&&`, `||`, `==>` and conditionals — often behind a
+//! bounds test that is right, or off by one — and counting loops that
+//! start from a known value, so runs enter loops, iterate them and nest them.
 
 use quickcheck::{Arbitrary, Gen};
 use rand::rngs::StdRng;
@@ -26,12 +32,12 @@ use symex_semantics::eval::{ShowValuation, Valuation};
 use symex_semantics::program::{Block, Language, LoopId, Procedure, Program, Stmt};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
 
-/// The most statements a generated program has.
-const STATEMENT_BUDGET: usize = 12;
+/// The fewest and the most statements a generated program has.
+const STATEMENT_BUDGET: (usize, usize) = (8, 24);
 /// The deepest a generated expression is.
 const EXPRESSION_DEPTH: usize = 3;
 /// The deepest `if`s and `while`s nest.
-const NESTING: usize = 2;
+const NESTING: usize = 3;
 
 /// The variable pool, which is also every generated program's globals.
 pub fn pool() -> BTreeMap<Name, Sort> {
@@ -114,8 +120,64 @@ impl Draw<'_> {
         self.below(100) < percent
     }
 
+    /// A constant in −3..3, half the time 0 or ±1.
     fn literal(&mut self) -> Term {
+        if self.chance(50) {
+            return Term::int(self.below(3) as i64 - 1);
+        }
         Term::int(self.below(7) as i64 - 3)
+    }
+
+    /// An index into `a`, mostly at a boundary: `0`, `-1`, `len(a)`,
+    /// `len(a) - 1`, or else a variable, a constant or an expression.
+    fn index(&mut self, depth: usize) -> Term {
+        let len = Term::len("a");
+        match self.below(8) {
+            0 => Term::int(0),
+            1 => Term::int(-1),
+            2 => len,
+            3 => Term::binary(BinOp::Sub, len, Term::int(1)),
+            4 | 5 => self.int_var(),
+            6 => self.literal(),
+            _ => self.int(depth),
+        }
+    }
+
+    /// `a[i]` for a boundary-biased `i`.
+    fn read(&mut self, depth: usize) -> Term {
+        let index = self.index(depth);
+        Term::select(var("a"), index)
+    }
+
+    /// A test of `0 <= i < len(a)` for a read `a[i]`: right, or off by one
+    /// (`i <= len(a)`), or only one side of it.
+    fn bounds_test(&mut self, i: &Term) -> Term {
+        let lower = Term::binary(BinOp::Le, Term::int(0), i.clone());
+        let upper = Term::binary(BinOp::Lt, i.clone(), Term::len("a"));
+        match self.below(6) {
+            0 => Term::binary(BinOp::Le, i.clone(), Term::len("a")),
+            1 => lower,
+            2 => upper,
+            _ => Term::and(lower, upper),
+        }
+    }
+
+    /// A comparison that reads `a`, behind a bounds test through `&&`,
+    /// `||` or `==>` (so only a right `δ` of each operator agrees with
+    /// evaluation), or a conditional expression that reads in a branch.
+    fn guarded_read(&mut self, depth: usize) -> Term {
+        let i = self.index(depth.saturating_sub(1));
+        let read = Term::select(var("a"), i.clone());
+        let comparisons = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+        let compared = Term::binary(comparisons[self.below(6)], read.clone(), self.literal());
+        let test = self.bounds_test(&i);
+        match self.below(5) {
+            0 => Term::and(test, compared),
+            1 => Term::or(Term::not(test), compared),
+            2 => Term::implies(test, compared),
+            3 => Term::ite(test, compared, Term::bool(self.chance(50))),
+            _ => Term::binary(comparisons[self.below(6)], Term::ite(test, read, self.literal()), self.literal()),
+        }
     }
 
     /// An integer variable in scope: a global of the pool or a parameter.
@@ -133,7 +195,7 @@ impl Draw<'_> {
             return match self.below(6) {
                 0 | 1 => self.literal(),
                 2 => Term::len("a"),
-                3 => Term::select(var("a"), self.literal()),
+                3 => self.read(0),
                 _ => self.int_var(),
             };
         }
@@ -143,8 +205,8 @@ impl Draw<'_> {
             // A constant factor: `x := x * x` in a loop would square the
             // number of digits at every iteration.
             2 => Term::binary(BinOp::Mul, self.int(depth - 1), self.literal()),
-            3 => Term::binary(BinOp::Div, self.int(depth - 1), self.int(depth - 1)),
-            4 => Term::binary(BinOp::Mod, self.int(depth - 1), self.int(depth - 1)),
+            3 => Term::binary(BinOp::Div, self.int(depth - 1), self.divisor(depth - 1)),
+            4 => Term::binary(BinOp::Mod, self.int(depth - 1), self.divisor(depth - 1)),
             5 => {
                 // The parser reads `-3` as a literal: never negate one.
                 let operand = self.int(depth - 1);
@@ -155,7 +217,16 @@ impl Draw<'_> {
                 }
             }
             6 => Term::ite(self.boolean(depth - 1), self.int(depth - 1), self.int(depth - 1)),
-            _ => Term::select(var("a"), self.int(depth - 1)),
+            _ => self.read(depth - 1),
+        }
+    }
+
+    /// A divisor, a third of the time `0` (SPEC §1.5: `x / 0 = 0`, `x % 0 = x`).
+    fn divisor(&mut self, depth: usize) -> Term {
+        if self.chance(33) {
+            Term::int(0)
+        } else {
+            self.int(depth)
         }
     }
 
@@ -168,6 +239,9 @@ impl Draw<'_> {
             };
         }
         let comparisons = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+        if self.chance(20) {
+            return self.guarded_read(depth);
+        }
         match self.below(8) {
             0..=2 => Term::binary(comparisons[self.below(6)], self.int(depth - 1), self.int(depth - 1)),
             3 => Term::binary([BinOp::Eq, BinOp::Ne][self.below(2)], self.boolean(depth - 1), self.boolean(depth - 1)),
@@ -178,29 +252,36 @@ impl Draw<'_> {
         }
     }
 
-    /// A block of at least one statement, spending from `budget`.
+    /// A block of at least one statement, spending from `budget`: at the
+    /// outermost level until the budget is spent, inside mostly one or two.
     fn block(&mut self, budget: &mut usize, nesting: usize) -> Vec<Stmt> {
-        let mut block = vec![self.statement(budget, nesting)];
-        while *budget > 0 && self.chance(50) {
-            block.push(self.statement(budget, nesting));
+        let more = if nesting == NESTING { 90 } else { 40 };
+        let mut block = Vec::new();
+        self.statement(&mut block, budget, nesting);
+        while *budget > 0 && self.chance(more) {
+            self.statement(&mut block, budget, nesting);
         }
         block
     }
 
-    fn statement(&mut self, budget: &mut usize, nesting: usize) -> Stmt {
+    /// Appends one statement (a counting loop with its initialisation) to `block`.
+    fn statement(&mut self, block: &mut Vec<Stmt>, budget: &mut usize, nesting: usize) {
         *budget = budget.saturating_sub(1);
         let d = EXPRESSION_DEPTH;
         let compound = nesting > 0 && *budget > 0;
-        if !self.procedures.is_empty() && self.chance(25) {
-            return self.call();
+        if !self.procedures.is_empty() && self.chance(20) {
+            block.push(self.call());
+            return;
         }
-        match self.below(if compound { 12 } else { 8 }) {
+        // An `assert` or `assume` ends about half the runs through it: they
+        // are rarer than the rest, so runs go on.
+        let stmt = match self.below(if compound { 13 } else { 8 }) {
             0 | 1 => Stmt::Assign(self.int_var().to_string().into(), self.int(d)),
             2 => Stmt::Assign("b".into(), self.boolean(d)),
-            3 | 4 => Stmt::ArrayAssign("a".into(), self.int(d - 1), self.int(d - 1)),
-            5 => Stmt::Assert(self.boolean(d)),
-            6 if self.chance(50) => Stmt::Assume(self.boolean(d)),
-            6 => Stmt::Skip,
+            3 | 4 => Stmt::ArrayAssign("a".into(), self.index(d - 1), self.int(d - 1)),
+            5 if self.chance(50) => Stmt::Assert(self.boolean(d)),
+            6 if self.chance(30) => Stmt::Assume(self.boolean(d)),
+            5 | 6 => Stmt::Skip,
             7 => Stmt::Assign(self.int_var().to_string().into(), self.int(d)),
             8 | 9 => {
                 let b = self.boolean(d);
@@ -212,8 +293,9 @@ impl Draw<'_> {
                 let b = self.boolean(d);
                 Stmt::While(LoopId(0), b, Rc::from(self.block(budget, nesting - 1)))
             }
-            _ => self.counting_loop(budget, nesting),
-        }
+            _ => return self.counting_loop(block, budget, nesting),
+        };
+        block.push(stmt);
     }
 
     /// `P(e₁, …, eₙ)`; inside a procedure the first argument is often
@@ -221,7 +303,7 @@ impl Draw<'_> {
     fn call(&mut self) -> Stmt {
         let which = self.below(self.procedures.len());
         let (p, arity) = self.procedures[which].clone();
-        let mut args: Vec<Term> = (0..arity).map(|_| self.int(1)).collect();
+        let mut args: Vec<Term> = (0..arity).map(|_| if self.chance(50) { self.literal() } else { self.int(1) }).collect();
         if let Some(u) = self.locals.first().cloned() {
             if self.chance(60) {
                 args[0] = Term::binary(BinOp::Sub, Term::var(&u, Sort::Int), Term::int(1));
@@ -230,21 +312,26 @@ impl Draw<'_> {
         Stmt::Call(p, args)
     }
 
-    /// `while v < k { S; v := v + 1 }`: a loop that usually ends, so runs
-    /// get past it (a random loop condition seldom does).
-    fn counting_loop(&mut self, budget: &mut usize, nesting: usize) -> Stmt {
+    /// `v := c; while v < k { S; v := v + 1 }` (the initialisation
+    /// usually there): a loop that is entered, iterated a few times and
+    /// left, so runs get through it (a random loop condition seldom does).
+    fn counting_loop(&mut self, block: &mut Vec<Stmt>, budget: &mut usize, nesting: usize) {
         let v = self.int_var();
         let bound = Term::int(self.below(4) as i64);
+        if self.chance(75) {
+            block.push(Stmt::Assign(v.to_string().into(), Term::int(self.below(2) as i64)));
+        }
         let mut body = self.block(budget, nesting - 1);
         body.push(Stmt::Assign(v.to_string().into(), Term::binary(BinOp::Add, v.clone(), Term::int(1))));
-        Stmt::While(LoopId(0), Term::binary(BinOp::Lt, v, bound), Rc::from(body))
+        block.push(Stmt::While(LoopId(0), Term::binary(BinOp::Lt, v, bound), Rc::from(body)));
     }
 }
 
 impl Arbitrary for BasicProgram {
     fn arbitrary(g: &mut Gen) -> BasicProgram {
         let mut draw = Draw::new(g);
-        let mut budget = 1 + draw.below(STATEMENT_BUDGET);
+        let (fewest, most) = STATEMENT_BUDGET;
+        let mut budget = fewest + draw.below(most - fewest + 1);
         let main = draw.block(&mut budget, NESTING);
         BasicProgram::from_main(main)
     }
@@ -292,7 +379,7 @@ impl Arbitrary for RecursiveProgram {
         let mut procedures = BTreeMap::new();
         for (name, params) in &PROCEDURES[..count] {
             let mut draw = Draw { g: &mut *g, locals: params.iter().map(|u| Name::from(*u)).collect(), procedures: declared.clone() };
-            let mut budget = 1 + draw.below(STATEMENT_BUDGET / 2);
+            let mut budget = 1 + draw.below(STATEMENT_BUDGET.1 / 2);
             let mut body = draw.block(&mut budget, NESTING);
             if draw.chance(60) {
                 // `if u > 0 { S }`: recursion on a decreasing `u` ends.
@@ -303,7 +390,7 @@ impl Arbitrary for RecursiveProgram {
             procedures.insert(Name::from(*name), Procedure { name: Name::from(*name), params, body: Rc::from(body) });
         }
         let mut draw = Draw { g, locals: Vec::new(), procedures: declared };
-        let mut budget = 1 + draw.below(STATEMENT_BUDGET / 2);
+        let mut budget = 1 + draw.below(STATEMENT_BUDGET.1 / 2);
         let mut main = draw.block(&mut budget, NESTING);
         main.push(draw.call());
         RecursiveProgram::from_parts(procedures, main)
@@ -449,7 +536,7 @@ pub struct Path {
 }
 
 /// The longest generated path.
-const MAX_PATH: usize = 40;
+const MAX_PATH: usize = 80;
 
 impl Path {
     /// The index of the successor to take at step `k` among `n`.
@@ -470,9 +557,13 @@ impl Path {
 
 impl Arbitrary for Path {
     fn arbitrary(g: &mut Gen) -> Path {
-        let steps = usize::arbitrary(g) % (MAX_PATH + 1);
+        // Mostly long: a run ends at the end of the program anyway.
+        let steps = if bool::arbitrary(g) { MAX_PATH / 4 + usize::arbitrary(g) % (MAX_PATH * 3 / 4 + 1) } else { usize::arbitrary(g) % (MAX_PATH + 1) };
         let length = 1 + usize::arbitrary(g) % 16;
-        Path { choices: (0..length).map(|_| u8::arbitrary(g)).collect(), steps }
+        // Two thirds of the choices take the first successor, which goes on:
+        // into the loop, the `then` branch, past the `assert`.
+        let choice = |g: &mut Gen| if usize::arbitrary(g) % 3 == 0 { u8::arbitrary(g) } else { 0 };
+        Path { choices: (0..length).map(|_| choice(g)).collect(), steps }
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Path>> {

@@ -6,7 +6,7 @@
 //! of the active body and a random one, and a random `V`.
 
 use crate::generators::{Expression, Inputs, Path, RecursiveProgram};
-use crate::lemma_2_1_substitution::{lemma, simultaneous};
+use crate::lemma_2_1_substitution::{lemma, required, simultaneous};
 use crate::mutants::sequential_substitution;
 use crate::{catches, holds, RealRecursive};
 use quickcheck::TestResult;
@@ -27,15 +27,15 @@ type Property = fn(RecursiveProgram, Inputs, Path, Expression) -> TestResult;
 
 #[test]
 fn lemma_3_3_holds() {
-    holds("Lemma 3.3", unchecked as Property);
+    holds("Lemma 3.3", &required(), unchecked as Property);
 }
 
 #[test]
 fn lemma_3_3_holds_with_checked_arrays() {
-    holds("Lemma 3.3 (checked arrays)", checked as Property);
+    holds("Lemma 3.3 (checked arrays)", &required(), checked as Property);
 }
 
 #[test]
 fn lemma_3_3_catches_sequential_substitution() {
-    catches("Lemma 3.3 on sequential substitution", sequential as Property);
+    catches("Lemma 3.3 on sequential substitution", &required(), sequential as Property);
 }

@@ -4,12 +4,19 @@
 //! counterexample: a property that passes on a mutant checks nothing).
 //!
 //! Every property must check `QUICKCHECK_TESTS` cases (default 1000) within
-//! ten times as many tries (discarded ones do not count); the seed is drawn
-//! at random, or taken from `PROOFS_SEED`, and printed on failure.
+//! ten times as many tries (discarded ones do not count), and exercise every
+//! case it requires (each rule of the systems it is about, each case of its
+//! checker) at least a few times; each run prints its distribution report
+//! (`cargo test --test proofs -- --nocapture`). The seed is drawn at random,
+//! or taken from `PROOFS_SEED`, and printed.
 
+mod checkers_see_everything;
 mod corollary_2_2_soundness_assignment;
 mod corollary_3_2_no_locals_in_path_conditions;
 mod corollary_3_4_soundness_assignment;
+mod corruption;
+mod distribution;
+mod fuzz;
 mod generators;
 mod king_1976_properties;
 mod lemma_2_1_substitution;
@@ -34,11 +41,12 @@ mod theorem_4_5_incremental_wp;
 mod theorem_4_5_path_condition;
 mod unfolding_agrees_with_program_semantics;
 
+use distribution::Required;
 use generators::{BasicProgram, RecursiveProgram};
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult, Testable};
 use std::fmt;
 use std::rc::Rc;
-use symex::theorems::{Basic, Recursive, Simulation};
+use symex::theorems::{Basic, Cases, Recursive, Simulation};
 use symex_semantics::program::Program;
 use symex_semantics::system::Options;
 
@@ -48,7 +56,8 @@ pub const TIMEOUT_MS: u64 = 2000;
 /// The size quickcheck's own generators (vectors, numbers) work with.
 const GENERATOR_SIZE: usize = 100;
 
-fn from_env(name: &str) -> Option<u64> {
+/// The number in the environment variable `name`, if set.
+pub fn from_env(name: &str) -> Option<u64> {
     std::env::var(name).ok()?.parse().ok()
 }
 
@@ -64,32 +73,73 @@ fn quickcheck(seed: u64) -> QuickCheck {
     QuickCheck::new().rng(Gen::from_size_and_seed(GENERATOR_SIZE, seed))
 }
 
-/// Runs `property` and fails with the seed and the shrunk counterexample
-/// if it finds one, or if fewer than `QUICKCHECK_TESTS` cases were checked
-/// (the rest discarded).
-pub fn holds<A: Testable>(name: &str, property: A) {
-    holds_on(name, cases(), property);
+/// Why a property run failed.
+enum Failure {
+    Counterexample(String),
+    Uncovered(String),
+}
+
+/// Runs `property` on `tests` cases and prints its distribution report:
+/// a counterexample, or a required case seen fewer than
+/// [`distribution::at_least`] times, is a failure.
+fn run<A: Testable>(name: &str, tests: u64, required: &Required, property: A) -> Result<u64, Failure> {
+    let seed = seed();
+    distribution::reset();
+    let result = quickcheck(seed).tests(tests).max_tests(10 * tests).quicktest(property);
+    let tally = distribution::take();
+    println!("{}   seed: PROOFS_SEED={seed}", tally.report(name));
+    let checked = result.map_err(|counterexample| {
+        Failure::Counterexample(format!("{name} has a counterexample (PROOFS_SEED={seed}): {counterexample:?}"))
+    })?;
+    let n = distribution::at_least(tests);
+    let missing = required.missing(&tally, n);
+    if !missing.is_empty() {
+        let missing: Vec<String> = missing.iter().map(|(case, seen)| format!("{case} ({seen}×)")).collect();
+        return Err(Failure::Uncovered(format!(
+            "{name}: required cases seen fewer than {n} times: {} (PROOFS_SEED={seed})",
+            missing.join(", ")
+        )));
+    }
+    assert!(checked >= tests, "{name}: only {checked} of {tests} cases checked (PROOFS_SEED={seed})");
+    Ok(checked)
+}
+
+/// Runs `property` and fails on a counterexample, on fewer than
+/// `QUICKCHECK_TESTS` cases checked (the rest discarded), or on a required
+/// case exercised too rarely.
+pub fn holds<A: Testable>(name: &str, required: &Required, property: A) {
+    holds_on(name, cases(), required, property);
 }
 
 /// [`holds`] on `tests` cases.
-pub fn holds_on<A: Testable>(name: &str, tests: u64, property: A) {
-    let seed = seed();
-    match quickcheck(seed).tests(tests).max_tests(10 * tests).quicktest(property) {
-        Err(counterexample) => panic!("{name} has a counterexample (PROOFS_SEED={seed}): {counterexample:?}"),
-        Ok(checked) => assert!(checked >= tests, "{name}: only {checked} of {tests} cases checked (PROOFS_SEED={seed})"),
+pub fn holds_on<A: Testable>(name: &str, tests: u64, required: &Required, property: A) {
+    match run(name, tests, required, property) {
+        Ok(_) => {}
+        Err(Failure::Counterexample(why) | Failure::Uncovered(why)) => panic!("{why}"),
     }
 }
 
-/// Runs `property` against a mutant and fails if it finds no counterexample.
-pub fn catches<A: Testable>(name: &str, property: A) {
-    catches_on(name, cases(), property);
+/// Runs `property` against a mutant and fails unless it finds a counterexample.
+pub fn catches<A: Testable>(name: &str, required: &Required, property: A) {
+    catches_on(name, cases(), required, property);
 }
 
 /// [`catches`] on `tests` cases.
-pub fn catches_on<A: Testable>(name: &str, tests: u64, property: A) {
-    let seed = seed();
-    if let Ok(passed) = quickcheck(seed).tests(tests).max_tests(10 * tests).quicktest(property) {
-        panic!("{name}: {passed} cases passed on the mutant (PROOFS_SEED={seed}); the property checks nothing");
+pub fn catches_on<A: Testable>(name: &str, tests: u64, required: &Required, property: A) {
+    match run(name, tests, required, property) {
+        Err(Failure::Counterexample(_)) => {}
+        Err(Failure::Uncovered(why)) => panic!("{name}: no counterexample on the mutant, only {why}"),
+        Ok(passed) => panic!("{name}: {passed} cases passed on the mutant; the property checks nothing"),
+    }
+}
+
+/// Runs `property` against a mutant checker that skips a case and fails
+/// unless the run reports that case as never (or too rarely) exercised.
+pub fn finds_uncovered<A: Testable>(name: &str, required: &Required, property: A) {
+    match run(name, cases(), required, property) {
+        Err(Failure::Uncovered(_)) => {}
+        Err(Failure::Counterexample(why)) => panic!("{name}: expected a coverage failure, got {why}"),
+        Ok(passed) => panic!("{name}: {passed} cases passed with every required case covered; the coverage checks nothing"),
     }
 }
 
@@ -140,15 +190,30 @@ impl Generated for RecursiveProgram {
     }
 }
 
-/// The systems `M` builds for `program`, or the property's error.
+/// The systems `M` builds for `program`, or the property's error; the
+/// program's constructs go into the distribution report.
 pub fn build<M: Systems>(program: &impl Generated, checked_arrays: bool) -> Result<M::Simulation, TestResult> {
-    M::build(program.program(), options(checked_arrays)).map_err(TestResult::error)
+    let program = program.program();
+    distribution::record_program(&program);
+    M::build(program, options(checked_arrays)).map_err(TestResult::error)
 }
 
-/// A checker's verdict as a test result.
-pub fn verdict<T>(result: Result<T, String>) -> TestResult {
+/// A checker's verdict as a test result; the cases it checked go into the
+/// distribution report.
+pub fn verdict(result: Result<Cases, String>) -> TestResult {
     match result {
-        Ok(_) => TestResult::passed(),
+        Ok(cases) => {
+            distribution::record_checked(&cases);
+            TestResult::passed()
+        }
+        Err(why) => TestResult::error(why),
+    }
+}
+
+/// A result of a property without a checker as a test result.
+pub fn outcome(result: Result<(), String>) -> TestResult {
+    match result {
+        Ok(()) => TestResult::passed(),
         Err(why) => TestResult::error(why),
     }
 }

@@ -1,17 +1,24 @@
 //! Deliberately broken rules, each a transition system that delegates to the
-//! real one except for one rule. Every property has a test that runs it
-//! against a mutant and expects a counterexample.
+//! real one except for one rule, and deliberately weakened checkers. Every
+//! property has a test that runs it against a mutant and expects a
+//! counterexample (or, for a checker that skips a case, a coverage failure).
 
 use crate::Systems;
 use std::marker::PhantomData;
 use std::rc::Rc;
-use symex::theorems::{Basic, Recursive};
+use symex::theorems::run::SymbolicRun;
+use symex::theorems::simulation::SymbolicConfig;
+use symex::theorems::soundness_assignment::soundness_assignment;
+use symex::theorems::{Basic, Cases, Recursive, Simulation};
 use symex_semantics::eval::{eval, Valuation};
 use symex_semantics::program::{Program, Stmt};
 use symex_semantics::recursive;
 use symex_semantics::subst::{substitute, Substitution};
 use symex_semantics::system::{Options, Rule, Step, TransitionSystem};
-use symex_semantics::term::{Sort, Term};
+use std::collections::BTreeMap;
+use symex_semantics::checked;
+use symex_semantics::delta::{base_array, in_bounds};
+use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind};
 use symex_semantics::value::{ArrayValue, Value};
 use symex_semantics::basic::{concrete, symbolic};
 
@@ -238,4 +245,201 @@ impl RecursiveMutant for ReturnWithoutPop {
             step.next.stack = c.stack.clone();
         }
     };
+}
+
+/// A mistake in `δ`, made in the symbolic rules only (the concrete rules
+/// decide out-of-bound reads by evaluation, independently of `δ`).
+pub trait DeltaMutant {
+    /// `δ(e)` with the mistake, for a term without field accesses.
+    fn delta(e: &Term) -> Term {
+        let mut memo: IdMap<Term> = IdMap::default();
+        for node in e.nodes() {
+            let d = |t: &Term| memo[&t.id()].clone();
+            let defined = match node.kind() {
+                TermKind::Binary(BinOp::And, a, b) => Term::and(d(a), Term::implies(a.clone(), d(b))),
+                TermKind::Binary(BinOp::Implies, a, b) => Term::and(d(a), Term::implies(Self::implication_guard(a), d(b))),
+                TermKind::Binary(BinOp::Or, a, b) => Term::and(d(a), Term::implies(Term::not(a.clone()), d(b))),
+                TermKind::Ite(c, a, b) => Term::conjunction([
+                    d(c),
+                    Term::implies(c.clone(), d(a)),
+                    Term::implies(Term::not(c.clone()), d(b)),
+                ]),
+                TermKind::Select(array, index) => Term::conjunction([d(array), d(index), Self::bound(array, index)]),
+                _ => Term::conjunction(node.children().into_iter().map(|child| d(child))),
+            };
+            memo.insert(node.id(), defined);
+        }
+        memo.remove(&e.id()).unwrap_or_else(|| Term::bool(true))
+    }
+
+    /// What guards `δ(e₂)` in `δ(e₁ ==> e₂)`: rightly `e₁`.
+    fn implication_guard(e1: &Term) -> Term {
+        e1.clone()
+    }
+
+    /// `δ(a[i])`'s own condition: rightly `0 ≤ i < len(a)`.
+    fn bound(array: &Term, index: &Term) -> Term {
+        in_bounds(array, index)
+    }
+}
+
+/// `δ(e₁ ==> e₂)` guarded like a disjunction, by `¬e₁`.
+pub struct ImplicationGuardedLikeDisjunction;
+
+impl DeltaMutant for ImplicationGuardedLikeDisjunction {
+    fn implication_guard(e1: &Term) -> Term {
+        Term::not(e1.clone())
+    }
+}
+
+/// `δ(a[i])` with an inclusive upper bound, `0 ≤ i ≤ len(a)`.
+pub struct InclusiveUpperBound;
+
+impl DeltaMutant for InclusiveUpperBound {
+    fn bound(array: &Term, index: &Term) -> Term {
+        let Some(a) = base_array(array) else { return Term::bool(true) };
+        Term::and(
+            Term::binary(BinOp::Le, Term::int(0), index.clone()),
+            Term::binary(BinOp::Le, index.clone(), Term::len(&a)),
+        )
+    }
+}
+
+/// §2's symbolic system with `D`'s `δ`: every step's guard has the real
+/// `δ(e₁σ) ∧ … ∧ δ(eₙσ)` of the statement replaced by `D`'s.
+pub struct WithDelta<D> {
+    real: symbolic::Symbolic,
+    globals: BTreeMap<Name, Sort>,
+    mutant: PhantomData<D>,
+}
+
+impl<D: DeltaMutant> WithDelta<D> {
+    /// The terms `δ` is taken of for the statement `c` executes (as the rules do).
+    fn evaluated(&self, c: &symbolic::Config) -> Vec<Term> {
+        match c.code.head() {
+            Some(Stmt::Assign(_, e) | Stmt::Assert(e) | Stmt::Assume(e) | Stmt::If(e, ..) | Stmt::While(_, e, _)) => {
+                vec![c.sigma.apply(e)]
+            }
+            Some(Stmt::ArrayAssign(a, i, e)) => {
+                let array = Term::var(a, self.globals.get(a).cloned().unwrap_or_else(Sort::int_array));
+                vec![Term::select(array, c.sigma.apply(i)), c.sigma.apply(e)]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl<D: DeltaMutant> TransitionSystem for WithDelta<D> {
+    type Config = symbolic::Config;
+
+    fn successors(&self, c: &symbolic::Config) -> Vec<Step<symbolic::Config>> {
+        let mut steps = self.real.successors(c);
+        let terms = self.evaluated(c);
+        let real = checked::defined(Options { checked_arrays: true }, &terms);
+        let broken = Term::conjunction(terms.iter().map(D::delta));
+        if real.is_true() {
+            return steps;
+        }
+        for step in &mut steps {
+            step.guard = replace(&step.guard, &real, &broken);
+            step.next.phi = Term::and(c.phi.clone(), step.guard.clone());
+        }
+        steps
+    }
+}
+
+/// `term` with every occurrence of `from` replaced by `to`.
+fn replace(term: &Term, from: &Term, to: &Term) -> Term {
+    let mut memo: IdMap<Term> = IdMap::default();
+    for node in term.nodes() {
+        let rebuilt = if node == *from {
+            to.clone()
+        } else {
+            let children: Vec<Term> = node.children().into_iter().map(|child| memo[&child.id()].clone()).collect();
+            if children.is_empty() { node.clone() } else { node.with_children(&children) }
+        };
+        memo.insert(node.id(), rebuilt);
+    }
+    memo.remove(&term.id()).unwrap_or_else(|| term.clone())
+}
+
+/// Under `--checked-arrays`, §2's systems with the symbolic rules using `D`'s `δ`.
+pub struct MutatedDelta<D>(PhantomData<D>);
+
+impl<D: DeltaMutant> Systems for MutatedDelta<D> {
+    type Simulation = Basic<WithDelta<D>, concrete::Concrete>;
+
+    fn build(program: Rc<Program>, options: Options) -> Result<Self::Simulation, String> {
+        let real = symbolic::Symbolic::new(program.clone(), options)?;
+        let symbolic = WithDelta { real, globals: program.globals.clone(), mutant: PhantomData };
+        let concrete = concrete::Concrete::new(program.clone(), options)?;
+        Basic::new(program, options, symbolic, concrete)
+    }
+}
+
+/// A checker that compares less than Theorems 3.5 and 3.6 state: only the
+/// top closure and the globals, not the closures below nor the stack's length.
+pub struct TopClosureOnly<M>(pub M);
+
+impl<M> Simulation for TopClosureOnly<M>
+where
+    M: Simulation<Concrete: TransitionSystem<Config = recursive::concrete::Config>>,
+{
+    type Symbolic = M::Symbolic;
+    type Concrete = M::Concrete;
+
+    fn symbolic(&self) -> &M::Symbolic {
+        self.0.symbolic()
+    }
+
+    fn concrete(&self) -> &M::Concrete {
+        self.0.concrete()
+    }
+
+    fn inputs(&self) -> &BTreeMap<Name, Sort> {
+        self.0.inputs()
+    }
+
+    fn expressions(&self, c: &SymbolicConfig<M>) -> Vec<Term> {
+        self.0.expressions(c)
+    }
+
+    fn symbolic_initial(&self) -> SymbolicConfig<M> {
+        self.0.symbolic_initial()
+    }
+
+    fn concrete_initial(&self, inputs: &Valuation) -> recursive::concrete::Config {
+        self.0.concrete_initial(inputs)
+    }
+
+    fn substitution(&self, c: &SymbolicConfig<M>) -> Substitution {
+        self.0.substitution(c)
+    }
+
+    fn instantiate(&self, c: &SymbolicConfig<M>, v: &Valuation) -> Result<recursive::concrete::Config, String> {
+        self.0.instantiate(c, v)
+    }
+
+    fn difference(&self, expected: &recursive::concrete::Config, actual: &recursive::concrete::Config) -> Option<String> {
+        let top = |c: &recursive::concrete::Config| recursive::concrete::Config { stack: c.stack.take(1), globals: c.globals.clone() };
+        self.0.difference(&top(expected), &top(actual))
+    }
+}
+
+/// Corollary 2.2's checker skipping array assignments (it checks the rest
+/// rightly, so only the coverage of its cases can tell).
+pub fn soundness_without_array_assignments<M: Simulation>(
+    simulation: &M,
+    run: &SymbolicRun<SymbolicConfig<M>>,
+    v: &Valuation,
+) -> Result<Cases, String> {
+    let mut checked = Cases::default();
+    let mut c = &run.initial;
+    for step in &run.steps {
+        if step.rule != Rule::ArrayAssignment && soundness_assignment(simulation, c, step, v)? {
+            checked.add(step.rule);
+        }
+        c = &step.next;
+    }
+    Ok(checked)
 }

@@ -7,6 +7,7 @@
 
 use crate::generators::{Path, RecursiveProgram};
 use crate::mutants::{ActualsAfterPush, MutatedRecursive};
+use crate::distribution::{Required, RECURSIVE_RULES};
 use crate::{build, catches, holds, verdict, RealRecursive, Systems};
 use quickcheck::TestResult;
 use symex::theorems::recursive::check_no_locals_in_substitutions;
@@ -27,19 +28,24 @@ where
     verdict(check_no_locals_in_substitutions(&simulation, &path.run(&simulation)))
 }
 
+/// §3's rules.
+fn required(checked: bool) -> Required {
+    Required::rules(&RECURSIVE_RULES).checked(checked)
+}
+
 type Property = fn(RecursiveProgram, Path) -> TestResult;
 
 #[test]
 fn proposition_3_1_holds() {
-    holds("Proposition 3.1", proposition::<RealRecursive, _, _, false> as Property);
+    holds("Proposition 3.1", &required(false), proposition::<RealRecursive, _, _, false> as Property);
 }
 
 #[test]
 fn proposition_3_1_holds_with_checked_arrays() {
-    holds("Proposition 3.1 (checked arrays)", proposition::<RealRecursive, _, _, true> as Property);
+    holds("Proposition 3.1 (checked arrays)", &required(true), proposition::<RealRecursive, _, _, true> as Property);
 }
 
 #[test]
 fn proposition_3_1_catches_actuals_evaluated_after_push() {
-    catches("Proposition 3.1 on τ'(ū) = ē(id ∪ σ)", proposition::<MutatedRecursive<ActualsAfterPush>, _, _, false> as Property);
+    catches("Proposition 3.1 on τ'(ū) = ē(id ∪ σ)", &required(false), proposition::<MutatedRecursive<ActualsAfterPush>, _, _, false> as Property);
 }

@@ -6,7 +6,8 @@
 
 use crate::generators::{BasicProgram, Inputs, Path};
 use crate::mutants::{MutatedRecursive, SwappedChoice};
-use crate::{build, catches, holds, verdict, Real, RealRecursive, Systems, TIMEOUT_MS};
+use crate::distribution::Required;
+use crate::{build, catches, holds, outcome, Real, RealRecursive, Systems, TIMEOUT_MS};
 use quickcheck::TestResult;
 use std::collections::BTreeMap;
 use symex::solver::{prove, Proof};
@@ -92,17 +93,17 @@ fn agreement<M: Systems>(program: BasicProgram, inputs: Inputs, path: Path) -> T
         (Ok(basic), Ok(recursive)) => (basic, recursive),
         (Err(error), _) | (_, Err(error)) => return error,
     };
-    verdict(same_concrete_runs(&basic, &recursive, &inputs.0).and_then(|()| same_symbolic_runs(&basic, &recursive, &path)))
+    outcome(same_concrete_runs(&basic, &recursive, &inputs.0).and_then(|()| same_symbolic_runs(&basic, &recursive, &path)))
 }
 
 type Property = fn(BasicProgram, Inputs, Path) -> TestResult;
 
 #[test]
 fn basic_programs_run_alike_under_the_recursive_semantics() {
-    holds("§3 on basic programs", agreement::<RealRecursive> as Property);
+    holds("§3 on basic programs", &Required::nothing(), agreement::<RealRecursive> as Property);
 }
 
 #[test]
 fn agreement_catches_swapped_choice_in_the_recursive_semantics() {
-    catches("§3 on basic programs with swapped choice", agreement::<MutatedRecursive<SwappedChoice>> as Property);
+    catches("§3 on basic programs with swapped choice", &Required::nothing(), agreement::<MutatedRecursive<SwappedChoice>> as Property);
 }

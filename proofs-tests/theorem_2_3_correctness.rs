@@ -6,7 +6,11 @@
 //! be in `⟨S', V∘σ⟩` after as many steps, at every step.
 
 use crate::generators::{BasicProgram, Inputs, Path};
-use crate::mutants::{AssignmentWithoutSigma, DroppedDelta, LoopExitWithoutGuard, Mutated, SwappedChoice};
+use crate::mutants::{
+    AssignmentWithoutSigma, DroppedDelta, ImplicationGuardedLikeDisjunction, InclusiveUpperBound, LoopExitWithoutGuard, Mutated, MutatedDelta,
+    SwappedChoice,
+};
+use crate::distribution::{Required, BASIC_RULES};
 use crate::{build, catches, holds, verdict, Generated, Real, Systems, TIMEOUT_MS};
 use quickcheck::TestResult;
 use symex::theorems::correctness::{check_correctness, feasible_run};
@@ -25,34 +29,49 @@ pub fn correctness<M: Systems, P: Generated, const CHECKED: bool>(program: P, in
     verdict(check_correctness(&simulation, &feasible.run, &feasible.model))
 }
 
+/// §2's rules, from the initial configuration on.
+fn required(checked: bool) -> Required {
+    Required::rules(&BASIC_RULES).and_initial().checked(checked)
+}
+
 type Property = fn(BasicProgram, Inputs, Path) -> TestResult;
 
 #[test]
 fn theorem_2_3_holds() {
-    holds("Theorem 2.3", correctness::<Real, _, false> as Property);
+    holds("Theorem 2.3", &required(false), correctness::<Real, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_3_holds_with_checked_arrays() {
-    holds("Theorem 2.3 (checked arrays)", correctness::<Real, _, true> as Property);
+    holds("Theorem 2.3 (checked arrays)", &required(true), correctness::<Real, _, true> as Property);
 }
 
 #[test]
 fn theorem_2_3_catches_swapped_choice() {
-    catches("Theorem 2.3 on swapped choice", correctness::<Mutated<SwappedChoice>, _, false> as Property);
+    catches("Theorem 2.3 on swapped choice", &required(false), correctness::<Mutated<SwappedChoice>, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_3_catches_loop_exit_without_guard() {
-    catches("Theorem 2.3 on loop exit without ¬bσ", correctness::<Mutated<LoopExitWithoutGuard>, _, false> as Property);
+    catches("Theorem 2.3 on loop exit without ¬bσ", &required(false), correctness::<Mutated<LoopExitWithoutGuard>, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_3_catches_assignment_without_sigma() {
-    catches("Theorem 2.3 on σ[x := e]", correctness::<Mutated<AssignmentWithoutSigma>, _, false> as Property);
+    catches("Theorem 2.3 on σ[x := e]", &required(false), correctness::<Mutated<AssignmentWithoutSigma>, _, false> as Property);
 }
 
 #[test]
 fn theorem_2_3_catches_dropped_delta() {
-    catches("Theorem 2.3 on a symbolic system without δ", correctness::<DroppedDelta, _, true> as Property);
+    catches("Theorem 2.3 on a symbolic system without δ", &required(true), correctness::<DroppedDelta, _, true> as Property);
+}
+
+#[test]
+fn theorem_2_3_catches_implication_guarded_like_disjunction_in_delta() {
+    catches("Theorem 2.3 on δ(e₁ ==> e₂) guarded by ¬e₁", &required(true), correctness::<MutatedDelta<ImplicationGuardedLikeDisjunction>, _, true> as Property);
+}
+
+#[test]
+fn theorem_2_3_catches_an_inclusive_upper_bound_in_delta() {
+    catches("Theorem 2.3 on δ(a[e]) with e ≤ len(a)", &required(true), correctness::<MutatedDelta<InclusiveUpperBound>, _, true> as Property);
 }

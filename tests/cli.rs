@@ -244,6 +244,37 @@ fn verify_refutes_a_false_assertion_with_a_counterexample_run_reproduces() {
     assert!(stdout(&output).starts_with("assertion-failed"));
 }
 
+/// A `bool[]` input that the path condition mentions only in `len(ba)`.
+const BOOL_ARRAY: &str = "var ba: bool[];\nvar x: int;\nassume len(ba) > 0;\nassert x > 0\n";
+
+#[test]
+fn models_of_boolean_arrays_are_boolean_and_replay() {
+    let explored = stdout(&on("explore", BOOL_ARRAY, &[]));
+    assert!(explored.contains("ba ↦ [false]"), "{explored}");
+    let tests = json(&on("tests", BOOL_ARRAY, &["--format", "json"]));
+    for test in tests["tests"].as_array().unwrap() {
+        assert_eq!(test["replayed"], true, "{test}");
+    }
+    let output = on("verify", BOOL_ARRAY, &["--format", "json"]);
+    assert_eq!(status(&output), 1);
+    let ba = &json(&output)["counterexample"]["inputs"]["ba"];
+    assert_eq!(ba["default"], false, "{ba}");
+    let output = on("run", BOOL_ARRAY, &["--input", "ba=[false]", "--input", "x=0"]);
+    assert!(stdout(&output).starts_with("assertion-failed"), "{}", stdout(&output));
+}
+
+/// Found by King's properties: the guard `y - 1 > 0` was checked against
+/// an independent slice that left out `z = a[z]`, although the slice's
+/// other guard shares `a` with it; the path then took `!(z = a[z])`.
+const SLICE_JOINS_LATER: &str = "var a: int[];\nvar b: bool;\nvar x: int;\nvar y: int;\nvar z: int;\n\
+proc p(u: int) {\n  if u > 0 {\n    if a[-1] - a[0] != if b then a[len(a)] else u fi + (y - x) {\n      while z = a[z] { p(u - 1) }\n    }\n  }\n}\np(y)\n";
+
+#[test]
+fn an_independent_slice_takes_in_every_guard_that_shares_a_variable() {
+    let report = json(&on("explore", SLICE_JOINS_LATER, &["--unfold", "2", "--format", "json"]));
+    assert_eq!(report["stats"]["unknown"], 0, "{report}");
+}
+
 #[test]
 fn verify_is_inconclusive_when_a_bound_cuts_a_path() {
     let output = on("verify", "while x > 0 { x := x - 1 };\nassert x <= 0\n", &["--unfold", "2"]);

@@ -108,7 +108,9 @@ impl Value {
 
 impl fmt::Display for Value {
     /// Integers and booleans as literals; arrays as `[v0, v1, …]` over
-    /// `0..len` when that shows every entry, else as `{default: d, i: v, …; len n}`.
+    /// `0..len` when that shows every entry and the default is `0` or
+    /// `false`, else as `{default: d, i: v, …; len n}` (both read back by
+    /// `run --input`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Int(n) => write!(f, "{n}"),
@@ -117,7 +119,10 @@ impl fmt::Display for Value {
             Value::Object(o) => write!(f, "{o}"),
             Value::Array(a) => {
                 let zero = BigInt::from(0);
-                let dense = a.len <= BigInt::from(64)
+                // The list shows no default: only when it is the element's own.
+                let plain_default = matches!(*a.default, Value::Int(ref n) if n == &zero) || *a.default == Value::Bool(false);
+                let dense = plain_default
+                    && a.len <= BigInt::from(64)
                     && a.entries.keys().all(|i| *i >= zero && *i < a.len);
                 if dense {
                     let mut i = zero;

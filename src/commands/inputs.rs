@@ -22,7 +22,9 @@ pub fn parse_assignment(text: &str, globals: &BTreeMap<Name, Sort>, option: &str
     Ok((name.clone(), value))
 }
 
-/// A value of `sort`: an integer, `true`/`false`, or `[v0, v1, …]`.
+/// A value of `sort`: an integer, `true`/`false`, or an array as values
+/// print, `[v0, v1, …]` or `{default: d, i: v, …; len n}` (so every model
+/// `explore` and `verify` print can be given back).
 fn parse_value(text: &str, sort: &Sort) -> Result<Value, String> {
     match sort {
         Sort::Int => text.parse::<BigInt>().map(Value::Int).map_err(|_| format!("`{text}` is not an integer")),
@@ -32,10 +34,13 @@ fn parse_value(text: &str, sort: &Sort) -> Result<Value, String> {
             _ => Err(format!("`{text}` is not a boolean (true or false)")),
         },
         Sort::Array(element) => {
+            if let Some(inner) = text.strip_prefix('{').and_then(|rest| rest.strip_suffix('}')) {
+                return parse_sparse(inner, element).map(Value::Array);
+            }
             let inner = text
                 .strip_prefix('[')
                 .and_then(|rest| rest.strip_suffix(']'))
-                .ok_or_else(|| format!("`{text}` is not an array ([v0, v1, …])"))?;
+                .ok_or_else(|| format!("`{text}` is not an array ([v0, v1, …] or {{default: d, i: v, …; len n}})"))?;
             let default = Value::default_of(element);
             let items: Vec<&str> = if inner.trim().is_empty() { Vec::new() } else { inner.split(',').map(str::trim).collect() };
             let mut array = ArrayValue::constant(BigInt::from(items.len()), default);
@@ -46,6 +51,23 @@ fn parse_value(text: &str, sort: &Sort) -> Result<Value, String> {
         }
         Sort::Object(class) => Err(format!("objects of class {class} cannot be given on the command line")),
     }
+}
+
+/// `default: d, i: v, …; len n`: an array with every entry given.
+fn parse_sparse(inner: &str, element: &Sort) -> Result<ArrayValue, String> {
+    let expected = || format!("`{{{inner}}}` is not an array {{default: d, i: v, …; len n}}");
+    let (entries, len) = inner.rsplit_once(';').ok_or_else(expected)?;
+    let len = len.trim().strip_prefix("len").ok_or_else(expected)?.trim();
+    let len = len.parse::<BigInt>().map_err(|_| format!("`{len}` is not a length"))?;
+    let mut parts = entries.split(',').map(|part| part.split_once(':').map(|(k, v)| (k.trim(), v.trim())));
+    let Some(Some(("default", default))) = parts.next() else { return Err(expected()) };
+    let mut array = ArrayValue::constant(len, parse_value(default, element)?);
+    for part in parts {
+        let (index, value) = part.ok_or_else(expected)?;
+        let index = index.parse::<BigInt>().map_err(|_| format!("`{index}` is not an index"))?;
+        array = array.set(index, parse_value(value, element)?);
+    }
+    Ok(array)
 }
 
 /// Every global: the values given, the defaults of SPEC §2 elsewhere

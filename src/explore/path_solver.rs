@@ -99,7 +99,7 @@ impl PathSolver {
             self.links.push(Link { anchor: inherited, model });
             return;
         }
-        let vars = guard.free_vars();
+        let vars = self.vars_of(guard);
         let (mut path_vars, level) = match inherited {
             Some(g) => (self.guards[g].path_vars.clone(), self.guards[g].level + 1),
             None => (im::OrdMap::new(), 0),
@@ -125,7 +125,7 @@ impl PathSolver {
         if let Some(model) = known.filter(|_| short).and_then(|model| repaired(&model, guard, self.path_guards(node))) {
             return Feasibility { result: SatResult::Sat, model: Some(model) };
         }
-        let vars = guard.free_vars();
+        let vars = self.vars_of(guard);
         match self.links[node].model.is_some().then(|| self.independent_slice(node, &vars)).flatten() {
             Some(slice) => self.check_slice(node, &slice, guard, vars),
             None => self.check_path(node, guard, vars),
@@ -158,6 +158,20 @@ impl PathSolver {
         self.solver.calls() + self.scratch.calls()
     }
 
+    /// The variables of `term` with their sorts: an input's as declared
+    /// (a term that mentions an array only in `len(ba)` cannot tell that
+    /// `ba` is a `bool[]`, and a model read at the wrong sort would not
+    /// replay).
+    fn vars_of(&self, term: &Term) -> BTreeMap<Name, Sort> {
+        let mut vars = term.free_vars();
+        for (x, sort) in vars.iter_mut() {
+            if let Some(declared) = self.inputs.get(x) {
+                *sort = declared.clone();
+            }
+        }
+        vars
+    }
+
     /// Every input at its default value.
     fn default_input(&self) -> Valuation {
         self.inputs.iter().map(|(x, sort)| (x.clone(), Value::default_of(sort))).collect()
@@ -172,7 +186,9 @@ impl PathSolver {
         while let Some(g) = current {
             let guard = &self.guards[g];
             if guard.path_vars.len() <= wanted.len() && guard.path_vars.keys().all(|x| wanted.contains(x)) {
-                // Everything from here to the root is in the slice, and adds no variable.
+                // Everything from here to the root is in the slice, and adds
+                // no variable; a guard skipped on the way may still share one
+                // with a guard taken in after it (below).
                 if skipped.is_empty() {
                     return None;
                 }
@@ -181,7 +197,7 @@ impl PathSolver {
                     slice.push(r);
                     rest = self.guards[r].previous;
                 }
-                return Some(slice);
+                break;
             }
             if guard.vars.keys().any(|x| wanted.contains(x)) {
                 wanted.extend(guard.vars.keys());

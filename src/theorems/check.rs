@@ -2,6 +2,7 @@
 //! random symbolic paths, with a minimal counterexample for each result
 //! that fails.
 
+use super::cases::Cases;
 use super::completeness::check_completeness;
 use super::correctness::{check_correctness, feasible_run};
 use super::inputs::{random_inputs, shrink};
@@ -162,14 +163,14 @@ fn record<C: Clone>(
     r: u64,
     run: &SymbolicRun<C>,
     inputs: &Valuation,
-    check: impl Fn(&SymbolicRun<C>, &Valuation) -> Result<usize, String>,
+    check: impl Fn(&SymbolicRun<C>, &Valuation) -> Result<Cases, String>,
     premise: impl Fn(&SymbolicRun<C>, &Valuation) -> bool,
 ) {
     if result.counterexample.is_some() {
         return;
     }
     match check(run, inputs) {
-        Ok(cases) => result.cases += cases as u64,
+        Ok(cases) => result.cases += cases.total(),
         Err(_) => {
             let shortest = (0..=run.steps.len())
                 .map(|n| {

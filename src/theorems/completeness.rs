@@ -12,13 +12,16 @@
 //! concrete run that ends `assumption-violated` (its input lies outside the
 //! program's domain) is followed up to that last step, which is exempt.
 
+use super::cases::Cases;
 use super::simulation::Simulation;
 use symex_semantics::eval::{eval_bool, ShowValuation, Valuation};
 use symex_semantics::system::{Rule, SymbolicConfiguration, TransitionSystem};
 
 /// Theorem 2.4 for the concrete run from the inputs `v0`, followed for at
-/// most `max_steps` steps. Returns the number of steps checked.
-pub fn check_completeness<M: Simulation>(simulation: &M, v0: &Valuation, max_steps: usize) -> Result<usize, String> {
+/// most `max_steps` steps. Returns the steps checked, by rule (the exempt
+/// last step included).
+pub fn check_completeness<M: Simulation>(simulation: &M, v0: &Valuation, max_steps: usize) -> Result<Cases, String> {
+    let mut checked = Cases::default();
     let mut concrete = simulation.concrete_initial(v0);
     let mut symbolic = simulation.symbolic_initial();
     let at = |k: usize, why: String| format!("from V₀ = {}, after {k} steps: {why}", ShowValuation(v0));
@@ -34,14 +37,15 @@ pub fn check_completeness<M: Simulation>(simulation: &M, v0: &Valuation, max_ste
             break;
         }
         let Some(step) = simulation.concrete().successors(&concrete).into_iter().next() else {
-            return Ok(k);
+            return Ok(checked);
         };
+        checked.add(step.rule);
         let counterpart = simulation.symbolic().successors(&symbolic).into_iter().find(|s| {
             s.rule == step.rule && eval_bool(&s.guard, v0) == Ok(true)
         });
         match counterpart {
             Some(symbolic_step) => symbolic = symbolic_step.next,
-            None if step.rule == Rule::AssumptionViolated => return Ok(k),
+            None if step.rule == Rule::AssumptionViolated => return Ok(checked),
             None => {
                 return Err(at(k, format!(
                     "the concrete run takes {} from {concrete}, but no symbolic step by that rule has a guard V₀ satisfies from {symbolic}",
@@ -51,5 +55,5 @@ pub fn check_completeness<M: Simulation>(simulation: &M, v0: &Valuation, max_ste
         }
         concrete = step.next;
     }
-    Ok(max_steps)
+    Ok(checked)
 }

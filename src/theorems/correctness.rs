@@ -6,6 +6,7 @@
 //! successor whose path condition Z3 finds satisfiable, so no run is wasted
 //! on an empty premise; the last model found is the `V` of the theorem.
 
+use super::cases::{Cases, INITIAL};
 use super::run::{symbolic_run, SymbolicRun};
 use super::simulation::{Simulation, SymbolicConfig};
 use crate::solver::{SatResult, Solver};
@@ -66,14 +67,16 @@ pub fn feasible_run<M: Simulation>(
 /// Theorem 2.3 on `run` and `v`: for every `k` with `V(φₖ)`, the concrete
 /// run from `⟨S, V⟩` is after `k` steps in the configuration `cₖ` stands
 /// for under `V` (the same statement, and `V∘σₖ` on the globals). Returns
-/// the number of configurations checked.
+/// the configurations checked, by the rule that reached them.
 pub fn check_correctness<M: Simulation>(
     simulation: &M,
     run: &SymbolicRun<SymbolicConfig<M>>,
     v: &Valuation,
-) -> Result<usize, String> {
+) -> Result<Cases, String> {
+    let mut checked = Cases::default();
     let mut concrete = simulation.concrete_initial(v);
-    for (k, c) in run.configs().enumerate() {
+    let rules = std::iter::once(None).chain(run.steps.iter().map(|step| Some(step.rule)));
+    for (k, (c, rule)) in run.configs().zip(rules).enumerate() {
         if k > 0 {
             let Some(step) = simulation.concrete().successors(&concrete).into_iter().next() else {
                 return Err(format!(
@@ -85,7 +88,7 @@ pub fn check_correctness<M: Simulation>(
             concrete = step.next;
         }
         if eval_bool(c.path_condition(), v) != Ok(true) {
-            return Ok(k);
+            return Ok(checked);
         }
         let expected = simulation.instantiate(c, v)?;
         if let Some(why) = simulation.difference(&expected, &concrete) {
@@ -94,6 +97,10 @@ pub fn check_correctness<M: Simulation>(
                 ShowValuation(v)
             ));
         }
+        match rule {
+            Some(rule) => checked.add(rule),
+            None => checked.add(INITIAL),
+        }
     }
-    Ok(run.steps.len() + 1)
+    Ok(checked)
 }

@@ -1,5 +1,6 @@
 //! Random inputs for the checkers, and shrinking them to a minimal
-//! counterexample: small integers (−8..8), booleans, and arrays of small
+//! counterexample: small integers (−8..8, half of them −1..3, where array
+//! lengths and their last indices lie), booleans, and arrays of small
 //! length (0..4) with a few entries (SPEC §1.5: arrays are total functions,
 //! so entries outside `0..len(a)` are inputs too).
 
@@ -18,6 +19,7 @@ pub fn random_inputs(inputs: &BTreeMap<Name, Sort>, rng: &mut impl Rng) -> Valua
 
 fn random_value(sort: &Sort, rng: &mut impl Rng) -> Option<Value> {
     Some(match sort {
+        Sort::Int if rng.gen() => Value::Int(BigInt::from(rng.gen_range(-1..4))),
         Sort::Int => Value::Int(BigInt::from(rng.gen_range(-8..8))),
         Sort::Bool => Value::Bool(rng.gen()),
         Sort::Array(element) => {

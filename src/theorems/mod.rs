@@ -12,6 +12,7 @@
 //! - [`check_program`]: all of them on one program, for `symex check`.
 
 pub mod basic;
+pub mod cases;
 pub mod check;
 pub mod completeness;
 pub mod correctness;
@@ -24,6 +25,7 @@ mod statements;
 pub mod substitution;
 
 pub use basic::Basic;
+pub use cases::Cases;
 pub use check::{Bounds, CheckReport};
 pub use recursive::Recursive;
 pub use simulation::Simulation;

@@ -3,6 +3,7 @@
 //! Proposition 3.1 with Corollary 3.2: no local variable ever occurs in a
 //! reachable `τ`, `σ` or `φ`.
 
+use super::cases::{Cases, INITIAL};
 use super::run::SymbolicRun;
 use super::simulation::Simulation;
 use super::statements;
@@ -153,13 +154,15 @@ fn locals_in(term: &Term, locals: &BTreeSet<Name>) -> Vec<Name> {
 /// Proposition 3.1: in every configuration after the first of `run`, no
 /// `τ(u)` of the top closure and no `σ(x)` contains a local variable. (The
 /// closures below the top are earlier tops, so every closure is checked.)
-/// Returns the number of configurations checked.
+/// Returns the configurations checked, by the rule that reached them.
 pub fn check_no_locals_in_substitutions<S, C>(
     simulation: &Recursive<S, C>,
     run: &SymbolicRun<symbolic::Config>,
-) -> Result<usize, String> {
+) -> Result<Cases, String> {
     let locals = simulation.local_variables();
-    for (n, c) in run.configs().enumerate().skip(1) {
+    let mut checked = Cases::default();
+    for (n, (c, step)) in run.configs().skip(1).zip(&run.steps).enumerate() {
+        let n = n + 1;
         let top = c.stack.front().map(|frame| frame.tau.iter()).into_iter().flatten();
         for (x, e) in c.sigma.iter().chain(top) {
             let found = locals_in(e, &locals);
@@ -167,22 +170,29 @@ pub fn check_no_locals_in_substitutions<S, C>(
                 return Err(format!("after {n} steps, `{x}` is mapped to `{e}`, which contains the local variables {found:?}\n  {c}"));
             }
         }
+        checked.add(step.rule);
     }
-    Ok(run.steps.len())
+    Ok(checked)
 }
 
 /// Corollary 3.2: no path condition of `run` contains a local variable.
-/// Returns the number of configurations checked.
+/// Returns the configurations checked, by the rule that reached them.
 pub fn check_no_locals_in_path_conditions<S, C>(
     simulation: &Recursive<S, C>,
     run: &SymbolicRun<symbolic::Config>,
-) -> Result<usize, String> {
+) -> Result<Cases, String> {
     let locals = simulation.local_variables();
-    for (n, c) in run.configs().enumerate() {
+    let mut checked = Cases::default();
+    let rules = std::iter::once(None).chain(run.steps.iter().map(|step| Some(step.rule)));
+    for (n, (c, rule)) in run.configs().zip(rules).enumerate() {
         let found = locals_in(&c.phi, &locals);
         if !found.is_empty() {
             return Err(format!("after {n} steps, the path condition `{}` contains the local variables {found:?}", c.phi));
         }
+        match rule {
+            Some(rule) => checked.add(rule),
+            None => checked.add(INITIAL),
+        }
     }
-    Ok(run.steps.len() + 1)
+    Ok(checked)
 }

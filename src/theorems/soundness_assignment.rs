@@ -6,6 +6,7 @@
 //! right side what the concrete one makes of `V' = V∘σ`, so the corollary
 //! is checked by taking both rules from corresponding configurations.
 
+use super::cases::Cases;
 use super::run::SymbolicRun;
 use super::simulation::{Simulation, SymbolicConfig};
 use symex_semantics::eval::{eval_bool, ShowValuation, Valuation};
@@ -49,18 +50,18 @@ pub fn soundness_assignment<M: Simulation>(
     }
 }
 
-/// The corollary at every assignment step of `run`; returns how many
-/// steps were checked.
+/// The corollary at every assignment step of `run`; returns the steps
+/// checked, by rule.
 pub fn check_soundness_assignment<M: Simulation>(
     simulation: &M,
     run: &SymbolicRun<SymbolicConfig<M>>,
     v: &Valuation,
-) -> Result<usize, String> {
-    let mut checked = 0;
+) -> Result<Cases, String> {
+    let mut checked = Cases::default();
     let mut c = &run.initial;
     for step in &run.steps {
         if soundness_assignment(simulation, c, step, v)? {
-            checked += 1;
+            checked.add(step.rule);
         }
         c = &step.next;
     }

@@ -1,6 +1,7 @@
 //! Lemma 2.1 (Substitution): `V∘σ(e) = V(eσ)`; in §3, Lemma 3.3 with
 //! `V = G ∪ L` and `θ = σ ∪ τ`: `V∘θ(e) = V(eθ)`.
 
+use super::cases::{expression_case, Cases};
 use super::run::SymbolicRun;
 use super::simulation::{Simulation, SymbolicConfig};
 use symex_semantics::eval::{compose, eval, ShowValuation, Valuation};
@@ -28,20 +29,20 @@ pub fn substitution_lemma(apply: &Apply, v: &Valuation, sigma: &Substitution, e:
 
 /// Lemma 2.1 at every configuration of `run`, for `σ` the configuration's
 /// substitution and `e` each expression of the program and of `extra`.
-/// Returns the number of pairs `(σ, e)` checked.
+/// Returns the pairs `(σ, e)` checked, by the kind of `e`.
 pub fn check_substitution<M: Simulation>(
     simulation: &M,
     run: &SymbolicRun<SymbolicConfig<M>>,
     v: &Valuation,
     extra: &[Term],
     apply: &Apply,
-) -> Result<usize, String> {
-    let mut checked = 0;
+) -> Result<Cases, String> {
+    let mut checked = Cases::default();
     for (k, c) in run.configs().enumerate() {
         let sigma = simulation.substitution(c);
         for e in simulation.expressions(c).iter().chain(extra) {
             substitution_lemma(apply, v, &sigma, e).map_err(|why| format!("after {k} symbolic steps: {why}"))?;
-            checked += 1;
+            checked.add(expression_case(e));
         }
     }
     Ok(checked)

@@ -42,7 +42,7 @@ impl Concrete {
     /// With `--checked-arrays`, `Some(⟨array-out-of-bound, V⟩)` when `V(δ(e))`
     /// is false for one of `terms` (§2.1).
     fn out_of_bound(&self, c: &Config, terms: &[Term]) -> Result<Option<Vec<Step<Config>>>, EvalError> {
-        let out = checked::out_of_bound(self.options, terms, |d| eval_bool(d, &c.valuation))?;
+        let out = checked::out_of_bound(self.options, terms, |e| eval(e, &c.valuation))?;
         Ok(out.then(|| Concrete::step(Rule::ArrayOutOfBound, checked::array_out_of_bound(), c.valuation.clone())))
     }
 

@@ -82,7 +82,7 @@ impl Concrete {
     /// With `--checked-arrays`, `Some(⟨(L, array-out-of-bound)·Γ, G⟩)` when
     /// `V(δ(e))` is false for one of `terms` (§2.1).
     fn out_of_bound(&self, c: &Config, frame: &Frame, terms: &[Term]) -> Result<Option<Vec<Step<Config>>>, EvalError> {
-        if !checked::out_of_bound(self.options, terms, |d| c.holds(d))? {
+        if !checked::out_of_bound(self.options, terms, |e| c.value(e))? {
             return Ok(None);
         }
         let top = Concrete::continue_with(frame, checked::array_out_of_bound());

@@ -1,0 +1,233 @@
+//! The `symex` binary fuzzed with grammar-based random programs (the
+//! properties' generators: basic programs, programs with procedures, a
+//! third of them with a `bool[]` input) through every command — `run`,
+//! `explore`, `tests`, `verify`, `check` — asserting that none panics, each
+//! exits as SPEC §2 says, prints valid JSON, ends within its time limit
+//! (plus a margin), and that every model it reports replays: `run --input`
+//! accepts it and ends as the path or counterexample predicted.
+//!
+//! `FUZZ_PROGRAMS` programs (default 12, seconds) from `FUZZ_SEED` (default
+//! drawn at random); the seed is printed. A long run:
+//! `FUZZ_PROGRAMS=10000 cargo test --test proofs fuzz -- --nocapture`.
+
+use crate::generators::{BasicProgram, RecursiveProgram};
+use crate::{from_env, Generated};
+use quickcheck::{Arbitrary, Gen};
+use serde_json::Value as Json;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+use symex_semantics::program::{Program, Stmt};
+use symex_semantics::term::{BinOp, Name, Sort, Term};
+
+/// `--time-limit-ms` of `explore`, `tests` and `verify`.
+const TIME_LIMIT_MS: u64 = 2000;
+
+/// How far past its time limit a command may end (process start, Z3's
+/// own query, printing), unless `FUZZ_MARGIN_MS` says otherwise.
+const MARGIN_MS: u64 = 3000;
+
+/// What one command did.
+struct Ran {
+    code: i32,
+    stdout: String,
+    elapsed: Duration,
+}
+
+fn symex(args: &[&str]) -> Result<Ran, String> {
+    let start = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_symex")).args(args).env("NO_COLOR", "1").output().map_err(|e| e.to_string())?;
+    let elapsed = start.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let code = output.status.code().ok_or_else(|| format!("`symex {}` was killed by a signal: {stderr}", args.join(" ")))?;
+    if code == 101 || stderr.contains("panicked") {
+        return Err(format!("`symex {}` panicked: {stderr}", args.join(" ")));
+    }
+    Ok(Ran { code, stdout: String::from_utf8_lossy(&output.stdout).into_owned(), elapsed })
+}
+
+fn parsed(ran: &Ran, command: &str) -> Result<Json, String> {
+    serde_json::from_str(&ran.stdout).map_err(|e| format!("`{command}` printed no valid JSON ({e}): {}", ran.stdout))
+}
+
+fn expect_code(ran: &Ran, allowed: &[i32], command: &str) -> Result<(), String> {
+    if allowed.contains(&ran.code) {
+        Ok(())
+    } else {
+        Err(format!("`{command}` exited {} (SPEC allows {allowed:?}): {}", ran.code, ran.stdout))
+    }
+}
+
+fn within_limit(ran: &Ran, command: &str) -> Result<(), String> {
+    let margin = from_env("FUZZ_MARGIN_MS").unwrap_or(MARGIN_MS);
+    if ran.elapsed <= Duration::from_millis(TIME_LIMIT_MS + margin) {
+        Ok(())
+    } else {
+        Err(format!("`{command}` took {} ms with --time-limit-ms {TIME_LIMIT_MS}", ran.elapsed.as_millis()))
+    }
+}
+
+/// A JSON value (SPEC §2.1) as a `--input` value.
+fn input_value(value: &Json) -> Option<String> {
+    Some(match value {
+        Json::Number(n) => n.to_string(),
+        Json::String(big) => big.clone(),
+        Json::Bool(b) => b.to_string(),
+        Json::Object(array) => {
+            let entries: Vec<String> = array.get("entries")?.as_object()?.iter().map(|(i, v)| Some(format!(", {i}: {}", input_value(v)?))).collect::<Option<_>>()?;
+            format!("{{default: {}{}; len {}}}", input_value(array.get("default")?)?, entries.concat(), input_value(array.get("len")?)?)
+        }
+        _ => return None,
+    })
+}
+
+/// `run` on the inputs of a model: its outcome and error.
+fn replay(file: &str, model: &Json, checked: bool) -> Result<(String, Json), String> {
+    let inputs: Vec<String> = model
+        .as_object()
+        .ok_or_else(|| format!("a model is no object: {model}"))?
+        .iter()
+        .map(|(x, v)| input_value(v).map(|v| format!("{x}={v}")).ok_or_else(|| format!("`{x}`'s value {v} is no input")))
+        .collect::<Result<_, _>>()?;
+    let mut args = vec!["run", file, "--format", "json", "--max-steps", "100000"];
+    if checked {
+        args.push("--checked-arrays");
+    }
+    for input in &inputs {
+        args.extend(["--input", input.as_str()]);
+    }
+    let ran = symex(&args)?;
+    let report = parsed(&ran, "run")?;
+    let outcome = report["outcome"].as_str().unwrap_or_default().to_string();
+    let code = match outcome.as_str() {
+        "terminated" | "assumption-violated" => 0,
+        "error" => 1,
+        _ => 3,
+    };
+    expect_code(&ran, &[code], &format!("run {}", inputs.join(" ")))?;
+    Ok((outcome, report["error"].clone()))
+}
+
+/// `explore`: every path with a model replays to its status.
+fn explore(file: &str, checked: bool) -> Result<(), String> {
+    let limit = TIME_LIMIT_MS.to_string();
+    let mut args = vec!["explore", file, "--format", "json", "--unfold", "3", "--max-paths", "16", "--time-limit-ms", &limit];
+    if checked {
+        args.push("--checked-arrays");
+    }
+    let ran = symex(&args)?;
+    within_limit(&ran, "explore")?;
+    expect_code(&ran, &[0], "explore")?;
+    let report = parsed(&ran, "explore")?;
+    for path in report["paths"].as_array().ok_or("`explore` printed no paths")? {
+        let status = path["status"].as_str().unwrap_or_default();
+        if path["model"].is_null() || !["terminated", "assumption-violated", "error"].contains(&status) {
+            continue;
+        }
+        let (outcome, error) = replay(file, &path["model"], checked)?;
+        if outcome != status || error != path["error"] {
+            return Err(format!("path {} is {status} {}, its model {} runs to {outcome} {error}", path["id"], path["error"], path["model"]));
+        }
+    }
+    Ok(())
+}
+
+/// `tests`: every test replays.
+fn tests(file: &str) -> Result<(), String> {
+    let limit = TIME_LIMIT_MS.to_string();
+    let ran = symex(&["tests", file, "--format", "json", "--unfold", "3", "--max-paths", "16", "--time-limit-ms", &limit])?;
+    within_limit(&ran, "tests")?;
+    expect_code(&ran, &[0], "tests")?;
+    let report = parsed(&ran, "tests")?;
+    match report["tests"].as_array().ok_or("`tests` printed no tests")?.iter().find(|t| t["replayed"] != true) {
+        Some(test) => Err(format!("a test does not replay: {test}")),
+        None => Ok(()),
+    }
+}
+
+/// `verify`: a counterexample runs into `assertion-failed`.
+fn verify(file: &str) -> Result<(), String> {
+    let limit = TIME_LIMIT_MS.to_string();
+    let ran = symex(&["verify", file, "--format", "json", "--unfold", "3", "--max-paths", "16", "--time-limit-ms", &limit])?;
+    within_limit(&ran, "verify")?;
+    expect_code(&ran, &[0, 1, 3], "verify")?;
+    let report = parsed(&ran, "verify")?;
+    if ran.code != 1 {
+        return Ok(());
+    }
+    let (outcome, error) = replay(file, &report["counterexample"]["inputs"], false)?;
+    if outcome != "error" || error != "assertion-failed" {
+        return Err(format!("the counterexample {} runs to {outcome} {error}", report["counterexample"]["inputs"]));
+    }
+    Ok(())
+}
+
+/// `check`: no disagreement between the two semantics.
+fn check(file: &str, seed: u64) -> Result<(), String> {
+    let seed = seed.to_string();
+    let ran = symex(&["check", file, "--runs", "3", "--seed", &seed, "--format", "json"])?;
+    parsed(&ran, "check")?;
+    expect_code(&ran, &[0], "check")
+}
+
+/// `run` on the default inputs.
+fn run(file: &str) -> Result<(), String> {
+    replay(file, &Json::Object(Default::default()), false).map(|_| ())
+}
+
+/// `program` with a `bool[]` input `ba`, read at a boundary-biased index.
+fn with_boolean_array(program: &Program, index: i64) -> Program {
+    let ba = Term::var("ba", Sort::bool_array());
+    let mut globals: BTreeMap<Name, Sort> = program.globals.clone();
+    globals.insert("ba".into(), Sort::bool_array());
+    let mut main = vec![
+        Stmt::Assume(Term::binary(BinOp::Gt, Term::len("ba"), Term::int(0))),
+        Stmt::Assign("b".into(), Term::or(Term::select(ba, Term::int(index)), Term::var("b", Sort::Bool))),
+    ];
+    main.extend(program.main.iter().cloned());
+    Program { globals, main: Rc::from(main), ..program.clone() }
+}
+
+/// The `n`-th fuzzed program of the run seeded `seed`.
+fn program(seed: u64, n: u64) -> Program {
+    let mut g = Gen::from_size_and_seed(100, seed.wrapping_add(n));
+    let program = if n % 2 == 0 { BasicProgram::arbitrary(&mut g).program() } else { RecursiveProgram::arbitrary(&mut g).program() };
+    if n % 3 == 0 {
+        with_boolean_array(&program, (n % 4) as i64 - 1)
+    } else {
+        (*program).clone()
+    }
+}
+
+fn every_command(file: &str, seed: u64) -> Result<(), String> {
+    run(file)?;
+    explore(file, false)?;
+    explore(file, true)?;
+    tests(file)?;
+    verify(file)?;
+    check(file, seed)
+}
+
+#[test]
+fn every_command_survives_fuzzed_programs() {
+    let seed = from_env("FUZZ_SEED").unwrap_or_else(rand::random);
+    let programs = from_env("FUZZ_PROGRAMS").unwrap_or(12);
+    println!("fuzzing {programs} programs, FUZZ_SEED={seed}");
+    let dir: PathBuf = std::env::temp_dir().join(format!("symex-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for n in 0..programs {
+        let source = program(seed, n).to_string();
+        let file = dir.join(format!("p{n}.sx"));
+        std::fs::write(&file, &source).unwrap();
+        if let Err(why) = every_command(path(&file), seed) {
+            panic!("fuzzed program {n} (FUZZ_SEED={seed}):\n{source}\n{why}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn path(file: &Path) -> &str {
+    file.to_str().unwrap()
+}
