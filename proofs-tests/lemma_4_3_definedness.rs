@@ -8,7 +8,8 @@
 
 use crate::oo_generators::{Configuration, Expression};
 use crate::oo_mutants::{caught, strict_delta};
-use crate::{holds, oo_tally};
+use crate::distribution::{self, Required};
+use crate::holds;
 use quickcheck::TestResult;
 use symex_semantics::delta::{delta, Checks};
 use symex_semantics::eval::{eval, eval_bool};
@@ -21,7 +22,7 @@ fn lemma(delta: fn(&Term) -> Term, v: &Configuration, e: &Expression) -> TestRes
         Err(error) => return TestResult::error(error.to_string()),
     };
     if undefined {
-        oo_tally::note("⊥");
+        distribution::record_case("⊥");
     }
     TestResult::from_bool(!undefined == (eval_bool(&delta(&e.0), &v.0) == Ok(true)))
 }
@@ -42,9 +43,7 @@ type Property = fn(Configuration, Expression) -> TestResult;
 
 #[test]
 fn lemma_4_3_holds() {
-    oo_tally::reset();
-    holds("Lemma 4.3", real as Property);
-    oo_tally::require("Lemma 4.3", &[("⊥", crate::cases() / 20)]);
+    holds("Lemma 4.3", &Required::cases(&["⊥"]), real as Property);
 }
 
 #[test]

@@ -13,7 +13,8 @@
 
 use crate::oo_generators::{program, Assignment, Configuration, Expression};
 use crate::oo_mutants::{caught, WithoutAliasing};
-use crate::{holds, oo_tally};
+use crate::distribution::{self, Required};
+use crate::holds;
 use quickcheck::TestResult;
 use symex_semantics::eval::{eval, eval_bool, Valuation};
 use symex_semantics::oo::action::{Action, Location};
@@ -40,7 +41,7 @@ fn lemma_for(calculus: &impl Calculus, v: &Valuation, h: &Location, e: &Term, af
             let TermKind::Field(other, g, _) = node.kind() else { continue };
             let aliased = Term::binary(BinOp::Eq, Reference.assign_field(other, object, f, e), object.clone());
             if g == f && eval_bool(&aliased, v) == Ok(true) {
-                oo_tally::note("aliasing");
+                distribution::record_case("aliasing");
             }
         }
     }
@@ -77,9 +78,7 @@ type Property = fn(Configuration, Assignment, Expression) -> TestResult;
 
 #[test]
 fn lemma_4_4_holds_for_field_assignments() {
-    oo_tally::reset();
-    holds("Lemma 4.4 [h := e]", real as Property);
-    oo_tally::require("Lemma 4.4 [h := e]", &[("aliasing", crate::cases() / 20)]);
+    holds("Lemma 4.4 [h := e]", &Required::cases(&["aliasing"]), real as Property);
 }
 
 #[test]

@@ -15,7 +15,8 @@
 use crate::lemma_4_4_field_assignment::value;
 use crate::oo_generators::{program, Configuration, Expression};
 use crate::oo_mutants::{caught, ComparisonSurvivesCreation, CreatedFieldNotDefault};
-use crate::{holds, oo_tally};
+use crate::distribution::{self, Required};
+use crate::holds;
 use quickcheck::{Arbitrary, Gen, TestResult};
 use std::fmt;
 use symex_semantics::oo::action::Action;
@@ -61,7 +62,7 @@ fn lemma(calculus: &impl Calculus, v: &Configuration, creation: &Creation, e: &E
         return Ok(TestResult::discard());
     };
     if e.free_vars().contains_key(x) {
-        oo_tally::note("mentions x");
+        distribution::record_case("mentions x");
     }
     Ok(TestResult::from_bool(left == right))
 }
@@ -82,9 +83,7 @@ type Property = fn(Configuration, Creation, Expression) -> TestResult;
 
 #[test]
 fn lemma_4_4_holds_for_object_creation() {
-    oo_tally::reset();
-    holds("Lemma 4.4 [x := new C]", real as Property);
-    oo_tally::require("Lemma 4.4 [x := new C]", &[("mentions x", crate::cases() / 20)]);
+    holds("Lemma 4.4 [x := new C]", &Required::cases(&["mentions x"]), real as Property);
 }
 
 #[test]

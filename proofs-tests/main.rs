@@ -28,7 +28,6 @@ mod mutants;
 mod oo_generators;
 mod oo_mutants;
 mod oo_programs;
-mod oo_tally;
 mod parse_print_roundtrip;
 mod proposition_3_1_no_locals;
 mod recursive_agrees_with_basic;

@@ -107,5 +107,5 @@ pub fn condition_without_delta_of_tests(rho: &wp::Trace, action: &Action) -> Ter
 /// and creation meets it, in one case of a few hundred; the run stops at
 /// the first counterexample, so the extra cases cost nothing when it does.
 pub fn caught<A: Testable>(name: &str, property: A) {
-    crate::catches_on(name, 5 * crate::cases(), property);
+    crate::catches_on(name, 5 * crate::cases(), &crate::distribution::Required::nothing(), property);
 }

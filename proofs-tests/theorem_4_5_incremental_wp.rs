@@ -10,8 +10,8 @@
 
 use crate::oo_generators::{Configuration, Trace};
 use crate::oo_mutants::{caught, condition, condition_without_delta_of_h, condition_without_delta_of_tests, Condition};
-use crate::theorem_4_5_path_condition::{equivalent, note_aliasing, require_variety};
-use crate::{holds, oo_tally};
+use crate::theorem_4_5_path_condition::{equivalent, note_aliasing, variety};
+use crate::holds;
 use quickcheck::TestResult;
 use symex_semantics::oo::wp;
 use symex_semantics::term::Term;
@@ -43,9 +43,7 @@ type Property = fn(Trace, Configuration) -> TestResult;
 
 #[test]
 fn theorem_4_5_holds_incrementally() {
-    oo_tally::reset();
-    holds("Theorem 4.5 (incremental wp)", real as Property);
-    require_variety("Theorem 4.5 (incremental wp)");
+    holds("Theorem 4.5 (incremental wp)", &variety(), real as Property);
 }
 
 #[test]

@@ -22,7 +22,8 @@ use crate::oo_generators::Configuration;
 use crate::oo_programs::OoProgram;
 use crate::theorem_4_5_path_condition::true_in;
 use crate::oo_mutants::caught;
-use crate::{holds, oo_tally};
+use crate::distribution::{self, Required};
+use crate::holds;
 use quickcheck::TestResult;
 use symex_semantics::eval::{ShowValuation, Valuation};
 use symex_semantics::oo::concrete::{self, Concrete};
@@ -77,7 +78,7 @@ fn agree(this: ThisRule, program: &OoProgram, v: &Configuration) -> Result<TestR
         let count = runnable.len();
         let (program_step, (step, state)) = match (next, runnable.pop()) {
             (None, None) => {
-                oo_tally::note(outcome(&c));
+                distribution::record_case(outcome(&c));
                 return Ok(TestResult::from_bool(c.outcome() == u.outcome()));
             }
             (Some(program_step), Some(unfolded)) if count == 1 => (program_step, unfolded),
@@ -98,7 +99,7 @@ fn agree(this: ThisRule, program: &OoProgram, v: &Configuration) -> Result<TestR
         }
         (c, u, after) = (program_step.next, step.next, state);
     }
-    oo_tally::note("bound reached");
+    distribution::record_case("bound reached");
     Ok(TestResult::passed())
 }
 
@@ -114,9 +115,7 @@ type Property = fn(OoProgram, Configuration) -> TestResult;
 
 #[test]
 fn the_unfolding_agrees_with_the_program_semantics() {
-    oo_tally::reset();
-    holds("the unfolding agrees with the program semantics", fresh_this as Property);
-    oo_tally::require("the unfolding agrees with the program semantics", &[("terminated", crate::cases() / 20), ("nil-dereference", crate::cases() / 20)]);
+    holds("the unfolding agrees with the program semantics", &Required::cases(&["terminated", "nil-dereference"]), fresh_this as Property);
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! explorer's guards before they reach the solver, without an e-graph
 //! ([`fold_guard`]).
 
-use super::language::{to_expr, to_term, Node};
+use super::language::{to_term, Node};
 use egg::{Analysis, DidMerge, EGraph, Id, Language};
 use num_bigint::BigInt;
 use num_traits::Zero;
@@ -164,7 +164,7 @@ fn turned_round(term: Term) -> Term {
 /// tests' side conditions).
 #[cfg(test)]
 pub fn constant(term: &Term) -> Option<Constant> {
-    let expr = to_expr(term);
+    let expr = super::language::to_expr(term);
     let mut constants: Vec<Option<Constant>> = Vec::with_capacity(expr.as_ref().len());
     for node in expr.as_ref() {
         let value = fold(node, |id| constants[usize::from(id)].clone());
