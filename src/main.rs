@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
-use symex::commands::{self, bench::BenchArgs, check::CheckArgs, run::RunArgs, CliError, Common, Exit};
+use symex::commands::{self, bench::BenchArgs, check::CheckArgs, run::RunArgs, step::StepArgs, CliError, Common, Exit};
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution formally explained: run, explore, test and verify programs")]
@@ -30,6 +30,9 @@ enum Command {
     /// Explore scalable program families (branches, loop, array) and report
     /// paths, solver calls, times and peak memory.
     Bench(BenchArgs),
+    /// Walk the symbolic execution tree by hand (EFFIGY's commands: go true,
+    /// go false, go, assume, save, restore N, back, show, tree, help, quit).
+    Step(StepArgs),
 }
 
 /// Deep programs are parsed and printed on a thread with room to spare.
@@ -61,6 +64,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Verify(common) => commands::verify::command(common, &mut out),
         Command::Check(args) => commands::check::command(args, &mut out),
         Command::Bench(args) => commands::bench::command(args, &mut out),
+        Command::Step(args) => commands::step::command(args, &mut out),
     }?;
     out.flush()?;
     Ok(exit)

@@ -35,7 +35,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     let visitor = ExploreTree { inputs: &program.globals, options: &session.explore };
     let tree = with_semantics(program.clone(), session.language, session.semantics, visitor)?;
     match common.format {
-        Format::Text => out.write_all(text::tree_text(&tree).as_bytes())?,
+        Format::Text => out.write_all(text::tree_text(&tree, &session.header()).as_bytes())?,
         Format::Json => writeln!(out, "{:#}", json::tree_json(&tree, &session.header()))?,
         Format::Dot => out.write_all(dot::tree_dot(&tree).as_bytes())?,
     }

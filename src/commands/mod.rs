@@ -8,6 +8,7 @@ pub mod explore;
 pub mod inputs;
 pub mod language;
 pub mod run;
+pub mod step;
 pub mod tests;
 pub mod verify;
 
@@ -190,7 +191,12 @@ pub struct Session {
 
 impl Session {
     pub fn header(&self) -> Header {
-        Header { program: self.loaded.path.clone(), language: self.language, method: "forward" }
+        Header {
+            program: self.loaded.path.clone(),
+            language: self.language,
+            method: "forward",
+            inputs: self.loaded.program.inputs(),
+        }
     }
 }
 

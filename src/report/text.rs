@@ -1,11 +1,12 @@
 //! The text view of an exploration: each path in the paper's notation.
 //! Deterministic (no timings, no solver counters), so it can be snapshotted.
 
+use super::Header;
 use crate::explore::Tree;
 use std::fmt::Write;
 use symex_semantics::eval::ShowValuation;
 
-pub fn tree_text(tree: &Tree) -> String {
+pub fn tree_text(tree: &Tree, header: &Header) -> String {
     let mut out = String::new();
     for (id, &node) in tree.paths.iter().enumerate() {
         let Some(leaf) = tree.leaf(node) else { continue };
@@ -18,7 +19,7 @@ pub fn tree_text(tree: &Tree) -> String {
         let _ = writeln!(out, "  trace: {}", if trace.is_empty() { "ε".to_string() } else { trace.join("; ") });
         match &leaf.model {
             Some(model) => {
-                let _ = writeln!(out, "  model: {}", ShowValuation(model));
+                let _ = writeln!(out, "  model: {}", ShowValuation(&header.inputs_of(model)));
             }
             None => {
                 let _ = writeln!(out, "  model: none");
