@@ -1,9 +1,9 @@
-//! `symex explore FILE`: the symbolic execution tree, as text, JSON or DOT.
+//! `symex explore FILE`: the symbolic execution tree, as text, JSON, DOT or SVG.
 
 use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
 use crate::explore::{explore, ExploreOptions, Tree};
-use crate::report::{dot, json, text};
+use crate::report::{dot, json, svg, text};
 use std::collections::BTreeMap;
 use std::io::Write;
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
@@ -30,7 +30,7 @@ impl Visitor for ExploreTree<'_> {
 }
 
 pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let session = common.session("explore", &[Format::Text, Format::Json, Format::Dot])?;
+    let session = common.session("explore", &[Format::Text, Format::Json, Format::Dot, Format::Svg])?;
     let program = session.loaded.program.clone();
     let visitor = ExploreTree { inputs: &program.globals, options: &session.explore };
     let tree = with_semantics(program.clone(), session.language, session.semantics, visitor)?;
@@ -38,6 +38,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
         Format::Text => out.write_all(text::tree_text(&tree, &session.header()).as_bytes())?,
         Format::Json => writeln!(out, "{:#}", json::tree_json(&tree, &session.header()))?,
         Format::Dot => out.write_all(dot::tree_dot(&tree).as_bytes())?,
+        Format::Svg => out.write_all(svg::tree_svg(&tree, &session.header()).as_bytes())?,
     }
     Ok(Exit::Done)
 }

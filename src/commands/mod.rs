@@ -129,6 +129,8 @@ pub enum Format {
     Text,
     Json,
     Dot,
+    /// A picture of the tree, laid out without Graphviz.
+    Svg,
 }
 
 /// The options every exploring command takes (SPEC §2).

@@ -17,7 +17,8 @@ pub const MAX_BOXES: usize = 120;
 pub struct Box {
     /// The node of the exploration tree it stands for.
     pub node: NodeId,
-    /// The first rule of the chain from the box above (`None` for the start).
+    /// The first rule of the chain from the box above (`None` for the chain
+    /// from the initial configuration).
     pub rule: Option<Rule>,
     /// The conditions the chain adds to `φ` (`true` when it adds none).
     pub condition: Term,
@@ -29,7 +30,6 @@ pub struct Box {
 
 #[derive(Debug)]
 pub enum Kind {
-    Start,
     Fork,
     /// A path ends here: its number in the report and its status.
     End { path: usize, status: Status },
@@ -85,8 +85,6 @@ fn build(tree: &Tree, children: &[Vec<NodeId>], unexplored: &HashSet<NodeId>, fi
         Kind::End { path, status: leaf.status.clone() }
     } else if unexplored.contains(&node) {
         Kind::Unexplored
-    } else if rule.is_none() && node == first {
-        Kind::Start
     } else {
         Kind::Fork
     };

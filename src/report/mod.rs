@@ -4,10 +4,12 @@
 pub mod compact;
 pub mod diagnostic;
 pub mod dot;
+pub mod svg;
 pub mod json;
 pub mod text;
 pub mod values;
 
+use crate::explore::tree::Stats;
 use std::collections::BTreeMap;
 use symex_semantics::eval::Valuation;
 use symex_semantics::program::Language;
@@ -29,4 +31,19 @@ impl Header {
     pub fn inputs_of(&self, model: &Valuation) -> Valuation {
         model.retain(|x| self.inputs.contains_key(x))
     }
+}
+
+/// `11 paths: 11 terminated, 0 errors, 0 bounded, 0 unknown`.
+pub fn paths_summary(stats: &Stats) -> String {
+    let plural = |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
+    format!(
+        "{} {}: {} terminated, {} {}, {} bounded, {} unknown",
+        stats.paths,
+        plural(stats.paths, "path", "paths"),
+        stats.terminated,
+        stats.errors,
+        plural(stats.errors, "error", "errors"),
+        stats.bounded,
+        stats.unknown
+    )
 }

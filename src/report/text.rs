@@ -26,20 +26,8 @@ pub fn tree_text(tree: &Tree, header: &Header) -> String {
             }
         }
     }
-    let stats = &tree.stats;
-    let _ = writeln!(
-        out,
-        "{} path{}: {} terminated, {} error{}, {} bounded, {} unknown; {} infeasible branch{} pruned",
-        stats.paths,
-        if stats.paths == 1 { "" } else { "s" },
-        stats.terminated,
-        stats.errors,
-        if stats.errors == 1 { "" } else { "s" },
-        stats.bounded,
-        stats.unknown,
-        stats.pruned,
-        if stats.pruned == 1 { "" } else { "es" },
-    );
+    let pruned = tree.stats.pruned;
+    let _ = writeln!(out, "{}; {pruned} infeasible branch{} pruned", super::paths_summary(&tree.stats), if pruned == 1 { "" } else { "es" });
     for unexplored in &tree.unexplored {
         let _ = writeln!(out, "unexplored: node {} at depth {} ({})", unexplored.node, tree.nodes[unexplored.node].depth, unexplored.reason);
     }
