@@ -8,6 +8,7 @@ pub mod explore;
 pub mod inputs;
 pub mod language;
 pub mod run;
+pub mod snap;
 pub mod step;
 pub mod tests;
 pub mod verify;
@@ -131,6 +132,8 @@ pub enum Format {
     Dot,
     /// A picture of the tree, laid out without Graphviz.
     Svg,
+    /// For papers: the tree (`forest`), the table of paths, the traces.
+    Latex,
 }
 
 /// The options every exploring command takes (SPEC §2).
@@ -163,6 +166,9 @@ pub struct Common {
     pub checked_arrays: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// With `--format latex`: a whole document that compiles on its own.
+    #[arg(long)]
+    pub standalone: bool,
     /// Give an input a concrete value (NAME=VALUE), leaving the others symbolic.
     #[arg(long, value_name = "NAME=VALUE")]
     pub fix: Vec<String>,

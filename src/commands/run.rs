@@ -3,11 +3,12 @@
 use super::language::{choose, with_semantics, Semantics, Visitor};
 use super::{inputs, load, CliError, Exit, LanguageArg};
 use crate::explore::run::{run, RunEnd};
+use crate::report::latex;
 use crate::report::values::valuation_json;
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 use std::io::Write;
-use symex_semantics::eval::Valuation;
+use symex_semantics::eval::{ShowValuation, Valuation};
 use symex_semantics::program::{Halt, Language, Outcome};
 use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
 
@@ -16,6 +17,8 @@ use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfigurat
 pub enum RunFormat {
     Text,
     Json,
+    /// The configurations with the rule on each arrow, for papers.
+    Latex,
 }
 
 #[derive(Clone, Debug, Args)]
@@ -33,6 +36,9 @@ pub struct RunArgs {
     pub max_steps: usize,
     #[arg(long, value_enum, default_value_t = RunFormat::Text)]
     pub format: RunFormat,
+    /// With `--format latex`: a whole document that compiles on its own.
+    #[arg(long)]
+    pub standalone: bool,
     /// Every array access must be within `0 <= i < len(a)` (§2.1).
     #[arg(long)]
     pub checked_arrays: bool,
@@ -87,7 +93,8 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let language = choose(&loaded.program, args.lang.map(Language::from))?;
     let valuation = inputs::valuation(&args.inputs, &loaded.program.globals)?;
     let options = Options { checked_arrays: args.checked_arrays };
-    let visitor = Execute { inputs: valuation, max_steps: args.max_steps, trace: args.trace };
+    let trace = args.trace || args.format == RunFormat::Latex;
+    let visitor = Execute { inputs: valuation, max_steps: args.max_steps, trace };
     let finished = with_semantics(loaded.program.clone(), language, options, visitor)?;
     let (outcome, error, exit) = match finished.end {
         RunEnd::Finished(Outcome::Terminated) => ("terminated", None, Exit::Done),
@@ -98,6 +105,7 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             return Err(CliError::new(format!("{}: the concrete semantics is stuck at {}", args.file, finished.last)));
         }
     };
+    let ending = format!("{} after {} step{}", error.as_deref().unwrap_or(outcome), finished.steps, if finished.steps == 1 { "" } else { "s" });
     match args.format {
         RunFormat::Text => {
             for (rule, config) in &finished.trace {
@@ -106,11 +114,14 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                     None => writeln!(out, "  {config}")?,
                 }
             }
-            let ending = error.as_deref().unwrap_or(outcome);
-            writeln!(out, "{ending} after {} step{}", finished.steps, if finished.steps == 1 { "" } else { "s" })?;
+            writeln!(out, "{ending}")?;
             for (x, value) in &finished.state {
                 writeln!(out, "{x} = {value}")?;
             }
+        }
+        RunFormat::Latex => {
+            let body = latex::run_latex(&finished.trace, &format!("{ending}: {}", ShowValuation(&finished.state)));
+            out.write_all(latex::document(&body, args.standalone).as_bytes())?;
         }
         RunFormat::Json => {
             let mut report = json!({

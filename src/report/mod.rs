@@ -1,11 +1,12 @@
-//! Views of an exploration tree (text, JSON, DOT), values in JSON, and
-//! diagnostics for bad input.
+//! Views of an exploration tree (text, JSON, DOT, SVG, LaTeX), values in
+//! JSON, and diagnostics for bad input.
 
 pub mod compact;
 pub mod diagnostic;
 pub mod dot;
 pub mod svg;
 pub mod json;
+pub mod latex;
 pub mod text;
 pub mod values;
 

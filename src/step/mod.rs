@@ -19,7 +19,7 @@ use symex_semantics::eval::{ShowValuation, Valuation};
 use symex_semantics::program::{Program, Stmt};
 use symex_semantics::subst::Substitution;
 use symex_semantics::system::{Configuration, Rule, Step, SymbolicConfiguration, TransitionSystem};
-use symex_semantics::term::{Name, Sort, Term};
+use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 
 /// Settings of a stepping session.
 #[derive(Clone, Copy, Debug)]
@@ -239,9 +239,13 @@ where
         result
     }
 
-    /// `φ` of `config` with the assumptions, simplified.
+    /// `φ` of `config` with the assumptions not already among its conjuncts, simplified.
     fn phi(&mut self, config: &S::Config, assumed: &Term) -> Term {
-        self.simplifier.simplify(&Term::and(assumed.clone(), config.path_condition().clone()))
+        let mut all = Vec::new();
+        for term in [config.path_condition(), assumed] {
+            conjuncts(&self.simplifier.simplify(term), &mut all);
+        }
+        Term::conjunction(all)
     }
 
     fn add_stop(&mut self, config: S::Config, assumed: Term, how: String, steps: usize) -> StopId {
@@ -363,6 +367,18 @@ where
         }
         let head = config.head().map_or_else(|| "ε".to_string(), summary);
         format!("at `{head}`")
+    }
+}
+
+/// The conjuncts of `term` not yet in `all`, appended to it in order.
+fn conjuncts(term: &Term, all: &mut Vec<Term>) {
+    match term.kind() {
+        TermKind::Binary(BinOp::And, left, right) => {
+            conjuncts(left, all);
+            conjuncts(right, all);
+        }
+        _ if term.is_true() || all.contains(term) => {}
+        _ => all.push(term.clone()),
     }
 }
 
