@@ -1,11 +1,13 @@
 //! LaTeX views for papers and course notes: a concrete run as the sequence
 //! of its configurations with the rule on each arrow, and an exploration as
-//! its compact tree (`forest`), the table of its paths and their traces,
-//! all in the paper's notation (`⟨S, σ, φ⟩`, `∧`, `¬`, `↦`). The body needs
-//! `amsmath`, `forest` and `longtable`; `--standalone` wraps it in a
-//! document that compiles on its own with `pdflatex`.
+//! its compact tree (TikZ, laid out as the SVG view is), the table of its
+//! paths and their traces, all in the paper's notation (`⟨S, σ, φ⟩`, `∧`,
+//! `¬`, `↦`). The body needs `amsmath`, `tikz` and `longtable`;
+//! `--standalone` wraps it in a document that compiles on its own with
+//! `pdflatex`.
 
-use super::compact::{compact, Box, Kind, MAX_BOXES};
+use super::compact::{compact, MAX_BOXES};
+use super::layout::{Layout, Look, CHAR_WIDTH};
 use super::{paths_summary, Header};
 use crate::explore::Tree;
 use std::fmt::Write;
@@ -14,20 +16,24 @@ use symex_semantics::eval::ShowValuation;
 /// Boxes of the tree drawn in LaTeX, fewer than in SVG: a page is narrower.
 const MAX_TEX_BOXES: usize = MAX_BOXES / 2;
 
+/// TeX points per layout unit: the layout's character advance becomes that
+/// of `\ttfamily\scriptsize` (0.525 em of 7 pt).
+const POINTS: f64 = 0.525 * 7.0 / CHAR_WIDTH;
+
 /// `body` as a document of its own, or as it is.
 pub fn document(body: &str, standalone: bool) -> String {
     if !standalone {
-        return format!("% symex output: needs \\usepackage{{amsmath,forest,longtable}}\n{body}");
+        return format!("% symex output: needs \\usepackage{{amsmath,tikz,longtable}}\n{body}");
     }
     format!(
         "\\documentclass[a4paper]{{article}}\n\\usepackage[T1]{{fontenc}}\n\\usepackage[margin=2cm,landscape]{{geometry}}\n\
-         \\usepackage{{amsmath,amssymb,forest,longtable}}\n\\begin{{document}}\n{body}\\end{{document}}\n"
+         \\usepackage{{amsmath,amssymb,tikz,longtable}}\n\\begin{{document}}\n{body}\\end{{document}}\n"
     )
 }
 
 /// A run: `(rule, configuration)` pairs, the first with no rule, then the ending.
 pub fn run_latex(trace: &[(Option<&'static str>, String)], ending: &str) -> String {
-    let mut out = String::from("\\begin{description}\n");
+    let mut out = String::from("\\begin{description}\\raggedright\n");
     for (rule, config) in trace {
         match rule {
             None => {
@@ -45,9 +51,7 @@ pub fn run_latex(trace: &[(Option<&'static str>, String)], ending: &str) -> Stri
 /// An exploration: the tree, the table of paths, the trace `ρ` of each path.
 pub fn tree_latex(tree: &Tree, header: &Header) -> String {
     let mut out = format!("\\section*{{Symbolic execution of \\texttt{{{}}}}}\n{}.\n\n", tex(&header.program), tex(&paths_summary(&tree.stats)));
-    out.push_str("\\begin{center}\n\\begin{forest}\n  for tree={draw, rounded corners, align=center, font=\\scriptsize\\ttfamily, l sep=6mm, s sep=2mm}\n");
-    forest(&compact(tree, MAX_TEX_BOXES), 1, &mut out);
-    out.push_str("\\end{forest}\n\\end{center}\n\n");
+    out.push_str(&tikz(tree));
     out.push_str("\\begin{longtable}{r l p{0.45\\linewidth} p{0.25\\linewidth}}\npath & status & path condition $\\varphi$ & model \\\\ \\hline\n\\endhead\n");
     for (id, &node) in tree.paths.iter().enumerate() {
         let Some(leaf) = tree.leaf(node) else { continue };
@@ -60,7 +64,7 @@ pub fn tree_latex(tree: &Tree, header: &Header) -> String {
             tex(&model)
         );
     }
-    out.push_str("\\end{longtable}\n\n\\subsection*{Traces $\\rho$}\n\\begin{description}\n");
+    out.push_str("\\end{longtable}\n\n\\subsection*{Traces $\\rho$}\n\\begin{description}\\raggedright\n");
     for (id, &node) in tree.paths.iter().enumerate() {
         let trace: Vec<String> = tree.trace_to(node).iter().map(|entry| tex(&entry.to_string())).collect();
         let trace = if trace.is_empty() { "$\\varepsilon$".to_string() } else { trace.join("; ") };
@@ -70,31 +74,30 @@ pub fn tree_latex(tree: &Tree, header: &Header) -> String {
     out
 }
 
-/// One node of the `forest` tree and its children, indented by `depth`.
-fn forest(b: &Box, depth: usize, out: &mut String) {
-    let mut lines = Vec::new();
-    if !b.condition.is_true() {
-        lines.push(tex(&b.condition.to_string()));
+/// The compact tree as a TikZ picture, scaled to the width of the text.
+fn tikz(tree: &Tree) -> String {
+    let root = compact(tree, MAX_TEX_BOXES);
+    let layout = Layout::of(&root);
+    let tops = layout.level_tops(0.0);
+    let mut out = String::from("\\begin{center}\n\\resizebox{\\linewidth}{!}{%\n\\begin{tikzpicture}[x=1pt, y=-1pt, every node/.style={draw, rounded corners, align=center, font=\\ttfamily\\scriptsize, inner sep=2pt}]\n");
+    for (id, placed) in layout.boxes.iter().enumerate() {
+        let (x, y) = (placed.center * POINTS, (tops[placed.level] + placed.height / 2.0) * POINTS);
+        let lines: Vec<String> = placed.lines.iter().map(|line| tex(line)).collect();
+        let style = match placed.kind {
+            Look::Plain => "",
+            Look::Terminated => ", fill=green!8",
+            Look::Error => ", fill=red!10, thick",
+            Look::Cut => ", fill=orange!12",
+            Look::Folded => ", dashed, fill=blue!6",
+            Look::Unexplored => ", dashed",
+        };
+        let _ = writeln!(out, "  \\node[minimum width={:.1}pt{style}] (b{id}) at ({x:.1}, {y:.1}) {{{}}};", placed.width * POINTS, lines.join(" \\\\ "));
+        if let Some(parent) = placed.parent {
+            let _ = writeln!(out, "  \\draw (b{parent}.south) -- (b{id}.north);");
+        }
     }
-    lines.push(match &b.kind {
-        Kind::Fork if b.rule.is_none() => "start".to_string(),
-        Kind::Fork => String::new(),
-        Kind::End { path, status } => format!("\\textbf{{{path}: {}}}", tex(&status.to_string())),
-        Kind::Unexplored => "unexplored".to_string(),
-        Kind::Folded { paths } => format!("\\textit{{{paths} paths folded}}"),
-    });
-    lines.retain(|line| !line.is_empty());
-    let label = if lines.is_empty() { "\\textbullet".to_string() } else { lines.join("\\\\ ") };
-    let indent = "  ".repeat(depth);
-    if b.children.is_empty() {
-        let _ = writeln!(out, "{indent}[{{{label}}}]");
-        return;
-    }
-    let _ = writeln!(out, "{indent}[{{{label}}}");
-    for child in &b.children {
-        forest(child, depth + 1, out);
-    }
-    let _ = writeln!(out, "{indent}]");
+    out.push_str("\\end{tikzpicture}}\n\\end{center}\n\n");
+    out
 }
 
 /// Text in the paper's notation, safe in LaTeX's text mode: special
@@ -134,6 +137,7 @@ pub fn tex(text: &str) -> String {
         ("∧", "$\\wedge$"),
         ("⊥", "$\\bot$"),
         ("…", "\\ldots{}"),
+        ("·", "$\\cdot$"),
     ];
     let mut out = String::with_capacity(text.len() * 2);
     let mut rest = text;

@@ -7,6 +7,7 @@ pub mod dot;
 pub mod svg;
 pub mod json;
 pub mod latex;
+pub mod layout;
 pub mod text;
 pub mod values;
 

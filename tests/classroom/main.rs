@@ -3,6 +3,7 @@
 //! authors (`snap`) and the lab sheets of `labs/`.
 
 mod labs;
+mod latex;
 mod snap;
 mod step;
 mod svg;
