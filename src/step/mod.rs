@@ -128,6 +128,9 @@ where
     fn go(&mut self, branch: Option<Branch>) -> Result<String, String> {
         let here = &self.stops[self.current];
         let (mut config, assumed, mut steps) = (here.config.clone(), here.assumed.clone(), here.steps);
+        if config.outcome().is_some() {
+            return Err(format!("the path ends at #{}: `back` or `restore N` to walk another", self.current));
+        }
         let mut how = "go".to_string();
         if let Some(branch) = branch {
             let successors = self.successors(&config);
@@ -328,11 +331,10 @@ where
         }
         let _ = writeln!(out, "  σ = {}", self.sigma(&config));
         let _ = writeln!(out, "  φ = {phi}");
-        let model = self.model(&phi);
-        let verdict = match (&model, self.satisfiable(&Term::bool(true), &phi)) {
-            (Some(model), _) => format!("satisfiable, e.g. {}", ShowValuation(model)),
-            (None, SatResult::Unsat) => "unsatisfiable".to_string(),
-            (None, _) => "not known to be satisfiable".to_string(),
+        let verdict = match self.model(&phi) {
+            Some(model) => format!("satisfiable, e.g. {}", ShowValuation(&model)),
+            None if self.satisfiable(&Term::bool(true), &phi) == SatResult::Unsat => "unsatisfiable".to_string(),
+            None => "not known to be satisfiable".to_string(),
         };
         let _ = writeln!(out, "  φ is {verdict}");
         out

@@ -36,10 +36,11 @@ fn king_search_walk_ends_at_the_leaves_explore_finds() {
 
 #[test]
 fn an_infeasible_choice_is_refused_with_the_reason() {
-    let script = "go; assume a[3] = x; go false; go true; back; back; back; show";
+    let script = "go; assume a[3] = x; go false; go true; go; back; back; back; show";
     let transcript = run_with_stdin(&["step", SEARCH], script);
     assert!(transcript.contains("refused: `go false` is infeasible: φ = a[3] = x implies ¬(a[3] != x)"), "{transcript}");
     assert_eq!(leaves(&transcript), vec!["a[3] = x"]);
+    assert!(transcript.contains("refused: the path ends at #3: `back` or `restore N` to walk another"), "{transcript}");
     // Three `back`s return to the start, where `φ` is `true` again.
     assert!(transcript.ends_with("  φ = true\n  φ is satisfiable, e.g. {a ↦ [], x ↦ 0}\n"), "{transcript}");
 }
