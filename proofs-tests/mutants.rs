@@ -10,6 +10,7 @@ use symex::theorems::run::SymbolicRun;
 use symex::theorems::simulation::SymbolicConfig;
 use symex::theorems::soundness_assignment::soundness_assignment;
 use symex::theorems::{Basic, Cases, Recursive, Simulation};
+use symex::theorems::broken::{self, swap_choice_guards, Edit, Edited};
 use symex_semantics::eval::{eval, Valuation};
 use symex_semantics::program::{Program, Stmt};
 use symex_semantics::recursive;
@@ -21,25 +22,6 @@ use symex_semantics::delta::{base_array, in_bounds};
 use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind};
 use symex_semantics::value::{ArrayValue, Value};
 use symex_semantics::basic::{concrete, symbolic};
-
-/// An edit of the steps a system takes from a configuration.
-type Edit<C> = fn(&C, &mut Vec<Step<C>>);
-
-/// The real system `T` with its steps edited.
-pub struct Edited<T: TransitionSystem> {
-    real: T,
-    edit: Edit<T::Config>,
-}
-
-impl<T: TransitionSystem> TransitionSystem for Edited<T> {
-    type Config = T::Config;
-
-    fn successors(&self, c: &T::Config) -> Vec<Step<T::Config>> {
-        let mut steps = self.real.successors(c);
-        (self.edit)(c, &mut steps);
-        steps
-    }
-}
 
 /// A broken rule of §2's symbolic system.
 pub trait SymbolicMutant {
@@ -77,25 +59,11 @@ impl<M: RecursiveMutant> Systems for MutatedRecursive<M> {
     }
 }
 
-/// Exchanges the guards (and so the path conditions) of the steps by
-/// `ChoiceThen` and `ChoiceElse`.
-fn swap_choice_guards<C>(steps: &mut [Step<C>], phi: impl Fn(&mut C) -> &mut Term) {
-    let then = steps.iter().position(|s| s.rule == Rule::ChoiceThen);
-    let otherwise = steps.iter().position(|s| s.rule == Rule::ChoiceElse);
-    if let (Some(t), Some(e)) = (then, otherwise) {
-        let (guard, condition) = (steps[t].guard.clone(), phi(&mut steps[t].next).clone());
-        steps[t].guard = steps[e].guard.clone();
-        *phi(&mut steps[t].next) = phi(&mut steps[e].next).clone();
-        steps[e].guard = guard;
-        *phi(&mut steps[e].next) = condition;
-    }
-}
-
 /// Symbolic choice with the guards `bσ` and `¬bσ` exchanged.
 pub struct SwappedChoice;
 
 impl SymbolicMutant for SwappedChoice {
-    const EDIT: Edit<symbolic::Config> = |_, steps| swap_choice_guards(steps, |c| &mut c.phi);
+    const EDIT: Edit<symbolic::Config> = broken::SWAPPED_CHOICE;
 }
 
 impl RecursiveMutant for SwappedChoice {
@@ -106,25 +74,14 @@ impl RecursiveMutant for SwappedChoice {
 pub struct AssignmentWithoutSigma;
 
 impl SymbolicMutant for AssignmentWithoutSigma {
-    const EDIT: Edit<symbolic::Config> = |c, steps| {
-        if let Some(Stmt::Assign(x, e)) = c.code.head() {
-            for step in steps.iter_mut().filter(|s| s.rule == Rule::Assignment) {
-                step.next.sigma = c.sigma.update(x.clone(), e.clone());
-            }
-        }
-    };
+    const EDIT: Edit<symbolic::Config> = broken::ASSIGNMENT_WITHOUT_SIGMA;
 }
 
 /// Symbolic loop exit without its condition `¬bσ`.
 pub struct LoopExitWithoutGuard;
 
 impl SymbolicMutant for LoopExitWithoutGuard {
-    const EDIT: Edit<symbolic::Config> = |c, steps| {
-        for step in steps.iter_mut().filter(|s| s.rule == Rule::IterationExit) {
-            step.guard = Term::bool(true);
-            step.next.phi = c.phi.clone();
-        }
-    };
+    const EDIT: Edit<symbolic::Config> = broken::LOOP_EXIT_WITHOUT_GUARD;
 }
 
 /// Under `--checked-arrays`, a symbolic system that forgets `δ`: no

@@ -7,4 +7,5 @@ pub mod explore;
 pub mod report;
 pub mod simplify;
 pub mod solver;
+pub mod step;
 pub mod theorems;

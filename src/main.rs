@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
-use symex::commands::{self, bench::BenchArgs, check::CheckArgs, run::RunArgs, simplify::SimplifyArgs, CliError, Common, Exit};
+use symex::commands::{self, bench::BenchArgs, check::CheckArgs, run::RunArgs, simplify::SimplifyArgs, snap::SnapArgs, step::StepArgs, CliError, Common, Exit};
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution formally explained: run, explore, test and verify programs")]
@@ -33,6 +33,12 @@ enum Command {
     /// Simplify an expression (free variables typed from their use);
     /// `--explain` shows the rewrites.
     Simplify(SimplifyArgs),
+    /// Walk the symbolic execution tree by hand (EFFIGY's commands: go true,
+    /// go false, go, assume, save, restore N, back, show, tree, help, quit).
+    Step(StepArgs),
+    /// Keep NAME.snap (the `explore` output) beside every NAME.sx of a
+    /// folder; exit 1 with a diff when one changed, or write them with --accept.
+    Snap(SnapArgs),
 }
 
 /// Deep programs are parsed and printed on a thread with room to spare.
@@ -65,6 +71,8 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Check(args) => commands::check::command(args, &mut out),
         Command::Bench(args) => commands::bench::command(args, &mut out),
         Command::Simplify(args) => commands::simplify::command(args, &mut out),
+        Command::Step(args) => commands::step::command(args, &mut out),
+        Command::Snap(args) => commands::snap::command(args, &mut out),
     }?;
     out.flush()?;
     Ok(exit)

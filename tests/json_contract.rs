@@ -13,7 +13,11 @@ fn examples() -> Vec<String> {
     for language in ["basic", "recursive"] {
         let folder = format!("{}/paper-examples/{language}", env!("CARGO_MANIFEST_DIR"));
         for entry in std::fs::read_dir(&folder).unwrap_or_else(|error| panic!("{folder}: {error}")).flatten() {
-            files.push(format!("paper-examples/{language}/{}", entry.file_name().to_string_lossy()));
+            let name = entry.file_name().to_string_lossy().into_owned();
+            // Beside each program lies its `symex snap` snapshot.
+            if name.ends_with(".sx") {
+                files.push(format!("paper-examples/{language}/{name}"));
+            }
         }
     }
     files.sort();

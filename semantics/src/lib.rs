@@ -15,6 +15,7 @@ pub mod checked;
 pub mod delta;
 pub mod eval;
 pub mod heap;
+pub mod inputs;
 pub mod oo;
 pub mod print;
 pub mod recursive;

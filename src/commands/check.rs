@@ -4,7 +4,7 @@
 
 use super::language::choose;
 use super::{load, CliError, Exit, LanguageArg};
-use crate::theorems::check_program;
+use crate::theorems::{broken, check_program};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use symex_semantics::system::Options;
@@ -33,6 +33,20 @@ pub struct CheckArgs {
     pub lang: Option<LanguageArg>,
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
+    /// Break one rule of §2's symbolic system on purpose, to watch a theorem fail (basic programs).
+    #[arg(long = "break", value_enum, value_name = "RULE")]
+    pub broken: Option<BrokenRule>,
+}
+
+/// `--break`: the rules a student can break.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BrokenRule {
+    /// Symbolic choice with `bσ` and `¬bσ` exchanged.
+    Choice,
+    /// Symbolic assignment `σ[x := e]` instead of `σ[x := eσ]`.
+    Assignment,
+    /// Symbolic loop exit without `¬bσ`.
+    LoopExit,
 }
 
 /// Checks the results; exit 1 when one of them has a counterexample.
@@ -41,7 +55,18 @@ pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError>
     let language = choose(&loaded.program, args.lang.map(Into::into))?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let options = Options { checked_arrays: args.checked_arrays };
-    let report = check_program(loaded.program, language, options, args.runs, seed).map_err(CliError::new)?;
+    let report = match args.broken {
+        None => check_program(loaded.program, language, options, args.runs, seed),
+        Some(rule) => {
+            let edit = match rule {
+                BrokenRule::Choice => broken::SWAPPED_CHOICE,
+                BrokenRule::Assignment => broken::ASSIGNMENT_WITHOUT_SIGMA,
+                BrokenRule::LoopExit => broken::LOOP_EXIT_WITHOUT_GUARD,
+            };
+            broken::check_broken(loaded.program, edit, options, args.runs, seed)
+        }
+    }
+    .map_err(CliError::new)?;
     match args.format {
         CheckFormat::Text => write!(out, "{report}")?,
         CheckFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report).map_err(|e| CliError::new(e.to_string()))?)?,

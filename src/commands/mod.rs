@@ -10,6 +10,8 @@ pub mod inputs;
 pub mod language;
 pub mod run;
 pub mod simplify;
+pub mod snap;
+pub mod step;
 pub mod tests;
 pub mod verify;
 
@@ -142,13 +144,16 @@ pub enum Format {
     Text,
     Json,
     Dot,
+    /// A picture of the tree, laid out without Graphviz.
+    Svg,
+    /// For papers: the tree (`forest`), the table of paths, the traces.
+    Latex,
 }
 
-/// The options every exploring command takes (SPEC §2).
+/// How a program's symbolic semantics is chosen (SPEC §2): by every
+/// command that executes symbolically.
 #[derive(Clone, Debug, Args)]
-pub struct Common {
-    /// The program (`-` for standard input).
-    pub file: String,
+pub struct SemanticsArgs {
     /// Run under this language's semantics (default: the smallest that contains the program).
     #[arg(long, value_enum)]
     pub lang: Option<LanguageArg>,
@@ -158,6 +163,23 @@ pub struct Common {
     /// Unfold a method call by the paper's literal rule, `e0` itself for `this` (default: a fresh variable bound to `e0`, SPEC §1.6).
     #[arg(long)]
     pub literal_this: bool,
+}
+
+impl SemanticsArgs {
+    /// The semantics these options choose for `program`.
+    pub fn choice(&self, program: &Program) -> Result<Choice, CliError> {
+        let this = if self.literal_this { ThisRule::Literal } else { ThisRule::Fresh };
+        Choice::new(program, self.lang.map(Language::from), self.method, this)
+    }
+}
+
+/// The options every exploring command takes (SPEC §2).
+#[derive(Clone, Debug, Args)]
+pub struct Common {
+    /// The program (`-` for standard input).
+    pub file: String,
+    #[command(flatten)]
+    pub semantics: SemanticsArgs,
     /// At most N transitions on a path.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     pub depth: usize,
@@ -177,6 +199,9 @@ pub struct Common {
     pub checked_arrays: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// With `--format latex`: a whole document that compiles on its own.
+    #[arg(long)]
+    pub standalone: bool,
     /// Give an input a concrete value (NAME=VALUE), leaving the others symbolic.
     #[arg(long, value_name = "NAME=VALUE")]
     pub fix: Vec<String>,
@@ -207,7 +232,12 @@ pub struct Session {
 
 impl Session {
     pub fn header(&self) -> Header {
-        Header { program: self.loaded.path.clone(), language: self.choice.language, method: self.choice.method.name() }
+        Header {
+            program: self.loaded.path.clone(),
+            language: self.choice.language,
+            method: self.choice.method.name(),
+            inputs: self.loaded.program.inputs(),
+        }
     }
 }
 
@@ -220,8 +250,7 @@ impl Common {
             return Err(CliError::new(format!("`symex {command}` has no `--format {name}`")));
         }
         let loaded = load(&self.file)?;
-        let this = if self.literal_this { ThisRule::Literal } else { ThisRule::Fresh };
-        let choice = Choice::new(&loaded.program, self.lang.map(Language::from), self.method, this)?;
+        let choice = self.semantics.choice(&loaded.program)?;
         let strategy = match self.strategy {
             StrategyArg::Dfs => Strategy::Dfs,
             StrategyArg::Bfs => Strategy::Bfs,

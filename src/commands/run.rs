@@ -5,10 +5,11 @@ use super::{heap, inputs, load, CliError, Exit, LanguageArg};
 use crate::explore::run::{run, RunEnd};
 use crate::report::values::{heap_json, valuation_json};
 use symex_semantics::oo::inline::ThisRule;
+use crate::report::latex;
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 use std::io::Write;
-use symex_semantics::eval::Valuation;
+use symex_semantics::eval::{ShowValuation, Valuation};
 use symex_semantics::program::{Halt, Language, Outcome};
 use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
 
@@ -17,6 +18,8 @@ use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfigurat
 pub enum RunFormat {
     Text,
     Json,
+    /// The configurations with the rule on each arrow, for papers.
+    Latex,
 }
 
 #[derive(Clone, Debug, Args)]
@@ -34,6 +37,9 @@ pub struct RunArgs {
     pub max_steps: usize,
     #[arg(long, value_enum, default_value_t = RunFormat::Text)]
     pub format: RunFormat,
+    /// With `--format latex`: a whole document that compiles on its own.
+    #[arg(long)]
+    pub standalone: bool,
     /// Every array access must be within `0 <= i < len(a)` (§2.1).
     #[arg(long)]
     pub checked_arrays: bool,
@@ -94,7 +100,8 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         valuation = heap::read(path, &loaded.program, valuation)?;
     }
     let options = Options { checked_arrays: args.checked_arrays };
-    let visitor = Execute { inputs: valuation, max_steps: args.max_steps, trace: args.trace };
+    let trace = args.trace || args.format == RunFormat::Latex;
+    let visitor = Execute { inputs: valuation, max_steps: args.max_steps, trace };
     let finished = with_semantics(loaded.program.clone(), choice, options, visitor)?;
     let (outcome, error, exit) = match finished.end {
         RunEnd::Finished(Outcome::Terminated) => ("terminated", None, Exit::Done),
@@ -105,6 +112,7 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             return Err(CliError::new(format!("{}: the concrete semantics is stuck at {}", args.file, finished.last)));
         }
     };
+    let ending = format!("{} after {} step{}", error.as_deref().unwrap_or(outcome), finished.steps, if finished.steps == 1 { "" } else { "s" });
     match args.format {
         RunFormat::Text => {
             for (rule, config) in &finished.trace {
@@ -113,14 +121,17 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                     None => writeln!(out, "  {config}")?,
                 }
             }
-            let ending = error.as_deref().unwrap_or(outcome);
-            writeln!(out, "{ending} after {} step{}", finished.steps, if finished.steps == 1 { "" } else { "s" })?;
+            writeln!(out, "{ending}")?;
             for (x, value) in &finished.state {
                 writeln!(out, "{x} = {value}")?;
             }
             if choice.language == Language::Oo {
                 writeln!(out, "heap = {}", finished.state.heap)?;
             }
+        }
+        RunFormat::Latex => {
+            let body = latex::run_latex(&finished.trace, &format!("{ending}: {}", ShowValuation(&finished.state)));
+            out.write_all(latex::document(&body, args.standalone).as_bytes())?;
         }
         RunFormat::Json => {
             let mut report = json!({

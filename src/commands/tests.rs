@@ -72,6 +72,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     let program = session.loaded.program.clone();
     let visitor = ExploreAndReplay { inputs: &program.globals, options: &session.explore, first_error_only: false };
     let Replayed { tree, tests } = with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
+    let header = session.header();
     let failures = tests.iter().filter(|(_, test)| test.mismatch.is_some()).count();
     match common.format {
         Format::Json => {
@@ -80,7 +81,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
                 .map(|(path, test)| {
                     let mut test_json = json!({
                         "path": path,
-                        "inputs": valuation_json(&test.inputs),
+                        "inputs": valuation_json(&header.inputs_of(&test.inputs)),
                         "outcome": test.expected_outcome.to_string(),
                         "final_state": valuation_json(&test.expected_state),
                         "replayed": test.mismatch.is_none(),
@@ -104,7 +105,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
                 writeln!(
                     out,
                     "test of path {path}: inputs {} → {}, final state {}: {verdict}",
-                    ShowValuation(&test.inputs),
+                    ShowValuation(&header.inputs_of(&test.inputs)),
                     test.expected_outcome,
                     ShowValuation(&test.expected_state)
                 )?;

@@ -25,7 +25,7 @@ pub fn tree_json(tree: &Tree, header: &Header) -> Json {
                 "path_condition_size": leaf.path_condition.dag_size(),
                 "state": state,
                 "trace": trace,
-                "model": leaf.model.as_ref().map(|model| super::values::inputs_json(model, header.language)),
+                "model": leaf.model.as_ref().map(|model| super::values::inputs_json(&header.inputs_of(model), header.language)),
                 "steps": tree.nodes[node].depth,
             }))
         })

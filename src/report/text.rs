@@ -1,11 +1,12 @@
 //! The text view of an exploration: each path in the paper's notation.
 //! Deterministic (no timings, no solver counters), so it can be snapshotted.
 
+use super::Header;
 use crate::explore::Tree;
 use std::fmt::Write;
 use symex_semantics::eval::ShowValuation;
 
-pub fn tree_text(tree: &Tree) -> String {
+pub fn tree_text(tree: &Tree, header: &Header) -> String {
     let mut out = String::new();
     for (id, &node) in tree.paths.iter().enumerate() {
         let Some(leaf) = tree.leaf(node) else { continue };
@@ -18,27 +19,15 @@ pub fn tree_text(tree: &Tree) -> String {
         let _ = writeln!(out, "  trace: {}", if trace.is_empty() { "ε".to_string() } else { trace.join("; ") });
         match &leaf.model {
             Some(model) => {
-                let _ = writeln!(out, "  model: {}", ShowValuation(model));
+                let _ = writeln!(out, "  model: {}", ShowValuation(&header.inputs_of(model)));
             }
             None => {
                 let _ = writeln!(out, "  model: none");
             }
         }
     }
-    let stats = &tree.stats;
-    let _ = writeln!(
-        out,
-        "{} path{}: {} terminated, {} error{}, {} bounded, {} unknown; {} infeasible branch{} pruned",
-        stats.paths,
-        if stats.paths == 1 { "" } else { "s" },
-        stats.terminated,
-        stats.errors,
-        if stats.errors == 1 { "" } else { "s" },
-        stats.bounded,
-        stats.unknown,
-        stats.pruned,
-        if stats.pruned == 1 { "" } else { "es" },
-    );
+    let pruned = tree.stats.pruned;
+    let _ = writeln!(out, "{}; {pruned} infeasible branch{} pruned", super::paths_summary(&tree.stats), if pruned == 1 { "" } else { "es" });
     for unexplored in &tree.unexplored {
         let _ = writeln!(out, "unexplored: node {} at depth {} ({})", unexplored.node, tree.nodes[unexplored.node].depth, unexplored.reason);
     }

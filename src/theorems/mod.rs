@@ -9,9 +9,11 @@
 //! - [`correctness`]: Theorem 2.3 (and 3.5), on random feasible paths;
 //! - [`completeness`]: Theorem 2.4 (and 3.6), following concrete runs;
 //! - [`recursive`]: §3's simulation, Proposition 3.1 and Corollary 3.2;
-//! - [`check_program`]: all of them on one program, for `symex check`.
+//! - [`check_program`]: all of them on one program, for `symex check`;
+//! - [`broken`]: deliberately broken rules, for the mutant tests and `symex check --break`.
 
 pub mod basic;
+pub mod broken;
 pub mod cases;
 pub mod check;
 pub mod completeness;

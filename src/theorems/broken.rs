@@ -1,0 +1,78 @@
+//! Deliberately broken rules (mutants): a transition system that delegates
+//! to the real one except for one rule. The property tests run every
+//! theorem against them and expect a counterexample; `symex check --break
+//! RULE` does the same on one program, so a student can watch a theorem fail
+//! without writing Rust.
+
+use super::check::{check, Bounds, CheckReport, BASIC_RESULTS};
+use super::Basic;
+use std::rc::Rc;
+use symex_semantics::basic::{concrete, symbolic};
+use symex_semantics::program::{Language, Program, Stmt};
+use symex_semantics::system::{Options, Rule, Step, TransitionSystem};
+use symex_semantics::term::Term;
+
+/// An edit of the steps a system takes from a configuration.
+pub type Edit<C> = fn(&C, &mut Vec<Step<C>>);
+
+/// The real system `T` with its steps edited.
+pub struct Edited<T: TransitionSystem> {
+    pub real: T,
+    pub edit: Edit<T::Config>,
+}
+
+impl<T: TransitionSystem> TransitionSystem for Edited<T> {
+    type Config = T::Config;
+
+    fn successors(&self, c: &T::Config) -> Vec<Step<T::Config>> {
+        let mut steps = self.real.successors(c);
+        (self.edit)(c, &mut steps);
+        steps
+    }
+}
+
+/// Exchanges the guards (and so the path conditions) of the steps by
+/// `ChoiceThen` and `ChoiceElse`.
+pub fn swap_choice_guards<C>(steps: &mut [Step<C>], phi: impl Fn(&mut C) -> &mut Term) {
+    let then = steps.iter().position(|s| s.rule == Rule::ChoiceThen);
+    let otherwise = steps.iter().position(|s| s.rule == Rule::ChoiceElse);
+    if let (Some(t), Some(e)) = (then, otherwise) {
+        let (guard, condition) = (steps[t].guard.clone(), phi(&mut steps[t].next).clone());
+        steps[t].guard = steps[e].guard.clone();
+        *phi(&mut steps[t].next) = phi(&mut steps[e].next).clone();
+        steps[e].guard = guard;
+        *phi(&mut steps[e].next) = condition;
+    }
+}
+
+/// Symbolic choice with the guards `bσ` and `¬bσ` exchanged.
+pub const SWAPPED_CHOICE: Edit<symbolic::Config> = |_, steps| swap_choice_guards(steps, |c| &mut c.phi);
+
+/// Symbolic assignment `σ[x := e]`, forgetting to apply `σ` to `e`.
+pub const ASSIGNMENT_WITHOUT_SIGMA: Edit<symbolic::Config> = |c, steps| {
+    if let Some(Stmt::Assign(x, e)) = c.code.head() {
+        for step in steps.iter_mut().filter(|s| s.rule == Rule::Assignment) {
+            step.next.sigma = c.sigma.update(x.clone(), e.clone());
+        }
+    }
+};
+
+/// Symbolic loop exit without its condition `¬bσ`.
+pub const LOOP_EXIT_WITHOUT_GUARD: Edit<symbolic::Config> = |c, steps| {
+    for step in steps.iter_mut().filter(|s| s.rule == Rule::IterationExit) {
+        step.guard = Term::bool(true);
+        step.next.phi = c.phi.clone();
+    }
+};
+
+/// The paper's results for a basic `program` whose symbolic system has one
+/// rule broken by `edit` (the concrete system stays the real one).
+pub fn check_broken(program: Rc<Program>, edit: Edit<symbolic::Config>, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
+    if program.language != Language::Basic {
+        return Err(format!("--break breaks a rule of §2's symbolic system; this is a {} program", program.language));
+    }
+    let real = symbolic::Symbolic::new(program.clone(), options)?;
+    let concrete = concrete::Concrete::new(program.clone(), options)?;
+    let simulation = Basic::new(program, options, Edited { real, edit }, concrete)?;
+    Ok(check(&simulation, "basic", BASIC_RESULTS, options.checked_arrays, runs, seed, Bounds::default()))
+}

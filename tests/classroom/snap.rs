@@ -1,0 +1,39 @@
+//! `symex snap`: the project's own examples pass, and a change in what a
+//! program explores to fails with a readable diff until it is accepted.
+
+use super::{stdout_of, symex};
+use std::path::PathBuf;
+
+#[test]
+fn paper_examples_match_their_snapshots() {
+    let report = stdout_of(&["snap", "paper-examples"], 0);
+    assert!(report.ends_with(" unchanged, 0 changed or new\n"), "{report}");
+}
+
+#[test]
+fn a_changed_program_fails_with_a_diff_until_accepted() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("snap-changed");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let program = dir.join("abs.sx");
+    std::fs::copy("paper-examples/basic/abs.sx", &program).expect("copied");
+    let dir_arg = dir.to_string_lossy().into_owned();
+    assert_eq!(stdout_of(&["snap", &dir_arg], 1), "new: abs.sx has no snapshot yet (run with --accept to write it)\n1 programs, 0 unchanged, 1 changed or new\n");
+    stdout_of(&["snap", &dir_arg, "--accept"], 0);
+    let snapshot = std::fs::read_to_string(dir.join("abs.snap")).expect("written");
+    assert!(snapshot.starts_with("$ symex explore abs.sx\npath 0:"), "no machine path: {snapshot}");
+    stdout_of(&["snap", &dir_arg], 0);
+
+    // A deliberate change: the negative branch now keeps x's sign.
+    let source = std::fs::read_to_string(&program).expect("read");
+    assert!(source.contains("-x"), "{source}");
+    std::fs::write(&program, source.replace("-x", "x")).expect("changed");
+    let report = stdout_of(&["snap", &dir_arg], 1);
+    assert!(report.starts_with("changed: abs.sx\n"), "{report}");
+    assert!(report.lines().any(|line| line.starts_with("  - ")) && report.lines().any(|line| line.starts_with("  + ")), "{report}");
+    assert_eq!(std::fs::read_to_string(dir.join("abs.snap")).expect("kept"), snapshot, "a failing run keeps the old snapshot");
+
+    stdout_of(&["snap", &dir_arg, "--accept"], 0);
+    stdout_of(&["snap", &dir_arg], 0);
+    assert_eq!(symex(&["snap", "no-such-folder"]).status.code(), Some(2));
+}
