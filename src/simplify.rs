@@ -16,9 +16,10 @@ use symex_semantics::eval::eval_with;
 use symex_semantics::term::{BinOp, IdMap, Term, TermKind, UnOp};
 use symex_semantics::value::Value;
 
-/// Memo entries beyond which the table is cleared before the next call:
+/// Memo entries beyond which the table is cleared before the next call (it
+/// holds its terms alive, so this bounds the memory of a long exploration):
 /// ids of dropped terms are never reused, so stale entries are dead weight.
-const MEMO_LIMIT: usize = 1 << 20;
+const MEMO_LIMIT: usize = 1 << 14;
 
 /// A deliberately wrong rule, to show that the soundness property can fail.
 #[cfg(test)]

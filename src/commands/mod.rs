@@ -127,6 +127,8 @@ pub enum StrategyArg {
 pub enum Format {
     Text,
     Json,
+    /// JSON lines: one per node and per path, as the exploration goes (`explore`).
+    Jsonl,
     Dot,
 }
 
