@@ -19,7 +19,7 @@ use symex_semantics::value::Value;
 /// Memo entries beyond which the table is cleared before the next call (it
 /// holds its terms alive, so this bounds the memory of a long exploration):
 /// ids of dropped terms are never reused, so stale entries are dead weight.
-const MEMO_LIMIT: usize = 1 << 14;
+const MEMO_LIMIT: usize = 1 << 12;
 
 /// A deliberately wrong rule, to show that the soundness property can fail.
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::bounds::{Bounds, Unfoldings};
 use super::node::PathNode;
 use super::observer::{Finished, Observer, TreeRecorder};
-use super::path_solver::{Feasibility, PathSolver};
+use super::path_solver::{Feasibility, Link, PathSolver};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{BoundReason, Edge, Leaf, Limit, NodeId, Pruned, Stats, Status, Timings, Tree, Unexplored, UnknownReason};
@@ -53,9 +53,12 @@ impl Default for ExploreOptions {
 }
 
 /// A configuration waiting in the frontier; `end` is set when it is already
-/// known to end its path (bounded, unknown, infeasible).
+/// known to end its path (bounded, unknown, infeasible). What the solver
+/// knows of it (`link`: its model, its guards) is dropped once it is
+/// expanded, its children having their own.
 struct Pending<C> {
     node: Rc<PathNode>,
+    link: Link,
     config: C,
     unfoldings: Unfoldings,
     end: Option<Status>,
@@ -134,10 +137,12 @@ where
     fn run(&mut self, initial: S::Config, deadline: Option<Instant>) -> io::Result<Vec<Unexplored>> {
         let bounds = self.options.bounds;
         let assumption = self.simplify(&self.options.assumption.clone());
-        let root = self.add_node(None, None, &initial, &assumption, Feasibility { result: SatResult::Sat, model: None, confirmed: false })?;
+        let unknown = Feasibility { result: SatResult::Sat, model: None, confirmed: false };
+        let (root, link) = self.add_node(None, None, &initial, &assumption, unknown)?;
         let mut frontier = Frontier::new(&self.options.strategy);
         let root_candidate = Candidate { node: root.id, depth: 0, rule: None };
-        frontier.extend(vec![(root_candidate, Pending { node: root, config: initial, unfoldings: Unfoldings::default(), end: None })]);
+        let pending = Pending { node: root, link, config: initial, unfoldings: Unfoldings::default(), end: None };
+        frontier.extend(vec![(root_candidate, pending)]);
         let mut unexplored = Vec::new();
         while let Some(pending) = frontier.pop() {
             let limit = if bounds.max_paths.is_some_and(|max| self.stats.paths >= max) {
@@ -173,28 +178,29 @@ where
 
     /// Ends the path at `pending` or returns its feasible successors.
     fn expand(&mut self, pending: Pending<S::Config>) -> io::Result<Vec<(Candidate, Pending<S::Config>)>> {
-        let Pending { node, config, unfoldings, end } = pending;
+        let Pending { node, link, config, unfoldings, end } = pending;
         let depth = node.depth;
-        if let Some(status) = end {
-            self.end_path(&node, &config, status)?;
-            return Ok(Vec::new());
-        }
-        if let Some(outcome) = config.outcome() {
-            self.end_path(&node, &config, Status::from(outcome))?;
-            return Ok(Vec::new());
-        }
-        if depth >= self.options.bounds.depth {
-            self.end_path(&node, &config, Status::Bounded(BoundReason::Depth(depth)))?;
+        let ended = if let Some(status) = end {
+            Some(status)
+        } else if let Some(outcome) = config.outcome() {
+            Some(Status::from(outcome))
+        } else if depth >= self.options.bounds.depth {
+            Some(Status::Bounded(BoundReason::Depth(depth)))
+        } else {
+            None
+        };
+        if let Some(status) = ended {
+            self.end_path(&node, &link, &config, status)?;
             return Ok(Vec::new());
         }
         let steps = self.system.successors(&config);
         if steps.is_empty() {
-            self.end_path(&node, &config, Status::Unknown(UnknownReason::Stuck))?;
+            self.end_path(&node, &link, &config, Status::Unknown(UnknownReason::Stuck))?;
             return Ok(Vec::new());
         }
         let mut children = Vec::with_capacity(steps.len());
         for step in steps {
-            if let Some(child) = self.successor(&node, &config, &unfoldings, step)? {
+            if let Some(child) = self.successor(&node, &link, &config, &unfoldings, step)? {
                 children.push(child);
             }
         }
@@ -205,13 +211,14 @@ where
     fn successor(
         &mut self,
         node: &Rc<PathNode>,
+        link: &Link,
         config: &S::Config,
         unfoldings: &Unfoldings,
         step: Step<S::Config>,
     ) -> io::Result<Option<(Candidate, Pending<S::Config>)>> {
         let Step { rule, guard, next } = step;
         let folded = self.simplify(&guard);
-        let feasibility = self.solver.check_step(&node.link, &folded);
+        let feasibility = self.solver.check_step(link, &folded);
         let mut end = match feasibility.result {
             SatResult::Sat => None,
             SatResult::Unknown => Some(Status::Unknown(UnknownReason::Solver)),
@@ -237,36 +244,36 @@ where
         }
         let condition = if self.options.simplify { folded.clone() } else { guard };
         let edge = Edge { rule, trace: trace_entry(rule, head, self.inputs), condition };
-        let child = self.add_node(Some(node), Some(edge), &next, &folded, feasibility)?;
+        let (child, link) = self.add_node(Some((node, link)), Some(edge), &next, &folded, feasibility)?;
         let candidate = Candidate { node: child.id, depth: child.depth, rule: Some(rule) };
-        Ok(Some((candidate, Pending { node: child, config: next, unfoldings, end })))
+        Ok(Some((candidate, Pending { node: child, link, config: next, unfoldings, end })))
     }
 
     /// Adds a node reached under `guard` (folded), with what its check found.
     fn add_node(
         &mut self,
-        parent: Option<&Rc<PathNode>>,
+        parent: Option<(&Rc<PathNode>, &Link)>,
         edge: Option<Edge>,
         config: &S::Config,
         guard: &Term,
         feasibility: Feasibility,
-    ) -> io::Result<Rc<PathNode>> {
+    ) -> io::Result<(Rc<PathNode>, Link)> {
         let (depth, conjunction) = match (parent, &edge) {
-            (Some(parent), Some(edge)) => (parent.depth + 1, Term::and(parent.conjunction.clone(), edge.condition.clone())),
+            (Some((parent, _)), Some(edge)) => (parent.depth + 1, Term::and(parent.conjunction.clone(), edge.condition.clone())),
             _ if self.options.simplify => (0, guard.clone()),
             _ => (0, self.options.assumption.clone()),
         };
         let id = self.next_id;
         self.next_id += 1;
-        let link = self.solver.link(parent.map(|p| &p.link), guard, feasibility);
+        let link = self.solver.link(parent.map(|(_, link)| link), guard, feasibility);
         let configuration = self.options.record_configurations.then(|| config.to_string());
-        let node = Rc::new(PathNode { id, parent: parent.cloned(), depth, edge, configuration, conjunction, link });
+        let node = Rc::new(PathNode { id, parent: parent.map(|(node, _)| node.clone()), depth, edge, configuration, conjunction });
         self.observer.node(&node)?;
-        Ok(node)
+        Ok((node, link))
     }
 
     /// Reports the path ending at `node`, with a model where it is feasible.
-    fn end_path(&mut self, node: &PathNode, config: &S::Config, status: Status) -> io::Result<()> {
+    fn end_path(&mut self, node: &PathNode, link: &Link, config: &S::Config, status: Status) -> io::Result<()> {
         let wants_model = !matches!(status, Status::Unknown(_) | Status::Infeasible);
         let path_condition = Term::and(self.options.assumption.clone(), config.path_condition().clone());
         let mut state = config.global_state();
@@ -280,7 +287,7 @@ where
         };
         // Under folding, the nodes' conditions are the guards the solver holds.
         let conjoined = self.options.simplify && reported == node.conjunction;
-        let model = if wants_model { self.solver.model(&node.link, &path_condition, conjoined) } else { None };
+        let model = if wants_model { self.solver.model(link, &path_condition, conjoined) } else { None };
         let status = if wants_model && model.is_none() { Status::Unknown(UnknownReason::NoModel) } else { status };
         let stats = &mut self.stats;
         let id = stats.paths;

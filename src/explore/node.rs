@@ -4,7 +4,6 @@
 //! when no pending configuration lies below it, so depth-first exploration
 //! holds the nodes of the current path and their pending siblings only.
 
-use super::path_solver::Link;
 use super::tree::{Edge, NodeId, TraceEntry};
 use std::rc::Rc;
 use symex_semantics::system::Rule;
@@ -23,8 +22,6 @@ pub struct PathNode {
     /// is the exploration's assumption): the path condition, as far as the
     /// semantics builds it by conjoining guards (hash-consed, so O(1) per node).
     pub conjunction: symex_semantics::term::Term,
-    /// What the path solver knows of the node.
-    pub(crate) link: Link,
 }
 
 impl PathNode {

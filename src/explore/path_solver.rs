@@ -75,8 +75,9 @@ pub(crate) struct Link {
 struct GuardNode {
     guard: Term,
     vars: BTreeMap<Name, Sort>,
-    /// The variables of the path condition up to and including `guard`.
-    path_vars: im::OrdMap<Name, Sort>,
+    /// The variables of the path condition up to and including `guard`
+    /// (shared with the previous guard's when `guard` adds none).
+    path_vars: Rc<BTreeMap<Name, Sort>>,
     previous: Option<Rc<GuardNode>>,
     /// Position in the chain from the root: the push level holding `guard`.
     level: usize,
@@ -148,9 +149,11 @@ impl PathSolver {
         let summary = summary.with(guard, vars.keys().cloned());
         let (mut path_vars, level) = match &inherited {
             Some(g) => (g.path_vars.clone(), g.level + 1),
-            None => (im::OrdMap::new(), 0),
+            None => (Rc::default(), 0),
         };
-        path_vars.extend(vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
+        if !vars.keys().all(|x| path_vars.contains_key(x)) {
+            Rc::make_mut(&mut path_vars).extend(vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
+        }
         let anchor = GuardNode { guard: guard.clone(), vars, path_vars, previous: inherited, level };
         Link { anchor: Some(Rc::new(anchor)), model, confirmed, summary }
     }

@@ -14,7 +14,7 @@
 //!   (the guards on other inputs are satisfied by the confirmed model).
 
 use num_bigint::BigInt;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
@@ -109,11 +109,13 @@ impl Drop for Guards {
     }
 }
 
-/// The guards of one path, per input.
+/// The guards of one path, per input. Programs have few inputs, so the
+/// maps are copied on write (a child shares its parent's until it adds a
+/// guard), which costs far less memory per node than a persistent tree.
 #[derive(Clone, Default)]
 pub(crate) struct Summary {
-    intervals: im::OrdMap<Name, Interval>,
-    others: im::OrdMap<Name, Rc<Guards>>,
+    intervals: Rc<BTreeMap<Name, Interval>>,
+    others: Rc<BTreeMap<Name, Rc<Guards>>>,
 }
 
 impl Summary {
@@ -122,12 +124,12 @@ impl Summary {
         let mut next = self.clone();
         if let Some((x, interval)) = bound(guard) {
             let met = self.intervals.get(x).map_or_else(|| interval.clone(), |old| old.meet(&interval));
-            next.intervals.insert(x.clone(), met);
+            Rc::make_mut(&mut next.intervals).insert(x.clone(), met);
             return next;
         }
         for x in vars {
             let list = Guards { guard: guard.clone(), next: self.others.get(&x).cloned() };
-            next.others.insert(x, Rc::new(list));
+            Rc::make_mut(&mut next.others).insert(x, Rc::new(list));
         }
         next
     }
