@@ -4,8 +4,12 @@
 
 pub mod commands;
 pub mod explore;
+pub mod memory;
 pub mod report;
 pub mod simplify;
 pub mod solver;
 pub mod step;
 pub mod theorems;
+
+#[global_allocator]
+static ALLOCATOR: memory::Counting = memory::Counting;

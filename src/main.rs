@@ -46,6 +46,9 @@ const STACK_BYTES: usize = 256 << 20;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(budget) = symex::memory::default_budget() {
+        symex::memory::set_budget(budget);
+    }
     let worker = std::thread::Builder::new().stack_size(STACK_BYTES).spawn(move || execute(cli.command));
     let result = match worker.map(|handle| handle.join()) {
         Ok(Ok(result)) => result,

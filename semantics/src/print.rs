@@ -3,10 +3,27 @@
 //! fi` for conditionals). Printing uses an explicit stack, so terms
 //! millions of nodes deep (a loop run many times) print without
 //! overflowing the call stack.
+//!
+//! Terms are DAGs (`y := y * y + y` doubles the written-out size at each
+//! step), so a term whose tree would be much larger than its DAG is printed
+//! with its shared subterms named once, in a `where` list:
+//! `($2 * $2 + $2 where $1 = y * y + y, $2 = $1 * $1 + $1)`. The rule: a term
+//! is written out in full unless its tree has more than
+//! [`SHARING_THRESHOLD`] nodes *and* more than [`SHARING_FACTOR`] times as
+//! many nodes as its DAG; then every compound subterm that occurs more than
+//! once in the DAG is named, so the text is linear in the DAG. Small terms
+//! (everything the paper's examples build) print exactly as written.
 
 use crate::program::{Block, Class, Code, Procedure, Program, Stmt, Target};
-use crate::term::{BinOp, Term, TermKind, UnOp};
+use crate::term::{BinOp, IdMap, Term, TermKind, UnOp};
 use std::fmt::{self, Write};
+
+/// Trees up to this many nodes are always written out in full.
+pub const SHARING_THRESHOLD: u64 = 1000;
+
+/// Beyond the threshold, a tree this many times larger than its DAG is
+/// printed with its shared subterms named.
+pub const SHARING_FACTOR: u64 = 4;
 
 /// Binding strength of `!` (below comparisons, SPEC §1.2), of `-` and of atoms.
 const NOT: u8 = 4;
@@ -29,9 +46,76 @@ enum Task<'a> {
     Close(bool),
 }
 
-/// Writes `term` wrapped in parentheses when its precedence is below `min`.
-fn write_term(out: &mut dyn fmt::Write, root: &Term) -> fmt::Result {
+/// Whether `term` written out as a tree has at most `budget` nodes; stops
+/// counting at the budget, so small terms cost a short walk.
+fn tree_within(term: &Term, budget: u64) -> bool {
+    let mut count = 0;
+    let mut stack = vec![term];
+    while let Some(node) = stack.pop() {
+        count += 1;
+        if count > budget {
+            return false;
+        }
+        stack.extend(node.children());
+    }
+    true
+}
+
+/// The names of the shared compound subterms of `root` (numbered children
+/// first), or none when the term is to be written out in full.
+fn shared_names(root: &Term) -> IdMap<usize> {
+    let mut names = IdMap::default();
+    if tree_within(root, SHARING_THRESHOLD) {
+        return names;
+    }
+    let nodes = root.nodes();
+    if root.tree_size() <= SHARING_FACTOR.saturating_mul(nodes.len() as u64) {
+        return names;
+    }
+    let mut parents: IdMap<usize> = IdMap::default();
+    for node in &nodes {
+        for child in node.children() {
+            *parents.entry(child.id()).or_default() += 1;
+        }
+    }
+    for node in &nodes {
+        if !node.children().is_empty() && parents.get(&node.id()).is_some_and(|&n| n > 1) {
+            let number = names.len() + 1;
+            names.insert(node.id(), number);
+        }
+    }
+    names
+}
+
+/// Writes `root`, naming its shared subterms when its tree would be too
+/// large (then in parentheses, so the `where` list ends visibly inside a
+/// state or a list).
+fn write_shared(out: &mut dyn fmt::Write, root: &Term) -> fmt::Result {
+    let names = shared_names(root);
+    if names.is_empty() {
+        return write_term(out, root, &names);
+    }
+    out.write_char('(')?;
+    write_term(out, root, &names)?;
+    let mut definitions: Vec<(usize, Term)> = Vec::with_capacity(names.len());
+    for node in root.nodes() {
+        if let Some(&number) = names.get(&node.id()) {
+            definitions.push((number, node));
+        }
+    }
+    out.write_str(" where ")?;
+    for (i, (number, node)) in definitions.iter().enumerate() {
+        write!(out, "{}${number} = ", if i == 0 { "" } else { ", " })?;
+        write_term(out, node, &names)?;
+    }
+    out.write_char(')')
+}
+
+/// Writes `term` wrapped in parentheses when its precedence is below `min`;
+/// a proper subterm with a name in `names` is written as that name.
+fn write_term(out: &mut dyn fmt::Write, root: &Term, names: &IdMap<usize>) -> fmt::Result {
     let mut stack = vec![Task::Term(root, 0)];
+    let mut at_root = true;
     while let Some(task) = stack.pop() {
         let (term, min) = match task {
             Task::Text(text) => {
@@ -46,6 +130,11 @@ fn write_term(out: &mut dyn fmt::Write, root: &Term) -> fmt::Result {
             }
             Task::Term(term, min) => (term, min),
         };
+        if let Some(number) = names.get(&term.id()).filter(|_| !at_root) {
+            write!(out, "${number}")?;
+            continue;
+        }
+        at_root = false;
         let paren = precedence(term) < min;
         if paren {
             out.write_char('(')?;
@@ -128,7 +217,7 @@ fn write_term(out: &mut dyn fmt::Write, root: &Term) -> fmt::Result {
 
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_term(f, self)
+        write_shared(f, self)
     }
 }
 
@@ -356,5 +445,34 @@ mod tests {
             term = Term::binary(BinOp::Add, term, Term::int(1));
         }
         assert_eq!(term.to_string().len(), 1 + 200_000 * 4);
+    }
+
+    /// `y := y * y + y` twenty times: a tree of millions of nodes, a DAG of sixty.
+    fn squares(times: usize) -> Term {
+        let mut y = var("y");
+        for _ in 0..times {
+            y = Term::binary(BinOp::Add, Term::binary(BinOp::Mul, y.clone(), y.clone()), y);
+        }
+        y
+    }
+
+    #[test]
+    fn shared_subterms_are_named_once_when_the_tree_would_blow_up() {
+        let text = squares(20).to_string();
+        assert!(text.len() < 2_000, "linear in the DAG, not the tree: {} bytes", text.len());
+        assert!(text.starts_with("($19 * $19 + $19 where $1 = y * y + y, $2 = $1 * $1 + $1, "), "{text}");
+        assert!(text.ends_with("$19 = $18 * $18 + $18)"), "{text}");
+    }
+
+    #[test]
+    fn moderately_shared_terms_print_in_full() {
+        // 4 squarings: a tree of 61 nodes, under the threshold.
+        assert!(!squares(4).to_string().contains('$'));
+        // A long chain is as large as its DAG: written out, however long.
+        let mut chain = var("x");
+        for _ in 0..2_000 {
+            chain = Term::binary(BinOp::Add, chain, Term::int(1));
+        }
+        assert!(!chain.to_string().contains('$'));
     }
 }

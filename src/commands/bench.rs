@@ -1,16 +1,22 @@
 //! `symex bench`: explores program families that scale, generated as source
 //! text so the front end is in the loop, depth first with a model for every
-//! path (as `symex explore` does), and reports paths, solver calls, times
-//! and peak memory. Measures speed; no test asserts a time.
+//! path and the report written (as `symex explore` does, to a sink), and
+//! reports paths, solver calls, where the time went (front end, exploration,
+//! solver, simplifier, output) and the peak memory of each run. Measures
+//! speed; no test asserts a time.
 
 use super::CliError;
-use crate::explore::{explore, Bounds, ExploreOptions, Tree};
+use crate::explore::{explore_into, Bounds, ExploreOptions, Finished, Observer, PathNode, Pruned, Stats, Unexplored};
+use crate::report::json::{JsonLinesReport, JsonReport};
+use crate::report::text::TextReport;
+use crate::report::Header;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use std::io::Write;
+use std::io::{self, Write};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use symex_semantics::basic::symbolic::Symbolic;
+use symex_semantics::program::Language;
 use symex_semantics::syntax::parse_program;
 use symex_semantics::system::Options;
 
@@ -33,6 +39,18 @@ pub enum BenchFormat {
     Json,
 }
 
+/// The report each exploration writes (to a sink), as `explore --format` would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchOutput {
+    /// JSON lines (`--format jsonl`): linear in the tree.
+    Jsonl,
+    /// The SPEC §2.1 document (`--format json`): every path's trace and condition in full.
+    Json,
+    Text,
+    /// No report: the exploration alone.
+    None,
+}
+
 #[derive(Clone, Debug, Args)]
 pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = Family::All)]
@@ -40,14 +58,33 @@ pub struct BenchArgs {
     /// The size (default: branches 12, loop 1000, array 10).
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
+    /// A scaling series: each family at each of these sizes (e.g. `--sizes 10,12,14`).
+    #[arg(long, value_name = "N,N,…", value_delimiter = ',', conflicts_with = "size")]
+    pub sizes: Vec<usize>,
     /// Run each family R times and report the median time.
     #[arg(long, value_name = "R", default_value_t = 1)]
     pub repeat: usize,
     #[arg(long, value_enum, default_value_t = BenchFormat::Text)]
     pub format: BenchFormat,
+    /// The report written for each exploration.
+    #[arg(long, value_enum, default_value_t = BenchOutput::Jsonl)]
+    pub output: BenchOutput,
 }
 
-/// One family's figures.
+/// Where the time of one run went, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Split {
+    /// Parsing, type checking, building the transition system.
+    pub front_end_ms: f64,
+    /// The explorer's own work: successors, bookkeeping, model confirmation.
+    pub exploration_ms: f64,
+    pub solver_ms: f64,
+    pub simplifier_ms: f64,
+    /// Writing the report.
+    pub output_ms: f64,
+}
+
+/// One family's figures at one size.
 #[derive(Debug, Serialize)]
 pub struct Measurement {
     pub family: String,
@@ -59,9 +96,12 @@ pub struct Measurement {
     pub time_ms: f64,
     pub paths_per_second: f64,
     pub us_per_path: f64,
-    /// The simplifier's share of the exploration time (in the last run), in percent.
-    pub simplify_percent: f64,
-    /// The process's peak resident memory so far (`VmHWM`), in KiB.
+    /// The split of the median run.
+    pub split: Split,
+    /// Bytes of report written.
+    pub output_bytes: u64,
+    /// Peak resident memory of the process during the runs (`VmHWM`, reset
+    /// before them where Linux allows), in KiB.
     pub peak_memory_kib: Option<u64>,
 }
 
@@ -110,44 +150,141 @@ impl Family {
     }
 }
 
-/// Parses and explores the family's program of size `n` once.
-pub fn explore_family(family: Family, n: usize) -> Result<Tree, CliError> {
+/// A sink that counts what is written to it.
+#[derive(Default)]
+struct Counted(u64);
+
+impl Write for Counted {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0 += bytes.len() as u64;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Times the report and counts the paths with a model, around the report itself.
+struct Timed<'a> {
+    report: Option<&'a mut dyn Observer>,
+    time: Duration,
+    models: usize,
+}
+
+impl Timed<'_> {
+    fn around<T>(&mut self, event: impl FnOnce(&mut dyn Observer) -> io::Result<T>) -> io::Result<()> {
+        let Some(report) = self.report.as_deref_mut() else { return Ok(()) };
+        let start = Instant::now();
+        let result = event(report);
+        self.time += start.elapsed();
+        result.map(|_| ())
+    }
+}
+
+impl Observer for Timed<'_> {
+    fn node(&mut self, node: &PathNode) -> io::Result<()> {
+        self.around(|report| report.node(node))
+    }
+
+    fn pruned(&mut self, pruned: Pruned) -> io::Result<()> {
+        self.around(|report| report.pruned(pruned))
+    }
+
+    fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
+        self.models += usize::from(path.leaf.model.is_some());
+        self.around(|report| report.path(path))
+    }
+
+    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
+        self.around(|report| report.finish(unexplored, stats))
+    }
+}
+
+/// The figures of one run.
+struct Run {
+    total: Duration,
+    split: Split,
+    stats: Stats,
+    models: usize,
+    bytes: u64,
+}
+
+/// Parses, explores and reports the family's program of size `n` once.
+fn run_once(family: Family, n: usize, output: BenchOutput) -> Result<Run, CliError> {
+    let start = Instant::now();
     let source = family.source(n);
     let program = parse_program(&source).map_err(|d| CliError::new(crate::report::diagnostic::render(&d, family.name(), &source, false)))?;
     let program = Rc::new(program);
     let system = Symbolic::new(program.clone(), Options::default()).map_err(CliError::new)?;
-    Ok(explore(&system, system.initial(), &program.globals, &family.options(n)))
+    let front_end = start.elapsed();
+    let header = Header { program: format!("{}({n})", family.name()), language: Language::Basic, method: "forward", inputs: program.inputs() };
+    let mut sink = Counted::default();
+    let mut json;
+    let mut lines;
+    let mut text;
+    let report: Option<&mut dyn Observer> = match output {
+        BenchOutput::Json => {
+            json = JsonReport::new(&mut sink, header);
+            Some(&mut json)
+        }
+        BenchOutput::Jsonl => {
+            lines = JsonLinesReport::new(&mut sink, header)?;
+            Some(&mut lines)
+        }
+        BenchOutput::Text => {
+            text = TextReport::new(&mut sink, header);
+            Some(&mut text)
+        }
+        BenchOutput::None => None,
+    };
+    let mut timed = Timed { report, time: Duration::ZERO, models: 0 };
+    let explored = Instant::now();
+    let stats = explore_into(&system, system.initial(), &program.globals, &family.options(n), &mut timed)?;
+    let exploration = explored.elapsed();
+    let (output_time, models) = (timed.time, timed.models);
+    drop(timed);
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let split = Split {
+        front_end_ms: ms(front_end),
+        exploration_ms: ms(exploration.saturating_sub(stats.timings.solver + stats.timings.simplifier + output_time)),
+        solver_ms: ms(stats.timings.solver),
+        simplifier_ms: ms(stats.timings.simplifier),
+        output_ms: ms(output_time),
+    };
+    Ok(Run { total: start.elapsed(), split, stats, models, bytes: sink.0 })
 }
 
-/// Runs `family` at size `n` `repeat` times; the median time is reported.
-pub fn measure(family: Family, n: usize, repeat: usize) -> Result<Measurement, CliError> {
-    let mut times = Vec::new();
-    let mut last = None;
+/// Runs `family` at size `n` `repeat` times; the median run is reported.
+pub fn measure(family: Family, n: usize, repeat: usize, output: BenchOutput) -> Result<Measurement, CliError> {
+    reset_peak_memory();
+    let mut runs = Vec::new();
     for _ in 0..repeat.max(1) {
-        let start = Instant::now();
-        let tree = explore_family(family, n)?;
-        times.push(start.elapsed());
-        last = Some(tree);
+        runs.push(run_once(family, n, output)?);
     }
-    let tree = last.ok_or_else(|| CliError::new("no run"))?;
-    times.sort();
-    let median = times[times.len() / 2].max(Duration::from_nanos(1));
-    let paths = tree.stats.paths;
-    let models = tree.paths.iter().filter(|&&node| tree.leaf(node).is_some_and(|leaf| leaf.model.is_some())).count();
-    let seconds = median.as_secs_f64();
+    runs.sort_by_key(|run| run.total);
+    let run = runs.swap_remove(runs.len() / 2);
+    let seconds = run.total.max(Duration::from_nanos(1)).as_secs_f64();
+    let paths = run.stats.paths;
     Ok(Measurement {
         family: family.name().to_string(),
         size: n,
         paths,
         expected_paths: family.expected_paths(n),
-        models,
-        solver_calls: tree.stats.solver_calls,
+        models: run.models,
+        solver_calls: run.stats.solver_calls,
         time_ms: seconds * 1e3,
         paths_per_second: paths as f64 / seconds,
         us_per_path: seconds * 1e6 / paths.max(1) as f64,
-        simplify_percent: 100.0 * tree.stats.simplify_us as f64 / (tree.stats.time_ms.max(1) as f64 * 1e3),
+        split: run.split,
+        output_bytes: run.bytes,
         peak_memory_kib: peak_memory_kib(),
     })
+}
+
+/// Resets `VmHWM` to the current resident size (Linux ≥ 4.0; ignored elsewhere).
+fn reset_peak_memory() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 /// `VmHWM` of `/proc/self/status` (Linux), in KiB.
@@ -164,40 +301,58 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
     };
     let mut results = Vec::new();
     for family in families {
-        let n = args.size.unwrap_or_else(|| family.default_size());
-        results.push(measure(family, n, args.repeat)?);
-    }
-    match args.format {
-        BenchFormat::Json => writeln!(out, "{:#}", serde_json::json!({ "repeat": args.repeat, "results": results }))?,
-        BenchFormat::Text => {
-            writeln!(
-                out,
-                "{:<14} {:>8} {:>8} {:>12} {:>10} {:>12} {:>10} {:>10} {:>10}",
-                "family", "paths", "models", "solver calls", "paths/s", "µs/path", "time ms", "simplify %", "peak MiB"
-            )?;
-            for m in &results {
-                let peak = m.peak_memory_kib.map_or_else(|| "?".to_string(), |kib| format!("{:.1}", kib as f64 / 1024.0));
-                writeln!(
-                    out,
-                    "{:<14} {:>8} {:>8} {:>12} {:>10.0} {:>12.1} {:>10.1} {:>10.1} {:>10}",
-                    format!("{}({})", m.family, m.size),
-                    m.paths,
-                    m.models,
-                    m.solver_calls,
-                    m.paths_per_second,
-                    m.us_per_path,
-                    m.time_ms,
-                    m.simplify_percent,
-                    peak
-                )?;
-            }
-            writeln!(out, "median of {} run{}; peak memory is the process's so far", args.repeat.max(1), if args.repeat > 1 { "s" } else { "" })?;
+        let sizes = match (&args.sizes[..], args.size) {
+            ([], size) => vec![size.unwrap_or_else(|| family.default_size())],
+            (sizes, _) => sizes.to_vec(),
+        };
+        for n in sizes {
+            results.push(measure(family, n, args.repeat, args.output)?);
         }
     }
-    let wrong = results.iter().filter(|m| m.paths as u64 != m.expected_paths).map(|m| format!("{}({}) reported {} paths, expected {}", m.family, m.size, m.paths, m.expected_paths)).collect::<Vec<_>>();
+    match args.format {
+        BenchFormat::Json => {
+            let output = args.output.to_possible_value().map(|v| v.get_name().to_string());
+            writeln!(out, "{:#}", serde_json::json!({ "repeat": args.repeat, "output": output, "results": results }))?;
+        }
+        BenchFormat::Text => write_table(out, &results, args.repeat)?,
+    }
+    let wrong = results
+        .iter()
+        .filter(|m| m.paths as u64 != m.expected_paths)
+        .map(|m| format!("{}({}) reported {} paths, expected {}", m.family, m.size, m.paths, m.expected_paths))
+        .collect::<Vec<_>>();
     if wrong.is_empty() {
         Ok(super::Exit::Done)
     } else {
         Err(CliError::new(wrong.join("\n")))
     }
+}
+
+fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> io::Result<()> {
+    writeln!(
+        out,
+        "{:<14} {:>7} {:>7} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}",
+        "family", "paths", "models", "calls", "µs/path", "total ms", "front", "explore", "solver", "simplify", "output", "peak MiB"
+    )?;
+    for m in results {
+        let peak = m.peak_memory_kib.map_or_else(|| "?".to_string(), |kib| format!("{:.1}", kib as f64 / 1024.0));
+        let s = &m.split;
+        writeln!(
+            out,
+            "{:<14} {:>7} {:>7} {:>6} {:>9.1} {:>9.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>9}",
+            format!("{}({})", m.family, m.size),
+            m.paths,
+            m.models,
+            m.solver_calls,
+            m.us_per_path,
+            m.time_ms,
+            s.front_end_ms,
+            s.exploration_ms,
+            s.solver_ms,
+            s.simplifier_ms,
+            s.output_ms,
+            peak
+        )?;
+    }
+    writeln!(out, "median of {} run{}; times in ms; peak memory per row (VmHWM reset before each)", repeat.max(1), if repeat > 1 { "s" } else { "" })
 }

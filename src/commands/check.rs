@@ -2,11 +2,13 @@
 //! this program, and the paper's correctness and completeness results are
 //! checked on random inputs and random symbolic paths (`theorems`).
 
+use super::backstop::Backstop;
 use super::language::choose;
 use super::{load, CliError, Exit, LanguageArg};
 use crate::theorems::{broken, check_program};
 use clap::{Args, ValueEnum};
 use std::io::Write;
+use std::time::Duration;
 use symex_semantics::system::Options;
 
 /// `--format` of `check`.
@@ -36,6 +38,9 @@ pub struct CheckArgs {
     /// Break one rule of §2's symbolic system on purpose, to watch a theorem fail (basic programs).
     #[arg(long = "break", value_enum, value_name = "RULE")]
     pub broken: Option<BrokenRule>,
+    /// The whole check ends within this long (plus a margin), with exit status 3 if cut.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    pub time_limit_ms: u64,
 }
 
 /// `--break`: the rules a student can break.
@@ -51,6 +56,7 @@ pub enum BrokenRule {
 
 /// Checks the results; exit 1 when one of them has a counterexample.
 pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let _backstop = Backstop::arm(Duration::from_millis(args.time_limit_ms), "symex check".to_string());
     let loaded = load(&args.file)?;
     let language = choose(&loaded.program, args.lang.map(Into::into))?;
     let seed = args.seed.unwrap_or_else(rand::random);

@@ -1,31 +1,36 @@
-//! `symex explore FILE`: the symbolic execution tree, as text, JSON, DOT, SVG or LaTeX.
+//! `symex explore FILE`: the symbolic execution tree, as text, JSON, JSON
+//! lines, DOT, SVG or LaTeX. Text and JSON are written path by path during
+//! the exploration, which keeps no tree; the pictures need the whole tree.
 
 use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
-use crate::explore::{explore, ExploreOptions, Tree};
-use crate::report::{dot, json, latex, svg, text};
+use crate::explore::{explore_into, ExploreOptions, Observer, TreeRecorder};
+use crate::report::json::{JsonLinesReport, JsonReport};
+use crate::report::text::TextReport;
+use crate::report::{dot, latex, svg};
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{self, BufWriter, Write};
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort};
 
-/// Explores the symbolic semantics only.
-pub struct ExploreTree<'a> {
+/// Explores the symbolic semantics only, reporting to `observer`.
+pub struct ExploreInto<'a> {
     pub inputs: &'a BTreeMap<Name, Sort>,
     pub options: &'a ExploreOptions,
+    pub observer: &'a mut dyn Observer,
 }
 
-impl Visitor for ExploreTree<'_> {
-    type Output = Tree;
+impl Visitor for ExploreInto<'_> {
+    type Output = io::Result<()>;
 
-    fn visit<S, C>(self, semantics: Semantics<S, C>) -> Tree
+    fn visit<S, C>(self, semantics: Semantics<S, C>) -> io::Result<()>
     where
         S: TransitionSystem,
         S::Config: SymbolicConfiguration,
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        explore(&semantics.symbolic, semantics.initial, self.inputs, self.options)
+        explore_into(&semantics.symbolic, semantics.initial, self.inputs, self.options, self.observer).map(|_| ())
     }
 }
 
@@ -36,20 +41,34 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
 /// The tree in `common.format`, with the program called `shown_as` where a
 /// view names it (the path as given when `None`).
 pub fn view(common: &Common, shown_as: Option<&str>, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let session = common.session("explore", &[Format::Text, Format::Json, Format::Dot, Format::Svg, Format::Latex])?;
+    let formats = [Format::Text, Format::Json, Format::Jsonl, Format::Dot, Format::Svg, Format::Latex];
+    let session = common.session("explore", &formats)?;
     let program = session.loaded.program.clone();
-    let visitor = ExploreTree { inputs: &program.globals, options: &session.explore };
-    let tree = with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
     let mut header = session.header();
     if let Some(name) = shown_as {
         header.program = name.to_string();
     }
+    let mut out = BufWriter::new(out);
+    let explore = |observer: &mut dyn Observer| {
+        let visitor = ExploreInto { inputs: &program.globals, options: &session.explore, observer };
+        with_semantics(program.clone(), session.choice, session.semantics, visitor)
+    };
     match common.format {
-        Format::Text => out.write_all(text::tree_text(&tree, &header).as_bytes())?,
-        Format::Json => writeln!(out, "{:#}", json::tree_json(&tree, &header))?,
-        Format::Dot => out.write_all(dot::tree_dot(&tree).as_bytes())?,
-        Format::Svg => out.write_all(svg::tree_svg(&tree, &header).as_bytes())?,
-        Format::Latex => out.write_all(latex::document(&latex::tree_latex(&tree, &header), common.standalone).as_bytes())?,
+        Format::Text => explore(&mut TextReport::new(&mut out, header))??,
+        Format::Json => explore(&mut JsonReport::new(&mut out, header))??,
+        Format::Jsonl => explore(&mut JsonLinesReport::new(&mut out, header)?)??,
+        Format::Dot | Format::Svg | Format::Latex => {
+            let mut recorder = TreeRecorder::default();
+            explore(&mut recorder)??;
+            let tree = recorder.into_tree();
+            let picture = match common.format {
+                Format::Dot => dot::tree_dot(&tree),
+                Format::Svg => svg::tree_svg(&tree, &header),
+                _ => latex::document(&latex::tree_latex(&tree, &header), common.standalone),
+            };
+            out.write_all(picture.as_bytes())?;
+        }
     }
+    out.flush()?;
     Ok(Exit::Done)
 }

@@ -2,6 +2,7 @@
 //! loading a program, the common options, the choice of semantics, and
 //! input values from the command line.
 
+pub mod backstop;
 pub mod bench;
 pub mod check;
 pub mod explore;
@@ -143,6 +144,8 @@ pub enum StrategyArg {
 pub enum Format {
     Text,
     Json,
+    /// JSON lines: one per node and per path, as the exploration goes (`explore`).
+    Jsonl,
     Dot,
     /// A picture of the tree, laid out without Graphviz.
     Svg,
@@ -214,6 +217,10 @@ pub struct Common {
     /// Stop exploring after this long (the rest of the frontier is reported as unexplored).
     #[arg(long, value_name = "MS")]
     pub time_limit_ms: Option<u64>,
+    /// Stop exploring once the heap holds this much (the rest of the frontier
+    /// is reported as unexplored; default: three quarters of the memory available at start).
+    #[arg(long, value_name = "MB")]
+    pub max_memory_mb: Option<usize>,
     /// Print path conditions and states with their ground parts folded (the default).
     #[arg(long, overrides_with = "no_simplify")]
     pub simplify: bool,
@@ -228,6 +235,8 @@ pub struct Session {
     pub choice: Choice,
     pub semantics: Options,
     pub explore: ExploreOptions,
+    /// Ends the command if it overruns `--time-limit-ms` by more than the margin.
+    pub backstop: Option<backstop::Backstop>,
 }
 
 impl Session {
@@ -271,6 +280,10 @@ impl Common {
             assumption: inputs::fixed_condition(&self.fix, &loaded.program.globals)?,
             simplify: !self.no_simplify,
         };
-        Ok(Session { loaded, choice, semantics: Options { checked_arrays: self.checked_arrays }, explore })
+        if let Some(mb) = self.max_memory_mb {
+            crate::memory::set_budget(mb.saturating_mul(1 << 20));
+        }
+        let backstop = self.time_limit_ms.map(|ms| backstop::Backstop::arm(Duration::from_millis(ms), format!("symex {command}")));
+        Ok(Session { loaded, choice, semantics: Options { checked_arrays: self.checked_arrays }, explore, backstop })
     }
 }

@@ -2,15 +2,18 @@
 //! feasible successors, end each path with an explicit status.
 
 use super::bounds::{Bounds, Unfoldings};
-use super::path_solver::{Feasibility, PathSolver};
+use super::node::PathNode;
+use super::observer::{Finished, Observer, TreeRecorder};
+use super::path_solver::{Feasibility, Link, PathSolver};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
-use super::tree::{BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, TraceEntry, Tree, Unexplored, UnknownReason};
+use super::tree::{BoundReason, Edge, Leaf, Limit, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree, Unexplored, UnknownReason};
 use crate::simplify::{GuardFolder, Simplifier};
 use crate::solver::SatResult;
 use std::collections::BTreeMap;
-use std::time::Instant;
-use symex_semantics::eval::Valuation;
+use std::io;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
 use symex_semantics::system::{Configuration, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort, Term};
 
@@ -50,9 +53,12 @@ impl Default for ExploreOptions {
 }
 
 /// A configuration waiting in the frontier; `end` is set when it is already
-/// known to end its path (bounded, unknown, infeasible).
+/// known to end its path (bounded, unknown, infeasible). What the solver
+/// knows of it (`link`: its model, its guards) is dropped once it is
+/// expanded, its children having their own.
 struct Pending<C> {
-    node: NodeId,
+    node: Rc<PathNode>,
+    link: Link,
     config: C,
     unfoldings: Unfoldings,
     end: Option<Status>,
@@ -66,17 +72,48 @@ where
     S: TransitionSystem,
     S::Config: SymbolicConfiguration,
 {
+    let mut recorder = TreeRecorder::default();
+    // A recorder never fails, so the tree is whole.
+    let _ = explore_into(system, initial, inputs, options, &mut recorder);
+    recorder.into_tree()
+}
+
+/// Symbolic execution of `system` from `initial`, reported to `observer` as
+/// it goes: each path is handed over when it ends and then dropped, so
+/// memory is bounded by the pending part of the tree (under DFS, the
+/// current path and its pending siblings), not by the number of paths.
+/// Stops early when the observer fails (its output was closed).
+pub fn explore_into<S>(
+    system: &S,
+    initial: S::Config,
+    inputs: &BTreeMap<Name, Sort>,
+    options: &ExploreOptions,
+    observer: &mut dyn Observer,
+) -> io::Result<Stats>
+where
+    S: TransitionSystem,
+    S::Config: SymbolicConfiguration,
+{
+    let start = Instant::now();
+    let deadline = options.bounds.time_limit.map(|limit| start + limit);
     let mut explorer = Explorer {
         system,
         inputs,
         options,
-        solver: PathSolver::new(options.timeout_ms, inputs),
+        solver: PathSolver::new(options.timeout_ms, deadline, inputs),
         simplifier: Simplifier::new(),
         guards: GuardFolder::default(),
-        tree: Tree { nodes: Vec::new(), paths: Vec::new(), unexplored: Vec::new(), pruned: Vec::new(), stats: Stats::default() },
+        observer,
+        next_id: 0,
+        stats: Stats::default(),
+        simplifier_time: Duration::ZERO,
     };
-    explorer.run(initial);
-    explorer.tree
+    let unexplored = explorer.run(initial, deadline)?;
+    explorer.stats.solver_calls = explorer.solver.calls();
+    explorer.stats.time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+    explorer.stats.timings = Timings { solver: explorer.solver.solver_time(), simplifier: explorer.simplifier_time };
+    explorer.observer.finish(&unexplored, &explorer.stats)?;
+    Ok(explorer.stats)
 }
 
 struct Explorer<'a, S: TransitionSystem> {
@@ -86,7 +123,10 @@ struct Explorer<'a, S: TransitionSystem> {
     solver: PathSolver,
     simplifier: Simplifier,
     guards: GuardFolder,
-    tree: Tree,
+    observer: &'a mut dyn Observer,
+    next_id: NodeId,
+    stats: Stats,
+    simplifier_time: Duration,
 }
 
 impl<S> Explorer<'_, S>
@@ -94,84 +134,101 @@ where
     S: TransitionSystem,
     S::Config: SymbolicConfiguration,
 {
-    fn run(&mut self, initial: S::Config) {
-        let start = Instant::now();
+    /// Explores until the frontier is empty or a limit is reached; returns
+    /// the frontier left unexplored.
+    fn run(&mut self, initial: S::Config, deadline: Option<Instant>) -> io::Result<Vec<Unexplored>> {
         let bounds = self.options.bounds;
-        let root = self.add_node(None, None, &initial, 0, &self.options.assumption.clone(), None);
+        let assumption = self.guards.fold(&self.options.assumption);
+        let unknown = Feasibility { result: SatResult::Sat, model: None, confirmed: false };
+        let (root, link) = self.add_node(None, None, &initial, &assumption, unknown)?;
         let mut frontier = Frontier::new(&self.options.strategy);
-        let root_candidate = Candidate { node: root, depth: 0, rule: None };
-        frontier.extend(vec![(root_candidate, Pending { node: root, config: initial, unfoldings: Unfoldings::default(), end: None })]);
+        let root_candidate = Candidate { node: root.id, depth: 0, rule: None };
+        let pending = Pending { node: root, link, config: initial, unfoldings: Unfoldings::default(), end: None };
+        frontier.extend(vec![(root_candidate, pending)]);
+        let mut unexplored = Vec::new();
         while let Some(pending) = frontier.pop() {
-            let limit = if bounds.max_paths.is_some_and(|max| self.tree.paths.len() >= max) {
+            let limit = if bounds.max_paths.is_some_and(|max| self.stats.paths >= max) {
                 Some(Limit::MaxPaths)
-            } else if bounds.time_limit.is_some_and(|limit| start.elapsed() >= limit) {
+            } else if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                 Some(Limit::TimeLimit)
+            } else if crate::memory::exhausted() {
+                Some(Limit::Memory)
             } else {
                 None
             };
             if let Some(reason) = limit {
-                self.tree.unexplored.push(Unexplored { node: pending.node, reason });
+                let mut leave = |p: &Pending<S::Config>| unexplored.push(Unexplored { node: p.node.id, depth: p.node.depth, reason });
+                leave(&pending);
                 while let Some(rest) = frontier.pop() {
-                    self.tree.unexplored.push(Unexplored { node: rest.node, reason });
+                    leave(&rest);
                 }
                 break;
             }
-            let successors = self.expand(pending);
+            let successors = self.expand(pending)?;
             frontier.extend(successors);
         }
-        self.tree.stats.solver_calls = self.solver.calls();
-        self.tree.stats.time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        Ok(unexplored)
+    }
+
+    /// `term` simplified for the report, timed.
+    fn simplify(&mut self, term: &Term) -> Term {
+        let start = Instant::now();
+        let simplified = self.simplifier.simplify(term);
+        self.simplifier_time += start.elapsed();
+        simplified
     }
 
     /// Ends the path at `pending` or returns its feasible successors.
-    fn expand(&mut self, pending: Pending<S::Config>) -> Vec<(Candidate, Pending<S::Config>)> {
-        let Pending { node, config, unfoldings, end } = pending;
-        let depth = self.tree.nodes[node].depth;
-        if let Some(status) = end {
-            self.end_path(node, &config, status);
-            return Vec::new();
-        }
-        if let Some(outcome) = config.outcome() {
-            self.end_path(node, &config, Status::from(outcome));
-            return Vec::new();
-        }
-        if depth >= self.options.bounds.depth {
-            self.end_path(node, &config, Status::Bounded(BoundReason::Depth(depth)));
-            return Vec::new();
+    fn expand(&mut self, pending: Pending<S::Config>) -> io::Result<Vec<(Candidate, Pending<S::Config>)>> {
+        let Pending { node, link, config, unfoldings, end } = pending;
+        let depth = node.depth;
+        let ended = if let Some(status) = end {
+            Some(status)
+        } else if let Some(outcome) = config.outcome() {
+            Some(Status::from(outcome))
+        } else if depth >= self.options.bounds.depth {
+            Some(Status::Bounded(BoundReason::Depth(depth)))
+        } else {
+            None
+        };
+        if let Some(status) = ended {
+            self.end_path(&node, &link, &config, status)?;
+            return Ok(Vec::new());
         }
         let steps = self.system.successors(&config);
         if steps.is_empty() {
-            self.end_path(node, &config, Status::Unknown(UnknownReason::Stuck));
-            return Vec::new();
+            self.end_path(&node, &link, &config, Status::Unknown(UnknownReason::Stuck))?;
+            return Ok(Vec::new());
         }
         let mut children = Vec::with_capacity(steps.len());
         for step in steps {
-            if let Some(child) = self.successor(node, &config, &unfoldings, step) {
+            if let Some(child) = self.successor(&node, &link, &config, &unfoldings, step)? {
                 children.push(child);
             }
         }
-        children
+        Ok(children)
     }
 
     /// The successor `step` of `config` (at `node`) unless it is pruned.
     fn successor(
         &mut self,
-        node: NodeId,
+        node: &Rc<PathNode>,
+        link: &Link,
         config: &S::Config,
         unfoldings: &Unfoldings,
         step: Step<S::Config>,
-    ) -> Option<(Candidate, Pending<S::Config>)> {
+    ) -> io::Result<Option<(Candidate, Pending<S::Config>)>> {
         let Step { rule, guard, next } = step;
         let folded = self.guards.fold(&guard);
-        let Feasibility { result, model } = self.solver.check_step(node, &folded);
-        let mut end = match result {
+        let feasibility = self.solver.check_step(link, &folded);
+        let mut end = match feasibility.result {
             SatResult::Sat => None,
             SatResult::Unknown => Some(Status::Unknown(UnknownReason::Solver)),
             SatResult::Unsat => {
-                self.tree.stats.pruned += 1;
-                self.tree.pruned.push(Pruned { parent: node, rule });
+                self.stats.pruned += 1;
+                self.observer.pruned(Pruned { parent: node.id, rule })?;
                 if !self.options.keep_infeasible {
-                    return None;
+                    return Ok(None);
                 }
                 Some(Status::Infeasible)
             }
@@ -187,52 +244,60 @@ where
         if next.max_active_calls() > self.options.bounds.unfold {
             end.get_or_insert(Status::Bounded(BoundReason::CallDepth(self.options.bounds.unfold)));
         }
-        let condition = if self.options.simplify { self.simplified(&guard) } else { guard };
+        let condition = if self.options.simplify { self.simplify(&guard) } else { guard };
         let trace = match next.actions_since(config) {
             Some(actions) => actions.into_iter().map(TraceEntry::Action).collect(),
             None => trace_entry(rule, head, self.inputs).into_iter().collect(),
         };
         let edge = Edge { rule, trace, condition };
-        let depth = self.tree.nodes[node].depth + 1;
-        let child = self.add_node(Some(node), Some(edge), &next, depth, &folded, model);
-        let candidate = Candidate { node: child, depth, rule: Some(rule) };
-        Some((candidate, Pending { node: child, config: next, unfoldings, end }))
+        let (child, link) = self.add_node(Some((node, link)), Some(edge), &next, &folded, feasibility)?;
+        let candidate = Candidate { node: child.id, depth: child.depth, rule: Some(rule) };
+        Ok(Some((candidate, Pending { node: child, link, config: next, unfoldings, end })))
     }
 
-    /// `term` simplified for the report, its time counted in the stats.
-    fn simplified(&mut self, term: &Term) -> Term {
-        let start = Instant::now();
-        let simplified = self.simplifier.simplify(term);
-        let micros = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
-        self.tree.stats.simplify_us = self.tree.stats.simplify_us.saturating_add(micros);
-        simplified
-    }
-
-    /// Adds a node reached under `guard` (folded), with the model its check gave.
+    /// Adds a node reached under `guard` (folded), with what its check found.
     fn add_node(
         &mut self,
-        parent: Option<NodeId>,
+        parent: Option<(&Rc<PathNode>, &Link)>,
         edge: Option<Edge>,
         config: &S::Config,
-        depth: usize,
         guard: &Term,
-        model: Option<Valuation>,
-    ) -> NodeId {
-        let id = self.tree.nodes.len();
-        self.solver.add_node(id, parent, guard, model);
+        feasibility: Feasibility,
+    ) -> io::Result<(Rc<PathNode>, Link)> {
+        let (depth, conjunction) = match (parent, &edge) {
+            (Some((parent, _)), Some(edge)) => (parent.depth + 1, Term::and(parent.conjunction.clone(), edge.condition.clone())),
+            _ if self.options.simplify => (0, guard.clone()),
+            _ => (0, self.options.assumption.clone()),
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        let link = self.solver.link(parent.map(|(_, link)| link), guard, feasibility);
         let configuration = self.options.record_configurations.then(|| config.to_string());
-        self.tree.nodes.push(Node { id, parent, depth, edge, leaf: None, configuration });
-        id
+        let node = Rc::new(PathNode { id, parent: parent.map(|(node, _)| node.clone()), depth, edge, configuration, conjunction });
+        self.observer.node(&node)?;
+        Ok((node, link))
     }
 
-    /// Records the path ending at `node`, with a model where it is feasible.
-    fn end_path(&mut self, node: NodeId, config: &S::Config, status: Status) {
+    /// Reports the path ending at `node`, with a model where it is feasible.
+    fn end_path(&mut self, node: &PathNode, link: &Link, config: &S::Config, status: Status) -> io::Result<()> {
         let wants_model = !matches!(status, Status::Unknown(_) | Status::Infeasible);
         let path_condition = Term::and(self.options.assumption.clone(), config.path_condition().clone());
-        let model = if wants_model { self.solver.model(node, &path_condition).map(|model| config.inputs_from(model)) } else { None };
+        let mut state = config.global_state();
+        let reported = if self.options.simplify {
+            for (_, value) in &mut state {
+                *value = self.simplify(value);
+            }
+            self.simplify(&path_condition)
+        } else {
+            path_condition.clone()
+        };
+        // The nodes' conditions conjoined, the guards the solver holds simplified.
+        let conjoined = self.options.simplify && reported == node.conjunction;
+        let model = if wants_model { self.solver.model(link, &path_condition, conjoined).map(|model| config.inputs_from(model)) } else { None };
         let prediction = model.as_ref().map(|inputs| config.predicted_state(inputs));
         let status = if wants_model && model.is_none() { Status::Unknown(UnknownReason::NoModel) } else { status };
-        let stats = &mut self.tree.stats;
+        let stats = &mut self.stats;
+        let id = stats.paths;
         stats.paths += 1;
         match status {
             Status::Terminated | Status::AssumptionViolated => stats.terminated += 1,
@@ -241,17 +306,7 @@ where
             Status::Unknown(_) => stats.unknown += 1,
             Status::Infeasible => {}
         }
-        let mut state = config.global_state();
-        let path_condition = if self.options.simplify {
-            for (_, value) in &mut state {
-                *value = self.simplified(value);
-            }
-            self.simplified(&path_condition)
-        } else {
-            path_condition
-        };
-        let leaf = Leaf { status, path_condition, state, model, prediction };
-        self.tree.nodes[node].leaf = Some(leaf);
-        self.tree.paths.push(node);
+        let leaf = Leaf { status, path_condition: reported, state, model, prediction };
+        self.observer.path(Finished { id, node, leaf })
     }
 }

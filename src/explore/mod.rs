@@ -4,18 +4,23 @@
 
 mod bounds;
 mod engine;
+mod node;
+mod observer;
 mod path_solver;
 mod repair;
 mod replay;
 pub mod run;
 mod strategy;
+mod summary;
 #[cfg(test)]
 mod tests;
 mod trace;
 pub mod tree;
 
 pub use bounds::Bounds;
-pub use engine::{explore, ExploreOptions};
+pub use engine::{explore, explore_into, ExploreOptions};
+pub use node::PathNode;
+pub use observer::{Finished, Observer, TreeRecorder};
 pub use replay::{replay, Replay};
 pub use strategy::{Candidate, Priority, Strategy};
-pub use tree::{BoundReason, Leaf, Limit, Node, NodeId, Status, Tree, UnknownReason};
+pub use tree::{BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree, Unexplored, UnknownReason};

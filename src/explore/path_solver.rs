@@ -4,6 +4,8 @@
 //! - every node keeps a model of its path condition; a guard that model
 //!   already satisfies is feasible without a query, and the model serves the
 //!   child (so a two-way branch costs at most one query);
+//! - a guard `x op c` on an input that only such guards constrain is decided
+//!   by intervals ([`super::summary`]), without a query;
 //! - a guard that pins down one input (`a[3] = x`, `x5 > 0`) is tried on the
 //!   model mended at that input ([`super::repair`]), again without a query;
 //! - a query holds only the conjuncts that share variables, transitively,
@@ -14,12 +16,17 @@
 //!   another node pops to the common prefix and pushes the rest.
 //!
 //! A model is adopted only when the evaluator confirms the guard under it,
-//! and reported only when the evaluator confirms the whole path condition.
+//! and reported only when the evaluator confirms the whole path condition:
+//! a node's model is *confirmed* when it is known to satisfy every guard of
+//! the path, which a child's model inherits by re-evaluating only the
+//! guards that mention the inputs where it differs ([`super::summary`]).
 
-use super::repair::repaired;
-use super::tree::NodeId;
+use super::repair::{candidate, repaired};
+use super::summary::{changed, Summary};
 use crate::solver::{SatResult, Solver};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
+use std::time::Instant;
 use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::term::{Name, Sort, Term};
 use symex_semantics::value::Value;
@@ -29,113 +36,192 @@ use symex_semantics::value::Value;
 pub(crate) struct Feasibility {
     pub(crate) result: SatResult,
     pub(crate) model: Option<Valuation>,
+    /// Whether `model` is known to satisfy every guard of the path and the step's.
+    pub(crate) confirmed: bool,
 }
 
-/// Paths with more guards than this are not repaired: confirming a repair
-/// evaluates every guard of the path, which would make long paths quadratic.
+impl Feasibility {
+    fn unsat() -> Feasibility {
+        Feasibility { result: SatResult::Unsat, model: None, confirmed: false }
+    }
+
+    fn sat(model: Option<Valuation>, confirmed: bool) -> Feasibility {
+        Feasibility { result: SatResult::Sat, confirmed: confirmed && model.is_some(), model }
+    }
+}
+
+/// Paths with more guards than this are not repaired from an unconfirmed
+/// model: confirming the repair evaluates every guard of the path, which
+/// would make long paths quadratic.
 const REPAIR_DEPTH: usize = 64;
 
-/// An index into [`PathSolver::guards`].
-type GuardId = usize;
+/// Independent queries remembered at most; the cache is emptied when full,
+/// so memory stays bounded however many paths are explored.
+const SLICE_CACHE_LIMIT: usize = 4096;
 
-/// Where a node's path condition comes from (the guard of its nearest
-/// ancestor-or-self whose guard is not `true`), and a model of it if one is known.
-struct Link {
-    anchor: Option<GuardId>,
+/// What the solver knows of one node: where its path condition comes from
+/// (the guard of its nearest ancestor-or-self whose guard is not `true`),
+/// and a model of it if one is known. Held by the explorer's node, so it
+/// lives exactly as long as some pending path goes through the node.
+pub(crate) struct Link {
+    anchor: Option<Rc<GuardNode>>,
     model: Option<Valuation>,
+    /// `model` satisfies every guard of the path.
+    confirmed: bool,
+    summary: Summary,
 }
 
 /// A node with a non-trivial guard, chained to the previous such node.
 struct GuardNode {
     guard: Term,
     vars: BTreeMap<Name, Sort>,
-    /// The variables of the path condition up to and including `guard`.
-    path_vars: im::OrdMap<Name, Sort>,
-    previous: Option<GuardId>,
+    /// The variables of the path condition up to and including `guard`
+    /// (shared with the previous guard's when `guard` adds none).
+    path_vars: Rc<BTreeMap<Name, Sort>>,
+    previous: Option<Rc<GuardNode>>,
     /// Position in the chain from the root: the push level holding `guard`.
     level: usize,
+}
+
+impl Drop for GuardNode {
+    /// Frees a chain of guards iteratively: a path thousands of guards
+    /// long must not overflow the stack when it is dropped.
+    fn drop(&mut self) {
+        let mut next = self.previous.take();
+        while let Some(node) = next {
+            next = match Rc::try_unwrap(node) {
+                Ok(mut node) => node.previous.take(),
+                Err(_) => None,
+            };
+        }
+    }
 }
 
 /// An independent query: the sorted ids of its conjuncts and guard.
 type SliceKey = Vec<u64>;
 
 pub(crate) struct PathSolver {
-    /// Follows the exploration path incrementally.
-    solver: Solver,
-    /// Answers independent queries, each in a scope of its own.
-    scratch: Solver,
+    /// Follows the exploration path incrementally; made at the first query
+    /// (a Z3 context costs about 20 MB, and many explorations need none).
+    solver: Option<Solver>,
+    /// Answers independent queries, each in a scope of its own; made when first needed.
+    scratch: Option<Solver>,
+    timeout_ms: u64,
+    /// No query runs past this instant (the exploration's time limit).
+    deadline: Option<Instant>,
     inputs: BTreeMap<Name, Sort>,
-    links: Vec<Link>,
-    guards: Vec<GuardNode>,
     /// The guards currently asserted in `solver`, outermost first.
-    stack: Vec<GuardId>,
+    stack: Vec<Rc<GuardNode>>,
     slices: HashMap<SliceKey, (SatResult, Option<Valuation>)>,
 }
 
 impl PathSolver {
-    pub(crate) fn new(timeout_ms: u64, inputs: &BTreeMap<Name, Sort>) -> PathSolver {
+    pub(crate) fn new(timeout_ms: u64, deadline: Option<Instant>, inputs: &BTreeMap<Name, Sort>) -> PathSolver {
         PathSolver {
-            solver: Solver::new(timeout_ms),
-            scratch: Solver::new(timeout_ms),
+            solver: None,
+            scratch: None,
+            timeout_ms,
+            deadline,
             inputs: inputs.clone(),
-            links: Vec::new(),
-            guards: Vec::new(),
             stack: Vec::new(),
             slices: HashMap::new(),
         }
     }
 
-    /// Records node `node` (ids are given out in order) with its parent, its
-    /// guard as given to [`PathSolver::check_step`], and the model that check
-    /// gave. The root's model is the default input, if that satisfies its guard.
-    pub(crate) fn add_node(&mut self, node: NodeId, parent: Option<NodeId>, guard: &Term, model: Option<Valuation>) {
-        debug_assert_eq!(node, self.links.len());
-        let model = match parent {
-            Some(_) => model,
-            None => Some(self.default_input()).filter(|input| eval_bool(guard, input) == Ok(true)),
+    /// The link of a node with `parent`'s link, its guard as given to
+    /// [`PathSolver::check_step`], and the model that check gave. The root's
+    /// model is the default input, if that satisfies its guard.
+    pub(crate) fn link(&self, parent: Option<&Link>, guard: &Term, feasibility: Feasibility) -> Link {
+        let (model, confirmed) = match parent {
+            Some(_) => (feasibility.model, feasibility.confirmed),
+            None => {
+                let model = Some(self.default_input()).filter(|input| eval_bool(guard, input) == Ok(true));
+                let confirmed = model.is_some();
+                (model, confirmed)
+            }
         };
-        let inherited = parent.and_then(|p| self.links[p].anchor);
+        let inherited = parent.and_then(|p| p.anchor.clone());
+        let summary = parent.map(|p| p.summary.clone()).unwrap_or_default();
         if guard.is_true() {
-            self.links.push(Link { anchor: inherited, model });
-            return;
+            return Link { anchor: inherited, model, confirmed, summary };
         }
         let vars = self.vars_of(guard);
-        let (mut path_vars, level) = match inherited {
-            Some(g) => (self.guards[g].path_vars.clone(), self.guards[g].level + 1),
-            None => (im::OrdMap::new(), 0),
+        let summary = summary.with(guard, vars.keys().cloned());
+        let (mut path_vars, level) = match &inherited {
+            Some(g) => (g.path_vars.clone(), g.level + 1),
+            None => (Rc::default(), 0),
         };
-        path_vars.extend(vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
-        self.guards.push(GuardNode { guard: guard.clone(), vars, path_vars, previous: inherited, level });
-        self.links.push(Link { anchor: Some(self.guards.len() - 1), model });
+        if !vars.keys().all(|x| path_vars.contains_key(x)) {
+            Rc::make_mut(&mut path_vars).extend(vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
+        }
+        let anchor = GuardNode { guard: guard.clone(), vars, path_vars, previous: inherited, level };
+        Link { anchor: Some(Rc::new(anchor)), model, confirmed, summary }
     }
 
     /// Is the path condition of `node` conjoined with `guard` satisfiable?
-    pub(crate) fn check_step(&mut self, node: NodeId, guard: &Term) -> Feasibility {
-        let known = self.links[node].model.clone();
+    pub(crate) fn check_step(&mut self, node: &Link, guard: &Term) -> Feasibility {
+        let known = node.model.clone();
         if guard.is_true() {
-            return Feasibility { result: SatResult::Sat, model: known };
+            return Feasibility::sat(known, node.confirmed);
         }
         if guard.is_false() {
-            return Feasibility { result: SatResult::Unsat, model: None };
+            return Feasibility::unsat();
         }
         if let Some(model) = known.as_ref().filter(|model| eval_bool(guard, model) == Ok(true)) {
-            return Feasibility { result: SatResult::Sat, model: Some(model.clone()) };
+            return Feasibility::sat(Some(model.clone()), node.confirmed);
         }
-        let short = self.path_guards(node).nth(REPAIR_DEPTH).is_none();
-        if let Some(model) = known.filter(|_| short).and_then(|model| repaired(&model, guard, self.path_guards(node))) {
-            return Feasibility { result: SatResult::Sat, model: Some(model) };
+        let current = |x: &Name| known.as_ref().and_then(|model| model.get(x)?.as_int().cloned());
+        if let Some((x, decision)) = node.summary.decide(guard, |x| current(x)) {
+            match (decision, &known) {
+                (None, _) => return Feasibility::unsat(),
+                (Some(value), Some(model)) if node.confirmed => {
+                    let model = model.update(x, Value::Int(value));
+                    if eval_bool(guard, &model) == Ok(true) {
+                        return Feasibility::sat(Some(model), true);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(model) = known.as_ref() {
+            if let Some(mended) = self.confirmed_repair(node, model, guard) {
+                return Feasibility::sat(Some(mended), true);
+            }
         }
         let vars = self.vars_of(guard);
-        match self.links[node].model.is_some().then(|| self.independent_slice(node, &vars)).flatten() {
+        let found = match node.model.is_some().then(|| independent_slice(node, &vars)).flatten() {
             Some(slice) => self.check_slice(node, &slice, guard, vars),
             None => self.check_path(node, guard, vars),
+        };
+        let confirmed = match (&found.model, &known) {
+            (Some(model), Some(base)) if node.confirmed => confirms(node, base, model),
+            _ => false,
+        };
+        Feasibility { confirmed, ..found }
+    }
+
+    /// `model` mended to satisfy `guard` at the one input it pins down, if
+    /// the evaluator confirms the mended model on the whole path: on the
+    /// guards that mention that input when `model` is confirmed, on every
+    /// guard of a short path otherwise.
+    fn confirmed_repair(&self, node: &Link, model: &Valuation, guard: &Term) -> Option<Valuation> {
+        if node.confirmed {
+            let mended = candidate(model, guard)?;
+            return (eval_bool(guard, &mended) == Ok(true) && confirms(node, model, &mended)).then_some(mended);
         }
+        let short = path_guards(node).nth(REPAIR_DEPTH).is_none();
+        short.then(|| repaired(model, guard, path_guards(node))).flatten()
     }
 
     /// Inputs that satisfy `path_condition`, the path condition of `node`,
     /// confirmed by the evaluator; `None` when no confirmed model is found.
-    pub(crate) fn model(&mut self, node: NodeId, path_condition: &Term) -> Option<Valuation> {
-        let known = self.links[node].model.as_ref().filter(|model| eval_bool(path_condition, model) == Ok(true));
+    /// `conjoined` says that `path_condition` is literally the conjunction of
+    /// the node's guards, so a confirmed model needs no further evaluation.
+    pub(crate) fn model(&mut self, node: &Link, path_condition: &Term, conjoined: bool) -> Option<Valuation> {
+        let known = node
+            .model
+            .as_ref()
+            .filter(|model| (conjoined && node.confirmed) || eval_bool(path_condition, model) == Ok(true));
         if let Some(model) = known {
             if model.keys().all(|x| self.inputs.contains_key(x)) {
                 return Some(model.clone());
@@ -143,19 +229,21 @@ impl PathSolver {
             return Some(model.iter().filter(|(x, _)| self.inputs.contains_key(*x)).map(|(x, v)| (x.clone(), v.clone())).collect());
         }
         self.sync(node);
-        match self.solver.check() {
-            SatResult::Sat => self.solver.model(&self.inputs),
+        let inputs = &self.inputs;
+        let solver = self.solver.as_mut()?;
+        match solver.check() {
+            SatResult::Sat => solver.model(inputs),
             SatResult::Unsat | SatResult::Unknown => None,
         }
     }
 
-    /// The guards of the path to `node`, innermost first.
-    fn path_guards(&self, node: NodeId) -> impl Iterator<Item = &Term> {
-        std::iter::successors(self.links[node].anchor, |&g| self.guards[g].previous).map(|g| &self.guards[g].guard)
+    pub(crate) fn calls(&self) -> u64 {
+        self.solver.as_ref().map_or(0, Solver::calls) + self.scratch.as_ref().map_or(0, Solver::calls)
     }
 
-    pub(crate) fn calls(&self) -> u64 {
-        self.solver.calls() + self.scratch.calls()
+    /// Time spent in Z3 so far.
+    pub(crate) fn solver_time(&self) -> std::time::Duration {
+        self.solver.as_ref().map(Solver::time).unwrap_or_default() + self.scratch.as_ref().map(Solver::time).unwrap_or_default()
     }
 
     /// The variables of `term` with their sorts: an input's as declared
@@ -177,74 +265,41 @@ impl PathSolver {
         self.inputs.iter().map(|(x, sort)| (x.clone(), Value::default_of(sort))).collect()
     }
 
-    /// The guard nodes on the path to `node` that share variables,
-    /// transitively, with `vars`; `None` when that is all of them.
-    fn independent_slice(&self, node: NodeId, vars: &BTreeMap<Name, Sort>) -> Option<Vec<GuardId>> {
-        let mut wanted: BTreeSet<&Name> = vars.keys().collect();
-        let (mut slice, mut skipped) = (Vec::new(), Vec::new());
-        let mut current = self.links[node].anchor;
-        while let Some(g) = current {
-            let guard = &self.guards[g];
-            if guard.path_vars.len() <= wanted.len() && guard.path_vars.keys().all(|x| wanted.contains(x)) {
-                // Everything from here to the root is in the slice, and adds
-                // no variable; a guard skipped on the way may still share one
-                // with a guard taken in after it (below).
-                if skipped.is_empty() {
-                    return None;
-                }
-                let mut rest = Some(g);
-                while let Some(r) = rest {
-                    slice.push(r);
-                    rest = self.guards[r].previous;
-                }
-                break;
-            }
-            if guard.vars.keys().any(|x| wanted.contains(x)) {
-                wanted.extend(guard.vars.keys());
-                slice.push(g);
-            } else {
-                skipped.push(g);
-            }
-            current = guard.previous;
-        }
-        loop {
-            let (joining, apart): (Vec<GuardId>, Vec<GuardId>) =
-                skipped.iter().partition(|&&g| self.guards[g].vars.keys().any(|x| wanted.contains(x)));
-            if joining.is_empty() {
-                break;
-            }
-            for &g in &joining {
-                wanted.extend(self.guards[g].vars.keys());
-            }
-            slice.extend(joining);
-            skipped = apart;
-        }
-        (!skipped.is_empty()).then_some(slice)
+    /// A solver made on first use, with the query time limit and the deadline.
+    fn make(slot: &mut Option<Solver>, timeout_ms: u64, deadline: Option<Instant>) -> &mut Solver {
+        slot.get_or_insert_with(|| {
+            let mut solver = Solver::new(timeout_ms);
+            solver.set_deadline(deadline);
+            solver
+        })
     }
 
     /// `guard` against the independent conjuncts `slice` only; the other
     /// variables keep their values from the model of `node`.
-    fn check_slice(&mut self, node: NodeId, slice: &[GuardId], guard: &Term, vars: BTreeMap<Name, Sort>) -> Feasibility {
-        let mut key: SliceKey = slice.iter().map(|&g| self.guards[g].guard.id()).chain([guard.id()]).collect();
+    fn check_slice(&mut self, node: &Link, slice: &[&GuardNode], guard: &Term, vars: BTreeMap<Name, Sort>) -> Feasibility {
+        let mut key: SliceKey = slice.iter().map(|g| g.guard.id()).chain([guard.id()]).collect();
         key.sort_unstable();
         let (result, values) = match self.slices.get(&key) {
             Some(answer) => answer.clone(),
             None => {
                 let mut slice_vars = vars;
-                self.scratch.push();
-                for &g in slice {
-                    let conjunct = &self.guards[g];
+                let scratch = Self::make(&mut self.scratch, self.timeout_ms, self.deadline);
+                scratch.push();
+                for conjunct in slice {
                     slice_vars.extend(conjunct.vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
-                    self.scratch.assert(&conjunct.guard);
+                    scratch.assert(&conjunct.guard);
                 }
-                let result = self.scratch.check_assuming(guard);
-                let values = (result == SatResult::Sat).then(|| self.scratch.unconfirmed_values(&slice_vars)).flatten();
-                self.scratch.pop();
+                let result = scratch.check_assuming(guard);
+                let values = (result == SatResult::Sat).then(|| scratch.unconfirmed_values(&slice_vars)).flatten();
+                scratch.pop();
+                if self.slices.len() >= SLICE_CACHE_LIMIT {
+                    self.slices.clear();
+                }
                 self.slices.insert(key, (result, values.clone()));
                 (result, values)
             }
         };
-        let model = match (values, &self.links[node].model) {
+        let model = match (values, &node.model) {
             (Some(values), Some(base)) => {
                 // The slice's values override the parent's (`im`'s `union` keeps the larger map's).
                 let mut model = base.clone();
@@ -255,47 +310,100 @@ impl PathSolver {
             }
             _ => None,
         };
-        Feasibility { result, model }
+        Feasibility { result, model, confirmed: false }
     }
 
     /// `guard` against the whole path condition of `node`, incrementally.
-    fn check_path(&mut self, node: NodeId, guard: &Term, vars: BTreeMap<Name, Sort>) -> Feasibility {
+    fn check_path(&mut self, node: &Link, guard: &Term, vars: BTreeMap<Name, Sort>) -> Feasibility {
         self.sync(node);
-        let result = self.solver.check_assuming(guard);
+        let Some(solver) = self.solver.as_mut() else { return Feasibility { result: SatResult::Unknown, model: None, confirmed: false } };
+        let result = solver.check_assuming(guard);
         let model = if result == SatResult::Sat {
             let mut all = self.inputs.clone();
             all.extend(vars);
-            if let Some(g) = self.links[node].anchor {
-                all.extend(self.guards[g].path_vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
+            if let Some(g) = &node.anchor {
+                all.extend(g.path_vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
             }
-            self.solver.unconfirmed_values(&all).filter(|model| eval_bool(guard, model) == Ok(true))
+            solver.unconfirmed_values(&all).filter(|model| eval_bool(guard, model) == Ok(true))
         } else {
             None
         };
-        Feasibility { result, model }
+        Feasibility { result, model, confirmed: false }
     }
 
     /// Makes the solver hold exactly the path condition of `node`.
-    fn sync(&mut self, node: NodeId) {
+    fn sync(&mut self, node: &Link) {
+        let solver = Self::make(&mut self.solver, self.timeout_ms, self.deadline);
         let mut missing = Vec::new();
-        let mut current = self.links[node].anchor;
+        let mut current = node.anchor.as_ref();
         while let Some(g) = current {
-            let guard = &self.guards[g];
-            if self.stack.get(guard.level) == Some(&g) {
+            if self.stack.get(g.level).is_some_and(|held| Rc::ptr_eq(held, g)) {
                 break;
             }
-            missing.push(g);
-            current = guard.previous;
+            missing.push(g.clone());
+            current = g.previous.as_ref();
         }
-        let keep = current.map_or(0, |g| self.guards[g].level + 1);
+        let keep = current.map_or(0, |g| g.level + 1);
         while self.stack.len() > keep {
-            self.solver.pop();
+            solver.pop();
             self.stack.pop();
         }
         for g in missing.into_iter().rev() {
-            self.solver.push();
-            self.solver.assert(&self.guards[g].guard);
+            solver.push();
+            solver.assert(&g.guard);
             self.stack.push(g);
         }
     }
+}
+
+/// Whether `model`, which satisfies the step's guard, satisfies the path to
+/// `node`, whose confirmed model is `base`: only the guards that mention an
+/// input where the two differ are evaluated.
+fn confirms(node: &Link, base: &Valuation, model: &Valuation) -> bool {
+    changed(base, model).is_some_and(|changed| node.summary.holds(model, &changed))
+}
+
+/// The guards of the path to `node`, innermost first.
+fn path_guards(node: &Link) -> impl Iterator<Item = &Term> {
+    std::iter::successors(node.anchor.as_deref(), |g| g.previous.as_deref()).map(|g| &g.guard)
+}
+
+/// The guard nodes on the path to `node` that share variables,
+/// transitively, with `vars`; `None` when that is all of them.
+fn independent_slice<'n>(node: &'n Link, vars: &BTreeMap<Name, Sort>) -> Option<Vec<&'n GuardNode>> {
+    let mut wanted: BTreeSet<&Name> = vars.keys().collect();
+    let (mut slice, mut skipped): (Vec<&GuardNode>, Vec<&GuardNode>) = (Vec::new(), Vec::new());
+    let mut current = node.anchor.as_deref();
+    while let Some(guard) = current {
+        if guard.path_vars.len() <= wanted.len() && guard.path_vars.keys().all(|x| wanted.contains(x)) {
+            // Everything from here to the root is in the slice, and adds
+            // no variable; a guard skipped on the way may still share one
+            // with a guard taken in after it (below).
+            if skipped.is_empty() {
+                return None;
+            }
+            slice.extend(std::iter::successors(Some(guard), |g| g.previous.as_deref()));
+            break;
+        }
+        if guard.vars.keys().any(|x| wanted.contains(x)) {
+            wanted.extend(guard.vars.keys());
+            slice.push(guard);
+        } else {
+            skipped.push(guard);
+        }
+        current = guard.previous.as_deref();
+    }
+    loop {
+        let (joining, apart): (Vec<&GuardNode>, Vec<&GuardNode>) =
+            skipped.iter().partition(|g| g.vars.keys().any(|x| wanted.contains(x)));
+        if joining.is_empty() {
+            break;
+        }
+        for g in &joining {
+            wanted.extend(g.vars.keys());
+        }
+        slice.extend(joining);
+        skipped = apart;
+    }
+    (!skipped.is_empty()).then_some(slice)
 }

@@ -69,7 +69,7 @@ fn mirrored(op: BinOp) -> Option<BinOp> {
 }
 
 /// The candidate repair of `model` for `guard`, unconfirmed.
-fn candidate(model: &Valuation, guard: &Term) -> Option<Valuation> {
+pub(crate) fn candidate(model: &Valuation, guard: &Term) -> Option<Valuation> {
     match guard.kind() {
         TermKind::Var(..) => Location::of(guard)?.set(model, Value::Bool(true)),
         TermKind::Unary(UnOp::Not, inner) => Location::of(inner)?.set(model, Value::Bool(false)),

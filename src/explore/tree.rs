@@ -30,7 +30,7 @@ pub struct Node {
 }
 
 /// A transition `c → c'`: the rule and the condition it conjoins to `φ`.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Edge {
     #[serde(serialize_with = "rule_name")]
     pub rule: Rule,
@@ -210,6 +210,8 @@ pub enum Limit {
     MaxPaths,
     /// `--time-limit-ms`.
     TimeLimit,
+    /// The memory budget (`--max-memory-mb`).
+    Memory,
 }
 
 impl fmt::Display for Limit {
@@ -217,6 +219,7 @@ impl fmt::Display for Limit {
         f.write_str(match self {
             Limit::MaxPaths => "path limit reached",
             Limit::TimeLimit => "time limit reached",
+            Limit::Memory => "memory limit reached",
         })
     }
 }
@@ -225,6 +228,7 @@ impl fmt::Display for Limit {
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Unexplored {
     pub node: NodeId,
+    pub depth: usize,
     pub reason: Limit,
 }
 
@@ -247,14 +251,20 @@ pub struct Stats {
     pub pruned: usize,
     pub solver_calls: u64,
     pub time_ms: u64,
-    /// Time spent simplifying reported terms, in microseconds (for `symex
-    /// bench`; kept out of the JSON so reports stay free of timings beyond `time_ms`).
+    /// Where the time went (for `symex bench`; not part of the JSON contract).
     #[serde(skip)]
-    pub simplify_us: u64,
+    pub timings: Timings,
+}
+
+/// Time spent in the solver and the simplifier during an exploration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timings {
+    pub solver: std::time::Duration,
+    pub simplifier: std::time::Duration,
 }
 
 /// The whole exploration.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Default, Serialize)]
 pub struct Tree {
     pub nodes: Vec<Node>,
     /// The reported paths, as the nodes where they end, in the order found.

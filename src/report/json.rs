@@ -1,46 +1,215 @@
-//! The JSON view of an exploration (SPEC §2.1 `explore --format json`).
+//! The JSON views of an exploration: the SPEC §2.1 document of
+//! `explore --format json`, written path by path as the exploration goes
+//! (the same document a whole tree would give), and `--format jsonl`, one
+//! line per node and per path, in which a trace is the chain of a path's
+//! nodes rather than a copy per path. Paths and nodes are serialised from
+//! borrowed views, straight to the output.
 
 use super::Header;
-use crate::explore::Tree;
-use serde_json::{json, Map, Value as Json};
+use crate::explore::{Finished, Observer, PathNode, Pruned, Stats, TraceEntry, Unexplored};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::json;
+use std::fmt::Display;
+use std::io::{self, Write};
+use symex_semantics::term::{Name, Term};
 
-/// One object: the program, the paths with their conditions, states,
-/// traces and models, the frontier left unexplored, and the counters.
-pub fn tree_json(tree: &Tree, header: &Header) -> Json {
-    let paths: Vec<Json> = tree
-        .paths
-        .iter()
-        .enumerate()
-        .filter_map(|(id, &node)| {
-            let leaf = tree.leaf(node)?;
-            let state: Map<String, Json> = leaf.state.iter().map(|(x, e)| (x.to_string(), Json::String(e.to_string()))).collect();
-            let trace: Vec<String> = tree.trace_to(node).iter().map(|entry| entry.to_string()).collect();
-            Some(json!({
-                "id": id,
-                "node": node,
-                "status": leaf.status.name(),
-                "error": leaf.status.error().map(|kind| kind.to_string()),
-                "reason": leaf.status.reason(),
-                "path_condition": leaf.path_condition.to_string(),
-                "path_condition_size": leaf.path_condition.dag_size(),
-                "state": state,
-                "trace": trace,
-                "model": leaf.model.as_ref().map(|model| super::values::inputs_json(&header.inputs_of(model), header.language)),
-                "steps": tree.nodes[node].depth,
-            }))
-        })
-        .collect();
-    let unexplored: Vec<Json> = tree
-        .unexplored
-        .iter()
-        .map(|u| json!({ "node": u.node, "depth": tree.nodes[u.node].depth, "reason": u.reason }))
-        .collect();
-    json!({
-        "program": header.program,
-        "language": header.language.to_string(),
-        "method": header.method,
-        "paths": paths,
-        "unexplored": unexplored,
-        "stats": tree.stats,
-    })
+/// Serialises as the string its `Display` writes, with no intermediate `String`.
+struct AsText<'a, T: Display>(&'a T);
+
+impl<T: Display> Serialize for AsText<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
+    }
+}
+
+/// `σ` as `{"x": "term", …}`.
+struct StateJson<'a>(&'a [(Name, Term)]);
+
+impl Serialize for StateJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (x, e) in self.0 {
+            map.serialize_entry(&**x, &AsText(e))?;
+        }
+        map.end()
+    }
+}
+
+/// A trace as a list of strings.
+struct TraceJson<'a>(&'a [&'a TraceEntry]);
+
+impl Serialize for TraceJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for entry in self.0 {
+            seq.serialize_element(&AsText(*entry))?;
+        }
+        seq.end()
+    }
+}
+
+/// One path with the fields of SPEC §2.1, in the contract's order.
+struct PathJson<'a> {
+    path: &'a Finished<'a>,
+    /// Which variables a model shows, and whether as a heap.
+    header: &'a Header,
+    /// The key of the path's number: `id` in the document, `path` in lines.
+    id_key: &'static str,
+    /// `false` when the reader rebuilds the path condition from the nodes
+    /// (then its size is left to the reader too).
+    path_condition: bool,
+    /// `None` when the nodes give the trace.
+    trace: Option<&'a [&'a TraceEntry]>,
+}
+
+impl Serialize for PathJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let leaf = &self.path.leaf;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry(self.id_key, &self.path.id)?;
+        map.serialize_entry("node", &self.path.node.id)?;
+        map.serialize_entry("status", leaf.status.name())?;
+        map.serialize_entry("error", &leaf.status.error().map(|kind| kind.to_string()))?;
+        map.serialize_entry("reason", &leaf.status.reason())?;
+        if self.path_condition {
+            map.serialize_entry("path_condition", &AsText(&leaf.path_condition))?;
+            map.serialize_entry("path_condition_size", &leaf.path_condition.dag_size())?;
+        } else {
+            map.serialize_entry("path_condition_from_nodes", &true)?;
+        }
+        map.serialize_entry("state", &StateJson(&leaf.state))?;
+        if let Some(trace) = self.trace {
+            map.serialize_entry("trace", &TraceJson(trace))?;
+        }
+        let model = leaf.model.as_ref().map(|model| super::values::inputs_json(&self.header.inputs_of(model), self.header.language));
+        map.serialize_entry("model", &model)?;
+        map.serialize_entry("steps", &self.path.node.depth)?;
+        map.end()
+    }
+}
+
+fn header_json(header: &Header) -> serde_json::Value {
+    json!({ "program": header.program, "language": header.language.to_string(), "method": header.method })
+}
+
+fn unexplored_json(unexplored: &[Unexplored]) -> serde_json::Value {
+    unexplored.iter().map(|u| json!({ "node": u.node, "depth": u.depth, "reason": u.reason })).collect()
+}
+
+/// `explore --format json`: `{"program", "language", "method", "paths":
+/// [...], "unexplored": [...], "stats"}`, each path written when it ends.
+pub struct JsonReport<W: Write> {
+    out: W,
+    header: Header,
+    paths: usize,
+}
+
+impl<W: Write> JsonReport<W> {
+    pub fn new(out: W, header: Header) -> JsonReport<W> {
+        JsonReport { out, header, paths: 0 }
+    }
+
+    /// Everything before the first path.
+    fn open(&mut self) -> io::Result<()> {
+        let text = format!("{:#}", header_json(&self.header));
+        // The header object without its closing brace, continued by the paths.
+        write!(self.out, "{},\n  \"paths\": [", text.trim_end().trim_end_matches('}').trim_end())
+    }
+}
+
+impl<W: Write> Observer for JsonReport<W> {
+    fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
+        if self.paths == 0 {
+            self.open()?;
+        }
+        let trace = path.node.trace();
+        let view = PathJson { path: &path, header: &self.header, id_key: "id", path_condition: true, trace: Some(&trace) };
+        let text = serde_json::to_string_pretty(&view)?;
+        write!(self.out, "{}\n    ", if self.paths == 0 { "" } else { "," })?;
+        // Nested two levels deep; JSON strings hold no raw line breaks.
+        self.out.write_all(text.replace('\n', "\n    ").as_bytes())?;
+        self.paths += 1;
+        Ok(())
+    }
+
+    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
+        if self.paths == 0 {
+            self.open()?;
+            write!(self.out, "]")?;
+        } else {
+            write!(self.out, "\n  ]")?;
+        }
+        let rest = format!("{:#}", json!({ "unexplored": unexplored_json(unexplored), "stats": stats }));
+        // The rest object without its opening brace, continuing the document.
+        writeln!(self.out, ",{}", rest.trim_start().trim_start_matches('{'))?;
+        self.out.flush()
+    }
+}
+
+/// `explore --format jsonl`: a header line, then one line per node (its
+/// parent, rule, condition and trace entry) and per path as they come, and
+/// a last line with the frontier left and the counters. A path's trace is
+/// the trace entries of its nodes from the root; its path condition is
+/// written out unless it is the conjunction of its nodes' conditions
+/// (`"path_condition_from_nodes": true`), so the stream grows linearly
+/// with the tree.
+pub struct JsonLinesReport<W: Write> {
+    out: W,
+    header: Header,
+}
+
+impl<W: Write> JsonLinesReport<W> {
+    pub fn new(mut out: W, header: Header) -> io::Result<JsonLinesReport<W>> {
+        writeln!(out, "{}", header_json(&header))?;
+        Ok(JsonLinesReport { out, header })
+    }
+
+    fn line(&mut self, value: &impl Serialize) -> io::Result<()> {
+        line(&mut self.out, value)
+    }
+}
+
+/// `value` on a line of its own.
+fn line(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    out.write_all(b"\n")
+}
+
+/// A node line of `--format jsonl`.
+#[derive(serde::Serialize)]
+struct NodeLine<'a> {
+    node: usize,
+    parent: Option<usize>,
+    depth: usize,
+    rule: Option<&'static str>,
+    condition: AsText<'a, Term>,
+    trace: Vec<AsText<'a, TraceEntry>>,
+}
+
+impl<W: Write> Observer for JsonLinesReport<W> {
+    fn node(&mut self, node: &PathNode) -> io::Result<()> {
+        let line = NodeLine {
+            node: node.id,
+            parent: node.parent_id(),
+            depth: node.depth,
+            rule: node.edge.as_ref().map(|edge| edge.rule.name()),
+            condition: AsText(node.edge.as_ref().map_or(&node.conjunction, |edge| &edge.condition)),
+            trace: node.edge.iter().flat_map(|edge| &edge.trace).map(AsText).collect(),
+        };
+        self.line(&line)
+    }
+
+    fn pruned(&mut self, pruned: Pruned) -> io::Result<()> {
+        self.line(&json!({ "pruned": pruned.parent, "rule": pruned.rule.name() }))
+    }
+
+    fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
+        let path_condition = path.leaf.path_condition != path.node.conjunction;
+        line(&mut self.out, &PathJson { path: &path, header: &self.header, id_key: "path", path_condition, trace: None })
+    }
+
+    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
+        self.line(&json!({ "unexplored": unexplored_json(unexplored), "stats": stats }))?;
+        self.out.flush()
+    }
 }

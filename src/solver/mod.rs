@@ -21,6 +21,7 @@ pub use encode::EncodeError;
 use encode::Encoder;
 use watchdog::Watchdog;
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::term::{Name, Sort, Term};
 use z3::ast::Bool;
@@ -50,6 +51,10 @@ pub struct Solver {
     /// The outcome of the last check and its `extra` condition, if any.
     last: Option<(SatResult, Option<Term>)>,
     calls: u64,
+    /// Time spent in checks.
+    time: Duration,
+    /// No check runs past this instant (an exploration's overall time limit).
+    deadline: Option<Instant>,
     watchdog: Watchdog,
 }
 
@@ -62,7 +67,7 @@ impl Solver {
         // integer problems) do not notice interrupts and can run forever.
         params.set_bool("ignore_solver1", true);
         z3.set_params(&params);
-        let watchdog = Watchdog::new(z3.get_context(), std::time::Duration::from_millis(timeout_ms));
+        let watchdog = Watchdog::new(z3.get_context(), Duration::from_millis(timeout_ms));
         Solver {
             z3,
             encoder: Encoder::default(),
@@ -72,6 +77,8 @@ impl Solver {
             axioms: Vec::new(),
             last: None,
             calls: 0,
+            time: Duration::ZERO,
+            deadline: None,
             watchdog,
         }
     }
@@ -164,6 +171,17 @@ impl Solver {
         self.calls
     }
 
+    /// The time spent in checks so far.
+    pub fn time(&self) -> Duration {
+        self.time
+    }
+
+    /// Checks end by `deadline` at the latest (answering `Unknown` if
+    /// interrupted), whatever the per-query time limit.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
     /// Why checks answer `Unknown` without asking Z3, if they do.
     pub fn unsupported(&self) -> Option<&EncodeError> {
         self.unsupported.as_ref().map(|(_, error)| error)
@@ -171,14 +189,15 @@ impl Solver {
 
     fn run_check(&mut self, extra: Option<&Term>) -> SatResult {
         self.calls += 1;
-        let result = if self.unsupported.is_some() {
+        let start = Instant::now();
+        let result = if self.unsupported.is_some() || self.deadline.is_some_and(|deadline| start >= deadline) {
             SatResult::Unknown
         } else {
             match extra.map(|extra| self.encoder.boolean(extra)).transpose() {
                 Ok(assumption) => {
                     self.assert_new_axioms();
                     let z3 = &self.z3;
-                    let answer = self.watchdog.limit(|| match assumption {
+                    let answer = self.watchdog.limit(self.deadline, || match assumption {
                         Some(assumption) => z3.check_assumptions(&[assumption]),
                         None => z3.check(),
                     });
@@ -191,6 +210,7 @@ impl Solver {
                 Err(_) => SatResult::Unknown,
             }
         };
+        self.time += start.elapsed();
         self.last = Some((result, extra.cloned()));
         result
     }

@@ -50,9 +50,10 @@ impl Watchdog {
         Watchdog { limit, shared, thread }
     }
 
-    /// Runs the query `check` under the time limit.
-    pub(crate) fn limit<T>(&self, check: impl FnOnce() -> T) -> T {
-        lock(&self.shared).deadline = Some(Instant::now() + self.limit);
+    /// Runs the query `check` under the time limit, and not past `deadline`.
+    pub(crate) fn limit<T>(&self, deadline: Option<Instant>, check: impl FnOnce() -> T) -> T {
+        let own = Instant::now() + self.limit;
+        lock(&self.shared).deadline = Some(deadline.map_or(own, |deadline| deadline.min(own)));
         self.shared.1.notify_one();
         let answer = check();
         lock(&self.shared).deadline = None;

@@ -1,0 +1,65 @@
+//! The explorer's own nodes: each linked to its parent, so the trace of a
+//! path is its chain of ancestors, shared by every path through it (a
+//! prefix is stored once, however many paths extend it). A node is freed
+//! when no pending configuration lies below it, so depth-first exploration
+//! holds the nodes of the current path and their pending siblings only.
+
+use super::tree::{Edge, NodeId, TraceEntry};
+use std::rc::Rc;
+use symex_semantics::system::Rule;
+
+/// A configuration reached, as the explorer holds it while paths below it are pending.
+pub struct PathNode {
+    pub id: NodeId,
+    pub parent: Option<Rc<PathNode>>,
+    /// Number of transitions from the initial configuration.
+    pub depth: usize,
+    /// The transition from the parent; `None` for the root.
+    pub edge: Option<Edge>,
+    /// The configuration as text, kept only when asked for (the DOT view).
+    pub configuration: Option<String>,
+    /// The conjunction of the conditions from the root to here (the root's
+    /// is the exploration's assumption): the path condition, as far as the
+    /// semantics builds it by conjoining guards (hash-consed, so O(1) per node).
+    pub conjunction: symex_semantics::term::Term,
+}
+
+impl PathNode {
+    /// This node and its ancestors, this node first.
+    pub fn ancestors(&self) -> impl Iterator<Item = &PathNode> {
+        std::iter::successors(Some(self), |node| node.parent.as_deref())
+    }
+
+    /// The parent's id; `None` for the root.
+    pub fn parent_id(&self) -> Option<NodeId> {
+        self.parent.as_ref().map(|parent| parent.id)
+    }
+
+    /// The symbolic trace (§4) of the path to this node, root first.
+    pub fn trace(&self) -> Vec<&TraceEntry> {
+        let mut trace: Vec<&TraceEntry> = self.ancestors().filter_map(|node| node.edge.as_ref()).flat_map(|edge| edge.trace.iter().rev()).collect();
+        trace.reverse();
+        trace
+    }
+
+    /// The rules taken from the root to this node.
+    pub fn rules(&self) -> Vec<Rule> {
+        let mut rules: Vec<Rule> = self.ancestors().filter_map(|node| node.edge.as_ref().map(|edge| edge.rule)).collect();
+        rules.reverse();
+        rules
+    }
+}
+
+impl Drop for PathNode {
+    /// Frees a chain of nodes iteratively: a path a hundred thousand steps
+    /// long must not overflow the stack when it is dropped.
+    fn drop(&mut self) {
+        let mut next = self.parent.take();
+        while let Some(node) = next {
+            next = match Rc::try_unwrap(node) {
+                Ok(mut node) => node.parent.take(),
+                Err(_) => None,
+            };
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! What an exploration reports as it goes: every node as it is made, every
+//! path as it ends, and the frontier and counters at the end. A report
+//! written from these events holds no tree; [`TreeRecorder`] builds the
+//! whole [`Tree`] for the views that need it (DOT, tests, verification).
+
+use super::node::PathNode;
+use super::tree::{Leaf, Node, Pruned, Stats, Tree, Unexplored};
+use std::io;
+
+/// A path that has just ended.
+pub struct Finished<'a> {
+    /// The path's number, in the order paths are found.
+    pub id: usize,
+    /// Where it ends; its ancestors are the path.
+    pub node: &'a PathNode,
+    pub leaf: Leaf,
+}
+
+/// Receives an exploration's events. An error (a closed output) stops the exploration.
+pub trait Observer {
+    /// A node was made (a parent always before its children).
+    fn node(&mut self, _node: &PathNode) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// A successor was found infeasible.
+    fn pruned(&mut self, _pruned: Pruned) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// A path ended.
+    fn path(&mut self, path: Finished<'_>) -> io::Result<()>;
+
+    /// The exploration is over: the frontier a limit left, and the counters.
+    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()>;
+}
+
+/// Builds the whole tree, with parent pointers (a path's trace is stored
+/// once per node, not once per path).
+#[derive(Default)]
+pub struct TreeRecorder {
+    tree: Tree,
+}
+
+impl TreeRecorder {
+    pub fn into_tree(self) -> Tree {
+        self.tree
+    }
+}
+
+impl Observer for TreeRecorder {
+    fn node(&mut self, node: &PathNode) -> io::Result<()> {
+        debug_assert_eq!(node.id, self.tree.nodes.len());
+        self.tree.nodes.push(Node {
+            id: node.id,
+            parent: node.parent_id(),
+            depth: node.depth,
+            edge: node.edge.clone(),
+            leaf: None,
+            configuration: node.configuration.clone(),
+        });
+        Ok(())
+    }
+
+    fn pruned(&mut self, pruned: Pruned) -> io::Result<()> {
+        self.tree.pruned.push(pruned);
+        Ok(())
+    }
+
+    fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
+        self.tree.nodes[path.node.id].leaf = Some(path.leaf);
+        self.tree.paths.push(path.node.id);
+        Ok(())
+    }
+
+    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
+        self.tree.unexplored = unexplored.to_vec();
+        self.tree.stats = stats.clone();
+        Ok(())
+    }
+}

@@ -1,0 +1,175 @@
+//! What the guards of a path say about each input, kept incrementally along
+//! the path (persistent maps: a child shares its parent's): the interval an
+//! integer input is confined to by comparisons with literals (`3 < n`,
+//! `x <= 0`), and every other guard, indexed by the inputs it mentions.
+//!
+//! Two uses, each making a step cost what its guard touches instead of the
+//! length of the path:
+//! - **confirmation**: a model that differs from a confirmed one only at
+//!   some inputs satisfies the path iff those inputs lie in their intervals
+//!   and the other guards mentioning them hold — the guards that mention
+//!   none of them keep the values they were confirmed with;
+//! - **bounds**: a guard `x op c` on an input that only such guards
+//!   constrain is decided exactly by intersecting intervals, with no query
+//!   (the guards on other inputs are satisfied by the confirmed model).
+
+use num_bigint::BigInt;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use symex_semantics::eval::{eval_bool, Valuation};
+use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
+use symex_semantics::value::Value;
+
+/// Inclusive bounds; `None` is unbounded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Interval {
+    low: Option<BigInt>,
+    high: Option<BigInt>,
+}
+
+impl Interval {
+    fn meet(&self, other: &Interval) -> Interval {
+        let low = match (&self.low, &other.low) {
+            (Some(a), Some(b)) => Some(a.max(b).clone()),
+            (a, b) => a.clone().or_else(|| b.clone()),
+        };
+        let high = match (&self.high, &other.high) {
+            (Some(a), Some(b)) => Some(a.min(b).clone()),
+            (a, b) => a.clone().or_else(|| b.clone()),
+        };
+        Interval { low, high }
+    }
+
+    fn is_empty(&self) -> bool {
+        matches!((&self.low, &self.high), (Some(low), Some(high)) if low > high)
+    }
+
+    fn contains(&self, n: &BigInt) -> bool {
+        self.low.as_ref().is_none_or(|low| low <= n) && self.high.as_ref().is_none_or(|high| n <= high)
+    }
+
+    /// The member nearest to `n` (the interval is not empty).
+    fn nearest(&self, n: &BigInt) -> BigInt {
+        match (&self.low, &self.high) {
+            (Some(low), _) if n < low => low.clone(),
+            (_, Some(high)) if n > high => high.clone(),
+            _ => n.clone(),
+        }
+    }
+}
+
+/// A guard `x op c` (or `c op x`) on an integer input `x`: the input and the interval it allows.
+pub(crate) fn bound(guard: &Term) -> Option<(&Name, Interval)> {
+    let TermKind::Binary(op, left, right) = guard.kind() else { return None };
+    let (x, c, op) = match (left.kind(), right.kind()) {
+        (TermKind::Var(x, Sort::Int), TermKind::Int(c)) => (x, c, *op),
+        (TermKind::Int(c), TermKind::Var(x, Sort::Int)) => (x, c, mirrored(*op)?),
+        _ => return None,
+    };
+    let one = BigInt::from(1);
+    let interval = match op {
+        BinOp::Lt => Interval { low: None, high: Some(c - &one) },
+        BinOp::Le => Interval { low: None, high: Some(c.clone()) },
+        BinOp::Gt => Interval { low: Some(c + &one), high: None },
+        BinOp::Ge => Interval { low: Some(c.clone()), high: None },
+        BinOp::Eq => Interval { low: Some(c.clone()), high: Some(c.clone()) },
+        _ => return None,
+    };
+    Some((x, interval))
+}
+
+/// `op` with its operands exchanged (`c < x` is `x > c`).
+fn mirrored(op: BinOp) -> Option<BinOp> {
+    Some(match op {
+        BinOp::Eq => op,
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        _ => return None,
+    })
+}
+
+/// A persistent list of guards.
+struct Guards {
+    guard: Term,
+    next: Option<Rc<Guards>>,
+}
+
+impl Drop for Guards {
+    /// Iteratively, like every chain along a path.
+    fn drop(&mut self) {
+        let mut next = self.next.take();
+        while let Some(node) = next {
+            next = match Rc::try_unwrap(node) {
+                Ok(mut node) => node.next.take(),
+                Err(_) => None,
+            };
+        }
+    }
+}
+
+/// The guards of one path, per input. Programs have few inputs, so the
+/// maps are copied on write (a child shares its parent's until it adds a
+/// guard), which costs far less memory per node than a persistent tree.
+#[derive(Clone, Default)]
+pub(crate) struct Summary {
+    intervals: Rc<BTreeMap<Name, Interval>>,
+    others: Rc<BTreeMap<Name, Rc<Guards>>>,
+}
+
+impl Summary {
+    /// The summary after conjoining `guard`, whose variables are `vars`.
+    pub(crate) fn with(&self, guard: &Term, vars: impl Iterator<Item = Name>) -> Summary {
+        let mut next = self.clone();
+        if let Some((x, interval)) = bound(guard) {
+            let met = self.intervals.get(x).map_or_else(|| interval.clone(), |old| old.meet(&interval));
+            Rc::make_mut(&mut next.intervals).insert(x.clone(), met);
+            return next;
+        }
+        for x in vars {
+            let list = Guards { guard: guard.clone(), next: self.others.get(&x).cloned() };
+            Rc::make_mut(&mut next.others).insert(x, Rc::new(list));
+        }
+        next
+    }
+
+    /// Whether `model`, equal to a model of the path except at `changed`,
+    /// satisfies the whole path.
+    pub(crate) fn holds(&self, model: &Valuation, changed: &BTreeSet<Name>) -> bool {
+        changed.iter().all(|x| {
+            let in_interval = match (self.intervals.get(x), model.get(x).and_then(Value::as_int)) {
+                (Some(interval), Some(n)) => interval.contains(n),
+                (Some(_), None) => false,
+                (None, _) => true,
+            };
+            in_interval
+                && std::iter::successors(self.others.get(x).map(Rc::as_ref), |list| list.next.as_deref())
+                    .all(|list| eval_bool(&list.guard, model) == Ok(true))
+        })
+    }
+
+    /// For a guard `x op c` on an input no other kind of guard on the path
+    /// mentions: `(x, None)` when the path leaves no room for it, or
+    /// `(x, Some(v))` with the value nearest to `x`'s `current` one that
+    /// satisfies the path and the guard; `None` when the guard is not of that kind.
+    pub(crate) fn decide(&self, guard: &Term, current: impl Fn(&Name) -> Option<BigInt>) -> Option<(Name, Option<BigInt>)> {
+        let (x, interval) = bound(guard)?;
+        if self.others.contains_key(x) {
+            return None;
+        }
+        let met = self.intervals.get(x).map_or_else(|| interval.clone(), |old| old.meet(&interval));
+        let value = (!met.is_empty()).then(|| met.nearest(&current(x).unwrap_or_default()));
+        Some((x.clone(), value))
+    }
+}
+
+/// The inputs at which `new` differs from `old`; `None` when their heaps differ.
+pub(crate) fn changed(old: &Valuation, new: &Valuation) -> Option<BTreeSet<Name>> {
+    if old.heap != new.heap {
+        return None;
+    }
+    let mut changed: BTreeSet<Name> = new.iter().filter(|(x, v)| old.get(x) != Some(*v)).map(|(x, _)| x.clone()).collect();
+    changed.extend(old.keys().filter(|x| !new.contains_key(x)).cloned());
+    Some(changed)
+}
