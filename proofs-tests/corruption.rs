@@ -61,7 +61,7 @@ fn corrupt_value(value: &Value, how: usize) -> Option<(Value, &'static str)> {
                 (Value::Array(ArrayValue { default: Box::new(default), ..array.clone() }), "an array's default")
             }
         },
-        Value::Nil | Value::Object(_) => return None,
+        Value::Nil | Value::Object(_) | Value::Field(_) => return None,
     })
 }
 

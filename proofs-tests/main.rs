@@ -16,6 +16,7 @@ mod corollary_3_2_no_locals_in_path_conditions;
 mod corollary_3_4_soundness_assignment;
 mod corruption;
 mod distribution;
+mod forward_agrees_with_wp;
 mod fuzz;
 mod generators;
 mod king_1976_properties;

@@ -129,6 +129,7 @@ fn default_like(v: &Value) -> Value {
         Value::Bool(_) => Value::default_of(&Sort::Bool),
         Value::Array(array) => Value::Array(ArrayValue::constant(array.len.clone(), default_like(&array.default))),
         Value::Nil | Value::Object(_) => Value::Nil,
+        Value::Field(array) => Value::Field(array.clone()),
     }
 }
 

@@ -6,13 +6,20 @@
 //! one of them and must find a counterexample.
 
 use quickcheck::Testable;
+use std::rc::Rc;
 use symex_semantics::delta::{delta, not_nil, Checks};
-use symex_semantics::oo::action::Action;
-use symex_semantics::oo::path::Calculus;
+use symex_semantics::eval::Valuation;
+use symex_semantics::oo::action::{Action, Location};
+use symex_semantics::oo::forward;
+use symex_semantics::oo::path::{path_with, Calculus};
+use symex_semantics::oo::unfold::PathState;
 use symex_semantics::oo::wp;
+use symex_semantics::program::Program;
+use symex_semantics::system::Options;
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 
 /// `(h'.f)[h.f := e] = h'[h.f := e].f`: the aliasing case dropped.
+#[derive(Default)]
 pub struct WithoutAliasing;
 
 impl Calculus for WithoutAliasing {
@@ -108,4 +115,78 @@ pub fn condition_without_delta_of_tests(rho: &wp::Trace, action: &Action) -> Ter
 /// the first counterexample, so the extra cases cost nothing when it does.
 pub fn caught<A: Testable>(name: &str, property: A) {
     crate::catches_on(name, 5 * crate::cases(), &crate::distribution::Required::nothing(), property);
+}
+
+/// Definition 4.2 under a broken `calculus`, as a path's state: a path
+/// conditions its steps on `path(ρ · a)`, recomputed backwards over the
+/// whole trace — the wp side of `--method wp` with one clause broken.
+pub struct DefinitionWith<C>(pub wp::Trace, pub std::marker::PhantomData<C>);
+
+impl<C> Clone for DefinitionWith<C> {
+    fn clone(&self) -> Self {
+        DefinitionWith(self.0.clone(), std::marker::PhantomData)
+    }
+}
+
+impl<C> Default for DefinitionWith<C> {
+    fn default() -> Self {
+        DefinitionWith(wp::Trace::new(), std::marker::PhantomData)
+    }
+}
+
+impl<C> std::fmt::Display for DefinitionWith<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl<C: Calculus + Default> PathState for DefinitionWith<C> {
+    fn then(&self, action: Action, program: &Program, checks: Checks) -> (Self, Term) {
+        let (trace, _) = PathState::then(&self.0, action, program, checks);
+        let condition = path_with(&trace.actions(), checks, &C::default());
+        (DefinitionWith(trace, std::marker::PhantomData), condition)
+    }
+
+    fn global_state(&self, program: &Program) -> Vec<(Name, Term)> {
+        self.0.global_state(program)
+    }
+
+    fn predicted_state(&self, inputs: &Valuation, program: &Rc<Program>, options: Options) -> Result<Valuation, String> {
+        self.0.predicted_state(inputs, program, options)
+    }
+
+    fn actions_since(&self, earlier: &Self) -> Option<Vec<Action>> {
+        self.0.actions_since(&earlier.0)
+    }
+}
+
+/// Forward execution whose field assignment leaves σ unchanged: `e.f := e'`
+/// checks `δ(e.f, e')` and forgets the write (§4.1's array update dropped).
+#[derive(Clone, Default)]
+pub struct ForgetsFieldWrites(pub forward::State);
+
+impl std::fmt::Display for ForgetsFieldWrites {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl PathState for ForgetsFieldWrites {
+    fn then(&self, action: Action, program: &Program, checks: Checks) -> (Self, Term) {
+        let write = matches!(action, Action::Assign(Location::Field(..), _));
+        let (next, condition) = self.0.then(action, program, checks);
+        (if write { self.clone() } else { ForgetsFieldWrites(next) }, condition)
+    }
+
+    fn global_state(&self, program: &Program) -> Vec<(Name, Term)> {
+        self.0.global_state(program)
+    }
+
+    fn predicted_state(&self, inputs: &Valuation, program: &Rc<Program>, options: Options) -> Result<Valuation, String> {
+        self.0.predicted_state(inputs, program, options)
+    }
+
+    fn actions_since(&self, earlier: &Self) -> Option<Vec<Action>> {
+        self.0.actions_since(&earlier.0)
+    }
 }

@@ -64,8 +64,8 @@ fn agree(this: ThisRule, program: &OoProgram, v: &Configuration) -> Result<TestR
         let next = concrete.try_successors(&c).map_err(|error| TestResult::error(error.to_string()))?.into_iter().next();
         let mut runnable = Vec::new();
         for step in unfold.successors(&u) {
-            let actions = step.next.trace.actions();
-            let added = actions.get(u.trace.len()..).unwrap_or_default();
+            let actions = step.next.state.actions();
+            let added = actions.get(u.state.len()..).unwrap_or_default();
             let run = traces.run(after.clone(), added);
             if true_in(step.next.path_condition(), &v)? != run.is_ok() {
                 let why = format!("V(path(ρ)) and ⟨V, ρ⟩ →* ε disagree on ρ = {}", ShowTrace(&actions));

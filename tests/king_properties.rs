@@ -15,6 +15,7 @@
 use rand::{Rng, SeedableRng};
 use std::rc::Rc;
 use symex::commands::language::{with_semantics, Choice, Semantics, Visitor};
+use symex::commands::Method;
 use symex::explore::run::{run, RunEnd};
 use symex::explore::{explore, replay, Bounds, ExploreOptions, Status, Tree};
 use symex::solver::{SatResult, Solver};
@@ -75,16 +76,21 @@ fn load(example: &str) -> Rc<Program> {
 }
 
 /// Runs `check` on the example's semantics and its tree explored with `options`.
-fn with_tree(example: &str, unfold: usize, options: Options, check: impl KingCheck) {
+fn with_tree(example: &str, unfold: usize, options: Options, check: impl KingCheck + Clone) {
     let explore = ExploreOptions { bounds: Bounds { unfold, ..Bounds::default() }, ..ExploreOptions::default() };
     check_tree(example, load(example), options, explore, check);
 }
 
-fn check_tree(name: &str, program: Rc<Program>, options: Options, explore: ExploreOptions, check: impl KingCheck) {
-    let choice = Choice::new(&program, None, None, ThisRule::Fresh).unwrap_or_else(|error| panic!("{name}: {error}"));
-    let visitor = Explored { program: program.clone(), explore, check, example: name.to_string() };
-    if let Err(error) = with_semantics(program, choice, options, visitor) {
-        panic!("{name}: {error}");
+/// Runs `check` under both methods: §2's and §3's systems or §4.1's
+/// forward execution, and the unfolding with `path(ρ)`.
+fn check_tree(name: &str, program: Rc<Program>, options: Options, explore: ExploreOptions, check: impl KingCheck + Clone) {
+    for method in [Method::Forward, Method::Wp] {
+        let choice = Choice::new(&program, None, Some(method), ThisRule::Fresh).unwrap_or_else(|error| panic!("{name}: {error}"));
+        let example = format!("{name} (--method {})", method.name());
+        let visitor = Explored { program: program.clone(), explore: explore.clone(), check: check.clone(), example };
+        if let Err(error) = with_semantics(program.clone(), choice, options, visitor) {
+            panic!("{name}: {error}");
+        }
     }
 }
 
@@ -123,6 +129,7 @@ fn leaves(tree: &Tree) -> impl Iterator<Item = (usize, &symex::explore::Leaf)> {
     tree.paths.iter().filter_map(|&node| tree.leaf(node).map(|leaf| (node, leaf)))
 }
 
+#[derive(Clone)]
 struct FeasibleLeavesReplay;
 
 impl KingCheck for FeasibleLeavesReplay {
@@ -156,6 +163,7 @@ fn every_feasible_leaf_has_a_model_that_takes_its_path() {
     with_tree("basic/array_max", 2, Options { checked_arrays: true }, FeasibleLeavesReplay);
 }
 
+#[derive(Clone)]
 struct PairwiseDisjoint;
 
 impl KingCheck for PairwiseDisjoint {
@@ -199,6 +207,8 @@ fn random_value(rng: &mut impl Rng, sort: &Sort, objects: &[(Oid, &str)]) -> Val
             }
             Value::Array(array)
         }
+        // No global is a field array: only forward execution's terms have one.
+        Sort::Field(..) => Value::default_of(sort),
         Sort::Object(class) => {
             let candidates: Vec<Oid> = objects.iter().filter(|(_, c)| *c == &**class).map(|(o, _)| *o).collect();
             match rng.gen_range(0..=candidates.len()) {
@@ -227,6 +237,7 @@ fn random_inputs(rng: &mut impl Rng, program: &Program) -> Valuation {
     globals.with_heap(heap)
 }
 
+#[derive(Clone)]
 struct InputsPartitioned;
 
 impl KingCheck for InputsPartitioned {
@@ -273,6 +284,7 @@ fn on_finite_trees_every_input_satisfies_exactly_one_leaf() {
     }
 }
 
+#[derive(Clone)]
 struct UndecidedIsUnknown;
 
 impl KingCheck for UndecidedIsUnknown {

@@ -36,7 +36,7 @@ pub fn delta(e: &Term, checks: Checks) -> Term {
     for node in e.nodes() {
         let d = |t: &Term| memo[&t.id()].clone();
         let defined = match node.kind() {
-            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) => {
+            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::FieldArray(..) => {
                 Term::bool(true)
             }
             TermKind::Field(object, ..) if checks.nil => Term::and(d(object), not_nil(object)),
@@ -49,6 +49,10 @@ pub fn delta(e: &Term, checks: Checks) -> Term {
                 Term::implies(c.clone(), d(a)),
                 Term::implies(Term::not(c.clone()), d(b)),
             ]),
+            // f[e] (§4.1) dereferences e, as e.f does.
+            TermKind::Select(array, index) if matches!(array.sort(), Sort::Field(..)) && checks.nil => {
+                Term::conjunction([d(array), d(index), not_nil(index)])
+            }
             TermKind::Select(array, index) => {
                 let bound = if checks.bounds { in_bounds(array, index) } else { Term::bool(true) };
                 Term::conjunction([d(array), d(index), bound])

@@ -8,7 +8,7 @@
 use crate::heap::Heap;
 use crate::subst::Substitution;
 use crate::term::{BinOp, IdMap, Name, Term, TermKind, UnOp};
-use crate::value::Value;
+use crate::value::{FieldValue, Value};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
@@ -171,8 +171,25 @@ fn eval_node(
         TermKind::Unary(UnOp::Neg, a) => Value::Int(-int(a)?),
         TermKind::Unary(UnOp::Not, a) => Value::Bool(!value(a).as_bool().ok_or_else(|| ill_typed(a, "boolean"))?),
         TermKind::Binary(op, a, b) => binary(*op, value(a), value(b)).ok_or_else(|| EvalError::IllTyped(node.to_string()))?,
-        TermKind::Select(a, i) => array(a)?.get(&int(i)?),
-        TermKind::Store(a, i, v) => Value::Array(array(a)?.set(int(i)?, value(v).clone())),
+        TermKind::FieldArray(f, _) => Value::Field(FieldValue { field: f.clone(), writes: im::Vector::new() }),
+        TermKind::Select(a, i) => match value(a) {
+            // f[e] (§4.1): the latest write at V(e), else H(V(e).f); ⊥ for nil.
+            Value::Field(field) => match field.written(value(i)) {
+                Some(written) => written.clone(),
+                None => match value(i).as_reference() {
+                    Some(None) => return Ok(None),
+                    Some(Some(o)) => heap.field(o, &field.field).cloned().ok_or_else(|| {
+                        EvalError::IllTyped(format!("`{node}`: the heap has no object {o} with a field `{}`", field.field))
+                    })?,
+                    None => return Err(ill_typed(i, "an object")),
+                },
+            },
+            _ => array(a)?.get(&int(i)?),
+        },
+        TermKind::Store(a, i, v) => match value(a) {
+            Value::Field(field) => Value::Field(field.set(value(i).clone(), value(v).clone())),
+            _ => Value::Array(array(a)?.set(int(i)?, value(v).clone())),
+        },
         TermKind::Field(object, f, _) => match value(object).as_reference() {
             Some(None) => return Ok(None),
             Some(Some(o)) => heap.field(o, f).cloned().ok_or_else(|| {

@@ -146,6 +146,7 @@ fn write_term(out: &mut dyn fmt::Write, root: &Term, names: &IdMap<usize>) -> fm
             TermKind::Var(name, _) => out.write_str(name)?,
             TermKind::Len(name) => write!(out, "len({name})")?,
             TermKind::Nil(_) => out.write_str("nil")?,
+            TermKind::FieldArray(f, _) => out.write_str(f)?,
             TermKind::Field(object, field, _) => {
                 stack.push(Task::Text(field));
                 stack.push(Task::Text("."));

@@ -57,6 +57,9 @@ pub enum Sort {
     Array(Box<Sort>),
     /// An object of the named class (oo).
     Object(Name),
+    /// A field as an array `O → T` from the objects of the class to the
+    /// field's sort (§4.1, fields as arrays): only forward execution builds it.
+    Field(Name, Box<Sort>),
 }
 
 impl Sort {
@@ -76,6 +79,7 @@ impl fmt::Display for Sort {
             Sort::Bool => write!(f, "bool"),
             Sort::Array(element) => write!(f, "{element}[]"),
             Sort::Object(class) => write!(f, "{class}"),
+            Sort::Field(class, element) => write!(f, "{class}→{element}"),
         }
     }
 }
@@ -169,6 +173,9 @@ pub enum TermKind {
     Store(Term, Term, Term),
     /// `nil` of the given class (oo).
     Nil(Name),
+    /// `f` as an array (§4.1): the field `f` in the initial heap, of sort
+    /// [`Sort::Field`]; `f[e]` reads it (`Select`), `(f[e] := e')` updates it (`Store`).
+    FieldArray(Name, Sort),
     /// `e.f`: the field `f`, of the given sort, of the object `e` (oo).
     /// Field names are global to a program (SPEC §1.4), so the sort is the
     /// field's wherever it is declared.
@@ -203,6 +210,7 @@ enum Key {
     Select(u64, u64),
     Store(u64, u64, u64),
     Nil(Name),
+    FieldArray(Name, Sort),
     Field(u64, Name, Sort),
 }
 
@@ -219,6 +227,7 @@ impl Key {
             TermKind::Select(a, b) => Key::Select(a.id(), b.id()),
             TermKind::Store(a, b, c) => Key::Store(a.id(), b.id(), c.id()),
             TermKind::Nil(class) => Key::Nil(class.clone()),
+            TermKind::FieldArray(f, sort) => Key::FieldArray(f.clone(), sort.clone()),
             TermKind::Field(a, f, sort) => Key::Field(a.id(), f.clone(), sort.clone()),
         }
     }
@@ -309,6 +318,11 @@ impl Term {
         Term::new(TermKind::Field(object, field.into(), sort))
     }
 
+    /// The field `f` of the objects of `class`, of sort `element`, as an array (§4.1).
+    pub fn field_array(field: &str, class: &str, element: Sort) -> Term {
+        Term::new(TermKind::FieldArray(field.into(), Sort::Field(class.into(), Box::new(element))))
+    }
+
     #[allow(clippy::should_implement_trait)] // a smart constructor, not `std::ops::Not`
     /// `¬b`, with `¬true = false`, `¬false = true` and `¬¬b = b`, so path
     /// conditions stay readable without changing their meaning.
@@ -389,7 +403,7 @@ impl Term {
                 TermKind::Bool(_) | TermKind::Unary(UnOp::Not, _) => Sort::Bool,
                 TermKind::Binary(op, ..) if op.is_boolean() => Sort::Bool,
                 TermKind::Binary(..) => Sort::Int,
-                TermKind::Var(_, sort) | TermKind::Field(_, _, sort) => sort.clone(),
+                TermKind::Var(_, sort) | TermKind::Field(_, _, sort) | TermKind::FieldArray(_, sort) => sort.clone(),
                 TermKind::Nil(class) => Sort::Object(class.clone()),
                 TermKind::Ite(_, then, _) => {
                     current = then;
@@ -400,7 +414,7 @@ impl Term {
                     continue;
                 }
                 TermKind::Select(array, _) => match array.sort() {
-                    Sort::Array(element) => *element,
+                    Sort::Array(element) | Sort::Field(_, element) => *element,
                     other => other,
                 },
             };
@@ -410,7 +424,7 @@ impl Term {
     /// The direct subterms, left to right.
     pub fn children(&self) -> Vec<&Term> {
         match self.kind() {
-            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) => vec![],
+            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::FieldArray(..) => vec![],
             TermKind::Unary(_, a) | TermKind::Field(a, ..) => vec![a],
             TermKind::Binary(_, a, b) | TermKind::Select(a, b) => vec![a, b],
             TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => vec![a, b, c],

@@ -16,6 +16,32 @@ pub enum Value {
     Nil,
     /// An object of the heap; equality of objects is identity.
     Object(Oid),
+    /// A field as an array over references (§4.1), as forward execution
+    /// updates it: never a program's value, only an operand of `f[e]`.
+    Field(FieldValue),
+}
+
+/// The field `field` of the heap, updated at some references: `f[e]`
+/// reads the latest write at `e`'s value, else the heap.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FieldValue {
+    pub field: crate::term::Name,
+    /// `(reference, value)`, oldest first.
+    pub writes: im::Vector<(Value, Value)>,
+}
+
+impl FieldValue {
+    /// `(f[o] := v)`.
+    pub fn set(&self, reference: Value, value: Value) -> FieldValue {
+        let mut writes = self.writes.clone();
+        writes.push_back((reference, value));
+        FieldValue { field: self.field.clone(), writes }
+    }
+
+    /// The latest write at `reference`, if any.
+    pub fn written(&self, reference: &Value) -> Option<&Value> {
+        self.writes.iter().rev().find(|(r, _)| r == reference).map(|(_, v)| v)
+    }
 }
 
 /// An object identity `o1, o2, …` (§4: for each class an unbounded set of
@@ -72,6 +98,7 @@ impl Value {
             Sort::Bool => Value::Bool(false),
             Sort::Array(element) => Value::Array(ArrayValue::constant(BigInt::from(0), Value::default_of(element))),
             Sort::Object(_) => Value::Nil,
+            Sort::Field(_, _) => Value::Field(FieldValue { field: "".into(), writes: im::Vector::new() }),
         }
     }
 
@@ -117,6 +144,13 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Nil => f.write_str("nil"),
             Value::Object(o) => write!(f, "{o}"),
+            Value::Field(array) => {
+                write!(f, "{}", array.field)?;
+                for (reference, value) in &array.writes {
+                    write!(f, "[{reference} := {value}]")?;
+                }
+                Ok(())
+            }
             Value::Array(a) => {
                 let zero = BigInt::from(0);
                 // The list shows no default: only when it is the element's own.

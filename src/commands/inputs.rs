@@ -49,7 +49,7 @@ fn parse_value(text: &str, sort: &Sort) -> Result<Value, String> {
             }
             Ok(Value::Array(array))
         }
-        Sort::Object(class) => Err(format!("objects of class {class} cannot be given on the command line")),
+        Sort::Object(class) | Sort::Field(class, _) => Err(format!("objects of class {class} cannot be given on the command line")),
     }
 }
 
@@ -113,6 +113,6 @@ fn literal(value: &Value) -> Option<Term> {
     match value {
         Value::Int(n) => Some(Term::int(n.clone())),
         Value::Bool(b) => Some(Term::bool(*b)),
-        Value::Array(_) | Value::Nil | Value::Object(_) => None,
+        Value::Array(_) | Value::Nil | Value::Object(_) | Value::Field(_) => None,
     }
 }

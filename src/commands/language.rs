@@ -66,16 +66,15 @@ impl Choice {
     pub fn new(program: &Program, language: Option<Language>, method: Option<Method>, this: ThisRule) -> Result<Choice, CliError> {
         let language = choose(program, language)?;
         let method = method.unwrap_or(if language == Language::Oo { Method::Wp } else { Method::Forward });
-        if language == Language::Oo && method == Method::Forward {
-            return Err(CliError::new("--method forward (§4.1, fields as arrays) is not available for oo programs yet: use --method wp"));
-        }
         Ok(Choice { language, method, this })
     }
 }
 
 /// Runs `visitor` on the semantics `choice` gives `program`: with
 /// `--method wp`, the unfolding into a trace and the program semantics,
-/// which run programs of all three languages (§4).
+/// which run programs of all three languages (§4); with `--method forward`,
+/// §2's and §3's systems, and for oo programs the unfolding run forward
+/// with fields as arrays (§4.1).
 pub fn with_semantics<V: Visitor>(program: Rc<Program>, choice: Choice, options: Options, visitor: V) -> Result<V::Output, CliError> {
     if choice.method == Method::Wp {
         let symbolic = oo::unfold::Unfold::new(program.clone(), options, choice.this);
@@ -105,7 +104,15 @@ pub fn with_semantics<V: Visitor>(program: Rc<Program>, choice: Choice, options:
                 start: recursive::concrete::Concrete::initial,
             }))
         }
-        Language::Oo => unreachable!("Choice::new gives oo programs the method wp"),
+        Language::Oo => {
+            let symbolic = oo::forward::forward(program.clone(), options, choice.this);
+            Ok(visitor.visit(Semantics {
+                initial: symbolic.initial(),
+                symbolic,
+                concrete: oo::concrete::Concrete::new(program, options),
+                start: oo::concrete::Concrete::initial,
+            }))
+        }
     }
 }
 

@@ -13,6 +13,8 @@ pub fn value_json(value: &Value) -> Json {
         Value::Bool(b) => Json::Bool(*b),
         Value::Nil => Json::Null,
         Value::Object(o) => Json::String(o.to_string()),
+        // Never a variable's value: only forward execution's field arrays evaluate to it.
+        Value::Field(_) => Json::String(value.to_string()),
         Value::Array(array) => {
             let entries: Map<String, Json> = array.entries.iter().map(|(i, v)| (i.to_string(), value_json(v))).collect();
             json!({ "default": value_json(&array.default), "entries": entries, "len": value_json(&Value::Int(array.len.clone())) })

@@ -23,7 +23,7 @@ impl CostFunction<Node> for PrintedLength {
             Node::Int(n) => n.to_string().len(),
             Node::Bool(true) => 4,
             Node::Bool(false) => 5,
-            Node::Var(x, _) => x.as_str().chars().count(),
+            Node::Var(x, _) | Node::FieldArray(x, _) => x.as_str().chars().count(),
             Node::Len(a) => a.as_str().chars().count() + 5,
             Node::Nil(_) => 3,
             Node::Unary(UnOp::Not | UnOp::Neg, _) => 1,

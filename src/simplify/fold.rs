@@ -81,7 +81,7 @@ pub fn fold(node: &Node, constant: impl Fn(Id) -> Option<Constant>) -> Option<Co
     match eval_with(&ground, |_| None).ok()? {
         Value::Int(n) => Some(Constant::Int(n)),
         Value::Bool(b) => Some(Constant::Bool(b)),
-        Value::Array(_) | Value::Nil | Value::Object(_) => None,
+        Value::Array(_) | Value::Nil | Value::Object(_) | Value::Field(_) => None,
     }
 }
 
@@ -134,7 +134,7 @@ fn positional(node: &Term) -> Option<Node> {
     Some(match node.kind() {
         TermKind::Int(n) => Node::Int(n.clone()),
         TermKind::Bool(b) => Node::Bool(*b),
-        TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::Field(..) => return None,
+        TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::Field(..) | TermKind::FieldArray(..) => return None,
         TermKind::Unary(op, _) => Node::Unary(*op, [id(0)]),
         TermKind::Binary(op, ..) => Node::Binary(*op, [id(0), id(1)]),
         TermKind::Ite(..) => Node::Ite([id(0), id(1), id(2)]),

@@ -21,6 +21,7 @@ pub enum Node {
     Var(Symbol, Symbol),
     Len(Symbol),
     Nil(Symbol),
+    FieldArray(Symbol, Symbol),
     Unary(UnOp, [Id; 1]),
     Binary(BinOp, [Id; 2]),
     Ite([Id; 3]),
@@ -48,7 +49,7 @@ impl Language for Node {
 
     fn children(&self) -> &[Id] {
         match self {
-            Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Len(_) | Node::Nil(_) => &[],
+            Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Len(_) | Node::Nil(_) | Node::FieldArray(..) => &[],
             Node::Unary(_, ids) | Node::Field(_, _, ids) => ids,
             Node::Binary(_, ids) | Node::Select(ids) => ids,
             Node::Ite(ids) | Node::Store(ids) => ids,
@@ -57,7 +58,7 @@ impl Language for Node {
 
     fn children_mut(&mut self) -> &mut [Id] {
         match self {
-            Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Len(_) | Node::Nil(_) => &mut [],
+            Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Len(_) | Node::Nil(_) | Node::FieldArray(..) => &mut [],
             Node::Unary(_, ids) | Node::Field(_, _, ids) => ids,
             Node::Binary(_, ids) | Node::Select(ids) => ids,
             Node::Ite(ids) | Node::Store(ids) => ids,
@@ -117,6 +118,7 @@ impl fmt::Display for Node {
             Node::Var(x, _) => write!(f, "{x}"),
             Node::Len(a) => write!(f, "len({a})"),
             Node::Nil(_) => write!(f, "nil"),
+            Node::FieldArray(name, _) => write!(f, "{name}"),
             Node::Unary(UnOp::Not, _) => write!(f, "!"),
             Node::Unary(UnOp::Neg, _) => write!(f, "neg"),
             Node::Binary(op, _) => write!(f, "{}", op.symbol()),
@@ -140,6 +142,7 @@ pub fn to_expr(term: &Term) -> RecExpr<Node> {
             TermKind::Var(x, sort) => Node::Var(symbol(x), sort_symbol(sort)),
             TermKind::Len(a) => Node::Len(symbol(a)),
             TermKind::Nil(class) => Node::Nil(symbol(class)),
+            TermKind::FieldArray(f, sort) => Node::FieldArray(symbol(f), sort_symbol(sort)),
             TermKind::Unary(op, a) => Node::Unary(*op, [id(a)]),
             TermKind::Binary(op, a, b) => Node::Binary(*op, [id(a), id(b)]),
             TermKind::Ite(c, a, b) => Node::Ite([id(c), id(a), id(b)]),
@@ -167,6 +170,7 @@ pub fn to_term(node: &Node, children: &[Term]) -> Term {
         (Node::Var(x, sort), _) => TermKind::Var(name_of(*x), sort_of(*sort)),
         (Node::Len(a), _) => TermKind::Len(name_of(*a)),
         (Node::Nil(class), _) => TermKind::Nil(name_of(*class)),
+        (Node::FieldArray(f, sort), _) => TermKind::FieldArray(name_of(*f), sort_of(*sort)),
         // An e-node always comes with as many children as its kind has.
         (_, _) => unreachable!("{node} with {} children", children.len()),
     };
@@ -191,7 +195,7 @@ fn name_of(symbol: Symbol) -> Name {
     Name::from(symbol.as_str())
 }
 
-/// A sort as its printed form (`int`, `bool[]`, a class name).
+/// A sort as its printed form (`int`, `bool[]`, a class name, `C→T`).
 fn sort_symbol(sort: &Sort) -> Symbol {
     Symbol::from(sort.to_string())
 }
@@ -201,6 +205,10 @@ fn sort_of(symbol: Symbol) -> Sort {
     match symbol.as_str() {
         "int" => Sort::Int,
         "bool" => Sort::Bool,
+        field if field.contains('→') => {
+            let (class, element) = field.split_once('→').unwrap_or_default();
+            Sort::Field(Name::from(class), Box::new(sort_of(Symbol::from(element))))
+        }
         array => match array.strip_suffix("[]") {
             Some(element) => Sort::Array(Box::new(sort_of(Symbol::from(element)))),
             None => Sort::Object(Name::from(array)),

@@ -4,10 +4,12 @@
 //! with their length (the evaluator's arrays carry `len`, and array equality
 //! compares it), `/` and `%` are SMT-LIB's Euclidean `div`/`mod` made total
 //! as SPEC §1.5 asks. Objects (§4): each class is an uninterpreted sort with
-//! a constant `nil.C`, and a field `f` of class `C` is a function `C.f` from
-//! `C` to the field's sort — the field in the initial heap (path conditions
-//! speak of initial values only). Object equality is Z3's equality, so
-//! identity. Translation is memoised per term node and iterative, so it is
+//! a constant `nil.C`, and a field `f` of class `C` is an array constant
+//! `C.f` from `C` to the field's sort — the field in the initial heap (path
+//! conditions speak of initial values only). An array rather than a
+//! function, so that §4.1's forward execution, which updates fields as
+//! arrays, reads `(C.f[o] := v)[o']` in the same theory as `o'.f`. Object
+//! equality is Z3's equality, so identity. Translation is memoised per term node and iterative, so it is
 //! linear in the DAG size and cannot overflow the stack.
 
 use num_bigint::BigInt;
@@ -15,9 +17,8 @@ use num_traits::ToPrimitive;
 use std::collections::HashMap;
 use std::fmt;
 use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind, UnOp};
-use std::rc::Rc;
 use z3::ast::{Array, Bool, Dynamic, Int};
-use z3::{FuncDecl, Symbol};
+use z3::Symbol;
 
 /// Memo entries beyond which the table is cleared before the next
 /// translation: ids of dropped terms are never reused, so stale entries are
@@ -75,6 +76,20 @@ pub(crate) enum Encoded {
     Array { array: Array, len: Int, element: Element },
     /// An object of the class, an element of the class's sort.
     Object { value: Dynamic, class: Name },
+    /// A field as an array from the objects of `class` to `sort` (§4.1).
+    Field { array: Array, class: Name, sort: Sort },
+}
+
+impl Encoded {
+    /// The translation as a Z3 term of any sort, for a store's value.
+    fn dynamic(&self) -> Dynamic {
+        match self {
+            Encoded::Int(i) => Dynamic::from_ast(i),
+            Encoded::Bool(b) => Dynamic::from_ast(b),
+            Encoded::Array { array, .. } | Encoded::Field { array, .. } => Dynamic::from_ast(array),
+            Encoded::Object { value, .. } => value.clone(),
+        }
+    }
 }
 
 /// A deliberately wrong translation, to show that the agreement property can fail.
@@ -95,7 +110,7 @@ pub(crate) struct Encoder {
     lengths: HashMap<Name, Int>,
     classes: HashMap<Name, z3::Sort>,
     /// `C.f` by class and field, with the field's sort.
-    fields: HashMap<(Name, Name), (Rc<FuncDecl>, Sort)>,
+    fields: HashMap<(Name, Name), (Array, Sort)>,
     /// `len(a) ≥ 0` for every length constant created since the last call to
     /// [`Encoder::take_new_axioms`].
     new_axioms: Vec<Bool>,
@@ -158,6 +173,7 @@ impl Encoder {
                 Encoded::Array { array, len: self.length(name), element }
             }
             Sort::Object(class) => Encoded::Object { value: Dynamic::new_const(name.as_ref(), &self.class(class)), class: class.clone() },
+            Sort::Field(class, element) => Encoded::Field { array: self.field(class, name, element)?, class: class.clone(), sort: (**element).clone() },
         })
     }
 
@@ -171,9 +187,9 @@ impl Encoder {
         Dynamic::new_const(format!("nil.{class}"), &self.class(class))
     }
 
-    /// The fields of `class` met so far, with their functions and sorts.
-    pub(crate) fn fields_of(&self, class: &Name) -> Vec<(Name, Rc<FuncDecl>, Sort)> {
-        let mut fields: Vec<(Name, Rc<FuncDecl>, Sort)> = self
+    /// The fields of `class` met so far, with their arrays and sorts.
+    pub(crate) fn fields_of(&self, class: &Name) -> Vec<(Name, Array, Sort)> {
+        let mut fields: Vec<(Name, Array, Sort)> = self
             .fields
             .iter()
             .filter(|((c, _), _)| c == class)
@@ -184,7 +200,7 @@ impl Encoder {
     }
 
     /// `C.f`: the field `f` (of sort `sort`) of the objects of `class`.
-    fn field(&mut self, class: &Name, f: &Name, sort: &Sort) -> Result<Rc<FuncDecl>, EncodeError> {
+    fn field(&mut self, class: &Name, f: &Name, sort: &Sort) -> Result<Array, EncodeError> {
         if let Some((decl, _)) = self.fields.get(&(class.clone(), f.clone())) {
             return Ok(decl.clone());
         }
@@ -192,20 +208,20 @@ impl Encoder {
             Sort::Int => z3::Sort::int(),
             Sort::Bool => z3::Sort::bool(),
             Sort::Object(target) => self.class(target),
-            Sort::Array(_) => return Err(EncodeError::Unsupported(format!("the array field `{f}`"))),
+            Sort::Array(_) | Sort::Field(..) => return Err(EncodeError::Unsupported(format!("the array field `{f}`"))),
         };
-        let decl = Rc::new(FuncDecl::new(format!("{class}.{f}"), &[&self.class(class)], &range));
-        self.fields.insert((class.clone(), f.clone()), (decl.clone(), sort.clone()));
-        Ok(decl)
+        let array = Array::new_const(format!("{class}.{f}"), &self.class(class), &range);
+        self.fields.insert((class.clone(), f.clone()), (array.clone(), sort.clone()));
+        Ok(array)
     }
 
-    /// The translation of an application `C.f(o)`, by the field's sort.
+    /// The translation of a read `C.f[o]`, by the field's sort.
     pub(crate) fn read(value: Dynamic, sort: &Sort) -> Option<Encoded> {
         Some(match sort {
             Sort::Int => Encoded::Int(value.as_int()?),
             Sort::Bool => Encoded::Bool(value.as_bool()?),
             Sort::Object(class) => Encoded::Object { value, class: class.clone() },
-            Sort::Array(_) => return None,
+            Sort::Array(_) | Sort::Field(..) => return None,
         })
     }
 
@@ -229,9 +245,10 @@ impl Encoder {
                 let Encoded::Object { value, class } = self.memo[&object.id()].clone() else {
                     return Err(EncodeError::IllTyped(format!("`{object}` is not an object")));
                 };
-                let decl = self.field(&class, f, sort)?;
-                Encoder::read(decl.apply(&[&value]), sort).ok_or_else(|| EncodeError::IllTyped(node.to_string()))
+                let array = self.field(&class, f, sort)?;
+                Encoder::read(array.select(&value), sort).ok_or_else(|| EncodeError::IllTyped(node.to_string()))
             }
+            TermKind::FieldArray(f, sort) => self.variable(f, sort),
             _ => self.encode_operation(node),
         }
     }
@@ -256,6 +273,7 @@ impl Encoder {
             TermKind::Binary(op, a, b) => self.binary(*op, child(a), child(b)).ok_or_else(ill_typed)?,
             TermKind::Ite(c, a, b) => ite(&boolean(c)?, child(a), child(b)).ok_or_else(ill_typed)?,
             TermKind::Select(a, i) => match child(a) {
+                Encoded::Field { array, sort, .. } => Encoder::read(array.select(&child(i).dynamic()), sort).ok_or_else(ill_typed)?,
                 Encoded::Array { array, element, .. } => {
                     let read = array.select(&int(i)?);
                     match element {
@@ -266,6 +284,9 @@ impl Encoder {
                 _ => return Err(ill_typed()),
             },
             TermKind::Store(a, i, v) => match (child(a), child(v)) {
+                (Encoded::Field { array, class, sort }, value) => {
+                    Encoded::Field { array: array.store(&child(i).dynamic(), &value.dynamic()), class: class.clone(), sort: sort.clone() }
+                }
                 (Encoded::Array { array, len, element: Element::Int }, Encoded::Int(v)) => {
                     Encoded::Array { array: array.store(&int(i)?, v), len: len.clone(), element: Element::Int }
                 }
@@ -274,7 +295,7 @@ impl Encoder {
                 }
                 _ => return Err(ill_typed()),
             },
-            TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::Field(..) => {
+            TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::Field(..) | TermKind::FieldArray(..) => {
                 return Err(EncodeError::IllTyped(format!("`{node}` is not an operation")))
             }
         })

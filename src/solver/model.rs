@@ -32,8 +32,8 @@ pub(crate) fn valuation(model: &Model, encoder: &mut Encoder, vars: &BTreeMap<Na
     let mut heap = Heap::new();
     while let Some((o, element, class)) = objects.pending.pop_front() {
         let mut fields = im::OrdMap::new();
-        for (f, decl, sort) in encoder.fields_of(&class) {
-            let encoded = Encoder::read(decl.apply(&[&element]), &sort)?;
+        for (f, array, sort) in encoder.fields_of(&class) {
+            let encoded = Encoder::read(array.select(&element), &sort)?;
             fields.insert(f, value(model, encoder, &mut objects, encoded)?);
         }
         heap = heap.insert(o, Object { class, fields });
@@ -55,6 +55,8 @@ fn value(model: &Model, encoder: &mut Encoder, objects: &mut Objects, encoded: E
         Encoded::Int(x) => Value::Int(integer(&model.eval(&x, true)?)?),
         Encoded::Bool(b) => Value::Bool(model.eval(&b, true)?.as_bool()?),
         Encoded::Array { array, len, element } => Value::Array(array_value(model, &array, integer(&model.eval(&len, true)?)?, element)?),
+        // A field array is the initial heap, read object by object below.
+        Encoded::Field { .. } => return None,
         Encoded::Object { value, class } => {
             let element = model.eval(&value, true)?;
             if element == model.eval(&encoder.nil(&class), true)? {

@@ -58,5 +58,6 @@ pub fn expression_case(e: &Term) -> &'static str {
         TermKind::Select(..) => "a[e]",
         TermKind::Store(..) => "(a[e] := e')",
         TermKind::Field(..) => "e.f",
+        TermKind::FieldArray(..) => "f",
     }
 }

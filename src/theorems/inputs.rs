@@ -29,7 +29,7 @@ fn random_value(sort: &Sort, rng: &mut impl Rng) -> Option<Value> {
             }
             Value::Array(array)
         }
-        Sort::Object(_) => return None,
+        Sort::Object(_) | Sort::Field(..) => return None,
     })
 }
 
@@ -54,7 +54,7 @@ pub fn smaller_values(value: &Value) -> Vec<Value> {
             smaller
         }
         Value::Bool(true) => vec![Value::Bool(false)],
-        Value::Bool(false) | Value::Nil | Value::Object(_) => Vec::new(),
+        Value::Bool(false) | Value::Nil | Value::Object(_) | Value::Field(_) => Vec::new(),
         Value::Array(array) => smaller_arrays(array).into_iter().map(Value::Array).collect(),
     }
 }

@@ -82,6 +82,16 @@ impl Action {
             Action::New(..) => Term::bool(true),
         }
     }
+
+    /// What the action adds to a path condition, in the state before it
+    /// (Definition 4.2): `δ(h, e)` for an assignment, `δ(b) ∧ b` for a
+    /// test, `true` for a creation.
+    pub fn condition(&self, checks: Checks) -> Term {
+        match self {
+            Action::Test(b) => Term::and(self.definedness(checks), b.clone()),
+            _ => self.definedness(checks),
+        }
+    }
 }
 
 impl fmt::Display for Action {

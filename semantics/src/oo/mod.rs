@@ -2,7 +2,8 @@
 //! into a symbolic trace ρ ([`unfold`]) whose path condition `path(ρ)` is a
 //! weakest precondition ([`path`] by Definition 4.2, [`wp`] incrementally
 //! for every prefix); traces have a concrete semantics `⟨V, ρ⟩` ([`trace`]),
-//! and programs the standard one `⟨S, (G, H)⟩` ([`concrete`]).
+//! and programs the standard one `⟨S, (G, H)⟩` ([`concrete`]). §4.1's
+//! alternative runs the same unfolding forward, fields as arrays ([`forward`]).
 
 pub mod action;
 pub mod fresh;
@@ -13,6 +14,8 @@ pub mod wp;
 #[cfg(test)]
 mod tests;
 pub mod concrete;
+mod created;
+pub mod forward;
 pub mod inline;
 pub mod inputs;
 pub mod unfold;

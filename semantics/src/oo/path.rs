@@ -42,7 +42,7 @@ pub trait Calculus {
             Sort::Int => Term::int(0),
             Sort::Bool => Term::bool(false),
             Sort::Object(class) => Term::nil(class),
-            Sort::Array(_) => Term::field(x.clone(), f, sort.clone()),
+            Sort::Array(_) | Sort::Field(..) => Term::field(x.clone(), f, sort.clone()),
         }
     }
 

@@ -78,7 +78,7 @@ fn agree_on(source: &str, valuations: &[Valuation]) {
     let traces = Traces::new(program.clone(), Options::default());
     let concrete = Concrete::new(program, Options::default());
     for leaf in leaves(&unfold, 60) {
-        let rho: Vec<Action> = leaf.trace.actions();
+        let rho: Vec<Action> = leaf.state.actions();
         let literal = path(&rho, unfold.checks());
         for v in valuations {
             let incremental = eval_bool(leaf.path_condition(), v) == Ok(true);
@@ -87,7 +87,7 @@ fn agree_on(source: &str, valuations: &[Valuation]) {
             assert_eq!(run.is_ok(), incremental, "Theorem 4.5 for ρ = {} and V = {}", super::ShowTrace(&rho), crate::eval::ShowValuation(v));
             if let Ok(after) = run {
                 let mut program_config = concrete.initial(v.clone());
-                let steps = leaf.trace.len();
+                let steps = leaf.state.len();
                 for _ in 0..500 {
                     if program_config.code == leaf.code {
                         break;

@@ -10,6 +10,12 @@
 //! `--checked-arrays`, to `array-out-of-bound` with `δ_nil(E) ∧ ¬δ(E)`:
 //! a nil dereference is reported first). Each rule mirrors its concrete
 //! counterpart in `concrete.rs`.
+//!
+//! What a path keeps of its actions is a [`PathState`]: the trace ρ itself,
+//! its path condition by weakest preconditions (§4, `--method wp`), or a
+//! substitution with fields as arrays that runs the same actions forward
+//! (§4.1, [`super::forward`], `--method forward`). Both unfold the same
+//! statements into the same actions, so their paths correspond one to one.
 
 use super::action::{Action, Location};
 use super::inline::{self, Inlined, ThisRule};
@@ -25,11 +31,32 @@ use crate::term::{Name, Sort, Term};
 use std::fmt;
 use std::rc::Rc;
 
-/// `⟨S, ρ⟩`, with `path(ρ)`, the fresh-name counter and the active calls.
+/// What a path of the unfolding keeps of the actions it has taken, and
+/// the path condition it reads off them.
+pub trait PathState: Clone + Default + fmt::Display {
+    /// The state after `action`, and what `action` adds to the path
+    /// condition: `δ(h, e)` for an assignment, `δ(b) ∧ b` for a test (see
+    /// [`Action::definedness`]), over the initial state.
+    fn then(&self, action: Action, program: &Program, checks: Checks) -> (Self, Term);
+
+    /// The value of every global after the path, over the initial state
+    /// (objects the path creates by their fresh names).
+    fn global_state(&self, program: &Program) -> Vec<(Name, Term)>;
+
+    /// The globals and the heap after the path, from `inputs`, a model of
+    /// its path condition.
+    fn predicted_state(&self, inputs: &Valuation, program: &Rc<Program>, options: Options) -> Result<Valuation, String>;
+
+    /// The actions taken since `earlier`, where the state records them.
+    fn actions_since(&self, earlier: &Self) -> Option<Vec<Action>>;
+}
+
+/// `⟨S, ρ⟩` (or `⟨S, σ⟩` forward), with the path condition, the fresh-name
+/// counter and the active calls.
 #[derive(Clone)]
-pub struct Config {
+pub struct Config<P = Trace> {
     pub code: Code,
-    pub trace: Trace,
+    pub state: P,
     pub phi: Term,
     /// The conjuncts of `phi`, by term identity.
     known: im::HashSet<u64>,
@@ -40,23 +67,32 @@ pub struct Config {
 }
 
 /// The unfolding of a program of any of the three languages.
-pub struct Unfold {
+pub struct Unfold<P = Trace> {
     program: Rc<Program>,
     errors: Errors,
     options: Options,
     this: ThisRule,
+    state: std::marker::PhantomData<P>,
 }
 
 impl Unfold {
+    /// The unfolding with `path(ρ)` by weakest preconditions (§4).
     pub fn new(program: Rc<Program>, options: Options, this: ThisRule) -> Unfold {
-        Unfold { program, errors: Errors::new(options), options, this }
+        Unfold::with_state(program, options, this)
+    }
+}
+
+impl<P: PathState> Unfold<P> {
+    /// The unfolding whose paths keep a `P`.
+    pub fn with_state(program: Rc<Program>, options: Options, this: ThisRule) -> Unfold<P> {
+        Unfold { program, errors: Errors::new(options), options, this, state: std::marker::PhantomData }
     }
 
     /// `⟨S, ε⟩` for the main statement `S`.
-    pub fn initial(&self) -> Config {
+    pub fn initial(&self) -> Config<P> {
         Config {
             code: Code::empty().push(&self.program.main),
-            trace: Trace::new(),
+            state: P::default(),
             phi: Term::bool(true),
             known: im::HashSet::new(),
             fresh: 0,
@@ -73,38 +109,39 @@ impl Unfold {
 
     /// The step to `⟨code, ρ · actions⟩`; its guard is what the actions add
     /// to the path condition.
-    fn step(&self, rule: Rule, c: &Config, actions: Vec<Action>, code: Code) -> Step<Config> {
-        let mut trace = c.trace.clone();
+    fn step(&self, rule: Rule, c: &Config<P>, actions: Vec<Action>, code: Code) -> Step<Config<P>> {
+        let mut state = c.state.clone();
         let mut guard = Term::bool(true);
         let mut known = c.known.clone();
         for action in actions {
+            let (next, condition) = state.then(action, &self.program, self.errors.checks);
             // A conjunct φ already has (the same `e ≠ nil` of every access
             // through `e`) adds nothing: it is left out.
-            for conjunct in trace.condition(&action, self.errors.checks).conjuncts() {
+            for conjunct in condition.conjuncts() {
                 if known.insert(conjunct.id()).is_none() {
                     guard = Term::and(guard, conjunct);
                 }
             }
-            trace = trace.then(action);
+            state = next;
         }
         let phi = Term::and(c.phi.clone(), guard.clone());
-        let next = Config { code, trace, phi, known, fresh: c.fresh, calls: c.calls.clone(), program: c.program.clone(), options: c.options };
+        let next = Config { code, state, phi, known, fresh: c.fresh, calls: c.calls.clone(), program: c.program.clone(), options: c.options };
         Step { rule, guard, next }
     }
 
     /// The error steps of a statement that evaluates `terms` first:
     /// `⟨nil-dereference, ρ · ¬δ(E)⟩`, and with checked arrays
     /// `⟨array-out-of-bound, ρ · δ_nil(E) ∧ ¬δ(E)⟩`; none where `δ` is `true`.
-    fn error_steps(&self, c: &Config, terms: &[Term]) -> Vec<Step<Config>> {
+    fn error_steps(&self, c: &Config<P>, terms: &[Term]) -> Vec<Step<Config<P>>> {
         self.error_steps_for(c, self.errors.tests(None, terms))
     }
 
     /// The error steps of a call on `receiver`, which must also not be `nil`.
-    fn error_steps_of_call(&self, c: &Config, receiver: &Term, args: &[Term]) -> Vec<Step<Config>> {
+    fn error_steps_of_call(&self, c: &Config<P>, receiver: &Term, args: &[Term]) -> Vec<Step<Config<P>>> {
         self.error_steps_for(c, self.errors.tests(Some(receiver), args))
     }
 
-    fn error_steps_for(&self, c: &Config, tests: Vec<(ErrorKind, Term)>) -> Vec<Step<Config>> {
+    fn error_steps_for(&self, c: &Config<P>, tests: Vec<(ErrorKind, Term)>) -> Vec<Step<Config<P>>> {
         tests
             .into_iter()
             .map(|(kind, test)| {
@@ -121,13 +158,13 @@ impl Unfold {
     }
 
     /// `⟨skip; S, ρ⟩ → ⟨S, ρ⟩`
-    fn symbolic_skip(&self, c: &Config, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_skip(&self, c: &Config<P>, rest: Code) -> Vec<Step<Config<P>>> {
         vec![self.step(Rule::Skip, c, Vec::new(), rest)]
     }
 
     /// `⟨h := e; S, ρ⟩ → ⟨S, ρ · h := e⟩`  (§4, symbolic assignment), for
     /// `h` a variable, a field `e'.f` or (§2.1) an array element `a[i]`.
-    fn symbolic_assignment(&self, c: &Config, rule: Rule, h: Location, e: &Term, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_assignment(&self, c: &Config<P>, rule: Rule, h: Location, e: &Term, rest: Code) -> Vec<Step<Config<P>>> {
         let mut steps = vec![self.step(rule, c, vec![Action::Assign(h.clone(), e.clone())], rest)];
         steps.extend(self.error_steps(c, &h.evaluated(e)));
         steps
@@ -135,7 +172,7 @@ impl Unfold {
 
     /// `⟨h := new C; S, ρ⟩ → ⟨S, ρ · x := new C · h := x⟩`, `x` fresh
     /// (§4, symbolic object creation)
-    fn symbolic_object_creation(&self, c: &Config, h: &Target, class: &Name, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_object_creation(&self, c: &Config<P>, h: &Target, class: &Name, rest: Code) -> Vec<Step<Config<P>>> {
         let n = c.fresh + 1;
         let x = fresh::object(class, n);
         let object = Term::var(&x, Sort::Object(class.clone()));
@@ -150,7 +187,7 @@ impl Unfold {
     /// `⟨h := e₀.m(ē); S', ρ⟩ → ⟨S[this, ū := y₀, ȳ]; h := r; S', ρ · e₀ ≠ nil · y₀ := e₀ · ȳ := ē⟩`
     /// with `y₀, ȳ` fresh (§4, symbolic method call; SPEC §1.6 binds `this`
     /// to `y₀`, the paper's literal rule substitutes `e₀` itself)
-    fn symbolic_method_call(&self, c: &Config, call: Call<'_>, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_method_call(&self, c: &Config<P>, call: Call<'_>, rest: Code) -> Vec<Step<Config<P>>> {
         let n = c.fresh + 1;
         let Some(inlined) = inline::method_call(&self.program, call.target, call.receiver, call.class, call.method, call.args, n, self.this) else {
             return Vec::new();
@@ -161,7 +198,7 @@ impl Unfold {
     }
 
     /// `⟨return e; S, ρ⟩ → ⟨S, ρ · r := e⟩`  (§4, symbolic method return)
-    fn symbolic_method_return(&self, c: &Config, r: &Name, e: &Term, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_method_return(&self, c: &Config<P>, r: &Name, e: &Term, rest: Code) -> Vec<Step<Config<P>>> {
         let h = Location::Var(r.clone(), e.sort());
         let mut steps = self.symbolic_assignment(c, Rule::MethodReturn, h, e, rest);
         if let Some(step) = steps.first_mut() {
@@ -172,7 +209,7 @@ impl Unfold {
 
     /// `⟨P(ē); S, ρ⟩ → ⟨S_P[ū := ȳ]; end P; S, ρ · ȳ := ē⟩`, `ȳ` fresh: a
     /// procedure call (§3) unfolded like a method call
-    fn symbolic_procedure_call(&self, c: &Config, p: &Name, args: &[Term], rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_procedure_call(&self, c: &Config<P>, p: &Name, args: &[Term], rest: Code) -> Vec<Step<Config<P>>> {
         let n = c.fresh + 1;
         let Some(inlined) = inline::procedure_call(&self.program, p, args, n) else { return Vec::new() };
         let mut steps = vec![self.symbolic_call(c, Rule::ProcedureCall, None, inlined, n, rest)];
@@ -182,7 +219,7 @@ impl Unfold {
 
     /// The inlined body of the `n`-th fresh step: `ρ · e₀ ≠ nil` (for a
     /// method call, `test`) `· ȳ := ē`.
-    fn symbolic_call(&self, c: &Config, rule: Rule, test: Option<Term>, inlined: Inlined, n: u32, rest: Code) -> Step<Config> {
+    fn symbolic_call(&self, c: &Config<P>, rule: Rule, test: Option<Term>, inlined: Inlined, n: u32, rest: Code) -> Step<Config<P>> {
         let bindings = inlined.bindings.into_iter().map(|(y, sort, e)| Action::Assign(Location::Var(y, sort), e));
         let actions = test.map(Action::Test).into_iter().chain(bindings).collect();
         let mut step = self.step(rule, c, actions, rest.push(&inlined.code));
@@ -192,7 +229,7 @@ impl Unfold {
     }
 
     /// `⟨end P; S, ρ⟩ → ⟨S, ρ⟩`: the call of `P` ends (§3, procedure return)
-    fn symbolic_procedure_return(&self, c: &Config, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_procedure_return(&self, c: &Config<P>, rest: Code) -> Vec<Step<Config<P>>> {
         let mut step = self.step(Rule::ProcedureReturn, c, Vec::new(), rest);
         step.next.calls = c.calls.leave();
         vec![step]
@@ -200,7 +237,7 @@ impl Unfold {
 
     /// `⟨if b {S₁}{S₂}; S, ρ⟩ → ⟨S₁; S, ρ · b⟩` and `→ ⟨S₂; S, ρ · ¬b⟩`
     /// (§4, symbolic choice)
-    fn symbolic_choice(&self, c: &Config, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_choice(&self, c: &Config<P>, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Vec<Step<Config<P>>> {
         let mut steps = vec![
             self.step(Rule::ChoiceThen, c, vec![self.holds(b.clone())], rest.push(then)),
             self.step(Rule::ChoiceElse, c, vec![self.holds(Term::not(b.clone()))], rest.push(otherwise)),
@@ -211,7 +248,7 @@ impl Unfold {
 
     /// `⟨while b {S}; S', ρ⟩ → ⟨S; while b {S}; S', ρ · b⟩` and
     /// `→ ⟨S', ρ · ¬b⟩`  (§4, symbolic iteration)
-    fn symbolic_iteration(&self, c: &Config, b: &Term, body: &Block, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_iteration(&self, c: &Config<P>, b: &Term, body: &Block, rest: Code) -> Vec<Step<Config<P>>> {
         let mut steps = vec![
             self.step(Rule::IterationEnter, c, vec![self.holds(b.clone())], c.code.push(body)),
             self.step(Rule::IterationExit, c, vec![self.holds(Term::not(b.clone()))], rest),
@@ -221,7 +258,7 @@ impl Unfold {
     }
 
     /// `⟨assert e; S, ρ⟩ → ⟨S, ρ · e⟩` and `→ ⟨assertion-failed, ρ · ¬e⟩`
-    fn symbolic_assert(&self, c: &Config, e: &Term, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_assert(&self, c: &Config<P>, e: &Term, rest: Code) -> Vec<Step<Config<P>>> {
         let failed = Code::single(Stmt::Halt(Halt::Error(ErrorKind::AssertionFailed)));
         let mut steps = vec![
             self.step(Rule::AssertHolds, c, vec![self.holds(e.clone())], rest),
@@ -232,7 +269,7 @@ impl Unfold {
     }
 
     /// `⟨assume e; S, ρ⟩ → ⟨S, ρ · e⟩`
-    fn symbolic_assume(&self, c: &Config, e: &Term, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_assume(&self, c: &Config<P>, e: &Term, rest: Code) -> Vec<Step<Config<P>>> {
         let mut steps = vec![self.step(Rule::Assume, c, vec![self.holds(e.clone())], rest)];
         steps.extend(self.error_steps(c, std::slice::from_ref(e)));
         steps
@@ -248,10 +285,10 @@ struct Call<'s> {
     args: &'s [Term],
 }
 
-impl TransitionSystem for Unfold {
-    type Config = Config;
+impl<P: PathState> TransitionSystem for Unfold<P> {
+    type Config = Config<P>;
 
-    fn successors(&self, c: &Config) -> Vec<Step<Config>> {
+    fn successors(&self, c: &Config<P>) -> Vec<Step<Config<P>>> {
         let Some((head, rest)) = c.code.split() else { return Vec::new() };
         match head {
             Stmt::Skip => self.symbolic_skip(c, rest),
@@ -284,7 +321,7 @@ impl TransitionSystem for Unfold {
     }
 }
 
-impl Configuration for Config {
+impl<P> Configuration for Config<P> {
     fn outcome(&self) -> Option<Outcome> {
         self.code.outcome()
     }
@@ -298,33 +335,53 @@ impl Configuration for Config {
     }
 }
 
-impl SymbolicConfiguration for Config {
+impl<P: PathState> SymbolicConfiguration for Config<P> {
     fn path_condition(&self) -> &Term {
         &self.phi
     }
 
-    /// `wp_ρ(x)` for every global `x`: its value after ρ over the initial
-    /// state (objects created on ρ by their fresh names).
     fn global_state(&self) -> Vec<(Name, Term)> {
-        self.program.globals.iter().map(|(x, sort)| (x.clone(), self.trace.wp(&Term::var(x, sort.clone())))).collect()
+        self.state.global_state(&self.program)
     }
 
-    /// `V'` of `⟨V, ρ⟩ →* ⟨V', ε⟩` on the globals, with the final heap.
     fn predicted_state(&self, inputs: &Valuation) -> Result<Valuation, String> {
-        let rho = self.trace.actions();
-        let run = Traces::new(self.program.clone(), self.options).run(inputs.clone(), &rho);
-        let end = run.map_err(|k| format!("the trace is stuck at its action {}, `{}`", k + 1, rho[k]))?;
-        Ok(end.retain(|x| self.program.globals.contains_key(x)))
+        self.state.predicted_state(inputs, &self.program, self.options)
     }
 
     fn inputs_from(&self, model: Valuation) -> Valuation {
         inputs::inputs_from(model, &self.phi, &self.program)
     }
 
-    fn actions_since(&self, earlier: &Config) -> Option<Vec<Action>> {
+    fn actions_since(&self, earlier: &Config<P>) -> Option<Vec<Action>> {
+        self.state.actions_since(&earlier.state)
+    }
+}
+
+impl PathState for Trace {
+    /// `ρ · a`, adding what Definition 4.2 adds for `a`: `wp_ρ` of its condition.
+    fn then(&self, action: Action, _: &Program, checks: Checks) -> (Trace, Term) {
+        let condition = self.condition(&action, checks);
+        (Trace::then(self, action), condition)
+    }
+
+    /// `wp_ρ(x)` for every global `x`: its value after ρ over the initial
+    /// state (objects created on ρ by their fresh names).
+    fn global_state(&self, program: &Program) -> Vec<(Name, Term)> {
+        program.globals.iter().map(|(x, sort)| (x.clone(), self.wp(&Term::var(x, sort.clone())))).collect()
+    }
+
+    /// `V'` of `⟨V, ρ⟩ →* ⟨V', ε⟩` on the globals, with the final heap.
+    fn predicted_state(&self, inputs: &Valuation, program: &Rc<Program>, options: Options) -> Result<Valuation, String> {
+        let rho = self.actions();
+        let run = Traces::new(program.clone(), options).run(inputs.clone(), &rho);
+        let end = run.map_err(|k| format!("the trace is stuck at its action {}, `{}`", k + 1, rho[k]))?;
+        Ok(end.retain(|x| program.globals.contains_key(x)))
+    }
+
+    fn actions_since(&self, earlier: &Trace) -> Option<Vec<Action>> {
         let mut actions = Vec::new();
-        let mut trace = &self.trace;
-        while trace.len() > earlier.trace.len() {
+        let mut trace = self;
+        while trace.len() > earlier.len() {
             actions.extend(trace.last().cloned());
             trace = trace.before()?;
         }
@@ -333,9 +390,16 @@ impl SymbolicConfiguration for Config {
     }
 }
 
-impl fmt::Display for Config {
-    /// `⟨S, ρ⟩`, with ρ as `a₁ · a₂ · …` or `ε`.
+impl fmt::Display for Trace {
+    /// ρ as `a₁ · a₂ · …` or `ε`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "⟨{}, {}⟩", self.code, super::ShowTrace(&self.trace.actions()))
+        write!(f, "{}", super::ShowTrace(&self.actions()))
+    }
+}
+
+impl<P: PathState> fmt::Display for Config<P> {
+    /// `⟨S, ρ⟩` (forward: `⟨S, σ⟩`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "⟨{}, {}⟩", self.code, self.state)
     }
 }

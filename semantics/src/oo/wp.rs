@@ -143,11 +143,7 @@ impl Trace {
     /// `wp_ρ(δ(h, e))` for an assignment, `wp_ρ(δ(b) ∧ b)` for a test
     /// (`δ(b)`: see [`Action::definedness`]), `true` for a creation.
     pub fn condition(&self, action: &Action, checks: Checks) -> Term {
-        match action {
-            Action::Assign(..) => self.wp(&action.definedness(checks)),
-            Action::Test(b) => self.wp(&Term::and(action.definedness(checks), b.clone())),
-            Action::New(..) => Term::bool(true),
-        }
+        self.wp(&action.condition(checks))
     }
 
     /// What the last action writes: a variable or a field.
@@ -420,11 +416,11 @@ fn equal(rho: &Trace, a: &Term, b: &Term, positive: bool, needs: &mut Needs) -> 
 }
 
 /// The value of a field of a new object (SPEC §1.5: `nil`, `0`, `false`).
-fn initial_value(sort: &Sort) -> Option<Term> {
+pub(super) fn initial_value(sort: &Sort) -> Option<Term> {
     match sort {
         Sort::Int => Some(Term::int(0)),
         Sort::Bool => Some(Term::bool(false)),
         Sort::Object(class) => Some(Term::nil(class)),
-        Sort::Array(_) => None,
+        Sort::Array(_) | Sort::Field(..) => None,
     }
 }

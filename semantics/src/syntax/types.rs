@@ -151,6 +151,8 @@ impl<'a> Types<'a> {
             Sort::Bool => Shape::Bool,
             Sort::Object(class) => Shape::Object(class.clone()),
             Sort::Array(element) => Shape::Array(self.of_sort(element, element_evidence, None)),
+            // No declaration has a field array's type: only §4.1's forward execution builds one.
+            Sort::Field(class, _) => Shape::Object(class.clone()),
         };
         self.add(shape, evidence, Vec::new())
     }
