@@ -170,7 +170,6 @@ fn explored<F: PathState, W: PathState>(program: Rc<Program>) -> Result<Option<P
 /// all pairs in one query; the first pair Z3 refutes is the counterexample.
 fn agreement<F: PathState, W: PathState>(generated: AnyProgram) -> TestResult {
     let program = generated.program();
-    if std::env::var("DEBUG_PROGRAM").is_ok() { eprintln!("=== PROGRAM\n{program}"); }
     distribution::record_program(&program);
     let (forward, wp) = match explored::<F, W>(program.clone()) {
         Ok(Some(paths)) => paths,
