@@ -18,7 +18,7 @@ use crate::oo_mutants::{DefinitionWith, ForgetsFieldWrites, WithoutAliasing};
 use crate::oo_programs::OoProgram;
 use crate::{catches_on, from_env, holds_on, Generated, TIMEOUT_MS};
 use quickcheck::{Arbitrary, Gen, TestResult};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::rc::Rc;
 use symex::solver::{prove, Proof};
@@ -33,11 +33,11 @@ use symex_semantics::term::{BinOp, Term};
 use symex_semantics::{basic, recursive};
 
 /// Branchings a compared path takes at most; it is cut after the last.
-const MAX_BRANCHES: usize = 5;
+const MAX_BRANCHES: usize = 4;
 
-/// Steps a path takes at most: a path longer than this (a recursion that
-/// never branches) discards the case.
-const MAX_STEPS: usize = 400;
+/// Steps an exploration takes at most, over all its paths: a program that
+/// needs more (a recursion that never branches) discards the case.
+const MAX_STEPS: usize = 2000;
 
 /// Cases per default run (`QUICKCHECK_TESTS` sets another number).
 const CASES: u64 = 300;
@@ -95,16 +95,18 @@ fn rule_name(rule: Rule) -> String {
 }
 
 /// Every path of `system` from `initial` up to [`MAX_BRANCHES`]
-/// branchings, by key, with its path condition; `None` if a path is longer
-/// than [`MAX_STEPS`].
+/// branchings, by key, with its path condition; `None` if that takes more
+/// than [`MAX_STEPS`] steps.
 fn paths<S>(system: &S, initial: S::Config) -> Option<BTreeMap<Key, Term>>
 where
     S: TransitionSystem,
     S::Config: SymbolicConfiguration,
 {
     let mut paths = BTreeMap::new();
-    let mut pending = vec![(initial, Key::new(), 0)];
-    while let Some((config, key, steps)) = pending.pop() {
+    let mut pending = vec![(initial, Key::new())];
+    let mut steps = 0;
+    while let Some((config, key)) = pending.pop() {
+        steps += 1;
         if steps > MAX_STEPS {
             return None;
         }
@@ -125,7 +127,7 @@ where
                 key.push("cut".into());
                 paths.insert(key, step.next.path_condition().clone());
             } else {
-                pending.push((step.next, key, steps + 1));
+                pending.push((step.next, key));
             }
         }
     }
@@ -164,7 +166,8 @@ fn explored<F: PathState, W: PathState>(program: Rc<Program>) -> Result<Option<P
     })
 }
 
-/// Path by path, `φ_forward ⇔ φ_wp` (a missing path's condition is `false`).
+/// Path by path, `φ_forward ⇔ φ_wp` (a missing path's condition is `false`),
+/// all pairs in one query; the first pair Z3 refutes is the counterexample.
 fn agreement<F: PathState, W: PathState>(generated: AnyProgram) -> TestResult {
     let program = generated.program();
     distribution::record_program(&program);
@@ -174,17 +177,24 @@ fn agreement<F: PathState, W: PathState>(generated: AnyProgram) -> TestResult {
         Err(error) => return TestResult::error(error),
     };
     distribution::record_case(program.language);
-    let keys: std::collections::BTreeSet<&Key> = forward.keys().chain(wp.keys()).collect();
-    for key in keys {
-        let none = Term::bool(false);
-        let (phi, psi) = (forward.get(key).unwrap_or(&none), wp.get(key).unwrap_or(&none));
-        if phi != psi {
-            distribution::record_case("shapes differ");
-        }
-        let mut inputs = phi.free_vars();
+    let none = Term::bool(false);
+    let keys: BTreeSet<&Key> = forward.keys().chain(wp.keys()).collect();
+    let pairs: Vec<(&Key, &Term, &Term)> = keys.into_iter().map(|key| (key, forward.get(key).unwrap_or(&none), wp.get(key).unwrap_or(&none))).collect();
+    let differ: Vec<_> = pairs.into_iter().filter(|(_, phi, psi)| phi != psi).collect();
+    if !differ.is_empty() {
+        distribution::record_case("shapes differ");
+    }
+    let same = |phi: &Term, psi: &Term| Term::binary(BinOp::Eq, phi.clone(), psi.clone());
+    let mut inputs = BTreeMap::new();
+    for (_, phi, psi) in &differ {
+        inputs.extend(phi.free_vars());
         inputs.extend(psi.free_vars());
-        let same = Term::binary(BinOp::Eq, phi.clone(), psi.clone());
-        if let Proof::Counterexample(v) = prove(&same, &inputs, TIMEOUT_MS) {
+    }
+    if !matches!(prove(&Term::conjunction(differ.iter().map(|(_, phi, psi)| same(phi, psi))), &inputs, TIMEOUT_MS), Proof::Counterexample(_)) {
+        return TestResult::passed();
+    }
+    for (key, phi, psi) in differ {
+        if let Proof::Counterexample(v) = prove(&same(phi, psi), &inputs, TIMEOUT_MS) {
             return TestResult::error(format!("path {key:?}: forward `{phi}`, wp `{psi}`, differ for {}", ShowValuation(&v)));
         }
     }

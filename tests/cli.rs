@@ -115,7 +115,19 @@ fn bad_input_is_exit_2_with_a_located_message() {
     }
     assert_eq!(status(&on("run", WHILE_LOOP, &["--input", "n=true"])), 2);
     assert_eq!(status(&on("run", WHILE_LOOP, &["--input", "m=1"])), 2);
-    assert_eq!(status(&on("explore", "class C { field f: int; }\nvar x: C;\nx.f := 1", &["--method", "forward"])), 2);
+}
+
+#[test]
+fn every_language_runs_under_either_method() {
+    let programs = [WHILE_LOOP, "proc p(u: int) { x := u }\np(1)", "class C { field f: int; }\nvar x: C;\nx.f := 1"];
+    for (program, language) in programs.into_iter().zip(["basic", "recursive", "oo"]) {
+        for method in ["forward", "wp"] {
+            let output = on("explore", program, &["--method", method, "--format", "json"]);
+            assert_eq!(status(&output), 0, "{language} under {method}: {}", String::from_utf8_lossy(&output.stderr));
+            let report = json(&output);
+            assert_eq!((report["language"].as_str(), report["method"].as_str()), (Some(language), Some(method)));
+        }
+    }
 }
 
 #[test]

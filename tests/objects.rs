@@ -1,6 +1,7 @@
 //! §4 end to end: the acceptance scenarios of the oo language — counterexample
 //! heaps found by `verify`, replayed by `run --heap`, of the fewest objects;
-//! `--method wp` on every language; the literal `this` rule where it differs.
+//! `--method wp` on every language, `--method forward` (§4.1) on oo programs
+//! with the same verdicts; the literal `this` rule where it differs.
 
 use serde_json::Value as Json;
 use std::path::PathBuf;
@@ -137,4 +138,33 @@ fn a_bad_heap_is_exit_2_with_the_reason() {
     std::fs::write(&not_json, "{\n  \"objects\": [").unwrap();
     let stderr = String::from_utf8_lossy(&symex(&["run", "paper-examples/oo/aliasing_puzzle.sx", "--heap", not_json.to_str().unwrap()]).stderr).to_string();
     assert!(stderr.contains("not-json.json:2:"), "file, line and column: {stderr}");
+}
+
+#[test]
+fn forward_execution_finds_the_same_counterexamples_as_wp() {
+    for (example, options) in [("aliasing_puzzle", vec![]), ("list_partition_buggy", vec!["--unfold", "3"])] {
+        let mut forward = options.clone();
+        forward.extend(["--method", "forward"]);
+        let (heap, _) = counterexample(example, &forward);
+        let (wp_heap, _) = counterexample(example, &options);
+        assert_eq!(heap, wp_heap, "{example}: the same smallest counterexample under both methods");
+    }
+}
+
+#[test]
+fn both_methods_agree_on_every_oo_example_and_their_models_replay() {
+    let examples = ["aliasing_puzzle", "creation_under_aliasing", "method_chain", "list_insert", "list_find", "list_partition_buggy", "list_partition_fixed"];
+    for example in examples {
+        let file = format!("paper-examples/oo/{example}.sx");
+        let verdicts: Vec<(i32, Json)> = ["forward", "wp"]
+            .iter()
+            .map(|method| {
+                let verified = symex(&["verify", &file, "--unfold", "2", "--method", method, "--format", "json"]);
+                (status(&verified), json(&verified)["verdict"].clone())
+            })
+            .collect();
+        assert_eq!(verdicts[0], verdicts[1], "{example}: forward, then wp");
+        let tests = symex(&["tests", &file, "--unfold", "2", "--method", "forward"]);
+        assert_eq!(status(&tests), 0, "{example}: every forward model replays: {}", String::from_utf8_lossy(&tests.stdout));
+    }
 }

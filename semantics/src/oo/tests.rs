@@ -21,7 +21,7 @@ fn program(source: &str) -> Rc<Program> {
 }
 
 /// Every terminal configuration of the unfolding (loops and calls bounded by `limit` steps).
-fn leaves(unfold: &Unfold, limit: usize) -> Vec<Config> {
+fn leaves<P: super::unfold::PathState>(unfold: &Unfold<P>, limit: usize) -> Vec<Config<P>> {
     let mut pending = vec![(unfold.initial(), 0)];
     let mut done = Vec::new();
     while let Some((c, depth)) = pending.pop() {
@@ -148,3 +148,34 @@ fn methods_inline_with_fresh_parameters_and_results() {
     agree_on(source, &valuations);
 }
 
+
+/// `wp_ρ(a)` after two writes of `a` asks for `wp` of the update
+/// `(a[0] := 1)` built during the walk: its memo must keep it alive, or
+/// every retry rebuilds it under a new id and the walk never ends.
+#[test]
+fn an_array_written_twice_has_a_weakest_precondition() {
+    let unfold = Unfold::new(program("var a: int[];\nvar b: bool;\na[0] := 1;\na[0] := 2;\nassume b"), Options::default(), ThisRule::Fresh);
+    let mut c = unfold.initial();
+    while let Some(step) = unfold.successors(&c).into_iter().next() {
+        c = step.next;
+    }
+    let a = crate::term::Term::var("a", crate::term::Sort::int_array());
+    assert_eq!(c.state.wp(&a).to_string(), "((a[0] := 1)[0] := 2)");
+}
+
+/// §4.1: forward execution with fields as arrays has the aliasing puzzle's
+/// paths, its path conditions mention only initial values (a read after
+/// writes stays an array read), and a created object leaves no name behind.
+#[test]
+fn forward_execution_reads_fields_as_arrays_and_forgets_created_objects() {
+    let forward = super::forward::forward(program(PUZZLE), Options::default(), ThisRule::Fresh);
+    let conditions: Vec<String> = leaves(&forward, 100).iter().map(|c| c.phi.to_string()).collect();
+    assert!(conditions.iter().any(|phi| phi.contains("((f[x] := 1)[y] := 2)[x]")), "{conditions:?}");
+    let created = program("class C { field f: int, g: C; }\nvar x: C, y: C;\nx := new C;\nif y = x { skip } else { y := x };\nassert x.f = 0 && y.g = nil");
+    let forward = super::forward::forward(created, Options::default(), ThisRule::Fresh);
+    for leaf in leaves(&forward, 100) {
+        assert!(leaf.phi.free_vars().is_empty(), "[x := new C] leaves no variable in {}", leaf.phi);
+        let holds = eval_bool(&leaf.phi, &Valuation::new()) == Ok(true);
+        assert!(!holds || leaf.outcome() == Some(Outcome::Terminated), "only the run past the assertion is feasible: {}: {}", leaf.phi, leaf.code);
+    }
+}

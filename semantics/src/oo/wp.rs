@@ -58,7 +58,10 @@ enum Written {
 /// `wp` results of one prefix.
 #[derive(Default)]
 struct Memo {
-    wp: IdMap<Term>,
+    /// `wp_ρ(e)` by `e`'s id, with `e` itself: a key term built during the
+    /// walk (the `(a[i] := v)` of an array write) must stay alive, or the
+    /// next attempt rebuilds it under a new id, misses, and never ends.
+    wp: IdMap<(Term, Term)>,
     /// `F_ρ(W)` by `W`'s id and the field.
     fields: HashMap<(u64, Name), Term>,
     /// `W = W'` (or `W != W'`) for objects, by ids and polarity.
@@ -244,7 +247,7 @@ impl Job {
     fn memoised(&self) -> Option<Term> {
         let memo = self.trace().0.memo.borrow();
         match self {
-            Job::Wp(_, e) => memo.wp.get(&e.id()).cloned(),
+            Job::Wp(_, e) => memo.wp.get(&e.id()).map(|(_, result)| result.clone()),
             Job::Field(_, w, f, _) => memo.fields.get(&(w.id(), f.clone())).cloned(),
             Job::Equal(_, a, b, positive) => memo.equal.get(&(a.id(), b.id(), *positive)).cloned(),
         }
@@ -254,7 +257,7 @@ impl Job {
         let mut memo = self.trace().0.memo.borrow_mut();
         match self {
             Job::Wp(_, e) => {
-                memo.wp.insert(e.id(), result.clone());
+                memo.wp.insert(e.id(), (e.clone(), result.clone()));
             }
             Job::Field(_, w, f, _) => {
                 memo.fields.insert((w.id(), f.clone()), result.clone());
