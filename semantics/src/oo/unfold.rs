@@ -331,6 +331,14 @@ impl SymbolicConfiguration for Config {
         actions.reverse();
         Some(actions)
     }
+
+    fn trace(&self) -> Option<Vec<Action>> {
+        Some(self.trace.actions())
+    }
+
+    fn after(&self, e: &Term) -> Term {
+        self.trace.wp(e)
+    }
 }
 
 impl fmt::Display for Config {
