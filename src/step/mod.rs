@@ -189,6 +189,9 @@ where
         let here = &self.stops[self.current];
         let (config, assumed, steps) = (here.config.clone(), here.assumed.clone(), here.steps);
         let e_sigma = self.simplifier.simplify(&config.after(&e));
+        if e_sigma.is_false() {
+            return Err(format!("`assume {text}` is false here: it reads `false` after the path"));
+        }
         let phi = self.phi(&config, &assumed);
         let name = condition_name(&config);
         match self.satisfiable(&phi, &e_sigma) {
