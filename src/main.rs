@@ -41,15 +41,12 @@ enum Command {
     Snap(SnapArgs),
 }
 
-/// Deep programs are parsed and printed on a thread with room to spare.
-const STACK_BYTES: usize = 256 << 20;
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(budget) = symex::memory::default_budget() {
         symex::memory::set_budget(budget);
     }
-    let worker = std::thread::Builder::new().stack_size(STACK_BYTES).spawn(move || execute(cli.command));
+    let worker = std::thread::Builder::new().stack_size(symex::commands::STACK_BYTES).spawn(move || execute(cli.command));
     let result = match worker.map(|handle| handle.join()) {
         Ok(Ok(result)) => result,
         _ => Err(CliError::new("internal error: the command did not finish")),

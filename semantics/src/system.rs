@@ -6,6 +6,7 @@
 use crate::eval::{eval, Valuation};
 use crate::oo::action::Action;
 use crate::program::{Outcome, Stmt};
+use crate::subst::Substitution;
 use crate::term::{Name, Term};
 use std::fmt;
 
@@ -141,6 +142,18 @@ pub trait SymbolicConfiguration: Configuration {
     /// this one was reached from, for a system that records a trace (§4).
     fn actions_since(&self, _earlier: &Self) -> Option<Vec<Action>> {
         None
+    }
+
+    /// The trace `ρ` of a system that records one (§4), whose configurations
+    /// are `⟨S, ρ⟩` with the path condition `path(ρ)`; `None` for `⟨S, σ, φ⟩`.
+    fn trace(&self) -> Option<Vec<Action>> {
+        None
+    }
+
+    /// The value of `e` here over the initial state: `eσ` (§2, §3), or
+    /// `wp_ρ(e)` for an unfolding, where fields change too (§4).
+    fn after(&self, e: &Term) -> Term {
+        self.global_state().into_iter().fold(Substitution::identity(), |s, (x, v)| s.update(x, v)).apply(e)
     }
 }
 

@@ -49,6 +49,9 @@ impl Exit {
     }
 }
 
+/// Deep programs are parsed and printed on a thread with room to spare.
+pub const STACK_BYTES: usize = 256 << 20;
+
 /// Bad input (exit status 2): one message, already fit for the user.
 #[derive(Debug)]
 pub struct CliError(String);

@@ -4,16 +4,18 @@
 //! exits 1, and `--accept` writes the new outputs instead.
 //!
 //! A program chooses its exploration options in a comment line
-//! `// snap: --unfold 3 --checked-arrays`; the first line of a snapshot
-//! records the command that made it, with the path relative to DIR, so a
-//! snapshot holds no machine path and no timing.
+//! `// snap: --unfold 3 --checked-arrays`; a snapshot records before its
+//! output the command that made it, with the path relative to DIR, so it
+//! holds no machine path and no timing. An oo program's snapshot holds one
+//! output per method (§4 and §4.1) unless its options choose one.
 
 use super::explore::view;
-use super::{CliError, Common, Exit, Format};
+use super::{load, CliError, Common, Exit, Format, Method, SemanticsArgs, STACK_BYTES};
 use clap::{Args, Parser, ValueEnum};
 use similar::{ChangeTag, TextDiff};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use symex_semantics::program::Language;
 
 #[derive(Clone, Debug, Args)]
 pub struct SnapArgs {
@@ -69,8 +71,7 @@ pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     for program in &programs {
         let name = program.strip_prefix(&args.dir).unwrap_or(program).to_string_lossy().replace('\\', "/");
         let snapshot_path = program.with_extension("snap");
-        let (command, output) = explore_output(program, &name, args.format)?;
-        let snapshot = format!("$ {command}\n{output}");
+        let snapshot = isolated(|| snapshot(program, &name, args.format))?;
         let verdict = match std::fs::read_to_string(&snapshot_path) {
             Err(_) => Verdict::New,
             Ok(old) if old == snapshot => Verdict::Same,
@@ -103,6 +104,19 @@ pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     Ok(if changed == 0 { Exit::Done } else { Exit::Failed })
 }
 
+/// `make` on a thread of its own. Terms are numbered per thread and the
+/// solver's models follow that numbering, so on one thread a snapshot would
+/// depend on the programs snapshotted before it.
+fn isolated(make: impl FnOnce() -> Result<String, CliError> + Send) -> Result<String, CliError> {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new().stack_size(STACK_BYTES).spawn_scoped(scope, make);
+        match worker.map(|handle| handle.join()) {
+            Ok(Ok(result)) => result,
+            _ => Err(CliError::new("internal error: a snapshot did not finish")),
+        }
+    })
+}
+
 /// The `.sx` files under `dir`, in name order, subfolders included.
 fn collect(dir: &Path, programs: &mut Vec<PathBuf>) -> Result<(), CliError> {
     let entries = std::fs::read_dir(dir).map_err(|error| CliError::new(format!("{}: cannot read the folder: {error}", dir.display())))?;
@@ -118,29 +132,65 @@ fn collect(dir: &Path, programs: &mut Vec<PathBuf>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The command line to show and the `explore` output for `program`.
-fn explore_output(program: &Path, name: &str, format: SnapFormat) -> Result<(String, String), CliError> {
+/// The snapshot of `program`: its `explore` output after the command that
+/// made it, or for an oo program one such section per method its semantics
+/// offers (`wp`, and `forward` once [`super::language::Choice`] accepts
+/// it), so a snapshot keeps both views of §4.
+fn snapshot(program: &Path, name: &str, format: SnapFormat) -> Result<String, CliError> {
     let source = std::fs::read_to_string(program).map_err(|error| CliError::new(format!("{}: cannot read the program: {error}", program.display())))?;
     let options: Vec<String> = source
         .lines()
         .filter_map(|line| line.trim().strip_prefix("// snap:"))
         .flat_map(|options| options.split_whitespace().map(str::to_string))
         .collect();
-    let format_name = format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string());
+    let mut snapshot = String::new();
+    for method in methods(program, &options)? {
+        let mut options = options.clone();
+        options.extend(method.map(|method| ["--method".to_string(), method.name().to_string()]).into_iter().flatten());
+        let (command, output) = explore_output(program, name, &options, format)?;
+        snapshot.push_str(&format!("$ {command}\n{output}"));
+    }
+    Ok(snapshot)
+}
+
+/// The methods an oo program is snapshotted with (`None`: as `options` say).
+fn methods(program: &Path, options: &[String]) -> Result<Vec<Option<Method>>, CliError> {
+    let line = parse(program, options, SnapFormat::Text)?;
+    let loaded = load(&line.common.file)?;
+    let semantics = &line.common.semantics;
+    if semantics.method.is_some() || semantics.choice(&loaded.program)?.language != Language::Oo {
+        return Ok(vec![None]);
+    }
+    let offered = [Method::Wp, Method::Forward]
+        .into_iter()
+        .filter(|&method| SemanticsArgs { method: Some(method), ..semantics.clone() }.choice(&loaded.program).is_ok());
+    Ok(offered.map(Some).collect())
+}
+
+/// `options` read as `explore`'s, for `program` in `format`.
+fn parse(program: &Path, options: &[String], format: SnapFormat) -> Result<ExploreLine, CliError> {
     let mut words = vec![program.to_string_lossy().into_owned()];
     words.extend(options.iter().cloned());
-    words.extend(["--format".to_string(), format_name.clone()]);
-    let line = ExploreLine::try_parse_from(&words)
-        .map_err(|error| CliError::new(format!("{}: the `// snap:` options: {}", program.display(), error.render())))?;
+    words.extend(["--format".to_string(), format_name(format)]);
+    ExploreLine::try_parse_from(&words).map_err(|error| CliError::new(format!("{}: the `// snap:` options: {}", program.display(), error.render())))
+}
+
+fn format_name(format: SnapFormat) -> String {
+    format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+}
+
+/// The command line to show and the `explore` output for `program`.
+fn explore_output(program: &Path, name: &str, options: &[String], format: SnapFormat) -> Result<(String, String), CliError> {
+    let line = parse(program, options, format)?;
     let mut output = Vec::new();
     view(&line.common, Some(name), &mut output).map_err(|error| CliError::new(format!("{}: {error}", program.display())))?;
     let mut command = format!("symex explore {name}");
-    for option in &options {
+    for option in options {
         command.push(' ');
         command.push_str(option);
     }
     if format != SnapFormat::Text {
-        command.push_str(&format!(" --format {format_name}"));
+        command.push_str(&format!(" --format {}", format_name(format)));
     }
     Ok((command, String::from_utf8_lossy(&output).into_owned()))
 }

@@ -25,19 +25,22 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
         _ if stats.errors > 0 || cut > 0 => ("inconclusive", Exit::Inconclusive),
         _ => ("proved", Exit::Done),
     };
+    let inputs = program.inputs();
     let counterexample = tests.first().map(|(path, test)| {
         let node = tree.paths[*path];
         let leaf = tree.leaf(node);
         let trace: Vec<String> = tree.trace_to(node).iter().map(|entry| entry.to_string()).collect();
-        (path, test, leaf.map(|leaf| leaf.path_condition.to_string()).unwrap_or_default(), trace)
+        // Shown like a model: the program's inputs only (the run replayed them with the rest at their defaults).
+        let shown = test.inputs.clone().retain(|x| inputs.contains_key(x));
+        (path, test, shown, leaf.map(|leaf| leaf.path_condition.to_string()).unwrap_or_default(), trace)
     });
     match common.format {
         Format::Json => {
-            let counterexample = counterexample.as_ref().map(|(path, test, condition, trace)| {
+            let counterexample = counterexample.as_ref().map(|(path, test, shown, condition, trace)| {
                 json!({
                     "path": path,
                     "error": test.expected_outcome.to_string(),
-                    "inputs": inputs_json(&test.inputs, session.choice.language),
+                    "inputs": inputs_json(shown, session.choice.language),
                     "path_condition": condition,
                     "trace": trace,
                     "confirmed": test.mismatch.is_none(),
@@ -60,10 +63,10 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
                 if stats.paths == 1 { "" } else { "s" }
             )?,
             "counterexample" => {
-                if let Some((path, test, condition, trace)) = &counterexample {
-                    writeln!(out, "counterexample: {}", ShowValuation(&test.inputs))?;
+                if let Some((path, test, shown, condition, trace)) = &counterexample {
+                    writeln!(out, "counterexample: {}", ShowValuation(shown))?;
                     if session.choice.language == Language::Oo {
-                        writeln!(out, "  as --heap: {}", heap_json(&test.inputs))?;
+                        writeln!(out, "  as --heap: {}", heap_json(shown))?;
                     }
                     writeln!(out, "  path {path} ends in {}", test.expected_outcome)?;
                     writeln!(out, "  φ = {condition}")?;
@@ -73,7 +76,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
             }
             _ => {
                 writeln!(out, "inconclusive: no counterexample found, but not every path was explored to its end")?;
-                if let Some((path, test, _, _)) = &counterexample {
+                if let Some((path, test, _, _, _)) = &counterexample {
                     writeln!(
                         out,
                         "  path {path} ({}) could not be confirmed concretely: {}",

@@ -67,19 +67,20 @@ pub fn tree_latex(tree: &Tree, header: &Header) -> String {
     out.push_str("\\end{longtable}\n\n\\subsection*{Traces $\\rho$}\n\\begin{description}\\raggedright\n");
     for (id, &node) in tree.paths.iter().enumerate() {
         let trace: Vec<String> = tree.trace_to(node).iter().map(|entry| tex(&entry.to_string())).collect();
-        let trace = if trace.is_empty() { "$\\varepsilon$".to_string() } else { trace.join("; ") };
+        let trace = if trace.is_empty() { "$\\varepsilon$".to_string() } else { trace.join(" $\\cdot$ ") };
         let _ = writeln!(out, "  \\item[path {id}] \\texttt{{{trace}}}");
     }
     out.push_str("\\end{description}\n");
     out
 }
 
-/// The compact tree as a TikZ picture, scaled to the width of the text.
+/// The compact tree as a TikZ picture, shrunk to the width of the text if
+/// wider (never enlarged: a small tree keeps the size of the table's text).
 fn tikz(tree: &Tree) -> String {
     let root = compact(tree, MAX_TEX_BOXES);
     let layout = Layout::of(&root);
     let tops = layout.level_tops(0.0);
-    let mut out = String::from("\\begin{center}\n\\resizebox{\\linewidth}{!}{%\n\\begin{tikzpicture}[x=1pt, y=-1pt, every node/.style={draw, rounded corners, align=center, font=\\ttfamily\\scriptsize, inner sep=2pt}]\n");
+    let mut out = String::from("\\begin{center}\n\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%\n\\begin{tikzpicture}[x=1pt, y=-1pt, every node/.style={draw, rounded corners, align=center, font=\\ttfamily\\scriptsize, inner sep=2pt}]\n");
     for (id, placed) in layout.boxes.iter().enumerate() {
         let (x, y) = (placed.center * POINTS, (tops[placed.level] + placed.height / 2.0) * POINTS);
         let lines: Vec<String> = placed.lines.iter().map(|line| tex(line)).collect();
@@ -138,6 +139,8 @@ pub fn tex(text: &str) -> String {
         ("⊥", "$\\bot$"),
         ("…", "\\ldots{}"),
         ("·", "$\\cdot$"),
+        // Typewriter text keeps a colon's space as wide as any other.
+        (": ", ":\\ "),
     ];
     let mut out = String::with_capacity(text.len() * 2);
     let mut rest = text;
@@ -151,12 +154,23 @@ pub fn tex(text: &str) -> String {
         }
         if c.is_ascii() {
             out.push(c);
+        } else if subscript_digit(c).is_some() {
+            let digits: String = rest.chars().map_while(subscript_digit).collect();
+            let _ = write!(out, "$_{{{digits}}}$");
+            rest = &rest[digits.len() * c.len_utf8()..];
+            continue;
         } else {
             let _ = write!(out, "\\textsf{{U+{:04X}}}", u32::from(c));
         }
         rest = &rest[c.len_utf8()..];
     }
     out
+}
+
+/// The digit a subscript digit (`₁` of a fresh name `c₁`) stands for.
+fn subscript_digit(c: char) -> Option<char> {
+    let offset = u32::from(c).checked_sub(u32::from('₀')).filter(|&offset| offset < 10)?;
+    char::from_u32(u32::from('0') + offset)
 }
 
 #[cfg(test)]
@@ -168,5 +182,6 @@ mod tests {
         assert_eq!(tex("⟨x := 1, {x ↦ 0}⟩"), "$\\langle$x := 1, \\{x $\\mapsto$ 0\\}$\\rangle$");
         assert_eq!(tex("!(a[3] != x) && y <= 5_%"), "$\\neg$(a[3] $\\neq$ x) $\\wedge$ y $\\leq$ 5\\_\\%");
         assert_eq!(tex("ψ"), "\\textsf{U+03C8}");
+        assert_eq!(tex("c₁₂ := new C, {o1: C}"), "c$_{12}$ := new C, \\{o1:\\ C\\}");
     }
 }

@@ -47,11 +47,11 @@ commands (chain several with `;`):
   go true         at a fork: take the branch where the condition holds, then run on
   go false        at a fork: take the branch where it does not, then run on
   go error        at a fork: take the out-of-bound or nil-dereference branch
-  assume e        conjoin e (over the globals, evaluated in σ) to the path condition
+  assume e        conjoin e (over the globals, evaluated in σ or by wp_ρ) to the path condition
   save            remember this configuration; prints its number N
   restore N       return to the configuration saved as N
   back            undo the last move
-  show            the configuration, σ, φ, whether φ is satisfiable, and a model
+  show            the configuration, σ and φ (ρ and path(ρ)), whether it is satisfiable, a model
   tree            the part of the tree walked so far
   help            this text
   quit            end the session";

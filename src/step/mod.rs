@@ -15,9 +15,10 @@ use crate::solver::{SatResult, Solver};
 use command::{Branch, Command, HELP};
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::rc::Rc;
 use symex_semantics::eval::{ShowValuation, Valuation};
+use symex_semantics::oo::ShowTrace;
 use symex_semantics::program::{Program, Stmt};
-use symex_semantics::subst::Substitution;
 use symex_semantics::system::{Configuration, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 
@@ -143,10 +144,11 @@ where
             };
             let phi = self.phi(&config, &assumed);
             let guard = self.simplifier.simplify(&step.guard);
+            let name = condition_name(&config);
             match self.satisfiable(&phi, &guard) {
                 SatResult::Sat => {}
-                SatResult::Unsat => return Err(format!("`go {branch}` is infeasible: φ = {phi} implies ¬({guard})")),
-                SatResult::Unknown => return Err(format!("`go {branch}`: the solver cannot tell whether φ ∧ {guard} is satisfiable")),
+                SatResult::Unsat => return Err(format!("`go {branch}` is infeasible: {name} = {phi} implies ¬({guard})")),
+                SatResult::Unknown => return Err(format!("`go {branch}`: the solver cannot tell whether {name} ∧ {guard} is satisfiable")),
             }
             config = step.next;
             steps += 1;
@@ -166,6 +168,10 @@ where
                 if choices.is_empty() {
                     return Err("no successor of this configuration is feasible".to_string());
                 }
+                if branch.is_none() && taken == 0 {
+                    let offered: Vec<String> = choices.iter().map(|step| format!("`go {}`", classify(step.rule))).collect();
+                    return Err(format!("#{} is a fork: choose a branch with {}", self.current, offered.join(" or ")));
+                }
                 break;
             }
             config = choices.remove(0).next;
@@ -176,17 +182,21 @@ where
         Ok(self.describe(stop))
     }
 
-    /// `assume e`: `e` over the globals, evaluated in σ, conjoined to φ.
+    /// `assume e`: `e` over the globals, evaluated here (`eσ`, or `wp_ρ(e)`
+    /// for an unfolding), conjoined to the path condition.
     fn assume(&mut self, text: &str) -> Result<String, String> {
         let e = self.condition(text)?;
         let here = &self.stops[self.current];
         let (config, assumed, steps) = (here.config.clone(), here.assumed.clone(), here.steps);
-        let sigma = config.global_state().into_iter().fold(Substitution::identity(), |s, (x, v)| s.update(x, v));
-        let e_sigma = self.simplifier.simplify(&sigma.apply(&e));
+        let e_sigma = self.simplifier.simplify(&config.after(&e));
+        if e_sigma.is_false() {
+            return Err(format!("`assume {text}` is false here: it reads `false` after the path"));
+        }
         let phi = self.phi(&config, &assumed);
+        let name = condition_name(&config);
         match self.satisfiable(&phi, &e_sigma) {
             SatResult::Sat => {}
-            SatResult::Unsat => return Err(format!("`assume {text}` contradicts the path condition: φ = {phi} implies ¬({e_sigma})")),
+            SatResult::Unsat => return Err(format!("`assume {text}` contradicts the path condition: {name} = {phi} implies ¬({e_sigma})")),
             SatResult::Unknown => return Err(format!("the solver cannot tell whether φ ∧ {e_sigma} is satisfiable")),
         }
         let assumed = Term::and(assumed, e_sigma);
@@ -194,9 +204,10 @@ where
         Ok(self.describe(stop))
     }
 
-    /// Reads `text` as a Boolean expression over the program's globals.
+    /// Reads `text` as a Boolean expression over the program's globals (and
+    /// the fields of its classes).
     fn condition(&self, text: &str) -> Result<Term, String> {
-        let declarations: String = self.program.globals.iter().map(|(x, sort)| format!("var {x}: {sort};\n")).collect();
+        let declarations = Program { main: Rc::from([]), ..self.program.clone() };
         let parsed = symex_semantics::syntax::parse_program(&format!("{declarations}assume {text}"))
             .map_err(|diagnostic| format!("cannot read `{text}`: {}", diagnostic.message))?;
         let Some(Stmt::Assume(e)) = parsed.main.first().filter(|_| parsed.main.len() == 1) else {
@@ -264,23 +275,25 @@ where
         self.describe(stop)
     }
 
-    /// A stop in a few lines: where it is, `σ` and `φ`, and at a fork the
-    /// condition over the symbols with the branches on offer.
+    /// A stop in a few lines: where it is, `σ` and `φ` (`ρ` and `path(ρ)`
+    /// for an unfolding), and at a fork the condition over the symbols with
+    /// the branches on offer.
     fn describe(&mut self, id: StopId) -> String {
         let (config, assumed, steps) = (self.stops[id].config.clone(), self.stops[id].assumed.clone(), self.stops[id].steps);
         let phi = self.phi(&config, &assumed);
+        let name = condition_name(&config);
         let mut out = String::new();
         if let Some(outcome) = config.outcome() {
             let _ = writeln!(out, "#{id}: path ends: {outcome} after {steps} step{}", plural(steps));
-            let _ = writeln!(out, "  φ = {phi}");
-            let _ = writeln!(out, "  σ = {}", self.sigma(&config));
-            let _ = writeln!(out, "  model: {}", self.model(&phi).map_or_else(|| "none".to_string(), |m| ShowValuation(&m).to_string()));
+            let _ = writeln!(out, "  {name} = {phi}");
+            let _ = writeln!(out, "  {}", self.state(&config));
+            let _ = writeln!(out, "  model: {}", self.model(&config, &phi).map_or_else(|| "none".to_string(), |m| ShowValuation(&m).to_string()));
             return out;
         }
         let head = config.head().map_or_else(|| "ε".to_string(), summary);
         let _ = writeln!(out, "#{id}: after {steps} step{}, at `{head}`", plural(steps));
-        let _ = writeln!(out, "  σ = {}", self.sigma(&config));
-        let _ = writeln!(out, "  φ = {phi}");
+        let _ = writeln!(out, "  {}", self.state(&config));
+        let _ = writeln!(out, "  {name} = {phi}");
         let choices = match self.feasible(&config, &assumed) {
             Ok(choices) => choices,
             Err(why) => {
@@ -295,20 +308,24 @@ where
             }
             for step in &choices {
                 let guard = self.simplifier.simplify(&step.guard);
-                let _ = writeln!(out, "    go {:<5}  {}: φ ∧ {guard}", classify(step.rule).to_string(), step.rule);
+                let _ = writeln!(out, "    go {:<5}  {}: {name} ∧ {guard}", classify(step.rule).to_string(), step.rule);
             }
         }
         out
     }
 
-    /// `σ` on the globals, simplified.
-    fn sigma(&mut self, config: &S::Config) -> String {
+    /// `σ` on the globals, simplified, or for an unfolding its trace `ρ`.
+    fn state(&mut self, config: &S::Config) -> String {
+        if let Some(rho) = config.trace() {
+            return format!("ρ = {}", ShowTrace(&rho));
+        }
         let pairs: Vec<String> = config.global_state().iter().map(|(x, e)| format!("{x} ↦ {}", self.simplifier.simplify(e))).collect();
-        format!("{{{}}}", pairs.join(", "))
+        format!("σ = {{{}}}", pairs.join(", "))
     }
 
-    /// Inputs satisfying `phi`, confirmed by the evaluator, on the program's inputs.
-    fn model(&mut self, phi: &Term) -> Option<Valuation> {
+    /// Inputs satisfying `phi`, confirmed by the evaluator, on the program's
+    /// inputs (objects with all their fields, only those the path needs).
+    fn model(&mut self, config: &S::Config, phi: &Term) -> Option<Valuation> {
         self.solver.push();
         self.solver.assert(phi);
         let model = match self.solver.check() {
@@ -316,27 +333,28 @@ where
             SatResult::Unsat | SatResult::Unknown => None,
         };
         self.solver.pop();
-        model.map(|model| model.retain(|x| self.inputs.contains_key(x)))
+        model.map(|model| config.inputs_from(model).retain(|x| self.inputs.contains_key(x)))
     }
 
-    /// `show`: the configuration in the paper's notation, then `φ`, whether
-    /// it is satisfiable, and a model.
+    /// `show`: the configuration in the paper's notation, then `φ` (or
+    /// `path(ρ)`), whether it is satisfiable, and a model.
     fn show(&mut self) -> String {
         let stop = &self.stops[self.current];
         let (config, assumed) = (stop.config.clone(), stop.assumed.clone());
         let phi = self.phi(&config, &assumed);
+        let name = condition_name(&config);
         let mut out = format!("#{}: {config}\n", self.current);
         if !assumed.is_true() {
             let _ = writeln!(out, "  assumed: {assumed}");
         }
-        let _ = writeln!(out, "  σ = {}", self.sigma(&config));
-        let _ = writeln!(out, "  φ = {phi}");
-        let verdict = match self.model(&phi) {
+        let _ = writeln!(out, "  {}", self.state(&config));
+        let _ = writeln!(out, "  {name} = {phi}");
+        let verdict = match self.model(&config, &phi) {
             Some(model) => format!("satisfiable, e.g. {}", ShowValuation(&model)),
             None if self.satisfiable(&Term::bool(true), &phi) == SatResult::Unsat => "unsatisfiable".to_string(),
             None => "not known to be satisfiable".to_string(),
         };
-        let _ = writeln!(out, "  φ is {verdict}");
+        let _ = writeln!(out, "  {name} is {verdict}");
         out
     }
 
@@ -365,7 +383,7 @@ where
     fn label(&mut self, id: StopId) -> String {
         let (config, assumed) = (self.stops[id].config.clone(), self.stops[id].assumed.clone());
         if let Some(outcome) = config.outcome() {
-            return format!("{outcome}, φ = {}", self.phi(&config, &assumed));
+            return format!("{outcome}, {} = {}", condition_name(&config), self.phi(&config, &assumed));
         }
         let head = config.head().map_or_else(|| "ε".to_string(), summary);
         format!("at `{head}`")
@@ -381,6 +399,16 @@ fn conjuncts(term: &Term, all: &mut Vec<Term>) {
         }
         _ if term.is_true() || all.contains(term) => {}
         _ => all.push(term.clone()),
+    }
+}
+
+/// How the paper writes a configuration's path condition: `φ` in
+/// `⟨S, σ, φ⟩` (§2, §3), `path(ρ)` for `⟨S, ρ⟩` (§4).
+fn condition_name<C: SymbolicConfiguration>(config: &C) -> &'static str {
+    if config.trace().is_some() {
+        "path(ρ)"
+    } else {
+        "φ"
     }
 }
 

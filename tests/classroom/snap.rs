@@ -1,5 +1,6 @@
 //! `symex snap`: the project's own examples pass, and a change in what a
-//! program explores to fails with a readable diff until it is accepted.
+//! program explores to, or in what a rule makes of it, fails with a
+//! readable diff until it is accepted.
 
 use super::{stdout_of, symex};
 use std::path::PathBuf;
@@ -36,4 +37,39 @@ fn a_changed_program_fails_with_a_diff_until_accepted() {
     stdout_of(&["snap", &dir_arg, "--accept"], 0);
     stdout_of(&["snap", &dir_arg], 0);
     assert_eq!(symex(&["snap", "no-such-folder"]).status.code(), Some(2));
+}
+
+/// A copy of `paper-examples/oo/clauses` in a scratch folder, as
+/// `DIR/oo/clauses` so the snapshots' command lines still match.
+fn clauses_copy(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let clauses = dir.join("oo/clauses");
+    std::fs::create_dir_all(&clauses).expect("a scratch folder");
+    for entry in std::fs::read_dir("paper-examples/oo/clauses").expect("the clauses").flatten() {
+        std::fs::copy(entry.path(), clauses.join(entry.file_name())).expect("copied");
+    }
+    dir
+}
+
+#[test]
+fn an_oo_snapshot_holds_the_wp_view_and_a_changed_rule_fails_with_a_diff() {
+    let dir = clauses_copy("snap-rule");
+    let dir_arg = dir.to_string_lossy().into_owned();
+    // A program's snapshot does not depend on the programs beside it.
+    assert!(stdout_of(&["snap", &dir_arg], 0).ends_with("12 programs, 12 unchanged, 0 changed or new\n"));
+    let snapshot = dir.join("oo/clauses/field_same_field.snap");
+    let recorded = std::fs::read_to_string(&snapshot).expect("a snapshot");
+    assert!(recorded.starts_with("$ symex explore oo/clauses/field_same_field.sx --method wp\npath 0:"), "{recorded}");
+
+    // What a [h.f := e] without its aliasing conditional, (h'.f)[h.f := e] =
+    // h'[h.f := e].f, would have recorded: y.f = 0 stays 0 = 0 after x.f := 1.
+    let aliasing = "if y = x then 1 else 0 fi = 0";
+    assert!(recorded.contains(aliasing), "{recorded}");
+    std::fs::write(&snapshot, recorded.replace(aliasing, "0 = 0")).expect("changed");
+    let report = stdout_of(&["snap", &dir_arg], 1);
+    assert!(report.starts_with("changed: oo/clauses/field_same_field.sx\n"), "{report}");
+    assert!(report.contains("  -   φ = x != nil && y != nil && (0 = 0 || x = y)\n"), "{report}");
+    assert!(report.contains(&format!("  +   φ = x != nil && y != nil && ({aliasing} || x = y)\n")), "{report}");
+    assert!(report.ends_with("12 programs, 11 unchanged, 1 changed or new\n"), "{report}");
 }

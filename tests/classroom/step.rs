@@ -13,25 +13,53 @@ fn leaves(transcript: &str) -> Vec<String> {
     lines
         .windows(2)
         .filter(|pair| pair[0].contains(": path ends: "))
-        .map(|pair| pair[1].trim().strip_prefix("φ = ").expect("a leaf shows its φ").to_string())
+        .map(|pair| {
+            let line = pair[1].trim();
+            line.strip_prefix("φ = ").or_else(|| line.strip_prefix("path(ρ) = ")).expect("a leaf shows its path condition").to_string()
+        })
         .collect()
 }
 
 #[test]
 fn king_search_walk_ends_at_the_leaves_explore_finds() {
     let transcript = stdout_of(&["step", SEARCH, "--script", "tests/classroom/king_search.walk"], 0);
-    let explored: serde_json::Value = serde_json::from_str(&stdout_of(&["explore", SEARCH, "--format", "json"], 0)).expect("JSON");
-    let expected: Vec<String> = explored["paths"]
-        .as_array()
-        .expect("paths")
-        .iter()
-        .map(|path| path["path_condition"].as_str().expect("a path condition").to_string())
-        .collect();
+    let expected = explored(SEARCH);
     assert_eq!(expected.len(), 11);
     assert_eq!(leaves(&transcript), expected);
     insta::with_settings!({ snapshot_path => "../../snapshots", prepend_module_to_snapshot => false }, {
         insta::assert_snapshot!("step-king_search", transcript);
     });
+}
+
+/// The path conditions `explore` reports for `program`, in order.
+fn explored(program: &str) -> Vec<String> {
+    let explored: serde_json::Value = serde_json::from_str(&stdout_of(&["explore", program, "--format", "json"], 0)).expect("JSON");
+    explored["paths"].as_array().expect("paths").iter().map(|path| path["path_condition"].as_str().expect("a path condition").to_string()).collect()
+}
+
+#[test]
+fn an_oo_program_is_walked_as_the_unfolding_with_path_rho() {
+    let puzzle = "paper-examples/oo/aliasing_puzzle.sx";
+    let transcript = stdout_of(&["step", puzzle, "--script", "tests/classroom/aliasing_puzzle.walk"], 0);
+    assert_eq!(leaves(&transcript), explored(puzzle));
+    assert_eq!(leaves(&transcript).len(), 4);
+    assert!(transcript.contains("refused: #0 is a fork: choose a branch with `go true` or `go error`\n"), "{transcript}");
+    // `show` at the assertion: ⟨S, ρ⟩, then ρ and path(ρ), the aliasing
+    // conditional of [h.f := e] in the fork's condition.
+    assert!(transcript.contains("#2: ⟨assert x.f = 1, x.f := 1 · y.f := 2⟩\n  ρ = x.f := 1 · y.f := 2\n  path(ρ) = x != nil && y != nil\n"), "{transcript}");
+    assert!(transcript.contains("  fork on if x = y then 2 else 1 fi = 1\n"), "{transcript}");
+    assert!(!transcript.contains("σ = ") && !transcript.contains("φ = "), "the unfolding has no σ and writes path(ρ): {transcript}");
+    insta::with_settings!({ snapshot_path => "../../snapshots", prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("step-aliasing_puzzle", transcript);
+    });
+}
+
+#[test]
+fn assume_on_an_oo_program_reads_fields_after_the_trace() {
+    // After ρ = x.f := 1, `x.f = 2` is wp_ρ(x.f = 2) = (1 = 2): false, refused.
+    let transcript = run_with_stdin(&["step", "paper-examples/oo/aliasing_puzzle.sx"], "go true; assume x.f = 2; assume y.f = 1; show");
+    assert!(transcript.contains("refused: `assume x.f = 2` is false here: it reads `false` after the path\n"), "{transcript}");
+    assert!(transcript.contains("  assumed: if y = x then 1 else y.f fi = 1\n"), "{transcript}");
 }
 
 #[test]

@@ -388,6 +388,14 @@ impl PathState for Trace {
         actions.reverse();
         Some(actions)
     }
+
+    fn trace(&self) -> Option<Vec<Action>> {
+        Some(self.trace.actions())
+    }
+
+    fn after(&self, e: &Term) -> Term {
+        self.trace.wp(e)
+    }
 }
 
 impl fmt::Display for Trace {
