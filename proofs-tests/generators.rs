@@ -33,7 +33,7 @@ use symex_semantics::program::{Block, Language, LoopId, Procedure, Program, Stmt
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
 
 /// The fewest and the most statements a generated program has.
-const STATEMENT_BUDGET: (usize, usize) = (8, 24);
+const STATEMENT_BUDGET: (usize, usize) = (12, 30);
 /// The deepest a generated expression is.
 const EXPRESSION_DEPTH: usize = 3;
 /// The deepest `if`s and `while`s nest.

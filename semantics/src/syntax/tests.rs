@@ -272,7 +272,7 @@ const ROUND_TRIP: [&str; 9] = [
      class Other { field elem: int; method id(o: Other) { return o } }
      l := new List; l := l.append(3); s := l.sum(0); o := new Other; o := o.id(nil); l.next.elem := 5",
     "if b { } else { skip }; while false { }",
-    "class N { field next: N } n := new N; nil.next := n",
+    "class N { field next: N; } n := new N; nil.next := n; (if b then n else nil fi).next.next := n; (if b then n else n fi).next := new N",
     "x := 123456789012345678901234567890 * -98765432109876543210; y := x % 7 / 2",
 ];
 
