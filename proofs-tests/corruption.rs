@@ -16,19 +16,29 @@ use symex_semantics::system::{Rule, Step, TransitionSystem};
 use symex_semantics::value::{ArrayValue, Value};
 
 /// Where and how to corrupt: which closure (0 the top, [`GLOBALS`] the
-/// globals), which variable, and what to change.
+/// globals), which variable (an array's, if `array` and there is one), and
+/// what to change.
 #[derive(Clone, Debug)]
 pub struct Corruption {
     closure: usize,
     variable: usize,
+    array: bool,
     how: usize,
 }
 
 impl Arbitrary for Corruption {
+    /// Each place about equally often in a run: a changed statement is in
+    /// the top closure half the time, a changed value in the globals half
+    /// the time (else in one of the top three closures), and a third of the
+    /// values changed are arrays (where three places are).
     fn arbitrary(g: &mut Gen) -> Corruption {
-        // Half the time the globals, else one of the top three closures.
-        let closure = if bool::arbitrary(g) { GLOBALS } else { usize::arbitrary(g) % GLOBALS };
-        Corruption { closure, variable: usize::arbitrary(g) % 8, how: usize::arbitrary(g) % 8 }
+        let how = usize::arbitrary(g) % 8;
+        let closure = match (how == CODE, bool::arbitrary(g)) {
+            (true, top) => usize::from(!top),
+            (false, true) => GLOBALS,
+            (false, false) => usize::arbitrary(g) % GLOBALS,
+        };
+        Corruption { closure, variable: usize::arbitrary(g) % 8, array: usize::arbitrary(g) % 3 == 0, how }
     }
 }
 
@@ -66,7 +76,8 @@ fn corrupt_value(value: &Value, how: usize) -> Option<(Value, &'static str)> {
 }
 
 fn corrupt_valuation(v: &Valuation, at: &Corruption) -> Option<(Valuation, &'static str)> {
-    let (x, value) = v.iter().nth(at.variable % v.len().max(1))?;
+    let array = v.iter().find(|(_, value)| matches!(value, Value::Array(_))).filter(|_| at.array);
+    let (x, value) = array.or_else(|| v.iter().nth(at.variable % v.len().max(1)))?;
     let (corrupted, what) = corrupt_value(value, at.how)?;
     Some((v.update(x.clone(), corrupted), what))
 }

@@ -208,35 +208,48 @@ const ALL_RULES: [Rule; 16] = [
     Rule::ProcedureReturn,
 ];
 
-/// The cases a property must see at least [`at_least`] times each.
+/// The cases a property must see: each at least [`at_least`] times, and
+/// the frequent ones (events a property is about, which a generator must
+/// make common) in at least a twentieth of its cases.
 #[derive(Clone)]
-pub struct Required(Vec<String>);
+pub struct Required {
+    cases: Vec<String>,
+    frequent: Vec<String>,
+}
+
+/// The share of a run's cases a frequent case must reach: one in this many.
+const FREQUENT: u64 = 20;
 
 impl Required {
     /// Nothing required (properties that are not about a transition system).
     pub fn nothing() -> Required {
-        Required(Vec::new())
+        Required { cases: Vec::new(), frequent: Vec::new() }
     }
 
     /// Each of `rules`.
     pub fn rules(rules: &[Rule]) -> Required {
-        Required(rules.iter().map(|r| r.name().to_string()).collect())
+        Required { cases: rules.iter().map(|r| r.name().to_string()).collect(), frequent: Vec::new() }
     }
 
     /// Each of `cases`.
     pub fn cases(cases: &[&str]) -> Required {
-        Required(cases.iter().map(|c| c.to_string()).collect())
+        Required { cases: cases.iter().map(|c| c.to_string()).collect(), frequent: Vec::new() }
+    }
+
+    /// Each of `cases`, in at least a twentieth of the run's cases.
+    pub fn frequent(cases: &[&str]) -> Required {
+        Required { cases: Vec::new(), frequent: cases.iter().map(|c| c.to_string()).collect() }
     }
 
     /// These and `rule` as well.
     pub fn and(mut self, rule: Rule) -> Required {
-        self.0.push(rule.name().to_string());
+        self.cases.push(rule.name().to_string());
         self
     }
 
     /// These and the initial configuration.
     pub fn and_initial(mut self) -> Required {
-        self.0.push(INITIAL.to_string());
+        self.cases.push(INITIAL.to_string());
         self
     }
 
@@ -249,9 +262,15 @@ impl Required {
         }
     }
 
-    /// The required cases `tally` saw fewer than `n` times, with their counts.
-    pub fn missing(&self, tally: &Tally, n: u64) -> Vec<(String, u64)> {
-        self.0.iter().map(|case| (case.clone(), tally.checked.count(case))).filter(|(_, seen)| *seen < n).collect()
+    /// The required cases `tally` saw too rarely in a run of `tests` cases,
+    /// with their counts and how often they had to occur.
+    pub fn missing(&self, tally: &Tally, tests: u64) -> Vec<(String, u64, u64)> {
+        let rare = self.cases.iter().map(|case| (case, at_least(tests)));
+        let frequent = self.frequent.iter().map(|case| (case, at_least(tests).max(tests / FREQUENT)));
+        rare.chain(frequent)
+            .map(|(case, n)| (case.clone(), tally.checked.count(case), n))
+            .filter(|(_, seen, n)| seen < n)
+            .collect()
     }
 }
 
@@ -288,7 +307,7 @@ pub const RECURSIVE_RULES: [Rule; 13] = [
 
 /// How often each required case must occur in a run of `cases` cases:
 /// ten times in the default 1000, fewer in smaller runs, never zero.
-pub fn at_least(cases: u64) -> u64 {
+fn at_least(cases: u64) -> u64 {
     (cases / 100).clamp(1, 10)
 }
 

@@ -33,7 +33,7 @@ use symex_semantics::program::{Block, Language, LoopId, Procedure, Program, Stmt
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
 
 /// The fewest and the most statements a generated program has.
-const STATEMENT_BUDGET: (usize, usize) = (8, 24);
+const STATEMENT_BUDGET: (usize, usize) = (12, 30);
 /// The deepest a generated expression is.
 const EXPRESSION_DEPTH: usize = 3;
 /// The deepest `if`s and `while`s nest.
@@ -274,13 +274,14 @@ impl Draw<'_> {
             return;
         }
         // An `assert` or `assume` ends about half the runs through it: they
-        // are rarer than the rest, so runs go on.
+        // are rarer than the rest, so runs go on (a median of ten steps and
+        // more, where the runs are not cut short by out-of-bound reads).
         let stmt = match self.below(if compound { 13 } else { 8 }) {
             0 | 1 => Stmt::Assign(self.int_var().to_string().into(), self.int(d)),
             2 => Stmt::Assign("b".into(), self.boolean(d)),
             3 | 4 => Stmt::ArrayAssign("a".into(), self.index(d - 1), self.int(d - 1)),
-            5 if self.chance(50) => Stmt::Assert(self.boolean(d)),
-            6 if self.chance(30) => Stmt::Assume(self.boolean(d)),
+            5 if self.chance(35) => Stmt::Assert(self.boolean(d)),
+            6 if self.chance(20) => Stmt::Assume(self.boolean(d)),
             5 | 6 => Stmt::Skip,
             7 => Stmt::Assign(self.int_var().to_string().into(), self.int(d)),
             8 | 9 => {

@@ -15,7 +15,9 @@
 //!    and not a skipped case).
 //!
 //! Each case explores a whole tree with Z3, so these run a tenth of
-//! `QUICKCHECK_TESTS` cases.
+//! `QUICKCHECK_TESTS` cases. Besides a swapped choice, they must catch a Z3
+//! encoding that disagrees with the evaluator on `/` (`x / 0` left
+//! unspecified, or division truncating towards zero).
 
 use crate::generators::{BasicProgram, Inputs, RecursiveProgram};
 use crate::mutants::{Mutated, MutatedRecursive, SwappedChoice};
@@ -24,7 +26,7 @@ use crate::{build, catches_on, holds_on, Generated, Real, RealRecursive, Systems
 use quickcheck::TestResult;
 use symex::explore::run::{run, RunEnd};
 use symex::explore::{explore, replay, Bounds, ExploreOptions, Leaf, Status, Tree, UnknownReason};
-use symex::solver::{SatResult, Solver};
+use symex::solver::{break_encoding, Mutant, SatResult, Solver};
 use symex::theorems::Simulation;
 use symex_semantics::eval::{eval, eval_bool};
 use symex_semantics::program::{Halt, Outcome};
@@ -161,4 +163,23 @@ fn king_properties_catch_swapped_choice_in_procedures() {
         &Required::rules(&RECURSIVE_RULES),
         king::<MutatedRecursive<SwappedChoice>, RecursiveProgram> as fn(RecursiveProgram, Inputs) -> TestResult,
     );
+}
+
+/// King's properties on basic programs explored by a solver that translates
+/// with `mutant`: they must find a counterexample within five times their
+/// usual cases (a disagreement shows only where a path condition forces a
+/// negative dividend or a zero divisor; the run stops at the first one).
+fn catches_a_disagreement(name: &str, mutant: Mutant) {
+    break_encoding(Some(mutant));
+    catches_on(name, 5 * tenth(), &Required::nothing(), king::<Real, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult);
+}
+
+#[test]
+fn king_properties_catch_z3_leaving_division_by_zero_unspecified() {
+    catches_a_disagreement("King's properties with x / 0 unspecified in Z3", Mutant::DivisionByZeroUnspecified);
+}
+
+#[test]
+fn king_properties_catch_z3_truncating_division() {
+    catches_a_disagreement("King's properties with / truncating in Z3", Mutant::DivisionTruncates);
 }

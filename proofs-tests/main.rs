@@ -80,8 +80,8 @@ enum Failure {
 }
 
 /// Runs `property` on `tests` cases and prints its distribution report:
-/// a counterexample, or a required case seen fewer than
-/// [`distribution::at_least`] times, is a failure.
+/// a counterexample, or a required case seen too rarely
+/// ([`distribution::Required`]), is a failure.
 fn run<A: Testable>(name: &str, tests: u64, required: &Required, property: A) -> Result<u64, Failure> {
     let seed = seed();
     distribution::reset();
@@ -91,14 +91,10 @@ fn run<A: Testable>(name: &str, tests: u64, required: &Required, property: A) ->
     let checked = result.map_err(|counterexample| {
         Failure::Counterexample(format!("{name} has a counterexample (PROOFS_SEED={seed}): {counterexample:?}"))
     })?;
-    let n = distribution::at_least(tests);
-    let missing = required.missing(&tally, n);
+    let missing = required.missing(&tally, tests);
     if !missing.is_empty() {
-        let missing: Vec<String> = missing.iter().map(|(case, seen)| format!("{case} ({seen}×)")).collect();
-        return Err(Failure::Uncovered(format!(
-            "{name}: required cases seen fewer than {n} times: {} (PROOFS_SEED={seed})",
-            missing.join(", ")
-        )));
+        let missing: Vec<String> = missing.iter().map(|(case, seen, n)| format!("{case} ({seen}×, at least {n}×)")).collect();
+        return Err(Failure::Uncovered(format!("{name}: required cases seen too rarely: {} (PROOFS_SEED={seed})", missing.join(", "))));
     }
     assert!(checked >= tests, "{name}: only {checked} of {tests} cases checked (PROOFS_SEED={seed})");
     Ok(checked)

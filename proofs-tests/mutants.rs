@@ -18,7 +18,7 @@ use symex_semantics::subst::{substitute, Substitution};
 use symex_semantics::system::{Options, Rule, Step, TransitionSystem};
 use std::collections::BTreeMap;
 use symex_semantics::checked;
-use symex_semantics::delta::{base_array, in_bounds};
+use symex_semantics::delta::{base_array, in_bounds, not_nil};
 use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind};
 use symex_semantics::value::{ArrayValue, Value};
 use symex_semantics::basic::{concrete, symbolic};
@@ -205,10 +205,11 @@ impl RecursiveMutant for ReturnWithoutPop {
     };
 }
 
-/// A mistake in `δ`, made in the symbolic rules only (the concrete rules
-/// decide out-of-bound reads by evaluation, independently of `δ`).
+/// A mistake in `δ` (both checks, bounds and `nil`), made in the symbolic
+/// rules only (the concrete rules decide out-of-bound reads and `nil`
+/// dereferences by evaluation, independently of `δ`).
 pub trait DeltaMutant {
-    /// `δ(e)` with the mistake, for a term without field accesses.
+    /// `δ(e)` with the mistake.
     fn delta(e: &Term) -> Term {
         let mut memo: IdMap<Term> = IdMap::default();
         for node in e.nodes() {
@@ -223,6 +224,7 @@ pub trait DeltaMutant {
                     Term::implies(Term::not(c.clone()), d(b)),
                 ]),
                 TermKind::Select(array, index) => Term::conjunction([d(array), d(index), Self::bound(array, index)]),
+                TermKind::Field(object, ..) => Term::and(d(object), Self::dereferenced(object)),
                 _ => Term::conjunction(node.children().into_iter().map(|child| d(child))),
             };
             memo.insert(node.id(), defined);
@@ -238,6 +240,11 @@ pub trait DeltaMutant {
     /// `δ(a[i])`'s own condition: rightly `0 ≤ i < len(a)`.
     fn bound(array: &Term, index: &Term) -> Term {
         in_bounds(array, index)
+    }
+
+    /// `δ(e.f)`'s own condition: rightly `e ≠ nil`.
+    fn dereferenced(object: &Term) -> Term {
+        not_nil(object)
     }
 }
 
@@ -260,6 +267,15 @@ impl DeltaMutant for InclusiveUpperBound {
             Term::binary(BinOp::Le, Term::int(0), index.clone()),
             Term::binary(BinOp::Le, index.clone(), Term::len(&a)),
         )
+    }
+}
+
+/// `δ(e.f) = δ(e)`: the field access's own `e ≠ nil` forgotten.
+pub struct FieldWithoutNilCheck;
+
+impl DeltaMutant for FieldWithoutNilCheck {
+    fn dereferenced(_: &Term) -> Term {
+        Term::bool(true)
     }
 }
 

@@ -173,13 +173,14 @@ impl Draw<'_> {
             return Term::bool(self.chance(50));
         }
         let compare = [BinOp::Eq, BinOp::Ne][self.below(2)];
-        match self.below(10) {
+        match self.below(11) {
             3 if self.sees("P") => Term::binary(compare, self.object("P", depth - 1), self.object("P", depth - 1)),
             0..=3 => Term::binary(compare, self.object("N", depth - 1), self.object("N", depth - 1)),
             4 => Term::binary([BinOp::Lt, BinOp::Le, BinOp::Eq][self.below(3)], self.int(depth - 1), self.int(depth - 1)),
             5 => Term::unary(UnOp::Not, self.boolean(depth - 1)),
             6 => Term::binary(BinOp::And, self.boolean(depth - 1), self.boolean(depth - 1)),
             7 => Term::binary(BinOp::Or, self.boolean(depth - 1), self.boolean(depth - 1)),
+            8 => Term::binary(BinOp::Implies, self.boolean(depth - 1), self.boolean(depth - 1)),
             _ => Term::ite(self.boolean(depth - 1), self.boolean(depth - 1), self.boolean(depth - 1)),
         }
     }

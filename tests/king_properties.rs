@@ -7,7 +7,10 @@
 //!    together (the tree partitions the input space);
 //! 3. on programs whose tree is finite, every input satisfies exactly one
 //!    leaf's path condition, and its run ends in that leaf's predicted state;
-//! 4. a path the solver cannot decide is reported `unknown`, never feasible.
+//! 4. a path the solver cannot decide is reported `unknown`, never feasible;
+//!    and no leaf is `unknown` because Z3 and the evaluator disagree (a model
+//!    the evaluator rejects) or because no rule applies — shown to fail with
+//!    a Z3 encoding of `/` broken on purpose.
 //!
 //! On oo programs (§4) inputs are heaps: models are initial heaps, and
 //! random inputs are random consistent heaps over a small pool of objects.
@@ -17,8 +20,8 @@ use std::rc::Rc;
 use symex::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use symex::commands::Method;
 use symex::explore::run::{run, RunEnd};
-use symex::explore::{explore, replay, Bounds, ExploreOptions, Status, Tree};
-use symex::solver::{SatResult, Solver};
+use symex::explore::{explore, replay, Bounds, ExploreOptions, Status, Tree, UnknownReason};
+use symex::solver::{break_encoding, Mutant, SatResult, Solver};
 use symex_semantics::eval::{eval, eval_bool, Valuation};
 use symex_semantics::heap::{Heap, Object};
 use symex_semantics::oo::inline::ThisRule;
@@ -129,6 +132,17 @@ fn leaves(tree: &Tree) -> impl Iterator<Item = (usize, &symex::explore::Leaf)> {
     tree.paths.iter().filter_map(|&node| tree.leaf(node).map(|leaf| (node, leaf)))
 }
 
+/// A leaf that is `unknown` not for want of solver power: Z3 gave a model
+/// the evaluator rejects (they disagree), or no rule applies.
+fn unknown_by_a_disagreement(tree: &Tree) -> Option<String> {
+    leaves(tree).find_map(|(node, leaf)| match leaf.status {
+        Status::Unknown(reason @ (UnknownReason::NoModel | UnknownReason::Stuck)) => {
+            Some(format!("leaf {node} is unknown ({reason}): `{}`", leaf.path_condition))
+        }
+        _ => None,
+    })
+}
+
 #[derive(Clone)]
 struct FeasibleLeavesReplay;
 
@@ -140,6 +154,9 @@ impl KingCheck for FeasibleLeavesReplay {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
+        if let Some(why) = unknown_by_a_disagreement(tree) {
+            panic!("{example}: {why}");
+        }
         let mut replayed = 0;
         for (node, leaf) in leaves(tree) {
             if !matches!(leaf.status, Status::Terminated | Status::Error(_)) {
@@ -312,4 +329,35 @@ fn a_path_the_solver_cannot_decide_is_unknown_never_feasible() {
                   if x * x * x + y * y * y = z * z * z { w := 1 } else { w := 2 }";
     let explore = ExploreOptions { timeout_ms: 50, ..ExploreOptions::default() };
     check_tree("fermat", parse("fermat.sx", source), Options::default(), explore, UndecidedIsUnknown);
+}
+
+struct Disagrees;
+
+impl KingCheck for Disagrees {
+    fn check<S, C>(&self, name: &str, _: &Program, _: &Semantics<S, C>, tree: &Tree)
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        assert!(unknown_by_a_disagreement(tree).is_some(), "{name}: the broken encoding went unnoticed");
+    }
+}
+
+/// With `/` broken in Z3 (`x / 0` unspecified, or truncating towards zero),
+/// Z3 finds a model the evaluator rejects: the leaf is `unknown`, and the
+/// check [`FeasibleLeavesReplay`] makes of every example fails on it.
+#[test]
+fn an_evaluator_z3_disagreement_fails_the_properties() {
+    let broken = [
+        (Mutant::DivisionByZeroUnspecified, "if y = 0 && x / y = 1 { w := 1 } else { w := 2 }"),
+        (Mutant::DivisionTruncates, "if x < 0 && x / 2 = 0 { w := 1 } else { w := 2 }"),
+    ];
+    for (mutant, source) in broken {
+        break_encoding(Some(mutant));
+        let name = format!("{mutant:?}");
+        check_tree(&name, parse(&name, source), Options::default(), ExploreOptions::default(), Disagrees);
+    }
+    break_encoding(None);
 }

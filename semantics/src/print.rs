@@ -280,7 +280,7 @@ fn write_stmt(out: &mut dyn Write, stmt: &Stmt, indent: Option<usize>) -> fmt::R
         Stmt::Assert(e) => write!(out, "assert {e}"),
         Stmt::Assume(e) => write!(out, "assume {e}"),
         Stmt::FieldAssign(object, field, e) => {
-            write_access(out, object, field)?;
+            write_heap_variable(out, object, field)?;
             write!(out, " := {e}")
         }
         Stmt::New(target, class) => write!(out, "{} := new {class}", ShowTarget(target)),
@@ -313,8 +313,26 @@ impl fmt::Display for ShowTarget<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             Target::Var(x) => f.write_str(x),
-            Target::Field(object, field) => write_access(f, object, field),
+            Target::Field(object, field) => write_heap_variable(f, object, field),
         }
+    }
+}
+
+/// `e.f` at the start of a statement: `e` in parentheses also when it
+/// begins with a conditional expression, which would read as an `if` statement.
+fn write_heap_variable(out: &mut dyn Write, object: &Term, field: &str) -> fmt::Result {
+    if begins_with_conditional(object) {
+        write!(out, "({object}).{field}")
+    } else {
+        write_access(out, object, field)
+    }
+}
+
+fn begins_with_conditional(e: &Term) -> bool {
+    match e.kind() {
+        TermKind::Ite(..) => true,
+        TermKind::Field(object, ..) => begins_with_conditional(object),
+        _ => false,
     }
 }
 

@@ -226,7 +226,8 @@ impl PathSolver {
             if model.keys().all(|x| self.inputs.contains_key(x)) {
                 return Some(model.clone());
             }
-            return Some(model.iter().filter(|(x, _)| self.inputs.contains_key(*x)).map(|(x, v)| (x.clone(), v.clone())).collect());
+            // The inputs only, over the heap their references point into.
+            return Some(model.retain(|x| self.inputs.contains_key(x)));
         }
         self.sync(node);
         let inputs = &self.inputs;

@@ -236,6 +236,14 @@ fn modulo_by_zero_unspecified(case: Case) -> TestResult {
     agrees(case, Some(Mutant::ModuloByZeroUnspecified))
 }
 
+fn division_by_zero_unspecified(case: Case) -> TestResult {
+    agrees(case, Some(Mutant::DivisionByZeroUnspecified))
+}
+
+fn division_truncates(case: Case) -> TestResult {
+    agrees(case, Some(Mutant::DivisionTruncates))
+}
+
 fn checker() -> QuickCheck {
     QuickCheck::new().rng(Gen::from_size_and_seed(SIZE, SEED)).tests(TESTS).max_tests(TESTS)
 }
@@ -247,9 +255,13 @@ fn z3_agrees_with_the_evaluator_on_ground_terms() {
 }
 
 #[test]
-fn the_property_catches_a_wrong_modulo() {
-    let mutants: [(&str, Property); 2] =
-        [("% as rem", modulo_is_rem), ("% without the zero case", modulo_by_zero_unspecified)];
+fn the_property_catches_a_wrong_division_or_modulo() {
+    let mutants: [(&str, Property); 4] = [
+        ("% as rem", modulo_is_rem),
+        ("% without the zero case", modulo_by_zero_unspecified),
+        ("/ without the zero case", division_by_zero_unspecified),
+        ("/ truncating", division_truncates),
+    ];
     for (mutant, property) in mutants {
         assert!(checker().quicktest(property).is_err(), "the mutant `{mutant}` went unnoticed (seed {SEED:#x})");
     }

@@ -92,14 +92,32 @@ impl Encoded {
     }
 }
 
-/// A deliberately wrong translation, to show that the agreement property can fail.
-#[cfg(test)]
+/// A deliberately wrong translation, to show that the properties relying on
+/// Z3 agreeing with the evaluator can fail: the agreement on ground terms,
+/// and King's properties through the whole explorer.
+#[cfg(any(test, feature = "mutants"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mutant {
+pub enum Mutant {
     /// `%` as Z3's `rem`: the sign follows the divisor.
     ModuloIsRem,
     /// `%` without the `x % 0 = x` case: Z3 leaves `mod x 0` unspecified.
     ModuloByZeroUnspecified,
+    /// `/` without the `x / 0 = 0` case: Z3 leaves `div x 0` unspecified.
+    DivisionByZeroUnspecified,
+    /// `/` truncating towards zero (C's division) instead of Euclidean.
+    DivisionTruncates,
+}
+
+#[cfg(any(test, feature = "mutants"))]
+thread_local! {
+    static BROKEN: std::cell::Cell<Option<Mutant>> = const { std::cell::Cell::new(None) };
+}
+
+/// Every solver this thread creates from now on translates with `mutant`
+/// (`None`: rightly), so a property can run the explorer on a broken encoding.
+#[cfg(any(test, feature = "mutants"))]
+pub fn break_encoding(mutant: Option<Mutant>) {
+    BROKEN.with(|broken| broken.set(mutant));
 }
 
 /// The translation memo, the constants that stand for `len(a)`, and the
@@ -114,11 +132,20 @@ pub(crate) struct Encoder {
     /// `len(a) ≥ 0` for every length constant created since the last call to
     /// [`Encoder::take_new_axioms`].
     new_axioms: Vec<Bool>,
-    #[cfg(test)]
+    #[cfg(any(test, feature = "mutants"))]
     pub(crate) mutant: Option<Mutant>,
 }
 
 impl Encoder {
+    /// An encoder with nothing translated yet (with this thread's mutant, if any).
+    pub fn new() -> Encoder {
+        Encoder {
+            #[cfg(any(test, feature = "mutants"))]
+            mutant: BROKEN.with(|broken| broken.get()),
+            ..Encoder::default()
+        }
+    }
+
     /// The translation of a boolean term.
     pub fn boolean(&mut self, term: &Term) -> Result<Bool, EncodeError> {
         match self.encode(term)? {
@@ -307,7 +334,7 @@ impl Encoder {
             (BinOp::Add, I(x), I(y)) => I(Int::add(&[x, y])),
             (BinOp::Sub, I(x), I(y)) => I(Int::sub(&[x, y])),
             (BinOp::Mul, I(x), I(y)) => I(Int::mul(&[x, y])),
-            (BinOp::Div, I(x), I(y)) => I(total(y, Int::from_i64(0), x.div(y))),
+            (BinOp::Div, I(x), I(y)) => I(self.division(x, y)),
             (BinOp::Mod, I(x), I(y)) => I(self.modulo(x, y)),
             (BinOp::Lt, I(x), I(y)) => B(x.lt(y)),
             (BinOp::Le, I(x), I(y)) => B(x.le(y)),
@@ -322,16 +349,38 @@ impl Encoder {
         })
     }
 
+    /// `x / y`: SMT-LIB `div`, with `x / 0 = 0`.
+    fn division(&self, x: &Int, y: &Int) -> Int {
+        #[cfg(any(test, feature = "mutants"))]
+        match self.mutant {
+            Some(Mutant::DivisionByZeroUnspecified) => return x.div(y),
+            Some(Mutant::DivisionTruncates) => return total(y, Int::from_i64(0), truncated(x, y)),
+            _ => {}
+        }
+        total(y, Int::from_i64(0), x.div(y))
+    }
+
     /// `x % y`: SMT-LIB `mod`, with `x % 0 = x`.
     fn modulo(&self, x: &Int, y: &Int) -> Int {
-        #[cfg(test)]
+        #[cfg(any(test, feature = "mutants"))]
         match self.mutant {
             Some(Mutant::ModuloIsRem) => return total(y, x.clone(), x.rem(y)),
             Some(Mutant::ModuloByZeroUnspecified) => return x.modulo(y),
-            None => {}
+            _ => {}
         }
         total(y, x.clone(), x.modulo(y))
     }
+}
+
+/// `x / y` rounded towards zero: the Euclidean quotient moved one towards
+/// zero when `x` is negative and the division is not exact.
+#[cfg(any(test, feature = "mutants"))]
+fn truncated(x: &Int, y: &Int) -> Int {
+    let zero = Int::from_i64(0);
+    let euclidean = x.div(y);
+    let inexact = Bool::and(&[&x.lt(&zero), &x.modulo(y).eq(&zero).not()]);
+    let towards_zero = y.gt(&zero).ite(&Int::add(&[&euclidean, &Int::from_i64(1)]), &Int::sub(&[&euclidean, &Int::from_i64(1)]));
+    inexact.ite(&towards_zero, &euclidean)
 }
 
 /// `if y = 0 then by_zero else otherwise`, skipping the test for a nonzero literal divisor.

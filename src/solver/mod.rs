@@ -17,6 +17,8 @@ mod agrees_with_evaluator;
 mod tests;
 
 pub use encode::EncodeError;
+#[cfg(any(test, feature = "mutants"))]
+pub use encode::{break_encoding, Mutant};
 
 use encode::Encoder;
 use watchdog::Watchdog;
@@ -70,7 +72,7 @@ impl Solver {
         let watchdog = Watchdog::new(z3.get_context(), Duration::from_millis(timeout_ms));
         Solver {
             z3,
-            encoder: Encoder::default(),
+            encoder: Encoder::new(),
             asserted: Vec::new(),
             scopes: Vec::new(),
             unsupported: None,

@@ -321,7 +321,8 @@ impl<'a> Parser<'a, '_> {
                 self.bump();
                 StmtKind::Return(self.expr()?)
             }
-            Tok::Ident(_) | Tok::This | Tok::LParen => self.assignment_or_call()?,
+            // `nil.f := e` is a heap variable too (SPEC §1: `h` is `x` or `e.f`).
+            Tok::Ident(_) | Tok::This | Tok::LParen | Tok::Nil => self.assignment_or_call()?,
             _ => return Err(self.unexpected("a statement")),
         };
         Ok(Stmt { kind, span: start..self.previous_end })

@@ -252,7 +252,7 @@ fn loops_are_numbered_in_printing_order() {
 }
 
 /// Hand-written programs of the three languages, each printed and parsed back.
-const ROUND_TRIP: [&str; 8] = [
+const ROUND_TRIP: [&str; 9] = [
     "",
     "x := 1; y := x + -2 * (x - 3); b := !(x < y) && (y = x || false) ==> true",
     "var a: int[], found: bool;
@@ -272,6 +272,7 @@ const ROUND_TRIP: [&str; 8] = [
      class Other { field elem: int; method id(o: Other) { return o } }
      l := new List; l := l.append(3); s := l.sum(0); o := new Other; o := o.id(nil); l.next.elem := 5",
     "if b { } else { skip }; while false { }",
+    "class N { field next: N; } n := new N; nil.next := n; (if b then n else nil fi).next.next := n; (if b then n else n fi).next := new N",
     "x := 123456789012345678901234567890 * -98765432109876543210; y := x % 7 / 2",
 ];
 
