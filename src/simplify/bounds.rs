@@ -8,12 +8,12 @@
 //! and `x != nil && x.f > 0` must not be turned round); repeated conjuncts
 //! are dropped and a conjunct beside its negation makes `false`.
 
-use super::linear::{Comparison, LinearForm, Polynomial};
+use super::linear::{complement, Comparison, LinearForm, Polynomial};
 use num_bigint::BigInt;
 use num_traits::One;
 use std::collections::HashMap;
 use symex_semantics::subst::substitute;
-use symex_semantics::term::{BinOp, IdMap, IdSet, Name, Term, TermKind, UnOp};
+use symex_semantics::term::{BinOp, IdMap, IdSet, Name, Term, TermKind};
 
 /// What the conjuncts say about one linear form `L`.
 struct Interval {
@@ -163,7 +163,7 @@ impl NormalForm {
     fn complement(&mut self, term: &Term) -> Term {
         match self.linear.comparison(term) {
             Some(comparison) => comparison.negated().term(),
-            None => negation(term),
+            None => complement(term),
         }
     }
 
@@ -243,13 +243,4 @@ fn operands(term: &Term, op: BinOp) -> Vec<Term> {
         }
     }
     found
-}
-
-/// `¬t` as the rules write it (a negated comparison is another comparison,
-/// so only `!` is looked through).
-fn negation(term: &Term) -> Term {
-    match term.kind() {
-        TermKind::Unary(UnOp::Not, inner) => inner.clone(),
-        _ => Term::unary(UnOp::Not, term.clone()),
-    }
 }

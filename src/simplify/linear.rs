@@ -348,10 +348,14 @@ impl LinearForm {
                 Some(d) if !d.is_zero() => Normal::Integer(divide(*op, &p(a), d)),
                 _ => self.atom(node),
             },
-            TermKind::Unary(UnOp::Not, a) if matches!(self.memo[&a.id()], Normal::Compared(_)) => match &self.memo[&a.id()] {
+            TermKind::Unary(UnOp::Not, a) => match &self.memo[&a.id()] {
                 Normal::Compared(c) => Normal::Compared(c.negated()),
-                _ => Normal::Other(self.with_children(node)),
+                Normal::Other(inner) => Normal::Other(complement(inner)),
+                Normal::Integer(_) => Normal::Other(self.with_children(node)),
             },
+            TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) if a.sort() != Sort::Int => {
+                Normal::Other(equality(*op, self.rebuilt(a), self.rebuilt(b)))
+            }
             TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b)
                 if a.sort() == Sort::Int =>
             {
@@ -375,6 +379,30 @@ impl LinearForm {
         let children: Vec<Term> = node.children().into_iter().map(|child| self.rebuilt(child)).collect();
         node.with_children(&children)
     }
+}
+
+/// `¬t` without `!` where one can go: a literal flipped, `!!t` as `t`,
+/// `=` and `!=` swapped (on every sort); otherwise `!t`.
+pub fn complement(term: &Term) -> Term {
+    match term.kind() {
+        TermKind::Bool(b) => Term::bool(!b),
+        TermKind::Unary(UnOp::Not, inner) => inner.clone(),
+        TermKind::Binary(BinOp::Eq, a, b) => Term::binary(BinOp::Ne, a.clone(), b.clone()),
+        TermKind::Binary(BinOp::Ne, a, b) => Term::binary(BinOp::Eq, a.clone(), b.clone()),
+        _ => Term::unary(UnOp::Not, term.clone()),
+    }
+}
+
+/// `a = b` or `a != b` on booleans, arrays or objects, decided when both
+/// sides are one term (`=` is reflexive on every sort), otherwise with its
+/// operands in the canonical order of [`Atom`] (so `y = x` and `x = y` are
+/// one term, and `nil` comes last: `l != nil`).
+fn equality(op: BinOp, a: Term, b: Term) -> Term {
+    if a == b {
+        return Term::bool(op == BinOp::Eq);
+    }
+    let (a, b) = if Atom::new(b.clone()) < Atom::new(a.clone()) { (b, a) } else { (a, b) };
+    Term::binary(op, a, b)
 }
 
 /// `p / d` or `p % d` for a literal `d ≠ 0`.

@@ -207,9 +207,11 @@ impl Simplifier {
     }
 }
 
-/// Whether `term` is an integer polynomial over variables and lengths, or
-/// a comparison (or negated comparison) of two such polynomials: terms the
-/// normal form alone settles.
+/// Whether `term` is an integer polynomial over variables, lengths, array
+/// reads and integer or object fields, or a comparison (or negated
+/// comparison) of two such terms or of two objects (`l.next != nil`,
+/// `a[3] = x`): terms no rule rewrites (no rule reads a field, and
+/// `select` only over `store`), so the normal form alone settles them.
 fn polynomial(term: &Term) -> bool {
     let top = match term.kind() {
         TermKind::Unary(UnOp::Not, inner) => inner,
@@ -219,8 +221,11 @@ fn polynomial(term: &Term) -> bool {
         matches!(
             t.kind(),
             TermKind::Int(_)
-                | TermKind::Var(_, Sort::Int)
+                | TermKind::Var(_, Sort::Int | Sort::Array(_) | Sort::Object(_))
+                | TermKind::Nil(_)
                 | TermKind::Len(_)
+                | TermKind::Select(..)
+                | TermKind::Field(_, _, Sort::Int | Sort::Object(_))
                 | TermKind::Unary(UnOp::Neg, _)
                 | TermKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
         )

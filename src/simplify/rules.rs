@@ -88,6 +88,21 @@ pub const RULES: &[Rule] = &[
     rule("ite-as-or",         "(ite ?c true ?b)",    "(|| ?c ?b)"),
     rule("ite-then-same",     "(ite ?c (ite ?c ?a ?b) ?d)", "(ite ?c ?a ?d)"),
     rule("ite-else-same",     "(ite ?c ?a (ite ?c ?b ?d))", "(ite ?c ?a ?d)"),
+    // A comparison with a conditional operand is a conditional of
+    // comparisons (both sides need the same operands: `if c then 1 else 0
+    // fi = 0` becomes `if c then false else true fi`, that is `!c`).
+    rule("eq-ite-left",       "(= (ite ?c ?a ?b) ?d)",  "(ite ?c (= ?a ?d) (= ?b ?d))"),
+    rule("eq-ite-right",      "(= ?d (ite ?c ?a ?b))",  "(ite ?c (= ?d ?a) (= ?d ?b))"),
+    rule("ne-ite-left",       "(!= (ite ?c ?a ?b) ?d)", "(ite ?c (!= ?a ?d) (!= ?b ?d))"),
+    rule("ne-ite-right",      "(!= ?d (ite ?c ?a ?b))", "(ite ?c (!= ?d ?a) (!= ?d ?b))"),
+    rule("lt-ite-left",       "(< (ite ?c ?a ?b) ?d)",  "(ite ?c (< ?a ?d) (< ?b ?d))"),
+    rule("lt-ite-right",      "(< ?d (ite ?c ?a ?b))",  "(ite ?c (< ?d ?a) (< ?d ?b))"),
+    rule("le-ite-left",       "(<= (ite ?c ?a ?b) ?d)", "(ite ?c (<= ?a ?d) (<= ?b ?d))"),
+    rule("le-ite-right",      "(<= ?d (ite ?c ?a ?b))", "(ite ?c (<= ?d ?a) (<= ?d ?b))"),
+    rule("gt-ite-left",       "(> (ite ?c ?a ?b) ?d)",  "(ite ?c (> ?a ?d) (> ?b ?d))"),
+    rule("gt-ite-right",      "(> ?d (ite ?c ?a ?b))",  "(ite ?c (> ?d ?a) (> ?d ?b))"),
+    rule("ge-ite-left",       "(>= (ite ?c ?a ?b) ?d)", "(ite ?c (>= ?a ?d) (>= ?b ?d))"),
+    rule("ge-ite-right",      "(>= ?d (ite ?c ?a ?b))", "(ite ?c (>= ?d ?a) (>= ?d ?b))"),
     // Division and modulo (Euclidean, total).
     rule("div-zero",          "(/ ?a 0)",            "0"),
     rule("mod-zero",          "(% ?a 0)",            "?a"),
@@ -112,6 +127,18 @@ pub const RULES: &[Rule] = &[
 /// forgets that `d` may be `0`.
 #[cfg(test)]
 pub const MUTANT: Rule = rule("mutant-cancel-division", "(/ (* ?a ?d) ?d)", "?a");
+
+/// A deliberately unsound conditional rule for the mutant tests: the
+/// comparison pushed into the first branch only (caught on objects, where
+/// `if c then x else nil fi = y` meets aliasing).
+#[cfg(test)]
+pub const MUTANT_ITE: Rule = rule("mutant-ite-first-branch", "(= (ite ?c ?a ?b) ?d)", "(= ?a ?d)");
+
+/// A deliberately unsound rule that only a heap can refute: `&&` made
+/// commutative, forgetting that `x != nil && x.f > 0` is `false` where
+/// `x.f > 0 && x != nil` dereferences `nil`.
+#[cfg(test)]
+pub const MUTANT_COMMUTE: Rule = rule("mutant-and-commutes", "(&& ?a ?b)", "(&& ?b ?a)");
 
 /// `rule` as an egg rewrite.
 pub fn rewrite(rule: &Rule) -> Rewrite<Node, ConstantFold> {

@@ -1,6 +1,8 @@
 //! The simplifier never changes a term's meaning, checked three ways, each
-//! shown to catch a deliberately unsound rule ([`MUTANT`]):
-//! 1. every rule, on random instances of its two sides and random valuations;
+//! shown to catch deliberately unsound rules ([`MUTANT`], [`MUTANT_ITE`];
+//! the rule check also [`MUTANT_COMMUTE`], which only a heap refutes):
+//! 1. every rule, on random instances of its two sides and random
+//!    valuations with random heaps (objects, `nil`, fields);
 //! 2. `V(simplify(e)) = V(e)` on random terms (division and modulo by zero,
 //!    negative operands) and on random conjunctions of bounds;
 //! 3. Z3 proves `e = simplify(e)` on random terms.
@@ -8,7 +10,7 @@
 use super::generate::{Case, Inputs, Kind, Shape, KINDS};
 use crate::simplify::fold::constant;
 use crate::simplify::language::{to_term, Node};
-use crate::simplify::rules::MUTANT;
+use crate::simplify::rules::{MUTANT, MUTANT_COMMUTE, MUTANT_ITE};
 use crate::simplify::{Limits, Rule, Simplifier, RULES};
 use crate::solver::{prove, Proof};
 use egg::{ENodeOrVar, PatternAst, Var};
@@ -24,9 +26,9 @@ fn checker(tests: u64) -> QuickCheck {
     QuickCheck::new().rng(Gen::from_size_and_seed(SIZE, SEED)).tests(tests).max_tests(tests * 4)
 }
 
-fn with_mutant() -> Simplifier {
+fn with_mutant(mutant: Rule) -> Simplifier {
     let mut rules = RULES.to_vec();
-    rules.push(MUTANT);
+    rules.push(mutant);
     Simplifier::with_rules(&rules, Limits::default())
 }
 
@@ -57,6 +59,7 @@ fn well_typed(term: &Term) -> bool {
             (TermKind::Binary(..), [Sort::Int, Sort::Int]) => true,
             (TermKind::Ite(..), [Sort::Bool, t, e]) => t == e,
             (TermKind::Select(..), [Sort::Array(_), Sort::Int]) => true,
+            (TermKind::Field(..), [Sort::Object(_)]) => true,
             (TermKind::Store(..), [Sort::Array(element), Sort::Int, v]) => **element == *v,
             (_, []) => true,
             _ => false,
@@ -82,6 +85,7 @@ fn leaf_name(kind: Kind) -> &'static str {
         Kind::Int => "x",
         Kind::Bool => "b",
         Kind::Array => "a",
+        Kind::Object => "o",
     }
 }
 
@@ -140,6 +144,23 @@ fn the_rule_check_catches_the_mutant() {
     assert!(counterexample.is_some(), "the mutant `(a * d) / d → a` went unnoticed");
 }
 
+#[test]
+fn the_rule_check_catches_the_conditional_mutant() {
+    let mut g = Gen::from_size_and_seed(SIZE, SEED);
+    let (_, counterexample) = rule_counterexample(&MUTANT_ITE, &mut g, 400);
+    assert!(counterexample.is_some(), "the mutant `(if c then a else b fi = d) → a = d` went unnoticed");
+}
+
+/// `a && b → b && a` changes no value of defined operands: only a `nil`
+/// dereference in a random heap shows it unsound.
+#[test]
+fn the_rule_check_catches_the_commuting_mutant_through_nil() {
+    let mut g = Gen::from_size_and_seed(SIZE, SEED);
+    let (_, counterexample) = rule_counterexample(&MUTANT_COMMUTE, &mut g, 400);
+    let counterexample = counterexample.expect("the mutant `a && b → b && a` went unnoticed");
+    assert!(counterexample.contains(".f") || counterexample.contains(".next"), "the counterexample reads no field: {counterexample}");
+}
+
 /// `V(simplify(e)) = V(e)` wherever `V(e)` is defined.
 fn agrees(simplifier: &Simplifier, case: &Case) -> TestResult {
     let term = case.shape.term();
@@ -162,10 +183,19 @@ fn simplification_preserves_every_value() {
 #[test]
 fn the_value_check_catches_the_mutant() {
     fn sound_with_mutant(case: Case) -> TestResult {
-        agrees(&with_mutant(), &case)
+        agrees(&with_mutant(MUTANT), &case)
     }
     let caught = checker(1000).quicktest(sound_with_mutant as fn(Case) -> TestResult);
     assert!(caught.is_err(), "the mutant `(a * d) / d → a` went unnoticed");
+}
+
+#[test]
+fn the_value_check_catches_the_conditional_mutant() {
+    fn sound_with_mutant(case: Case) -> TestResult {
+        agrees(&with_mutant(MUTANT_ITE), &case)
+    }
+    let caught = checker(1000).quicktest(sound_with_mutant as fn(Case) -> TestResult);
+    assert!(caught.is_err(), "the mutant `(if c then a else b fi = d) → a = d` went unnoticed");
 }
 
 /// A conjunction of comparisons of `x`, `y`, `x + y`, `x - y` with small
@@ -245,6 +275,13 @@ fn z3_proves_each_simplification() {
 #[test]
 fn the_z3_check_catches_the_mutant() {
     let mut g = Gen::from_size_and_seed(SIZE, SEED);
-    let refuted = (0..300).any(|_| proved(&with_mutant(), &Case::arbitrary(&mut g)) == Some(false));
+    let refuted = (0..300).any(|_| proved(&with_mutant(MUTANT), &Case::arbitrary(&mut g)) == Some(false));
     assert!(refuted, "Z3 found no counterexample to the mutant `(a * d) / d → a`");
+}
+
+#[test]
+fn the_z3_check_catches_the_conditional_mutant() {
+    let mut g = Gen::from_size_and_seed(SIZE, SEED);
+    let refuted = (0..300).any(|_| proved(&with_mutant(MUTANT_ITE), &Case::arbitrary(&mut g)) == Some(false));
+    assert!(refuted, "Z3 found no counterexample to the mutant `(if c then a else b fi = d) → a = d`");
 }
