@@ -100,6 +100,11 @@ pub struct Simplifier {
     rules: Vec<Rewrite<Node, ConstantFold>>,
     limits: Limits,
     memo: IdMap<Term>,
+    /// Whether a term is arithmetic throughout, per node (guards along a
+    /// loop share ever longer sums).
+    arithmetic: IdMap<bool>,
+    /// Entries beyond which the memo tables are emptied before the next term.
+    memo_limit: usize,
     /// The normal form with its memo tables, shared by the terms of one
     /// exploration (each distinct conjunct is normalised once).
     normal: NormalForm,
@@ -111,9 +116,12 @@ impl Default for Simplifier {
     }
 }
 
-/// Memo entries beyond which the table is cleared before the next call:
-/// ids of dropped terms are never reused, so stale entries are dead weight.
-const MEMO_LIMIT: usize = 1 << 16;
+/// Memo entries beyond which the tables are emptied before the next term:
+/// ids of dropped terms are never reused, so stale entries are dead weight
+/// (and would make memory grow with the number of paths). The limit rises
+/// to a few times what one term needs once emptied (a path condition of
+/// thousands of guards must not be rebuilt every few paths).
+const MEMO_LIMIT: usize = 1 << 12;
 
 impl Simplifier {
     pub fn new() -> Simplifier {
@@ -121,7 +129,14 @@ impl Simplifier {
     }
 
     pub fn with_rules(rules: &[Rule], limits: Limits) -> Simplifier {
-        Simplifier { rules: rules.iter().map(rules::rewrite).collect(), limits, memo: IdMap::default(), normal: NormalForm::new() }
+        Simplifier {
+            rules: rules.iter().map(rules::rewrite).collect(),
+            limits,
+            memo: IdMap::default(),
+            arithmetic: IdMap::default(),
+            memo_limit: MEMO_LIMIT,
+            normal: NormalForm::new(),
+        }
     }
 
     /// [`simplify`] for the terms of one exploration, memoised: a
@@ -130,12 +145,21 @@ impl Simplifier {
     /// exploration, which share their prefixes, cost one small e-graph per
     /// distinct guard rather than one per path that grows with it.
     pub fn simplify(&mut self, term: &Term) -> Term {
+        if self.memo.len() <= self.memo_limit {
+            return self.memoised(term);
+        }
+        self.memo.clear();
+        self.arithmetic.clear();
+        self.normal = NormalForm::new();
+        let simplified = self.memoised(term);
+        self.memo_limit = MEMO_LIMIT.max(4 * self.memo.len());
+        simplified
+    }
+
+    /// [`Simplifier::simplify`] with the memo tables kept whatever their size.
+    fn memoised(&mut self, term: &Term) -> Term {
         if let Some(done) = self.memo.get(&term.id()) {
             return done.clone();
-        }
-        if self.memo.len() > MEMO_LIMIT {
-            self.memo.clear();
-            self.normal = NormalForm::new();
         }
         let mut spine = Vec::new();
         let mut base = term.clone();
@@ -147,12 +171,12 @@ impl Simplifier {
             base = left.clone();
         }
         if !self.memo.contains_key(&base.id()) {
-            let simplified = if polynomial(&base) { self.normal.normalise(&base) } else { self.run(&base, false).term };
+            let simplified = if polynomial(&base, |t| self.arithmetic(t)) { self.normal.normalise(&base) } else { self.run(&base, false).term };
             self.memo.insert(base.id(), simplified);
         }
         for conjunction in spine.iter().rev() {
             if let TermKind::Binary(BinOp::And, left, right) = conjunction.kind() {
-                let right = self.simplify(right);
+                let right = self.memoised(right);
                 let combined = Term::binary(BinOp::And, self.memo[&left.id()].clone(), right);
                 let simplified = self.normal.normalise(&combined);
                 self.memo.insert(conjunction.id(), simplified);
@@ -161,9 +185,18 @@ impl Simplifier {
         self.memo[&term.id()].clone()
     }
 
+    /// [`arithmetic`], memoised per node.
+    fn arithmetic(&mut self, term: &Term) -> bool {
+        for node in term.nodes_besides(|node| self.arithmetic.contains_key(&node.id())) {
+            let throughout = arithmetic_node(&node) && node.children().iter().all(|child| self.arithmetic[&child.id()]);
+            self.arithmetic.insert(node.id(), throughout);
+        }
+        self.arithmetic[&term.id()]
+    }
+
     /// One simplification from scratch.
     pub fn run(&self, term: &Term, explained: bool) -> Simplification {
-        if !explained && polynomial(term) {
+        if !explained && polynomial(term, arithmetic) {
             // No rule improves on the normal form of a polynomial (comparison).
             return Simplification { term: NormalForm::new().normalise(term), stop: Stop::Saturated, steps: None };
         }
@@ -209,25 +242,34 @@ impl Simplifier {
 
 /// Whether `term` is an integer polynomial over variables and lengths, or
 /// a comparison (or negated comparison) of two such polynomials: terms the
-/// normal form alone settles.
-fn polynomial(term: &Term) -> bool {
+/// normal form alone settles. `arithmetic` tells whether a term is made of
+/// such nodes throughout.
+fn polynomial(term: &Term, mut arithmetic: impl FnMut(&Term) -> bool) -> bool {
     let top = match term.kind() {
         TermKind::Unary(UnOp::Not, inner) => inner,
         _ => term,
     };
-    let arithmetic = |t: &Term| {
-        matches!(
-            t.kind(),
-            TermKind::Int(_)
-                | TermKind::Var(_, Sort::Int)
-                | TermKind::Len(_)
-                | TermKind::Unary(UnOp::Neg, _)
-                | TermKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
-        )
-    };
-    let operands_arithmetic = |t: &Term| t.children().into_iter().all(|child| child.nodes().iter().all(arithmetic));
     match top.kind() {
-        TermKind::Binary(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => operands_arithmetic(top),
-        _ => term.nodes().iter().all(arithmetic),
+        TermKind::Binary(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => {
+            top.children().into_iter().all(arithmetic)
+        }
+        _ => arithmetic(term),
     }
+}
+
+/// Whether `node` itself is integer arithmetic over variables and lengths.
+fn arithmetic_node(node: &Term) -> bool {
+    matches!(
+        node.kind(),
+        TermKind::Int(_)
+            | TermKind::Var(_, Sort::Int)
+            | TermKind::Len(_)
+            | TermKind::Unary(UnOp::Neg, _)
+            | TermKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
+    )
+}
+
+/// Whether every node of `term` is arithmetic, walking the whole term.
+fn arithmetic(term: &Term) -> bool {
+    term.nodes().iter().all(arithmetic_node)
 }
