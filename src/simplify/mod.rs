@@ -99,7 +99,10 @@ pub fn explain(term: &Term) -> Simplification {
 pub struct Simplifier {
     rules: Vec<Rewrite<Node, ConstantFold>>,
     limits: Limits,
-    memo: IdMap<Term>,
+    /// Each term simplified, kept with the term itself: a term re-made
+    /// after its last use (a guard met again in a sibling subtree) would
+    /// otherwise come back under a new id.
+    memo: IdMap<(Term, Term)>,
     /// Whether a term is arithmetic throughout, per node (guards along a
     /// loop share ever longer sums).
     arithmetic: IdMap<bool>,
@@ -118,9 +121,10 @@ impl Default for Simplifier {
 
 /// Memo entries beyond which the tables are emptied before the next term:
 /// ids of dropped terms are never reused, so stale entries are dead weight
-/// (and would make memory grow with the number of paths). The limit rises
-/// to a few times what one term needs once emptied (a path condition of
-/// thousands of guards must not be rebuilt every few paths).
+/// (and would make memory grow with the number of paths). The limit rises,
+/// never falls, to a few times what the largest term needed after an
+/// emptying (a path condition of thousands of guards must not be rebuilt
+/// every few paths).
 const MEMO_LIMIT: usize = 1 << 12;
 
 impl Simplifier {
@@ -152,13 +156,13 @@ impl Simplifier {
         self.arithmetic.clear();
         self.normal = NormalForm::new();
         let simplified = self.memoised(term);
-        self.memo_limit = MEMO_LIMIT.max(4 * self.memo.len());
+        self.memo_limit = self.memo_limit.max(4 * self.memo.len());
         simplified
     }
 
     /// [`Simplifier::simplify`] with the memo tables kept whatever their size.
     fn memoised(&mut self, term: &Term) -> Term {
-        if let Some(done) = self.memo.get(&term.id()) {
+        if let Some((_, done)) = self.memo.get(&term.id()) {
             return done.clone();
         }
         let mut spine = Vec::new();
@@ -172,17 +176,17 @@ impl Simplifier {
         }
         if !self.memo.contains_key(&base.id()) {
             let simplified = if polynomial(&base, |t| self.arithmetic(t)) { self.normal.normalise(&base) } else { self.run(&base, false).term };
-            self.memo.insert(base.id(), simplified);
+            self.memo.insert(base.id(), (base.clone(), simplified));
         }
         for conjunction in spine.iter().rev() {
             if let TermKind::Binary(BinOp::And, left, right) = conjunction.kind() {
                 let right = self.memoised(right);
-                let combined = Term::binary(BinOp::And, self.memo[&left.id()].clone(), right);
+                let combined = Term::binary(BinOp::And, self.memo[&left.id()].1.clone(), right);
                 let simplified = self.normal.normalise(&combined);
-                self.memo.insert(conjunction.id(), simplified);
+                self.memo.insert(conjunction.id(), (conjunction.clone(), simplified));
             }
         }
-        self.memo[&term.id()].clone()
+        self.memo[&term.id()].1.clone()
     }
 
     /// [`arithmetic`], memoised per node.
