@@ -122,9 +122,8 @@ impl Default for Simplifier {
 /// Memo entries beyond which the tables are emptied before the next term:
 /// ids of dropped terms are never reused, so stale entries are dead weight
 /// (and would make memory grow with the number of paths). The limit rises,
-/// never falls, to a few times what the largest term needed after an
-/// emptying (a path condition of thousands of guards must not be rebuilt
-/// every few paths).
+/// never falls, to a few times the most entries one term has added (a path
+/// condition of thousands of guards must not be rebuilt every few paths).
 const MEMO_LIMIT: usize = 1 << 12;
 
 impl Simplifier {
@@ -149,14 +148,14 @@ impl Simplifier {
     /// exploration, which share their prefixes, cost one small e-graph per
     /// distinct guard rather than one per path that grows with it.
     pub fn simplify(&mut self, term: &Term) -> Term {
-        if self.memo.len() <= self.memo_limit {
-            return self.memoised(term);
+        if self.memo.len() > self.memo_limit {
+            self.memo.clear();
+            self.arithmetic.clear();
+            self.normal = NormalForm::new();
         }
-        self.memo.clear();
-        self.arithmetic.clear();
-        self.normal = NormalForm::new();
+        let before = self.memo.len();
         let simplified = self.memoised(term);
-        self.memo_limit = self.memo_limit.max(4 * self.memo.len());
+        self.memo_limit = self.memo_limit.max(4 * (self.memo.len() - before));
         simplified
     }
 
