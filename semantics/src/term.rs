@@ -449,13 +449,21 @@ impl Term {
 
     /// Every distinct node reachable from this term, children before parents.
     pub fn nodes(&self) -> Vec<Term> {
+        self.nodes_besides(|_| false)
+    }
+
+    /// The distinct nodes, children first, except those `known` accepts and
+    /// the nodes below them: what a memo table that holds every node below
+    /// each of its entries still lacks (so filling it costs the new nodes,
+    /// not the whole DAG).
+    pub fn nodes_besides(&self, known: impl Fn(&Term) -> bool) -> Vec<Term> {
         let mut seen = IdSet::default();
         let mut order = Vec::new();
         let mut stack = vec![(self.clone(), false)];
         while let Some((term, expanded)) = stack.pop() {
             if expanded {
                 order.push(term);
-            } else if seen.insert(term.id()) {
+            } else if !known(&term) && seen.insert(term.id()) {
                 stack.push((term.clone(), true));
                 for child in term.children().into_iter().rev() {
                     stack.push((child.clone(), false));

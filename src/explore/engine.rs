@@ -140,7 +140,7 @@ where
         let bounds = self.options.bounds;
         let assumption = self.guards.fold(&self.options.assumption);
         let unknown = Feasibility { result: SatResult::Sat, model: None, confirmed: false };
-        let (root, link) = self.add_node(None, None, &initial, &assumption, unknown)?;
+        let (root, link) = self.add_node(None, None, &initial, (&assumption, &Term::bool(true)), unknown)?;
         let mut frontier = Frontier::new(&self.options.strategy);
         let root_candidate = Candidate { node: root.id, depth: 0, rule: None };
         let pending = Pending { node: root, link, config: initial, unfoldings: Unfoldings::default(), end: None };
@@ -244,26 +244,31 @@ where
         if next.max_active_calls() > self.options.bounds.unfold {
             end.get_or_insert(Status::Bounded(BoundReason::CallDepth(self.options.bounds.unfold)));
         }
-        let condition = if self.options.simplify { self.simplify(&guard) } else { guard };
+        let condition = if self.options.simplify { self.simplify(&guard) } else { guard.clone() };
         let trace = match next.actions_since(config) {
             Some(actions) => actions.into_iter().map(TraceEntry::Action).collect(),
             None => trace_entry(rule, head, self.inputs).into_iter().collect(),
         };
         let edge = Edge { rule, trace, condition };
-        let (child, link) = self.add_node(Some((node, link)), Some(edge), &next, &folded, feasibility)?;
+        let (child, link) = self.add_node(Some((node, link)), Some(edge), &next, (&folded, &guard), feasibility)?;
         let candidate = Candidate { node: child.id, depth: child.depth, rule: Some(rule) };
         Ok(Some((candidate, Pending { node: child, link, config: next, unfoldings, end })))
     }
 
-    /// Adds a node reached under `guard` (folded), with what its check found.
+    /// Adds a node reached under `guard` (folded, and as the rule built
+    /// it), with what its check found.
     fn add_node(
         &mut self,
         parent: Option<(&Rc<PathNode>, &Link)>,
         edge: Option<Edge>,
         config: &S::Config,
-        guard: &Term,
+        (guard, built): (&Term, &Term),
         feasibility: Feasibility,
     ) -> io::Result<(Rc<PathNode>, Link)> {
+        let guards = match parent {
+            Some((parent, _)) => Term::and(parent.guards.clone(), built.clone()),
+            None => built.clone(),
+        };
         let (depth, conjunction) = match (parent, &edge) {
             (Some((parent, _)), Some(edge)) => (parent.depth + 1, Term::and(parent.conjunction.clone(), edge.condition.clone())),
             _ if self.options.simplify => (0, guard.clone()),
@@ -273,7 +278,7 @@ where
         self.next_id += 1;
         let link = self.solver.link(parent.map(|(_, link)| link), guard, feasibility);
         let configuration = self.options.record_configurations.then(|| config.to_string());
-        let node = Rc::new(PathNode { id, parent: parent.map(|(node, _)| node.clone()), depth, edge, configuration, conjunction });
+        let node = Rc::new(PathNode { id, parent: parent.map(|(node, _)| node.clone()), depth, edge, configuration, conjunction, guards });
         self.observer.node(&node)?;
         Ok((node, link))
     }
@@ -291,8 +296,9 @@ where
         } else {
             path_condition.clone()
         };
-        // The nodes' conditions conjoined, the guards the solver holds simplified.
-        let conjoined = self.options.simplify && reported == node.conjunction;
+        // The path condition is the guards the solver holds (folded), either
+        // as the rules conjoined them or as the nodes' simplified conditions.
+        let conjoined = config.path_condition() == &node.guards || (self.options.simplify && reported == node.conjunction);
         let model = if wants_model { self.solver.model(link, &path_condition, conjoined).map(|model| config.inputs_from(model)) } else { None };
         let prediction = model.as_ref().map(|inputs| config.predicted_state(inputs));
         let status = if wants_model && model.is_none() { Status::Unknown(UnknownReason::NoModel) } else { status };

@@ -22,6 +22,11 @@ pub struct PathNode {
     /// is the exploration's assumption): the path condition, as far as the
     /// semantics builds it by conjoining guards (hash-consed, so O(1) per node).
     pub conjunction: symex_semantics::term::Term,
+    /// The guards from the root to here as the rules built them, conjoined
+    /// as the semantics conjoins them from `true`: when a configuration's
+    /// path condition is this term, the solver's guards (and the
+    /// assumption at the root) are all of it.
+    pub guards: symex_semantics::term::Term,
 }
 
 impl PathNode {

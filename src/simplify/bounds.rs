@@ -23,14 +23,21 @@ struct Interval {
     /// `L <= hi`, and whether it was written strictly (`L < hi + 1`).
     upper: Option<(BigInt, bool)>,
     excluded: Vec<BigInt>,
+    /// The term of the comparison while it is the only one: what the
+    /// interval writes then (so a path condition's conjuncts are not
+    /// rebuilt on every path that extends it).
+    only: Option<Term>,
+    compared: usize,
 }
 
 impl Interval {
     fn new(lhs: Polynomial) -> Interval {
-        Interval { lhs, lower: None, upper: None, excluded: Vec::new() }
+        Interval { lhs, lower: None, upper: None, excluded: Vec::new(), only: None, compared: 0 }
     }
 
-    fn add(&mut self, comparison: Comparison) {
+    fn add(&mut self, comparison: Comparison, written: Term) {
+        self.compared += 1;
+        self.only = (self.compared == 1).then_some(written);
         let Comparison { op, k, .. } = comparison;
         let one = BigInt::one();
         match op {
@@ -79,6 +86,10 @@ impl Interval {
 
     /// The conjuncts that say the same, or `None` when they contradict.
     fn conjuncts(mut self) -> Option<Vec<Term>> {
+        if let Some(written) = self.only.take() {
+            // One comparison `L op k` is its own interval, written as it was.
+            return Some(vec![written]);
+        }
         let one = BigInt::one();
         while let Some((lo, strict)) = self.lower.as_mut().filter(|(lo, _)| self.excluded.contains(lo)) {
             *lo += &one;
@@ -162,7 +173,7 @@ impl NormalForm {
     /// `t` for `!t`).
     fn complement(&mut self, term: &Term) -> Term {
         match self.linear.comparison(term) {
-            Some(comparison) => comparison.negated().term(),
+            Some((comparison, _)) => comparison.negated().term(),
             None => complement(term),
         }
     }
@@ -178,13 +189,13 @@ impl NormalForm {
         let mut by_form: HashMap<Key, usize> = HashMap::new();
         let mut seen = IdSet::default();
         for conjunct in conjuncts {
-            if let Some(comparison) = self.linear.comparison(conjunct) {
+            if let Some((comparison, written)) = self.linear.comparison(conjunct) {
                 let index = *by_form.entry(key(&comparison.lhs)).or_insert_with(|| {
                     intervals.push(Interval::new(comparison.lhs.clone()));
                     slots.push(Slot::Bounds(intervals.len() - 1));
                     intervals.len() - 1
                 });
-                intervals[index].add(comparison);
+                intervals[index].add(comparison, written);
                 continue;
             }
             let normal = self.normalise(conjunct);

@@ -101,10 +101,7 @@ impl GuardFolder {
         if self.memo.len() > MEMO_LIMIT {
             self.memo.clear();
         }
-        for node in guard.nodes() {
-            if self.memo.contains_key(&node.id()) {
-                continue;
-            }
+        for node in guard.nodes_besides(|node| self.memo.contains_key(&node.id())) {
             let children: Vec<&(Term, Option<Constant>)> = node.children().iter().map(|child| &self.memo[&child.id()]).collect();
             let value = match positional(&node) {
                 Some(enode) => fold(&enode, |id| children[usize::from(id)].1.clone()),

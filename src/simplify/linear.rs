@@ -281,7 +281,9 @@ pub fn flip(op: BinOp) -> BinOp {
 #[derive(Clone)]
 enum Normal {
     Integer(Polynomial),
-    Compared(Comparison),
+    /// The comparison and its term, built once (conjunctions rebuild their
+    /// comparisons on every path that extends them).
+    Compared(Comparison, Term),
     Other(Term),
 }
 
@@ -299,20 +301,20 @@ impl LinearForm {
 
     /// `term` with its arithmetic in normal form.
     pub fn normalise(&mut self, term: &Term) -> Term {
-        for node in term.nodes() {
-            if !self.memo.contains_key(&node.id()) {
-                let normal = self.node(&node);
-                self.memo.insert(node.id(), normal);
-            }
+        // Nodes are memoised children first: a known node has known nodes below.
+        for node in term.nodes_besides(|node| self.memo.contains_key(&node.id())) {
+            let normal = self.node(&node);
+            self.memo.insert(node.id(), normal);
         }
         self.rebuilt(term)
     }
 
-    /// The comparison `term` normalised to, if it is an integer comparison.
-    pub fn comparison(&mut self, term: &Term) -> Option<Comparison> {
+    /// The comparison `term` normalised to, if it is an integer comparison,
+    /// with its term.
+    pub fn comparison(&mut self, term: &Term) -> Option<(Comparison, Term)> {
         self.normalise(term);
         match &self.memo[&term.id()] {
-            Normal::Compared(c) => Some(c.clone()),
+            Normal::Compared(c, written) => Some((c.clone(), written.clone())),
             _ => None,
         }
     }
@@ -320,7 +322,7 @@ impl LinearForm {
     fn rebuilt(&self, term: &Term) -> Term {
         match &self.memo[&term.id()] {
             Normal::Integer(p) => p.term(),
-            Normal::Compared(c) => c.term(),
+            Normal::Compared(_, written) => written.clone(),
             Normal::Other(t) => t.clone(),
         }
     }
@@ -349,7 +351,7 @@ impl LinearForm {
                 _ => self.atom(node),
             },
             TermKind::Unary(UnOp::Not, a) => match &self.memo[&a.id()] {
-                Normal::Compared(c) => Normal::Compared(c.negated()),
+                Normal::Compared(c, _) => compared(c.negated()),
                 Normal::Other(inner) => Normal::Other(complement(inner)),
                 Normal::Integer(_) => Normal::Other(self.with_children(node)),
             },
@@ -360,7 +362,7 @@ impl LinearForm {
                 if a.sort() == Sort::Int =>
             {
                 match Comparison::new(*op, &p(a), &p(b)) {
-                    Ok(comparison) => Normal::Compared(comparison),
+                    Ok(comparison) => compared(comparison),
                     Err(truth) => Normal::Other(Term::bool(truth)),
                 }
             }
@@ -403,6 +405,12 @@ fn equality(op: BinOp, a: Term, b: Term) -> Term {
     }
     let (a, b) = if Atom::new(b.clone()) < Atom::new(a.clone()) { (b, a) } else { (a, b) };
     Term::binary(op, a, b)
+}
+
+/// A comparison with its term, written once.
+fn compared(comparison: Comparison) -> Normal {
+    let written = comparison.term();
+    Normal::Compared(comparison, written)
 }
 
 /// `p / d` or `p % d` for a literal `d ≠ 0`.

@@ -99,7 +99,15 @@ pub fn explain(term: &Term) -> Simplification {
 pub struct Simplifier {
     rules: Vec<Rewrite<Node, ConstantFold>>,
     limits: Limits,
-    memo: IdMap<Term>,
+    /// Each term simplified, kept with the term itself: a term re-made
+    /// after its last use (a guard met again in a sibling subtree) would
+    /// otherwise come back under a new id.
+    memo: IdMap<(Term, Term)>,
+    /// Whether a term is arithmetic throughout, per node (guards along a
+    /// loop share ever longer sums).
+    arithmetic: IdMap<bool>,
+    /// Entries beyond which the memo tables are emptied before the next term.
+    memo_limit: usize,
     /// The normal form with its memo tables, shared by the terms of one
     /// exploration (each distinct conjunct is normalised once).
     normal: NormalForm,
@@ -111,9 +119,12 @@ impl Default for Simplifier {
     }
 }
 
-/// Memo entries beyond which the table is cleared before the next call:
-/// ids of dropped terms are never reused, so stale entries are dead weight.
-const MEMO_LIMIT: usize = 1 << 16;
+/// Memo entries beyond which the tables are emptied before the next term:
+/// ids of dropped terms are never reused, so stale entries are dead weight
+/// (and would make memory grow with the number of paths). The limit rises,
+/// never falls, to a few times the most entries one term has added (a path
+/// condition of thousands of guards must not be rebuilt every few paths).
+const MEMO_LIMIT: usize = 1 << 12;
 
 impl Simplifier {
     pub fn new() -> Simplifier {
@@ -121,7 +132,14 @@ impl Simplifier {
     }
 
     pub fn with_rules(rules: &[Rule], limits: Limits) -> Simplifier {
-        Simplifier { rules: rules.iter().map(rules::rewrite).collect(), limits, memo: IdMap::default(), normal: NormalForm::new() }
+        Simplifier {
+            rules: rules.iter().map(rules::rewrite).collect(),
+            limits,
+            memo: IdMap::default(),
+            arithmetic: IdMap::default(),
+            memo_limit: MEMO_LIMIT,
+            normal: NormalForm::new(),
+        }
     }
 
     /// [`simplify`] for the terms of one exploration, memoised: a
@@ -130,12 +148,21 @@ impl Simplifier {
     /// exploration, which share their prefixes, cost one small e-graph per
     /// distinct guard rather than one per path that grows with it.
     pub fn simplify(&mut self, term: &Term) -> Term {
-        if let Some(done) = self.memo.get(&term.id()) {
-            return done.clone();
-        }
-        if self.memo.len() > MEMO_LIMIT {
+        if self.memo.len() > self.memo_limit {
             self.memo.clear();
+            self.arithmetic.clear();
             self.normal = NormalForm::new();
+        }
+        let before = self.memo.len();
+        let simplified = self.memoised(term);
+        self.memo_limit = self.memo_limit.max(4 * (self.memo.len() - before));
+        simplified
+    }
+
+    /// [`Simplifier::simplify`] with the memo tables kept whatever their size.
+    fn memoised(&mut self, term: &Term) -> Term {
+        if let Some((_, done)) = self.memo.get(&term.id()) {
+            return done.clone();
         }
         let mut spine = Vec::new();
         let mut base = term.clone();
@@ -147,23 +174,32 @@ impl Simplifier {
             base = left.clone();
         }
         if !self.memo.contains_key(&base.id()) {
-            let simplified = if polynomial(&base) { self.normal.normalise(&base) } else { self.run(&base, false).term };
-            self.memo.insert(base.id(), simplified);
+            let simplified = if polynomial(&base, |t| self.arithmetic(t)) { self.normal.normalise(&base) } else { self.run(&base, false).term };
+            self.memo.insert(base.id(), (base.clone(), simplified));
         }
         for conjunction in spine.iter().rev() {
             if let TermKind::Binary(BinOp::And, left, right) = conjunction.kind() {
-                let right = self.simplify(right);
-                let combined = Term::binary(BinOp::And, self.memo[&left.id()].clone(), right);
+                let right = self.memoised(right);
+                let combined = Term::binary(BinOp::And, self.memo[&left.id()].1.clone(), right);
                 let simplified = self.normal.normalise(&combined);
-                self.memo.insert(conjunction.id(), simplified);
+                self.memo.insert(conjunction.id(), (conjunction.clone(), simplified));
             }
         }
-        self.memo[&term.id()].clone()
+        self.memo[&term.id()].1.clone()
+    }
+
+    /// [`arithmetic`], memoised per node.
+    fn arithmetic(&mut self, term: &Term) -> bool {
+        for node in term.nodes_besides(|node| self.arithmetic.contains_key(&node.id())) {
+            let throughout = arithmetic_node(&node) && node.children().iter().all(|child| self.arithmetic[&child.id()]);
+            self.arithmetic.insert(node.id(), throughout);
+        }
+        self.arithmetic[&term.id()]
     }
 
     /// One simplification from scratch.
     pub fn run(&self, term: &Term, explained: bool) -> Simplification {
-        if !explained && polynomial(term) {
+        if !explained && polynomial(term, arithmetic) {
             // No rule improves on the normal form of a polynomial (comparison).
             return Simplification { term: NormalForm::new().normalise(term), stop: Stop::Saturated, steps: None };
         }
@@ -212,27 +248,37 @@ impl Simplifier {
 /// comparison) of two such terms or of two objects (`l.next != nil`,
 /// `a[3] = x`): terms no rule rewrites (no rule reads a field, and
 /// `select` only over `store`), so the normal form alone settles them.
-fn polynomial(term: &Term) -> bool {
+/// `arithmetic` tells whether a term is made of such nodes throughout.
+fn polynomial(term: &Term, mut arithmetic: impl FnMut(&Term) -> bool) -> bool {
     let top = match term.kind() {
         TermKind::Unary(UnOp::Not, inner) => inner,
         _ => term,
     };
-    let arithmetic = |t: &Term| {
-        matches!(
-            t.kind(),
-            TermKind::Int(_)
-                | TermKind::Var(_, Sort::Int | Sort::Array(_) | Sort::Object(_))
-                | TermKind::Nil(_)
-                | TermKind::Len(_)
-                | TermKind::Select(..)
-                | TermKind::Field(_, _, Sort::Int | Sort::Object(_))
-                | TermKind::Unary(UnOp::Neg, _)
-                | TermKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
-        )
-    };
-    let operands_arithmetic = |t: &Term| t.children().into_iter().all(|child| child.nodes().iter().all(arithmetic));
     match top.kind() {
-        TermKind::Binary(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => operands_arithmetic(top),
-        _ => term.nodes().iter().all(arithmetic),
+        TermKind::Binary(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => {
+            top.children().into_iter().all(arithmetic)
+        }
+        _ => arithmetic(term),
     }
+}
+
+/// Whether `node` itself is integer arithmetic over variables, lengths,
+/// array reads and fields, or an object variable or `nil`.
+fn arithmetic_node(node: &Term) -> bool {
+    matches!(
+        node.kind(),
+        TermKind::Int(_)
+            | TermKind::Var(_, Sort::Int | Sort::Array(_) | Sort::Object(_))
+            | TermKind::Nil(_)
+            | TermKind::Len(_)
+            | TermKind::Select(..)
+            | TermKind::Field(_, _, Sort::Int | Sort::Object(_))
+            | TermKind::Unary(UnOp::Neg, _)
+            | TermKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
+    )
+}
+
+/// Whether every node of `term` is arithmetic, walking the whole term.
+fn arithmetic(term: &Term) -> bool {
+    term.nodes().iter().all(arithmetic_node)
 }
