@@ -12,14 +12,9 @@ use symex_semantics::oo::path::Calculus;
 use symex_semantics::oo::wp;
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 
-/// `(h'.f)[h.f := e] = h'[h.f := e].f`: the aliasing case dropped.
-pub struct WithoutAliasing;
-
-impl Calculus for WithoutAliasing {
-    fn same_field(&self, object: &Term, _h: &Term, f: &Name, sort: &Sort, _e: &Term) -> Term {
-        Term::field(object.clone(), f, sort.clone())
-    }
-}
+/// `(h'.f)[h.f := e] = h'[h.f := e].f`: the aliasing case dropped (also
+/// `symex check --break aliasing`'s).
+pub use symex::theorems::broken::WithoutAliasing;
 
 /// `(x.f)[x := new C] = x.f`: a new object's field keeps whatever the
 /// variable `x` referred to before, instead of the default value.

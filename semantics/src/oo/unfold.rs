@@ -284,6 +284,13 @@ impl TransitionSystem for Unfold {
     }
 }
 
+impl Config {
+    /// The errors its path condition rules out.
+    pub fn checks(&self) -> Checks {
+        Errors::new(self.options).checks
+    }
+}
+
 impl Configuration for Config {
     fn outcome(&self) -> Option<Outcome> {
         self.code.outcome()
