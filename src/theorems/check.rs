@@ -26,12 +26,15 @@ pub struct Bounds {
     pub max_steps: usize,
     /// Steps of a feasible symbolic run (each may ask Z3).
     pub feasible_steps: usize,
+    /// Steps of an oo run on which `path(ρ)` is also computed by
+    /// Definition 4.2, which substitutes through the whole condition per action.
+    pub definition_steps: usize,
     pub timeout_ms: u64,
 }
 
 impl Default for Bounds {
     fn default() -> Bounds {
-        Bounds { max_steps: 200, feasible_steps: 60, timeout_ms: 2000 }
+        Bounds { max_steps: 200, feasible_steps: 60, definition_steps: 30, timeout_ms: 2000 }
     }
 }
 

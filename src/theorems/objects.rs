@@ -37,7 +37,7 @@ where
     for r in 0..runs {
         let v = random_heap_inputs(&program, &mut rng);
         let mut cases: [Cases; 3] = Default::default();
-        let disagreements = lockstep.run(&v, bounds.max_steps, bounds.feasible_steps, &mut cases);
+        let disagreements = lockstep.run(&v, bounds.max_steps, bounds.definition_steps, &mut cases);
         for (result, checked) in results.iter_mut().zip(&cases) {
             if result.counterexample.is_none() {
                 result.cases += checked.total();
@@ -50,7 +50,7 @@ where
             }
             let fails = |v: &Valuation, steps: usize| {
                 let mut ignored: [Cases; 3] = Default::default();
-                let found = lockstep.run(v, steps, bounds.feasible_steps, &mut ignored);
+                let found = lockstep.run(v, steps, bounds.definition_steps, &mut ignored);
                 found.into_iter().find(|d| d.result == disagreement.result)
             };
             // A result stays refuted on a longer run: the shortest by bisection.
