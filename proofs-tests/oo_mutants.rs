@@ -18,15 +18,9 @@ use symex_semantics::program::Program;
 use symex_semantics::system::Options;
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 
-/// `(h'.f)[h.f := e] = h'[h.f := e].f`: the aliasing case dropped.
-#[derive(Default)]
-pub struct WithoutAliasing;
-
-impl Calculus for WithoutAliasing {
-    fn same_field(&self, object: &Term, _h: &Term, f: &Name, sort: &Sort, _e: &Term) -> Term {
-        Term::field(object.clone(), f, sort.clone())
-    }
-}
+/// `(h'.f)[h.f := e] = h'[h.f := e].f`: the aliasing case dropped (also
+/// `symex check --break aliasing`'s).
+pub use symex::theorems::broken::WithoutAliasing;
 
 /// `(x.f)[x := new C] = x.f`: a new object's field keeps whatever the
 /// variable `x` referred to before, instead of the default value.
@@ -158,6 +152,14 @@ impl<C: Calculus + Default> PathState for DefinitionWith<C> {
     fn actions_since(&self, earlier: &Self) -> Option<Vec<Action>> {
         self.0.actions_since(&earlier.0)
     }
+
+    fn trace(&self) -> Option<Vec<Action>> {
+        self.0.trace()
+    }
+
+    fn after(&self, e: &Term) -> Term {
+        self.0.after(e)
+    }
 }
 
 /// Forward execution whose field assignment leaves σ unchanged: `e.f := e'`
@@ -188,5 +190,13 @@ impl PathState for ForgetsFieldWrites {
 
     fn actions_since(&self, earlier: &Self) -> Option<Vec<Action>> {
         self.0.actions_since(&earlier.0)
+    }
+
+    fn trace(&self) -> Option<Vec<Action>> {
+        self.0.trace()
+    }
+
+    fn after(&self, e: &Term) -> Term {
+        self.0.after(e)
     }
 }

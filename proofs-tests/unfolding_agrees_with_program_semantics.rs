@@ -10,8 +10,9 @@
 //! runs from `V` — none once the program has halted — and it is taken by
 //! the same rule as the program's step, and reaches the same heap and the
 //! same values of the variables both have (the program's fresh locals, the
-//! unfolding's created names), and finally the same outcome. The statements
-//! themselves are not compared: under the paper's literal `this` rule they
+//! unfolding's created names), and finally the same outcome (the lockstep
+//! of `symex::theorems::unfolding`, which `symex check` runs too). The
+//! statements themselves are not compared: under the paper's literal `this` rule they
 //! differ in spelling (`x.next.val` for `this₁.val`) even where they mean
 //! the same. Along the way, each successor's incremental path condition is
 //! true in `V` exactly when its trace runs (Theorem 4.5 on the unfolding's
@@ -20,95 +21,46 @@
 
 use crate::oo_generators::Configuration;
 use crate::oo_programs::OoProgram;
-use crate::theorem_4_5_path_condition::true_in;
 use crate::oo_mutants::caught;
 use crate::distribution::{self, Required};
 use crate::holds;
 use quickcheck::TestResult;
-use symex_semantics::eval::{ShowValuation, Valuation};
-use symex_semantics::oo::concrete::{self, Concrete};
+use symex::theorems::cases::Cases;
+use symex::theorems::unfolding::{Lockstep, AGREEMENT};
+use symex_semantics::delta::Checks;
+use symex_semantics::oo::concrete::Concrete;
 use symex_semantics::oo::inline::ThisRule;
+use symex_semantics::oo::path::Reference;
 use symex_semantics::oo::trace::Traces;
 use symex_semantics::oo::unfold::Unfold;
-use symex_semantics::oo::ShowTrace;
-use symex_semantics::program::{ErrorKind, Halt, Outcome};
-use symex_semantics::system::{Configuration as _, Options, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::Options;
 
 /// The most steps of the program semantics a case follows.
 const STEPS: usize = 150;
 
-/// The same heap, and the same values where both know a variable.
-fn same_state(trace: &Valuation, program: &Valuation) -> bool {
-    trace.heap == program.heap && program.iter().all(|(x, value)| trace.get(x).map_or(true, |w| w == value))
-}
-
-/// How the program halted, for the tally.
-fn outcome(c: &concrete::Config) -> &'static str {
-    match c.outcome() {
-        Some(Outcome::Terminated) => "terminated",
-        Some(Outcome::Halted(Halt::Error(ErrorKind::NilDereference))) => "nil-dereference",
-        Some(Outcome::Halted(Halt::Error(ErrorKind::AssertionFailed))) => "assertion-failed",
-        _ => "other",
-    }
-}
-
-fn agree(this: ThisRule, program: &OoProgram, v: &Configuration) -> Result<TestResult, TestResult> {
+fn agree(this: ThisRule, program: &OoProgram, v: &Configuration) -> TestResult {
     let program = program.0.clone();
     let v = v.0.retain(|x| program.globals.contains_key(x));
     let options = Options::default();
     let unfold = Unfold::new(program.clone(), options, this);
     let traces = Traces::new(program.clone(), options);
     let concrete = Concrete::new(program, options);
-    let (mut c, mut u, mut after) = (concrete.initial(v.clone()), unfold.initial(), v.clone());
-    for _ in 0..STEPS {
-        let next = concrete.try_successors(&c).map_err(|error| TestResult::error(error.to_string()))?.into_iter().next();
-        let mut runnable = Vec::new();
-        for step in unfold.successors(&u) {
-            let actions = step.next.state.actions();
-            let added = actions.get(u.state.len()..).unwrap_or_default();
-            let run = traces.run(after.clone(), added);
-            if true_in(step.next.path_condition(), &v)? != run.is_ok() {
-                let why = format!("V(path(ρ)) and ⟨V, ρ⟩ →* ε disagree on ρ = {}", ShowTrace(&actions));
-                return Err(TestResult::error(why));
-            }
-            if let Ok(state) = run {
-                runnable.push((step, state));
-            }
-        }
-        let count = runnable.len();
-        let (program_step, (step, state)) = match (next, runnable.pop()) {
-            (None, None) => {
-                distribution::record_case(outcome(&c));
-                return Ok(TestResult::from_bool(c.outcome() == u.outcome()));
-            }
-            (Some(program_step), Some(unfolded)) if count == 1 => (program_step, unfolded),
-            (program_step, _) => {
-                let steps = if program_step.is_some() { "steps" } else { "has halted" };
-                return Err(TestResult::error(format!("after {c}: the program {steps}, the unfolding has {count} runnable steps")));
-            }
-        };
-        if step.rule != program_step.rule || !same_state(&state, &program_step.next.valuation) {
-            let why = format!(
-                "the program steps by {:?} to {}, the unfolding by {:?} to ⟨V', ε⟩ with V' = {}",
-                program_step.rule,
-                program_step.next,
-                step.rule,
-                ShowValuation(&state)
-            );
-            return Err(TestResult::error(why));
-        }
-        (c, u, after) = (program_step.next, step.next, state);
+    let lockstep = Lockstep { unfold: &unfold, initial: unfold.initial(), concrete: &concrete, traces: &traces, calculus: &Reference, checks: Checks::NIL };
+    let mut cases: [Cases; 3] = Default::default();
+    let disagreements = lockstep.run(&v, STEPS, 0, &mut cases);
+    distribution::record_checked(&cases[AGREEMENT]);
+    match disagreements.into_iter().next() {
+        None => TestResult::passed(),
+        Some(disagreement) => TestResult::error(disagreement.explanation),
     }
-    distribution::record_case("bound reached");
-    Ok(TestResult::passed())
 }
 
 fn fresh_this(program: OoProgram, v: Configuration) -> TestResult {
-    agree(ThisRule::Fresh, &program, &v).unwrap_or_else(|error| error)
+    agree(ThisRule::Fresh, &program, &v)
 }
 
 fn literal_this(program: OoProgram, v: Configuration) -> TestResult {
-    agree(ThisRule::Literal, &program, &v).unwrap_or_else(|error| error)
+    agree(ThisRule::Literal, &program, &v)
 }
 
 type Property = fn(OoProgram, Configuration) -> TestResult;

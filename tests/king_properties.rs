@@ -15,20 +15,19 @@
 //! On oo programs (§4) inputs are heaps: models are initial heaps, and
 //! random inputs are random consistent heaps over a small pool of objects.
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use std::rc::Rc;
 use symex::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use symex::commands::Method;
 use symex::explore::run::{run, RunEnd};
 use symex::explore::{explore, replay, Bounds, ExploreOptions, Status, Tree, UnknownReason};
 use symex::solver::{break_encoding, Mutant, SatResult, Solver};
-use symex_semantics::eval::{eval, eval_bool, Valuation};
-use symex_semantics::heap::{Heap, Object};
+use symex::theorems::inputs::random_heap_inputs;
+use symex_semantics::eval::{eval, eval_bool};
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Halt, Language, Outcome, Program};
 use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
-use symex_semantics::term::{Sort, Term};
-use symex_semantics::value::{ArrayValue, Oid, Value};
+use symex_semantics::term::Term;
 
 /// The examples, each with the `--unfold` bound its tree is explored under.
 const EXAMPLES: &[(&str, usize)] = &[
@@ -209,51 +208,6 @@ fn path_conditions_of_distinct_leaves_exclude_each_other() {
     }
 }
 
-/// A random value of `sort`: small integers, short arrays, `nil` or one of
-/// the `objects` of its class.
-fn random_value(rng: &mut impl Rng, sort: &Sort, objects: &[(Oid, &str)]) -> Value {
-    match sort {
-        Sort::Int => Value::Int(rng.gen_range(-6..=6).into()),
-        Sort::Bool => Value::Bool(rng.gen()),
-        Sort::Array(element) => {
-            let len: i64 = rng.gen_range(0..=6);
-            let default = Value::default_of(element);
-            let mut array = ArrayValue::constant(len.into(), default);
-            for i in 0..len {
-                array = array.set(i.into(), random_value(rng, element, objects));
-            }
-            Value::Array(array)
-        }
-        // No global is a field array: only forward execution's terms have one.
-        Sort::Field(..) => Value::default_of(sort),
-        Sort::Object(class) => {
-            let candidates: Vec<Oid> = objects.iter().filter(|(_, c)| *c == &**class).map(|(o, _)| *o).collect();
-            match rng.gen_range(0..=candidates.len()) {
-                0 => Value::Nil,
-                k => Value::Object(candidates[k - 1]),
-            }
-        }
-    }
-}
-
-/// Random inputs: a consistent heap of up to three objects per class (every
-/// reference names an object of its class, or `nil`), and the globals.
-fn random_inputs(rng: &mut impl Rng, program: &Program) -> Valuation {
-    let mut objects = Vec::new();
-    for class in program.classes.keys() {
-        for _ in 0..rng.gen_range(0..=3) {
-            objects.push((Oid(objects.len() as u32 + 1), &**class));
-        }
-    }
-    let mut heap = Heap::new();
-    for (o, class) in &objects {
-        let fields = program.classes[*class].fields.iter().map(|(f, sort)| (f.clone(), random_value(rng, sort, &objects))).collect();
-        heap = heap.insert(*o, Object { class: (*class).into(), fields });
-    }
-    let globals: Valuation = program.globals.iter().map(|(x, sort)| (x.clone(), random_value(rng, sort, &objects))).collect();
-    globals.with_heap(heap)
-}
-
 #[derive(Clone)]
 struct InputsPartitioned;
 
@@ -271,7 +225,7 @@ impl KingCheck for InputsPartitioned {
         }
         let mut rng = rand::rngs::StdRng::seed_from_u64(1976);
         for _ in 0..200 {
-            let inputs = random_inputs(&mut rng, program);
+            let inputs = random_heap_inputs(program, &mut rng);
             let satisfied: Vec<_> = leaves(tree).filter(|(_, leaf)| eval_bool(&leaf.path_condition, &inputs) == Ok(true)).collect();
             let finished = run(&semantics.concrete, semantics.start(inputs.clone()), 100_000, |_, _| {});
             if finished.end == RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) {
@@ -331,6 +285,7 @@ fn a_path_the_solver_cannot_decide_is_unknown_never_feasible() {
     check_tree("fermat", parse("fermat.sx", source), Options::default(), explore, UndecidedIsUnknown);
 }
 
+#[derive(Clone)]
 struct Disagrees;
 
 impl KingCheck for Disagrees {

@@ -1,7 +1,8 @@
 //! §4 end to end: the acceptance scenarios of the oo language — counterexample
 //! heaps found by `verify`, replayed by `run --heap`, of the fewest objects;
 //! `--method wp` on every language, `--method forward` (§4.1) on oo programs
-//! with the same verdicts; the literal `this` rule where it differs.
+//! with the same verdicts; the literal `this` rule where it differs;
+//! `symex check` on every oo example, and on its broken rules.
 
 use serde_json::Value as Json;
 use std::path::PathBuf;
@@ -148,6 +149,46 @@ fn forward_execution_finds_the_same_counterexamples_as_wp() {
         let (heap, _) = counterexample(example, &forward);
         let (wp_heap, _) = counterexample(example, &options);
         assert_eq!(heap, wp_heap, "{example}: the same smallest counterexample under both methods");
+        let replay = symex(&["run", &format!("paper-examples/oo/{example}.sx"), "--heap", heap_file(&format!("forward-{example}"), &heap).to_str().unwrap()]);
+        assert_eq!(status(&replay), 1, "{example}: the forward counterexample replays to the failure");
+    }
+}
+
+/// Every `.sx` under `paper-examples/oo`, clauses included.
+fn oo_examples() -> Vec<String> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut examples = Vec::new();
+    for dir in ["paper-examples/oo", "paper-examples/oo/clauses"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if name.ends_with(".sx") {
+                examples.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    examples.sort();
+    examples
+}
+
+/// `symex check --format json` on `file`: the exit status and the report.
+fn check(file: &str, options: &[&str]) -> (i32, Json) {
+    let mut args = vec!["check", file, "--seed", "7", "--format", "json"];
+    args.extend_from_slice(options);
+    let output = symex(&args);
+    (status(&output), json(&output))
+}
+
+#[test]
+fn check_finds_every_result_of_section_4_on_every_oo_example() {
+    for file in oo_examples() {
+        let (status, report) = check(&file, &["--runs", "5"]);
+        assert_eq!(status, 0, "{file}: {report:#}");
+        let results = report["results"].as_array().unwrap();
+        let names: Vec<&str> = results.iter().map(|r| r["result"].as_str().unwrap()).collect();
+        assert_eq!(names, ["Theorem 4.5 (path(ρ), Definition 4.2)", "Theorem 4.5 (incremental wp)", "§4 unfolding agrees with program semantics"]);
+        for result in results {
+            assert!(result["cases"].as_u64().unwrap() > 0, "{file}: {result}");
+        }
     }
 }
 
@@ -167,4 +208,31 @@ fn both_methods_agree_on_every_oo_example_and_their_models_replay() {
         let tests = symex(&["tests", &file, "--unfold", "2", "--method", "forward"]);
         assert_eq!(status(&tests), 0, "{example}: every forward model replays: {}", String::from_utf8_lossy(&tests.stdout));
     }
+}
+
+#[test]
+fn check_catches_the_aliasing_case_of_field_assignment_dropped() {
+    let (status, report) = check("paper-examples/oo/aliasing_puzzle.sx", &["--runs", "20", "--break", "aliasing"]);
+    assert_eq!(status, 1, "{report:#}");
+    let [definition, incremental, agreement] = [0, 1, 2].map(|k| report["results"][k]["counterexample"].clone());
+    for counterexample in [&definition, &incremental] {
+        assert!(counterexample["heap"].is_object(), "the initial heap of the counterexample: {counterexample}");
+        assert!(counterexample["explanation"].as_str().unwrap().contains("y.f := 2"), "{counterexample}");
+    }
+    assert!(agreement.is_null(), "the trace semantics is not broken: {agreement}");
+}
+
+#[test]
+fn check_catches_the_literal_this_rule_where_it_differs() {
+    let (status, report) = check("paper-examples/oo/literal_this.sx", &["--runs", "50", "--break", "literal-this"]);
+    assert_eq!(status, 1, "{report:#}");
+    let agreement = &report["results"][2]["counterexample"];
+    assert!(agreement["explanation"].as_str().unwrap().contains("the program steps by"), "{agreement}");
+}
+
+#[test]
+fn an_oo_rule_broken_on_a_basic_program_is_exit_2() {
+    let output = symex(&["check", "paper-examples/basic/abs.sx", "--break", "aliasing"]);
+    assert_eq!(status(&output), 2);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("rules of §4"));
 }

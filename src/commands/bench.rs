@@ -2,10 +2,11 @@
 //! text so the front end is in the loop, depth first with a model for every
 //! path and the report written (as `symex explore` does, to a sink), and
 //! reports paths, solver calls, where the time went (front end, exploration,
-//! solver, simplifier, output) and the peak memory of each run. Measures
-//! speed; no test asserts a time.
+//! solver, simplifier, output) and the peak memory of each run. The family
+//! `path` measures `path(ρ)` of long traces instead ([`super::bench_path`]).
+//! Measures speed; no test asserts a time.
 
-use super::CliError;
+use super::{bench_path, CliError};
 use crate::explore::{explore_into, Bounds, ExploreOptions, Finished, Observer, PathNode, Pruned, Stats, Unexplored};
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::text::TextReport;
@@ -29,6 +30,8 @@ pub enum Family {
     Loop,
     /// `while i < n { if a[i] = x { c := c + 1 }; i := i + 1 }` for a literal `n`: 2^n paths.
     Array,
+    /// `path(ρ)` of a trace of n actions full of field writes through aliased references, both ways (§4).
+    Path,
     All,
 }
 
@@ -55,7 +58,7 @@ pub enum BenchOutput {
 pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = Family::All)]
     pub family: Family,
-    /// The size (default: branches 12, loop 1000, array 10).
+    /// The size (default: branches 12, loop 1000, array 10, path 1000).
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
     /// A scaling series: each family at each of these sizes (e.g. `--sizes 10,12,14`).
@@ -111,6 +114,7 @@ impl Family {
             Family::Branches => "branches",
             Family::Loop => "loop",
             Family::Array => "array",
+            Family::Path => "path",
             Family::All => "all",
         }
     }
@@ -118,22 +122,21 @@ impl Family {
     fn default_size(self) -> usize {
         match self {
             Family::Branches => 12,
-            Family::Loop => 1000,
+            Family::Loop | Family::Path => 1000,
             Family::Array | Family::All => 10,
         }
     }
 
-    /// The program of size `n` as source text.
-    pub fn source(self, n: usize) -> String {
-        match self {
+    /// The program of size `n` as source text; `path` and `all` explore none of their own.
+    pub fn source(self, n: usize) -> Option<String> {
+        Some(match self {
             Family::Branches => {
                 (1..=n).map(|i| format!("if x{i} > 0 {{ c := c + 1 }} else {{ c := c - 1 }}")).collect::<Vec<_>>().join(";\n")
             }
             Family::Loop => "i := 0; while i < n { i := i + 1 }".to_string(),
-            Family::Array | Family::All => {
-                format!("i := 0; c := 0; while i < {n} {{ if a[i] = x {{ c := c + 1 }}; i := i + 1 }}")
-            }
-        }
+            Family::Array => format!("i := 0; c := 0; while i < {n} {{ if a[i] = x {{ c := c + 1 }}; i := i + 1 }}"),
+            Family::Path | Family::All => return None,
+        })
     }
 
     /// The number of paths the exploration must report (saturating).
@@ -213,7 +216,7 @@ struct Run {
 /// Parses, explores and reports the family's program of size `n` once.
 fn run_once(family: Family, n: usize, output: BenchOutput) -> Result<Run, CliError> {
     let start = Instant::now();
-    let source = family.source(n);
+    let source = family.source(n).ok_or_else(|| CliError::new(format!("the family {} explores no program", family.name())))?;
     let program = parse_program(&source).map_err(|d| CliError::new(crate::report::diagnostic::render(&d, family.name(), &source, false)))?;
     let program = Rc::new(program);
     let system = Symbolic::new(program.clone(), Options::default()).map_err(CliError::new)?;
@@ -296,25 +299,36 @@ fn peak_memory_kib() -> Option<u64> {
 
 pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, CliError> {
     let families = match args.family {
-        Family::All => vec![Family::Branches, Family::Loop, Family::Array],
+        Family::All => vec![Family::Branches, Family::Loop, Family::Array, Family::Path],
         one => vec![one],
     };
-    let mut results = Vec::new();
+    let (mut results, mut path_conditions) = (Vec::new(), Vec::new());
     for family in families {
         let sizes = match (&args.sizes[..], args.size) {
             ([], size) => vec![size.unwrap_or_else(|| family.default_size())],
             (sizes, _) => sizes.to_vec(),
         };
         for n in sizes {
-            results.push(measure(family, n, args.repeat, args.output)?);
+            match family {
+                Family::Path => path_conditions.push(bench_path::measure(n)),
+                _ => results.push(measure(family, n, args.repeat, args.output)?),
+            }
         }
     }
     match args.format {
         BenchFormat::Json => {
             let output = args.output.to_possible_value().map(|v| v.get_name().to_string());
-            writeln!(out, "{:#}", serde_json::json!({ "repeat": args.repeat, "output": output, "results": results }))?;
+            let document = serde_json::json!({ "repeat": args.repeat, "output": output, "results": results, "path_conditions": path_conditions });
+            writeln!(out, "{document:#}")?;
         }
-        BenchFormat::Text => write_table(out, &results, args.repeat)?,
+        BenchFormat::Text => {
+            if !results.is_empty() {
+                write_table(out, &results, args.repeat)?;
+            }
+            if !path_conditions.is_empty() {
+                bench_path::write_table(out, &path_conditions)?;
+            }
+        }
     }
     let wrong = results
         .iter()

@@ -5,10 +5,12 @@
 use super::backstop::Backstop;
 use super::language::choose;
 use super::{load, CliError, Exit, LanguageArg};
-use crate::theorems::{broken, check_program};
+use crate::theorems::{broken, check_program, CheckReport};
 use clap::{Args, ValueEnum};
 use std::io::Write;
+use std::rc::Rc;
 use std::time::Duration;
+use symex_semantics::program::Program;
 use symex_semantics::system::Options;
 
 /// `--format` of `check`.
@@ -35,7 +37,7 @@ pub struct CheckArgs {
     pub lang: Option<LanguageArg>,
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
-    /// Break one rule of §2's symbolic system on purpose, to watch a theorem fail (basic programs).
+    /// Break one rule on purpose, to watch a theorem fail (§2's symbolic system for basic programs, §4's for oo).
     #[arg(long = "break", value_enum, value_name = "RULE")]
     pub broken: Option<BrokenRule>,
     /// The whole check ends within this long (plus a margin), with exit status 3 if cut.
@@ -52,6 +54,25 @@ pub enum BrokenRule {
     Assignment,
     /// Symbolic loop exit without `¬bσ`.
     LoopExit,
+    /// `[h.f := e]` without its aliasing case (oo programs).
+    Aliasing,
+    /// The paper's literal `this` rule, `e₀` itself for `this` (oo programs).
+    LiteralThis,
+}
+
+impl BrokenRule {
+    /// The paper's results for `program` with this rule broken.
+    fn check(self, program: Rc<Program>, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
+        let basic = |edit| broken::check_broken(program.clone(), edit, options, runs, seed);
+        let oo = |mutant| broken::check_broken_oo(program.clone(), mutant, options, runs, seed);
+        match self {
+            BrokenRule::Choice => basic(broken::SWAPPED_CHOICE),
+            BrokenRule::Assignment => basic(broken::ASSIGNMENT_WITHOUT_SIGMA),
+            BrokenRule::LoopExit => basic(broken::LOOP_EXIT_WITHOUT_GUARD),
+            BrokenRule::Aliasing => oo(broken::OoMutant::WithoutAliasing),
+            BrokenRule::LiteralThis => oo(broken::OoMutant::LiteralThis),
+        }
+    }
 }
 
 /// Checks the results; exit 1 when one of them has a counterexample.
@@ -63,14 +84,7 @@ pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError>
     let options = Options { checked_arrays: args.checked_arrays };
     let report = match args.broken {
         None => check_program(loaded.program, language, options, args.runs, seed),
-        Some(rule) => {
-            let edit = match rule {
-                BrokenRule::Choice => broken::SWAPPED_CHOICE,
-                BrokenRule::Assignment => broken::ASSIGNMENT_WITHOUT_SIGMA,
-                BrokenRule::LoopExit => broken::LOOP_EXIT_WITHOUT_GUARD,
-            };
-            broken::check_broken(loaded.program, edit, options, args.runs, seed)
-        }
+        Some(rule) => rule.check(loaded.program, options, args.runs, seed),
     }
     .map_err(CliError::new)?;
     match args.format {

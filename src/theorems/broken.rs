@@ -2,15 +2,20 @@
 //! to the real one except for one rule. The property tests run every
 //! theorem against them and expect a counterexample; `symex check --break
 //! RULE` does the same on one program, so a student can watch a theorem fail
-//! without writing Rust.
+//! without writing Rust. §4 has two: the calculus without the aliasing case
+//! of `[h.f := e]`, and the paper's literal `this` rule (SPEC §1.6).
 
 use super::check::{check, Bounds, CheckReport, BASIC_RESULTS};
+use super::objects::check_objects;
 use super::Basic;
 use std::rc::Rc;
 use symex_semantics::basic::{concrete, symbolic};
+use symex_semantics::oo::inline::ThisRule;
+use symex_semantics::oo::path::{Calculus, Reference};
+use symex_semantics::oo::unfold::{self, Unfold};
 use symex_semantics::program::{Language, Program, Stmt};
 use symex_semantics::system::{Options, Rule, Step, TransitionSystem};
-use symex_semantics::term::Term;
+use symex_semantics::term::{Name, Sort, Term};
 
 /// An edit of the steps a system takes from a configuration.
 pub type Edit<C> = fn(&C, &mut Vec<Step<C>>);
@@ -75,4 +80,49 @@ pub fn check_broken(program: Rc<Program>, edit: Edit<symbolic::Config>, options:
     let concrete = concrete::Concrete::new(program.clone(), options)?;
     let simulation = Basic::new(program, options, Edited { real, edit }, concrete)?;
     Ok(check(&simulation, "basic", BASIC_RESULTS, options.checked_arrays, runs, seed, Bounds::default()))
+}
+
+/// `(h'.f)[h.f := e] = h'[h.f := e].f`: the aliasing case of `[h.f := e]` dropped.
+#[derive(Default)]
+pub struct WithoutAliasing;
+
+impl Calculus for WithoutAliasing {
+    fn same_field(&self, object: &Term, _h: &Term, f: &Name, sort: &Sort, _e: &Term) -> Term {
+        Term::field(object.clone(), f, sort.clone())
+    }
+}
+
+/// The unfolding's path conditions `path(ρ')` by [`WithoutAliasing`], in
+/// place of the incremental ones.
+pub const PATH_WITHOUT_ALIASING: Edit<unfold::Config> = |_, steps| {
+    for step in steps.iter_mut() {
+        step.next.phi = WithoutAliasing.path(&step.next.state.actions(), step.next.checks());
+    }
+};
+
+/// A broken rule of §4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OoMutant {
+    /// [`WithoutAliasing`] for Definition 4.2 and the unfolding's path conditions.
+    WithoutAliasing,
+    /// The paper's literal `this` rule: `e₀` itself for `this` in the body.
+    LiteralThis,
+}
+
+/// §4's results for an oo `program` with one rule broken.
+pub fn check_broken_oo(program: Rc<Program>, mutant: OoMutant, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
+    if program.language != Language::Oo {
+        return Err(format!("--break aliasing and --break literal-this break rules of §4; this is a {} program", program.language));
+    }
+    let bounds = Bounds::default();
+    Ok(match mutant {
+        OoMutant::WithoutAliasing => {
+            let broken = Edited { real: Unfold::new(program.clone(), options, ThisRule::Fresh), edit: PATH_WITHOUT_ALIASING };
+            check_objects(program, &broken, &WithoutAliasing, options, runs, seed, bounds)
+        }
+        OoMutant::LiteralThis => {
+            let literal = Unfold::new(program.clone(), options, ThisRule::Literal);
+            check_objects(program, &literal, &Reference, options, runs, seed, bounds)
+        }
+    })
 }

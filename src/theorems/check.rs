@@ -26,12 +26,15 @@ pub struct Bounds {
     pub max_steps: usize,
     /// Steps of a feasible symbolic run (each may ask Z3).
     pub feasible_steps: usize,
+    /// Steps of an oo run on which `path(ρ)` is also computed by
+    /// Definition 4.2, which substitutes through the whole condition per action.
+    pub definition_steps: usize,
     pub timeout_ms: u64,
 }
 
 impl Default for Bounds {
     fn default() -> Bounds {
-        Bounds { max_steps: 200, feasible_steps: 60, timeout_ms: 2000 }
+        Bounds { max_steps: 200, feasible_steps: 60, definition_steps: 30, timeout_ms: 2000 }
     }
 }
 
@@ -64,6 +67,9 @@ pub struct Counterexample {
     pub run: u64,
     /// The inputs, shrunk: each value printed in source syntax.
     pub inputs: BTreeMap<String, String>,
+    /// The initial heap of an oo program (SPEC §2.1's `"objects"` of `--heap`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heap: Option<serde_json::Value>,
     /// The length of the run, shrunk.
     pub steps: usize,
     pub explanation: String,
@@ -90,6 +96,9 @@ impl fmt::Display for CheckReport {
             if let Some(c) = &r.counterexample {
                 let inputs: Vec<String> = c.inputs.iter().map(|(x, v)| format!("{x} = {v}")).collect();
                 writeln!(f, "    counterexample (run {}, steps {}): {}", c.run, c.steps, inputs.join(", "))?;
+                if let Some(heap) = &c.heap {
+                    writeln!(f, "    heap: {heap}")?;
+                }
                 for line in c.explanation.lines() {
                     writeln!(f, "    {line}")?;
                 }
@@ -203,7 +212,8 @@ fn record_completeness<M: Simulation>(simulation: &M, result: &mut ResultReport,
     }
 }
 
-fn counterexample(run: u64, inputs: &Valuation, steps: usize, explanation: String) -> Counterexample {
-    let inputs = inputs.iter().map(|(x, v)| (x.to_string(), v.to_string())).collect();
-    Counterexample { run, inputs, steps, explanation }
+/// The counterexample of run `run`, without a heap (oo programs add theirs).
+pub(super) fn counterexample(run: u64, inputs: &Valuation, steps: usize, explanation: String) -> Counterexample {
+    let variables = inputs.iter().map(|(x, v)| (x.to_string(), v.to_string())).collect();
+    Counterexample { run, inputs: variables, heap: None, steps, explanation }
 }

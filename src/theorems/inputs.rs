@@ -2,35 +2,68 @@
 //! counterexample: small integers (−8..8, half of them −1..3, where array
 //! lengths and their last indices lie), booleans, and arrays of small
 //! length (0..4) with a few entries (SPEC §1.5: arrays are total functions,
-//! so entries outside `0..len(a)` are inputs too).
+//! so entries outside `0..len(a)` are inputs too). For oo programs (§4),
+//! random *consistent* heaps: up to three objects of each class, every
+//! reference `nil` or an object of its class, so aliasing is common.
 
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 use rand::Rng;
 use std::collections::BTreeMap;
 use symex_semantics::eval::Valuation;
+use symex_semantics::heap::{Heap, Object};
+use symex_semantics::program::Program;
 use symex_semantics::term::{Name, Sort};
-use symex_semantics::value::{ArrayValue, Value};
+use symex_semantics::value::{ArrayValue, Oid, Value};
 
 /// A random value of every variable of `inputs` (objects have none).
 pub fn random_inputs(inputs: &BTreeMap<Name, Sort>, rng: &mut impl Rng) -> Valuation {
-    inputs.iter().filter_map(|(x, sort)| Some((x.clone(), random_value(sort, rng)?))).collect()
+    let values = inputs.iter().filter(|(_, sort)| !matches!(sort, Sort::Object(_)));
+    values.map(|(x, sort)| (x.clone(), random_value(sort, &[], rng))).collect()
 }
 
-fn random_value(sort: &Sort, rng: &mut impl Rng) -> Option<Value> {
-    Some(match sort {
+/// Random inputs `(G, H)` of `program`: a consistent heap of up to three
+/// objects of each class, and a value of every global.
+pub fn random_heap_inputs(program: &Program, rng: &mut impl Rng) -> Valuation {
+    let mut objects: Vec<(Oid, Name)> = Vec::new();
+    for class in program.classes.keys() {
+        for _ in 0..rng.gen_range(0..=3) {
+            objects.push((Oid(objects.len() as u32 + 1), class.clone()));
+        }
+    }
+    let mut heap = Heap::new();
+    for (o, class) in &objects {
+        let declared = &program.classes[class].fields;
+        let fields = declared.iter().map(|(f, sort)| (f.clone(), random_value(sort, &objects, rng))).collect();
+        heap = heap.insert(*o, Object { class: class.clone(), fields });
+    }
+    let globals: Valuation = program.globals.iter().map(|(x, sort)| (x.clone(), random_value(sort, &objects, rng))).collect();
+    globals.with_heap(heap)
+}
+
+/// A random value of `sort`; an object is `nil` or one of `objects` of its class.
+fn random_value(sort: &Sort, objects: &[(Oid, Name)], rng: &mut impl Rng) -> Value {
+    match sort {
         Sort::Int if rng.gen() => Value::Int(BigInt::from(rng.gen_range(-1..4))),
         Sort::Int => Value::Int(BigInt::from(rng.gen_range(-8..8))),
         Sort::Bool => Value::Bool(rng.gen()),
         Sort::Array(element) => {
-            let mut array = ArrayValue::constant(BigInt::from(rng.gen_range(0..4)), random_value(element, rng)?);
+            let mut array = ArrayValue::constant(BigInt::from(rng.gen_range(0..4)), random_value(element, objects, rng));
             for _ in 0..rng.gen_range(0..4) {
-                array = array.set(BigInt::from(rng.gen_range(-1..5)), random_value(element, rng)?);
+                array = array.set(BigInt::from(rng.gen_range(-1..5)), random_value(element, objects, rng));
             }
             Value::Array(array)
         }
-        Sort::Object(_) | Sort::Field(..) => return None,
-    })
+        Sort::Object(class) => {
+            let candidates: Vec<Oid> = objects.iter().filter(|(_, c)| c == class).map(|(o, _)| *o).collect();
+            match rng.gen_range(0..=candidates.len()) {
+                0 => Value::Nil,
+                k => Value::Object(candidates[k - 1]),
+            }
+        }
+        // Field arrays are the forward method's own terms, never a declared global.
+        Sort::Field(..) => Value::default_of(sort),
+    }
 }
 
 /// The valuations one shrinking step away from `v`: one value made

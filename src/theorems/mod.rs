@@ -9,6 +9,8 @@
 //! - [`correctness`]: Theorem 2.3 (and 3.5), on random feasible paths;
 //! - [`completeness`]: Theorem 2.4 (and 3.6), following concrete runs;
 //! - [`recursive`]: §3's simulation, Proposition 3.1 and Corollary 3.2;
+//! - [`unfolding`]: §4's Theorem 4.5 and the agreement of the unfolding
+//!   with the program semantics, on a program's traces ([`objects`] for `symex check`);
 //! - [`check_program`]: all of them on one program, for `symex check`;
 //! - [`broken`]: deliberately broken rules, for the mutant tests and `symex check --break`.
 
@@ -19,12 +21,14 @@ pub mod check;
 pub mod completeness;
 pub mod correctness;
 pub mod inputs;
+pub mod objects;
 pub mod recursive;
 pub mod run;
 pub mod simulation;
 pub mod soundness_assignment;
 mod statements;
 pub mod substitution;
+pub mod unfolding;
 
 pub use basic::Basic;
 pub use cases::Cases;
@@ -33,6 +37,9 @@ pub use recursive::Recursive;
 pub use simulation::Simulation;
 
 use std::rc::Rc;
+use symex_semantics::oo::inline::ThisRule;
+use symex_semantics::oo::path::Reference;
+use symex_semantics::oo::unfold::Unfold;
 use symex_semantics::program::{Language, Program};
 use symex_semantics::system::Options;
 
@@ -50,6 +57,9 @@ pub fn check_program(program: Rc<Program>, language: Language, options: Options,
             let simulation = Recursive::real(program, options)?;
             Ok(check::check(&simulation, &name, check::RECURSIVE_RESULTS, options.checked_arrays, runs, seed, bounds))
         }
-        Language::Oo => Err(format!("`symex check` has no checkers for {name} programs yet: Theorem 4.5 needs the §4 semantics")),
+        Language::Oo => {
+            let unfold = Unfold::new(program.clone(), options, ThisRule::Fresh);
+            Ok(objects::check_objects(program, &unfold, &Reference, options, runs, seed, bounds))
+        }
     }
 }

@@ -161,6 +161,16 @@ impl PathState for State {
     }
 
     /// Forward execution keeps no trace.
+    /// Forward execution keeps `σ`, not a trace.
+    fn trace(&self) -> Option<Vec<Action>> {
+        None
+    }
+
+    /// `eσ`, a field read `x.f` as `f[xσ]`.
+    fn after(&self, e: &Term) -> Term {
+        self.apply(e)
+    }
+
     fn actions_since(&self, _: &State) -> Option<Vec<Action>> {
         None
     }

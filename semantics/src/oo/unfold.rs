@@ -49,6 +49,12 @@ pub trait PathState: Clone + Default + fmt::Display {
 
     /// The actions taken since `earlier`, where the state records them.
     fn actions_since(&self, earlier: &Self) -> Option<Vec<Action>>;
+
+    /// The trace ρ, where the state is one.
+    fn trace(&self) -> Option<Vec<Action>>;
+
+    /// The value of `e` after the path, over the initial state.
+    fn after(&self, e: &Term) -> Term;
 }
 
 /// `⟨S, ρ⟩` (or `⟨S, σ⟩` forward), with the path condition, the fresh-name
@@ -321,6 +327,13 @@ impl<P: PathState> TransitionSystem for Unfold<P> {
     }
 }
 
+impl<P> Config<P> {
+    /// The errors its path condition rules out.
+    pub fn checks(&self) -> Checks {
+        Errors::new(self.options).checks
+    }
+}
+
 impl<P> Configuration for Config<P> {
     fn outcome(&self) -> Option<Outcome> {
         self.code.outcome()
@@ -354,6 +367,14 @@ impl<P: PathState> SymbolicConfiguration for Config<P> {
 
     fn actions_since(&self, earlier: &Config<P>) -> Option<Vec<Action>> {
         self.state.actions_since(&earlier.state)
+    }
+
+    fn trace(&self) -> Option<Vec<Action>> {
+        self.state.trace()
+    }
+
+    fn after(&self, e: &Term) -> Term {
+        self.state.after(e)
     }
 }
 
@@ -390,11 +411,11 @@ impl PathState for Trace {
     }
 
     fn trace(&self) -> Option<Vec<Action>> {
-        Some(self.trace.actions())
+        Some(self.actions())
     }
 
     fn after(&self, e: &Term) -> Term {
-        self.trace.wp(e)
+        self.wp(e)
     }
 }
 
