@@ -5,6 +5,7 @@
 pub mod backstop;
 pub mod bench;
 pub mod check;
+pub mod compare;
 pub mod explore;
 pub mod heap;
 pub mod inputs;
