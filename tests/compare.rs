@@ -59,7 +59,7 @@ fn both_methods_agree_on_every_path_of_the_basic_and_recursive_examples() {
 
 #[test]
 fn a_family_scales_and_its_members_agree() {
-    let output = symex(&["compare", "--family", "arrays", "--sizes", "2,8", "--format", "json"]);
+    let output = symex(&["compare", "--family", "recursion", "--sizes", "2,8", "--format", "json"]);
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     let report = json(&output);
     assert_all_agree(&report);

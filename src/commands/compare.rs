@@ -62,7 +62,6 @@ pub struct CompareArgs {
 pub enum FamilyArg {
     Aliasing,
     Creation,
-    Arrays,
     Loop,
     Recursion,
     All,
@@ -73,7 +72,6 @@ impl FamilyArg {
         match self {
             FamilyArg::Aliasing => vec![Family::Aliasing],
             FamilyArg::Creation => vec![Family::Creation],
-            FamilyArg::Arrays => vec![Family::Arrays],
             FamilyArg::Loop => vec![Family::Loop],
             FamilyArg::Recursion => vec![Family::Recursion],
             FamilyArg::All => Family::ALL.to_vec(),

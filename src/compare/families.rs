@@ -7,12 +7,11 @@ use clap::ValueEnum;
 /// A family of `symex compare --family`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Family {
-    /// `r1.f := 1; …; rn.f := n; assert r1.f = 1` through n references that may alias (oo).
+    /// `assume` r1 … rn are not nil; `r1.f := 1; …; rn.f := n; assert r1.f = 1`:
+    /// field writes through n references that may alias (oo).
     Aliasing,
     /// `c := new C; c.next := l; l := c` n times, then `assert l != x` (oo).
     Creation,
-    /// `a[j1] := 1; …; a[jn] := n; assert a[j1] = 1`: aliasing of array indices (basic).
-    Arrays,
     /// `i := 0; while i < n { i := i + 1 }` unfolded n times (basic; `symex bench`'s loop).
     Loop,
     /// `down(k)` calls itself while `k > 0`, adding to a global, n calls deep (recursive).
@@ -20,13 +19,12 @@ pub enum Family {
 }
 
 impl Family {
-    pub const ALL: [Family; 5] = [Family::Aliasing, Family::Creation, Family::Arrays, Family::Loop, Family::Recursion];
+    pub const ALL: [Family; 4] = [Family::Aliasing, Family::Creation, Family::Loop, Family::Recursion];
 
     pub fn name(self) -> &'static str {
         match self {
             Family::Aliasing => "aliasing",
             Family::Creation => "creation",
-            Family::Arrays => "arrays",
             Family::Loop => "loop",
             Family::Recursion => "recursion",
         }
@@ -38,13 +36,13 @@ impl Family {
         match self {
             Family::Aliasing => {
                 let vars = (1..=n).map(|i| format!("r{i}: C")).collect::<Vec<_>>().join(", ");
-                format!("class C {{ field f: int; }}\nvar {vars};\n{};\nassert r1.f = 1", lines(&|i| format!("r{i}.f := {i}")))
+                let not_nil = (1..=n).map(|i| format!("r{i} != nil")).collect::<Vec<_>>().join(" && ");
+                format!("class C {{ field f: int; }}\nvar {vars};\nassume {not_nil};\n{};\nassert r1.f = 1", lines(&|i| format!("r{i}.f := {i}")))
             }
             Family::Creation => format!(
                 "class C {{ field next: C; }}\nvar x: C;\nl := x;\n{};\nassert l != x",
                 lines(&|_| "c := new C; c.next := l; l := c".to_string())
             ),
-            Family::Arrays => format!("var a: int[];\n{};\nassert a[j1] = 1", lines(&|i| format!("a[j{i}] := {i}"))),
             Family::Loop => bench::Family::Loop.source(n),
             Family::Recursion => "proc down(k: int) { if k > 0 { s := s + k; down(k - 1) } }\ns := 0;\ndown(n)".to_string(),
         }
@@ -54,7 +52,7 @@ impl Family {
     pub fn unfold(self, n: usize) -> usize {
         match self {
             Family::Loop | Family::Recursion => n,
-            Family::Aliasing | Family::Creation | Family::Arrays => 1,
+            Family::Aliasing | Family::Creation => 1,
         }
     }
 }

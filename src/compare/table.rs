@@ -51,8 +51,10 @@ pub fn write_summary(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Res
             Some(n) => format!("{}({n})", comparison.program),
             None => comparison.program.clone(),
         };
+        let compared = comparison.forward.unavailable.is_none() && comparison.wp.unavailable.is_none();
+        let agree = if compared { format!("{}/{}", comparison.agreements(), comparison.paths.len()) } else { "-".to_string() };
         for summary in [&comparison.forward, &comparison.wp] {
-            write_summary_line(out, &name, summary, &format!("{}/{}", comparison.agreements(), comparison.paths.len()))?;
+            write_summary_line(out, &name, summary, &agree)?;
         }
     }
     Ok(())
