@@ -36,8 +36,8 @@ impl Family {
         match self {
             Family::Aliasing => {
                 let vars = (1..=n).map(|i| format!("r{i}: C")).collect::<Vec<_>>().join(", ");
-                let not_nil = (1..=n).map(|i| format!("r{i} != nil")).collect::<Vec<_>>().join(" && ");
-                format!("class C {{ field f: int; }}\nvar {vars};\nassume {not_nil};\n{};\nassert r1.f = 1", lines(&|i| format!("r{i}.f := {i}")))
+                let not_nil = lines(&|i| format!("assume r{i} != nil"));
+                format!("class C {{ field f: int; }}\nvar {vars};\n{not_nil};\n{};\nassert r1.f = 1", lines(&|i| format!("r{i}.f := {i}")))
             }
             Family::Creation => format!(
                 "class C {{ field next: C; }}\nvar x: C;\nl := x;\n{};\nassert l != x",
