@@ -22,6 +22,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::SatResult;
     use symex_semantics::term::{BinOp, Sort};
 
     /// Z3 reads the script back (its own SMT-LIB parser, in process) and
