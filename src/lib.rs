@@ -3,6 +3,7 @@
 //! results checked mechanically (`theorems`, behind `symex check`).
 
 pub mod commands;
+pub mod compare;
 pub mod explore;
 pub mod memory;
 pub mod report;

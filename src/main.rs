@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
-use symex::commands::{self, bench::BenchArgs, check::CheckArgs, run::RunArgs, simplify::SimplifyArgs, snap::SnapArgs, step::StepArgs, CliError, Common, Exit};
+use symex::commands::{self, bench::BenchArgs, check::CheckArgs, compare::CompareArgs, run::RunArgs, simplify::SimplifyArgs, snap::SnapArgs, step::StepArgs, CliError, Common, Exit};
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution formally explained: run, explore, test and verify programs")]
@@ -18,7 +18,7 @@ enum Command {
     /// violated, 1 error, 3 step limit reached.
     Run(RunArgs),
     /// Explore the symbolic execution tree.
-    Explore(Common),
+    Explore(commands::explore::ExploreArgs),
     /// Generate one concrete test per feasible path and replay it (exit 1 if a replay fails).
     Tests(Common),
     /// Prove every assertion on every path (exit 0), or give a counterexample
@@ -30,6 +30,10 @@ enum Command {
     /// Explore scalable program families (branches, loop, array) and report
     /// paths, solver calls, times and peak memory.
     Bench(BenchArgs),
+    /// Forward symbolic execution versus weakest preconditions on the same
+    /// paths: path-condition sizes, times, and Z3-checked agreement (exit 1
+    /// if they disagree); `--family` runs scalable families.
+    Compare(CompareArgs),
     /// Simplify an expression (free variables typed from their use);
     /// `--explain` shows the rewrites.
     Simplify(SimplifyArgs),
@@ -65,11 +69,12 @@ fn execute(command: Command) -> Result<Exit, CliError> {
     let mut out = stdout.lock();
     let exit = match &command {
         Command::Run(args) => commands::run::command(args, &mut out),
-        Command::Explore(common) => commands::explore::command(common, &mut out),
+        Command::Explore(args) => commands::explore::command(args, &mut out),
         Command::Tests(common) => commands::tests::command(common, &mut out),
         Command::Verify(common) => commands::verify::command(common, &mut out),
         Command::Check(args) => commands::check::command(args, &mut out),
         Command::Bench(args) => commands::bench::command(args, &mut out),
+        Command::Compare(args) => commands::compare::command(args, &mut out),
         Command::Simplify(args) => commands::simplify::command(args, &mut out),
         Command::Step(args) => commands::step::command(args, &mut out),
         Command::Snap(args) => commands::snap::command(args, &mut out),

@@ -7,7 +7,10 @@ use super::{CliError, Common, Exit, Format};
 use crate::explore::{explore_into, ExploreOptions, Observer, TreeRecorder};
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::text::TextReport;
+use crate::report::smtlib::SmtlibFiles;
 use crate::report::{dot, latex, svg};
+use clap::Args;
+use std::path::{Path, PathBuf};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
@@ -34,13 +37,28 @@ impl Visitor for ExploreInto<'_> {
     }
 }
 
-pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
-    view(common, None, out)
+/// `symex explore`: the common options and the SMT-LIB export.
+#[derive(Clone, Debug, Args)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Also write one self-contained SMT-LIB script per path, DIR/path-N.smt2.
+    #[arg(long, value_name = "DIR")]
+    pub smtlib: Option<PathBuf>,
+}
+
+pub fn command(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    explore_view(&args.common, None, args.smtlib.as_deref(), out)
 }
 
 /// The tree in `common.format`, with the program called `shown_as` where a
 /// view names it (the path as given when `None`).
 pub fn view(common: &Common, shown_as: Option<&str>, out: &mut dyn Write) -> Result<Exit, CliError> {
+    explore_view(common, shown_as, None, out)
+}
+
+/// [`view`], writing each path's SMT-LIB script to `smtlib` when given.
+fn explore_view(common: &Common, shown_as: Option<&str>, smtlib: Option<&Path>, out: &mut dyn Write) -> Result<Exit, CliError> {
     let formats = [Format::Text, Format::Json, Format::Jsonl, Format::Dot, Format::Svg, Format::Latex];
     let session = common.session("explore", &formats)?;
     let program = session.loaded.program.clone();
@@ -48,8 +66,17 @@ pub fn view(common: &Common, shown_as: Option<&str>, out: &mut dyn Write) -> Res
     if let Some(name) = shown_as {
         header.program = name.to_string();
     }
+    let header_name = header.program.clone();
     let mut out = BufWriter::new(out);
-    let explore = |observer: &mut dyn Observer| {
+    let explore = |observer: &mut dyn Observer| -> Result<io::Result<()>, CliError> {
+        let mut files;
+        let observer = match smtlib {
+            Some(dir) => {
+                files = SmtlibFiles::new(dir, &header_name, observer).map_err(|e| CliError::new(format!("{}: {e}", dir.display())))?;
+                &mut files as &mut dyn Observer
+            }
+            None => observer,
+        };
         let visitor = ExploreInto { inputs: &program.globals, options: &session.explore, observer };
         with_semantics(program.clone(), session.choice, session.semantics, visitor)
     };

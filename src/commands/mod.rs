@@ -6,6 +6,7 @@ pub mod backstop;
 pub mod bench;
 pub mod bench_path;
 pub mod check;
+pub mod compare;
 pub mod explore;
 pub mod heap;
 pub mod inputs;

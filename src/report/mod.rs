@@ -4,6 +4,7 @@
 pub mod compact;
 pub mod diagnostic;
 pub mod dot;
+pub mod smtlib;
 pub mod svg;
 pub mod json;
 pub mod latex;

@@ -9,6 +9,7 @@
 
 mod encode;
 mod model;
+mod smtlib;
 mod watchdog;
 
 #[cfg(test)]

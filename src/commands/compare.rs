@@ -1,0 +1,140 @@
+//! `symex compare FILE…` and `symex compare --family NAME --sizes …`: forward
+//! and wp side by side on the same paths (SPEC §2; see [`crate::compare`]).
+
+use super::{load, CliError, Exit, LanguageArg};
+use crate::compare::families::Family;
+use crate::compare::{compare, plot, table, Comparison, Settings};
+use crate::explore::{Bounds, ExploreOptions};
+use clap::{Args, ValueEnum};
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::rc::Rc;
+use symex_semantics::oo::inline::ThisRule;
+use symex_semantics::program::Language;
+use symex_semantics::syntax::parse_program;
+use symex_semantics::system::Options;
+
+/// `--format` of `symex compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    Text,
+    Json,
+    /// One record per path and method.
+    Csv,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct CompareArgs {
+    /// The programs (none with --family).
+    #[arg(required_unless_present = "family", conflicts_with = "family")]
+    pub files: Vec<String>,
+    /// A scalable family instead of files (`all`: every family).
+    #[arg(long, value_enum)]
+    pub family: Option<FamilyArg>,
+    /// The family's sizes.
+    #[arg(long, value_name = "N,N,…", value_delimiter = ',', default_value = "10,100,1000", requires = "family")]
+    pub sizes: Vec<usize>,
+    /// Run under this language's semantics (default: the smallest that contains the program).
+    #[arg(long, value_enum)]
+    pub lang: Option<LanguageArg>,
+    /// Unfold a method call by the paper's literal rule (see `explore --literal-this`).
+    #[arg(long)]
+    pub literal_this: bool,
+    /// For files: at most K loop iterations and nested calls on a path (a family sets its own).
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub unfold: usize,
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub depth: usize,
+    /// Per solver query (exploration, decision, equivalence).
+    #[arg(long, value_name = "T", default_value_t = 10_000)]
+    pub timeout_ms: u64,
+    #[arg(long)]
+    pub checked_arrays: bool,
+    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+    pub format: CompareFormat,
+    /// Draw the family's growth (size and time per method) to this SVG file.
+    #[arg(long, value_name = "OUT.svg", requires = "family")]
+    pub plot: Option<PathBuf>,
+}
+
+/// `--family`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FamilyArg {
+    Aliasing,
+    Creation,
+    Loop,
+    Recursion,
+    All,
+}
+
+impl FamilyArg {
+    fn families(self) -> Vec<Family> {
+        match self {
+            FamilyArg::Aliasing => vec![Family::Aliasing],
+            FamilyArg::Creation => vec![Family::Creation],
+            FamilyArg::Loop => vec![Family::Loop],
+            FamilyArg::Recursion => vec![Family::Recursion],
+            FamilyArg::All => Family::ALL.to_vec(),
+        }
+    }
+}
+
+impl CompareArgs {
+    fn settings(&self, unfold: usize) -> Settings {
+        Settings {
+            language: self.lang.map(Language::from),
+            this: if self.literal_this { ThisRule::Literal } else { ThisRule::Fresh },
+            semantics: Options { checked_arrays: self.checked_arrays },
+            explore: ExploreOptions {
+                bounds: Bounds { unfold, depth: self.depth, ..Bounds::default() },
+                timeout_ms: self.timeout_ms,
+                simplify: false,
+                ..ExploreOptions::default()
+            },
+        }
+    }
+}
+
+pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let mut comparisons = Vec::new();
+    match args.family {
+        Some(family) => {
+            for family in family.families() {
+                for &n in &args.sizes {
+                    let source = family.source(n);
+                    let program = parse_program(&source).map_err(|d| CliError::new(crate::report::diagnostic::render(&d, family.name(), &source, false)))?;
+                    let mut comparison = compare(family.name(), &Rc::new(program), &args.settings(family.unfold(n)));
+                    comparison.size = Some(n);
+                    comparisons.push(comparison);
+                }
+            }
+        }
+        None => {
+            for file in &args.files {
+                let loaded = load(file)?;
+                comparisons.push(compare(file, &loaded.program, &args.settings(args.unfold)));
+            }
+        }
+    }
+    let mut out = BufWriter::new(out);
+    match args.format {
+        CompareFormat::Json => writeln!(out, "{:#}", serde_json::json!({ "comparisons": comparisons }))?,
+        CompareFormat::Csv => table::write_csv(&mut out, &comparisons)?,
+        CompareFormat::Text if args.family.is_some() => table::write_summary(&mut out, &comparisons)?,
+        CompareFormat::Text => table::write_paths(&mut out, &comparisons)?,
+    }
+    out.flush()?;
+    if let Some(path) = &args.plot {
+        plot::draw(path, &comparisons).map_err(|error| CliError::new(format!("{}: cannot draw the plot: {error}", path.display())))?;
+    }
+    Ok(exit(&comparisons))
+}
+
+/// 1 when the methods disagree on some path, else 0.
+fn exit(comparisons: &[Comparison]) -> Exit {
+    if comparisons.iter().any(|c| c.disagreements() > 0) {
+        Exit::Failed
+    } else {
+        Exit::Done
+    }
+}

@@ -1,0 +1,178 @@
+//! Forward versus weakest precondition (issue 8): both methods explore the
+//! same program, their paths are matched by branch choices and outcome, and
+//! each path condition is measured (size raw and simplified, time to build,
+//! time for Z3 to decide) and the two are proved equivalent by Z3.
+
+pub mod agreement;
+mod collect;
+pub mod families;
+pub mod figures;
+pub mod plot;
+pub mod table;
+
+use crate::commands::explore::ExploreInto;
+use crate::commands::language::{with_semantics, Choice};
+use crate::commands::Method;
+use crate::explore::ExploreOptions;
+use crate::simplify::Simplifier;
+use agreement::{agree, Agreement};
+use collect::PathCollector;
+use figures::{measure, PathFigures};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::time::Instant;
+use symex_semantics::oo::inline::ThisRule;
+use symex_semantics::program::{Language, Program};
+use symex_semantics::system::Options;
+use symex_semantics::term::Term;
+
+/// How both methods explore.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub language: Option<Language>,
+    pub this: ThisRule,
+    pub semantics: Options,
+    /// Must keep `simplify: false`: the raw conditions are measured.
+    pub explore: ExploreOptions,
+}
+
+/// One method's totals over a program.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct MethodSummary {
+    pub method: &'static str,
+    /// Why the method could not run on the program (`None` when it ran).
+    pub unavailable: Option<String>,
+    pub paths: usize,
+    /// The whole exploration, feasibility checks included.
+    pub explore_ms: f64,
+    /// Of which in the solver.
+    pub explore_solver_ms: f64,
+    pub dag_total: usize,
+    pub dag_max: usize,
+    pub simplified_dag_total: usize,
+    pub printed_total: usize,
+    pub decide_ms_total: f64,
+}
+
+/// One path, both methods side by side.
+#[derive(Clone, Debug, Serialize)]
+pub struct PathRow {
+    /// Branch choices (`T`, `F`, `!` for an error step) and status.
+    pub key: String,
+    pub status: String,
+    pub forward: Option<PathFigures>,
+    pub wp: Option<PathFigures>,
+    pub agreement: Agreement,
+}
+
+/// A program compared.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    pub program: String,
+    /// The family's size, for a family member.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
+    /// The language whose semantics ran (SPEC §2.1's `"language"`).
+    pub language: String,
+    pub forward: MethodSummary,
+    pub wp: MethodSummary,
+    pub paths: Vec<PathRow>,
+}
+
+impl Comparison {
+    /// Paths on which the methods disagree.
+    pub fn disagreements(&self) -> usize {
+        self.paths.iter().filter(|row| row.agreement.is_disagreement()).count()
+    }
+
+    /// Paths proved equivalent.
+    pub fn agreements(&self) -> usize {
+        self.paths.iter().filter(|row| row.agreement == Agreement::Equivalent).count()
+    }
+}
+
+/// One method's paths, measured.
+struct Measured {
+    summary: MethodSummary,
+    paths: Vec<(String, String, PathFigures)>,
+}
+
+/// Explores `program` with `method` and measures every path.
+fn run(program: &Rc<Program>, method: Method, settings: &Settings) -> Result<(Measured, Vec<Term>), String> {
+    let choice = Choice::new(program, settings.language, Some(method), settings.this).map_err(|e| e.to_string())?;
+    let mut collector = PathCollector::default();
+    let start = Instant::now();
+    let visitor = ExploreInto { inputs: &program.globals, options: &settings.explore, observer: &mut collector };
+    with_semantics(program.clone(), choice, settings.semantics, visitor).map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    let mut summary = MethodSummary {
+        method: method.name(),
+        explore_ms: ms(start.elapsed()),
+        explore_solver_ms: ms(collector.stats.timings.solver),
+        ..MethodSummary::default()
+    };
+    let mut simplifier = Simplifier::new();
+    let mut paths = Vec::new();
+    let mut conditions = Vec::new();
+    for path in collector.paths {
+        let figures = measure(&path.condition, ms(path.build), &mut simplifier, settings.explore.timeout_ms);
+        summary.paths += 1;
+        summary.dag_total += figures.raw.dag;
+        summary.dag_max = summary.dag_max.max(figures.raw.dag);
+        summary.simplified_dag_total += figures.simplified.dag;
+        summary.printed_total += figures.raw.printed;
+        summary.decide_ms_total += figures.decide_ms;
+        paths.push((path.key, path.status, figures));
+        conditions.push(path.condition);
+    }
+    Ok((Measured { summary, paths }, conditions))
+}
+
+/// Both methods on `program`, path by path.
+pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Comparison {
+    let language = settings.language.unwrap_or(program.language);
+    let (forward, wp) = (run(program, Method::Forward, settings), run(program, Method::Wp, settings));
+    let mut rows = Vec::new();
+    let summaries = match (forward, wp) {
+        (Ok((forward, forward_conditions)), Ok((wp, wp_conditions))) => {
+            let mut unmatched: BTreeMap<String, usize> = wp.paths.iter().enumerate().map(|(i, (key, ..))| (key.clone(), i)).collect();
+            for ((key, status, figures), condition) in forward.paths.into_iter().zip(&forward_conditions) {
+                let (wp_figures, agreement) = match unmatched.remove(&key) {
+                    Some(i) => (Some(wp.paths[i].2.clone()), agree(condition, &wp_conditions[i], &program.globals, settings.explore.timeout_ms)),
+                    None => (None, Agreement::OnlyIn("forward")),
+                };
+                rows.push(PathRow { key, status, forward: Some(figures), wp: wp_figures, agreement });
+            }
+            for i in unmatched.into_values() {
+                let (key, status, figures) = wp.paths[i].clone();
+                rows.push(PathRow { key, status, forward: None, wp: Some(figures), agreement: Agreement::OnlyIn("wp") });
+            }
+            (forward.summary, wp.summary)
+        }
+        (forward, wp) => {
+            let why = |result: &Result<_, String>, method| match result {
+                Ok(_) => String::new(),
+                Err(error) => format!("{method}: {error}"),
+            };
+            let reason = [why(&forward, "forward"), why(&wp, "wp")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("; ");
+            (alone(Method::Forward, forward, &reason, &mut rows), alone(Method::Wp, wp, &reason, &mut rows))
+        }
+    };
+    Comparison { program: name.to_string(), size: None, language: language.to_string(), forward: summaries.0, wp: summaries.1, paths: rows }
+}
+
+/// The rows of a method whose paths cannot be matched (the other one could
+/// not run), or its summary as unavailable.
+fn alone(method: Method, result: Result<(Measured, Vec<Term>), String>, reason: &str, rows: &mut Vec<PathRow>) -> MethodSummary {
+    match result {
+        Ok((measured, _)) => {
+            for (key, status, figures) in measured.paths {
+                let (forward, wp) = if method == Method::Forward { (Some(figures), None) } else { (None, Some(figures)) };
+                rows.push(PathRow { key, status, forward, wp, agreement: Agreement::NotCompared(reason.to_string()) });
+            }
+            measured.summary
+        }
+        Err(error) => MethodSummary { method: method.name(), unavailable: Some(error), ..MethodSummary::default() },
+    }
+}
