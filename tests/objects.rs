@@ -236,3 +236,21 @@ fn an_oo_rule_broken_on_a_basic_program_is_exit_2() {
     assert_eq!(status(&output), 2);
     assert!(String::from_utf8_lossy(&output.stderr).contains("rules of §4"));
 }
+
+#[test]
+fn models_of_independent_parts_of_a_path_keep_their_objects_apart() {
+    // `x != nil` and `p != nil` share no variable, so the solver decides the
+    // second on its own: its objects must not be merged into the first's.
+    let program = "class N { field next: N; }\nclass P { field head: N; }\nvar p: P;\nvar x: N;\nx := x.next;\np.head := x";
+    let file = std::env::temp_dir().join(format!("symex-objects-two-classes-{}.sx", std::process::id()));
+    std::fs::write(&file, program).unwrap();
+    let explored = json(&symex(&["explore", file.to_str().unwrap(), "--format", "json"]));
+    for path in explored["paths"].as_array().unwrap() {
+        let model = &path["model"];
+        for (x, class) in [("p", "P"), ("x", "N")] {
+            if let Some(o) = model["vars"][x].as_str() {
+                assert_eq!(model["objects"][o]["class"], class, "{x} names an object of its class: {model}");
+            }
+        }
+    }
+}

@@ -301,7 +301,9 @@ impl PathSolver {
             }
         };
         let model = match (values, &node.model) {
-            (Some(values), Some(base)) => {
+            // Objects are numbered per model (a slice's `o1` is not the
+            // parent's), so models with objects are not merged.
+            (Some(values), Some(base)) if !has_objects(&values) && !has_objects(base) => {
                 // The slice's values override the parent's (`im`'s `union` keeps the larger map's).
                 let mut model = base.clone();
                 for (x, value) in &values {
@@ -367,6 +369,11 @@ fn confirms(node: &Link, base: &Valuation, model: &Valuation) -> bool {
 /// The guards of the path to `node`, innermost first.
 fn path_guards(node: &Link) -> impl Iterator<Item = &Term> {
     std::iter::successors(node.anchor.as_deref(), |g| g.previous.as_deref()).map(|g| &g.guard)
+}
+
+/// Whether `v` names an object or holds a heap.
+fn has_objects(v: &Valuation) -> bool {
+    !v.heap.is_empty() || v.iter().any(|(_, value)| matches!(value, Value::Object(_)))
 }
 
 /// The guard nodes on the path to `node` that share variables,
