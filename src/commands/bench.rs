@@ -108,6 +108,9 @@ pub struct Measurement {
     pub peak_memory_kib: Option<u64>,
 }
 
+/// The `loop` family's program: its size is the `--unfold` bound.
+pub const LOOP: &str = "i := 0; while i < n { i := i + 1 }";
+
 impl Family {
     fn name(self) -> &'static str {
         match self {
@@ -133,7 +136,7 @@ impl Family {
             Family::Branches => {
                 (1..=n).map(|i| format!("if x{i} > 0 {{ c := c + 1 }} else {{ c := c - 1 }}")).collect::<Vec<_>>().join(";\n")
             }
-            Family::Loop => "i := 0; while i < n { i := i + 1 }".to_string(),
+            Family::Loop => LOOP.to_string(),
             Family::Array => format!("i := 0; c := 0; while i < {n} {{ if a[i] = x {{ c := c + 1 }}; i := i + 1 }}"),
             Family::Path | Family::All => return None,
         })

@@ -43,7 +43,7 @@ impl Family {
                 "class C {{ field next: C; }}\nvar x: C;\nl := x;\n{};\nassert l != x",
                 lines(&|_| "c := new C; c.next := l; l := c".to_string())
             ),
-            Family::Loop => bench::Family::Loop.source(n).unwrap_or_default(),
+            Family::Loop => bench::LOOP.to_string(),
             Family::Recursion => "proc down(k: int) { if k > 0 { s := s + k; down(k - 1) } }\ns := 0;\ndown(n)".to_string(),
         }
     }

@@ -163,10 +163,6 @@ impl<W: Write> JsonLinesReport<W> {
         writeln!(out, "{}", header_json(&header))?;
         Ok(JsonLinesReport { out, header })
     }
-
-    fn line(&mut self, value: &impl Serialize) -> io::Result<()> {
-        line(&mut self.out, value)
-    }
 }
 
 /// `value` on a line of its own.
@@ -188,7 +184,7 @@ struct NodeLine<'a> {
 
 impl<W: Write> Observer for JsonLinesReport<W> {
     fn node(&mut self, node: &PathNode) -> io::Result<()> {
-        let line = NodeLine {
+        let node_line = NodeLine {
             node: node.id,
             parent: node.parent_id(),
             depth: node.depth,
@@ -196,11 +192,11 @@ impl<W: Write> Observer for JsonLinesReport<W> {
             condition: AsText(node.edge.as_ref().map_or(&node.conjunction, |edge| &edge.condition)),
             trace: node.edge.iter().flat_map(|edge| &edge.trace).map(AsText).collect(),
         };
-        self.line(&line)
+        line(&mut self.out, &node_line)
     }
 
     fn pruned(&mut self, pruned: Pruned) -> io::Result<()> {
-        self.line(&json!({ "pruned": pruned.parent, "rule": pruned.rule.name() }))
+        line(&mut self.out, &json!({ "pruned": pruned.parent, "rule": pruned.rule.name() }))
     }
 
     fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
@@ -209,7 +205,7 @@ impl<W: Write> Observer for JsonLinesReport<W> {
     }
 
     fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
-        self.line(&json!({ "unexplored": unexplored_json(unexplored), "stats": stats }))?;
+        line(&mut self.out, &json!({ "unexplored": unexplored_json(unexplored), "stats": stats }))?;
         self.out.flush()
     }
 }
