@@ -148,7 +148,11 @@ fn method(g: &mut Gen, name: &str, result: Sort, calls: &[Signature]) -> Method 
         let w = draw.int(1);
         body.push(Stmt::FieldAssign(this, "val".into(), w));
     }
-    body.push(Stmt::Return(None, draw.expression(&result, DEPTH)));
+    // `return nil` of a method nobody calls gives the printed program no
+    // class for its `nil` (SPEC §1.4 infers it from use): return `this` then.
+    let value = draw.expression(&result, DEPTH);
+    let value = if matches!(value.kind(), TermKind::Nil(_)) { Term::var("this", node()) } else { value };
+    body.push(Stmt::Return(None, value));
     Method { name: name.into(), params, result, body: Rc::from(body) }
 }
 
