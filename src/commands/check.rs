@@ -5,12 +5,14 @@
 use super::backstop::Backstop;
 use super::language::choose;
 use super::{load, CliError, Exit, LanguageArg};
-use crate::theorems::{broken, check_program, CheckReport};
+use crate::theorems::broken::{self, Edit, OoMutant};
+use crate::theorems::{check_program, CheckReport};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::rc::Rc;
 use std::time::Duration;
-use symex_semantics::program::Program;
+use symex_semantics::basic::symbolic;
+use symex_semantics::program::{Language, Program};
 use symex_semantics::system::Options;
 
 /// `--format` of `check`.
@@ -60,17 +62,40 @@ pub enum BrokenRule {
     LiteralThis,
 }
 
+/// What breaking a rule changes: an edit of §2's symbolic system, or a
+/// mutant of §4's.
+#[derive(Clone, Copy, Debug)]
+pub enum Mutant {
+    Basic(Edit<symbolic::Config>),
+    Oo(OoMutant),
+}
+
+impl Mutant {
+    /// The language whose rules are broken.
+    pub fn language(self) -> Language {
+        match self {
+            Mutant::Basic(_) => Language::Basic,
+            Mutant::Oo(_) => Language::Oo,
+        }
+    }
+}
+
 impl BrokenRule {
+    pub fn mutant(self) -> Mutant {
+        match self {
+            BrokenRule::Choice => Mutant::Basic(broken::SWAPPED_CHOICE),
+            BrokenRule::Assignment => Mutant::Basic(broken::ASSIGNMENT_WITHOUT_SIGMA),
+            BrokenRule::LoopExit => Mutant::Basic(broken::LOOP_EXIT_WITHOUT_GUARD),
+            BrokenRule::Aliasing => Mutant::Oo(OoMutant::WithoutAliasing),
+            BrokenRule::LiteralThis => Mutant::Oo(OoMutant::LiteralThis),
+        }
+    }
+
     /// The paper's results for `program` with this rule broken.
     fn check(self, program: Rc<Program>, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
-        let basic = |edit| broken::check_broken(program.clone(), edit, options, runs, seed);
-        let oo = |mutant| broken::check_broken_oo(program.clone(), mutant, options, runs, seed);
-        match self {
-            BrokenRule::Choice => basic(broken::SWAPPED_CHOICE),
-            BrokenRule::Assignment => basic(broken::ASSIGNMENT_WITHOUT_SIGMA),
-            BrokenRule::LoopExit => basic(broken::LOOP_EXIT_WITHOUT_GUARD),
-            BrokenRule::Aliasing => oo(broken::OoMutant::WithoutAliasing),
-            BrokenRule::LiteralThis => oo(broken::OoMutant::LiteralThis),
+        match self.mutant() {
+            Mutant::Basic(edit) => broken::check_broken(program, edit, options, runs, seed),
+            Mutant::Oo(mutant) => broken::check_broken_oo(program, mutant, options, runs, seed),
         }
     }
 }

@@ -77,23 +77,13 @@ impl Choice {
 /// with fields as arrays (§4.1).
 pub fn with_semantics<V: Visitor>(program: Rc<Program>, choice: Choice, options: Options, visitor: V) -> Result<V::Output, CliError> {
     if choice.method == Method::Wp {
-        let symbolic = oo::unfold::Unfold::new(program.clone(), options, choice.this);
-        return Ok(visitor.visit(Semantics {
-            initial: symbolic.initial(),
-            symbolic,
-            concrete: oo::concrete::Concrete::new(program, options),
-            start: oo::concrete::Concrete::initial,
-        }));
+        let unfolding = oo::unfold::Unfold::new(program.clone(), options, choice.this);
+        return Ok(with_unfolding(program, options, unfolding.initial(), unfolding, visitor));
     }
     match choice.language {
         Language::Basic => {
             let symbolic = build(basic::symbolic::Symbolic::new(program.clone(), options))?;
-            Ok(visitor.visit(Semantics {
-                initial: symbolic.initial(),
-                symbolic,
-                concrete: build(basic::concrete::Concrete::new(program, options))?,
-                start: basic::concrete::Concrete::initial,
-            }))
+            with_basic(program, options, symbolic.initial(), symbolic, visitor)
         }
         Language::Recursive => {
             let symbolic = build(recursive::symbolic::Symbolic::new(program.clone(), options))?;
@@ -118,4 +108,27 @@ pub fn with_semantics<V: Visitor>(program: Rc<Program>, choice: Choice, options:
 
 fn build<T>(system: Result<T, String>) -> Result<T, CliError> {
     system.map_err(CliError::new)
+}
+
+/// Runs `visitor` on `symbolic`, a system over the unfolding's
+/// configurations starting at `initial` (the unfolding itself, or one with
+/// a rule broken on purpose), beside the program semantics.
+pub fn with_unfolding<S, V>(program: Rc<Program>, options: Options, initial: oo::unfold::Config, symbolic: S, visitor: V) -> V::Output
+where
+    S: TransitionSystem<Config = oo::unfold::Config>,
+    V: Visitor,
+{
+    visitor.visit(Semantics { initial, symbolic, concrete: oo::concrete::Concrete::new(program, options), start: oo::concrete::Concrete::initial })
+}
+
+/// Runs `visitor` on `symbolic`, a system over §2's symbolic configurations
+/// starting at `initial` (§2's system itself, or one with a rule broken on
+/// purpose), beside §2's concrete system.
+pub fn with_basic<S, V>(program: Rc<Program>, options: Options, initial: basic::symbolic::Config, symbolic: S, visitor: V) -> Result<V::Output, CliError>
+where
+    S: TransitionSystem<Config = basic::symbolic::Config>,
+    V: Visitor,
+{
+    let concrete = build(basic::concrete::Concrete::new(program, options))?;
+    Ok(visitor.visit(Semantics { initial, symbolic, concrete, start: basic::concrete::Concrete::initial }))
 }
