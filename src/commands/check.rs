@@ -5,14 +5,14 @@
 use super::backstop::Backstop;
 use super::language::choose;
 use super::{load, CliError, Exit, LanguageArg};
-use crate::theorems::broken::{self, Edit, OoMutant};
+use super::mutant::{BrokenRule, Mutant};
+use crate::theorems::broken;
 use crate::theorems::{check_program, CheckReport};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::rc::Rc;
 use std::time::Duration;
-use symex_semantics::basic::symbolic;
-use symex_semantics::program::{Language, Program};
+use symex_semantics::program::Program;
 use symex_semantics::system::Options;
 
 /// `--format` of `check`.
@@ -47,56 +47,11 @@ pub struct CheckArgs {
     pub time_limit_ms: u64,
 }
 
-/// `--break`: the rules a student can break.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BrokenRule {
-    /// Symbolic choice with `bσ` and `¬bσ` exchanged.
-    Choice,
-    /// Symbolic assignment `σ[x := e]` instead of `σ[x := eσ]`.
-    Assignment,
-    /// Symbolic loop exit without `¬bσ`.
-    LoopExit,
-    /// `[h.f := e]` without its aliasing case (oo programs).
-    Aliasing,
-    /// The paper's literal `this` rule, `e₀` itself for `this` (oo programs).
-    LiteralThis,
-}
-
-/// What breaking a rule changes: an edit of §2's symbolic system, or a
-/// mutant of §4's.
-#[derive(Clone, Copy, Debug)]
-pub enum Mutant {
-    Basic(Edit<symbolic::Config>),
-    Oo(OoMutant),
-}
-
-impl Mutant {
-    /// The language whose rules are broken.
-    pub fn language(self) -> Language {
-        match self {
-            Mutant::Basic(_) => Language::Basic,
-            Mutant::Oo(_) => Language::Oo,
-        }
-    }
-}
-
-impl BrokenRule {
-    pub fn mutant(self) -> Mutant {
-        match self {
-            BrokenRule::Choice => Mutant::Basic(broken::SWAPPED_CHOICE),
-            BrokenRule::Assignment => Mutant::Basic(broken::ASSIGNMENT_WITHOUT_SIGMA),
-            BrokenRule::LoopExit => Mutant::Basic(broken::LOOP_EXIT_WITHOUT_GUARD),
-            BrokenRule::Aliasing => Mutant::Oo(OoMutant::WithoutAliasing),
-            BrokenRule::LiteralThis => Mutant::Oo(OoMutant::LiteralThis),
-        }
-    }
-
-    /// The paper's results for `program` with this rule broken.
-    fn check(self, program: Rc<Program>, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
-        match self.mutant() {
-            Mutant::Basic(edit) => broken::check_broken(program, edit, options, runs, seed),
-            Mutant::Oo(mutant) => broken::check_broken_oo(program, mutant, options, runs, seed),
-        }
+/// The paper's results for `program` with `rule` broken.
+fn check_broken(rule: BrokenRule, program: Rc<Program>, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
+    match rule.mutant() {
+        Mutant::Basic(edit) => broken::check_broken(program, edit, options, runs, seed),
+        Mutant::Oo(mutant) => broken::check_broken_oo(program, mutant, options, runs, seed),
     }
 }
 
@@ -109,7 +64,7 @@ pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError>
     let options = Options { checked_arrays: args.checked_arrays };
     let report = match args.broken {
         None => check_program(loaded.program, language, options, args.runs, seed),
-        Some(rule) => rule.check(loaded.program, options, args.runs, seed),
+        Some(rule) => check_broken(rule, loaded.program, options, args.runs, seed),
     }
     .map_err(CliError::new)?;
     match args.format {

@@ -1,7 +1,7 @@
 //! `symex compare FILE…` and `symex compare --family NAME --sizes …`: forward
 //! and wp side by side on the same paths (SPEC §2; see [`crate::compare`]).
 
-use super::check::BrokenRule;
+use super::mutant::BrokenRule;
 use super::language::choose;
 use super::{load, CliError, Exit, LanguageArg};
 use crate::compare::families::Family;

@@ -11,10 +11,9 @@ pub mod plot;
 pub mod table;
 
 use crate::commands::explore::ExploreInto;
-use crate::commands::check::Mutant;
-use crate::commands::language::{with_basic, with_semantics, with_unfolding, Choice, Visitor};
-use crate::commands::{CliError, Method};
-use crate::theorems::broken::{Edited, OoMutant, PATH_WITHOUT_ALIASING};
+use crate::commands::language::{with_semantics, Choice};
+use crate::commands::mutant::Mutant;
+use crate::commands::Method;
 use crate::explore::ExploreOptions;
 use crate::simplify::Simplifier;
 use agreement::{agree, Agreement};
@@ -24,9 +23,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Instant;
-use symex_semantics::basic::symbolic::Symbolic;
 use symex_semantics::oo::inline::ThisRule;
-use symex_semantics::oo::unfold::Unfold;
 use symex_semantics::program::{Language, Program};
 use symex_semantics::system::Options;
 use symex_semantics::term::Term;
@@ -107,11 +104,14 @@ struct Measured {
 
 /// Explores `program` with `method` and measures every path.
 fn run(program: &Rc<Program>, method: Method, settings: &Settings) -> Result<(Measured, Vec<Term>), String> {
-    let choice = Choice::new(program, settings.language, Some(method), settings.this).map_err(|e| e.to_string())?;
+    let mut choice = Choice::new(program, settings.language, Some(method), settings.this).map_err(|e| e.to_string())?;
+    if let Some(mutant) = settings.broken.filter(|mutant| mutant.method() == method) {
+        choice = choice.breaking(mutant).map_err(|e| e.to_string())?;
+    }
     let mut collector = PathCollector::default();
     let start = Instant::now();
     let visitor = ExploreInto { inputs: &program.globals, options: &settings.explore, observer: &mut collector };
-    visit(program, choice, settings, visitor).map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
+    with_semantics(program.clone(), choice, settings.semantics, visitor).map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     let mut summary = MethodSummary {
         method: method.name(),
@@ -134,24 +134,6 @@ fn run(program: &Rc<Program>, method: Method, settings: &Settings) -> Result<(Me
         conditions.push(path.condition);
     }
     Ok((Measured { summary, paths }, conditions))
-}
-
-/// Runs `visitor` on the semantics `choice` gives `program`, with
-/// `settings.broken` where it breaks a rule of `choice.method`.
-fn visit<V: Visitor>(program: &Rc<Program>, choice: Choice, settings: &Settings, visitor: V) -> Result<V::Output, CliError> {
-    let options = settings.semantics;
-    match (settings.broken, choice.method) {
-        (Some(Mutant::Basic(edit)), Method::Forward) => {
-            let real = Symbolic::new(program.clone(), options).map_err(CliError::new)?;
-            with_basic(program.clone(), options, real.initial(), Edited { real, edit }, visitor)
-        }
-        (Some(Mutant::Oo(OoMutant::WithoutAliasing)), Method::Wp) => {
-            let real = Unfold::new(program.clone(), options, choice.this);
-            Ok(with_unfolding(program.clone(), options, real.initial(), Edited { real, edit: PATH_WITHOUT_ALIASING }, visitor))
-        }
-        (Some(Mutant::Oo(OoMutant::LiteralThis)), Method::Wp) => with_semantics(program.clone(), Choice { this: ThisRule::Literal, ..choice }, options, visitor),
-        _ => with_semantics(program.clone(), choice, options, visitor),
-    }
 }
 
 /// Both methods on `program`, path by path.
