@@ -5,7 +5,9 @@
 use super::backstop::Backstop;
 use super::language::choose;
 use super::{load, CliError, Exit, LanguageArg};
-use crate::theorems::{broken, check_program, CheckReport};
+use super::mutant::{BrokenRule, Mutant};
+use crate::theorems::broken;
+use crate::theorems::{check_program, CheckReport};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::rc::Rc;
@@ -45,33 +47,11 @@ pub struct CheckArgs {
     pub time_limit_ms: u64,
 }
 
-/// `--break`: the rules a student can break.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BrokenRule {
-    /// Symbolic choice with `bσ` and `¬bσ` exchanged.
-    Choice,
-    /// Symbolic assignment `σ[x := e]` instead of `σ[x := eσ]`.
-    Assignment,
-    /// Symbolic loop exit without `¬bσ`.
-    LoopExit,
-    /// `[h.f := e]` without its aliasing case (oo programs).
-    Aliasing,
-    /// The paper's literal `this` rule, `e₀` itself for `this` (oo programs).
-    LiteralThis,
-}
-
-impl BrokenRule {
-    /// The paper's results for `program` with this rule broken.
-    fn check(self, program: Rc<Program>, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
-        let basic = |edit| broken::check_broken(program.clone(), edit, options, runs, seed);
-        let oo = |mutant| broken::check_broken_oo(program.clone(), mutant, options, runs, seed);
-        match self {
-            BrokenRule::Choice => basic(broken::SWAPPED_CHOICE),
-            BrokenRule::Assignment => basic(broken::ASSIGNMENT_WITHOUT_SIGMA),
-            BrokenRule::LoopExit => basic(broken::LOOP_EXIT_WITHOUT_GUARD),
-            BrokenRule::Aliasing => oo(broken::OoMutant::WithoutAliasing),
-            BrokenRule::LiteralThis => oo(broken::OoMutant::LiteralThis),
-        }
+/// The paper's results for `program` with `rule` broken.
+fn check_broken(rule: BrokenRule, program: Rc<Program>, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
+    match rule.mutant() {
+        Mutant::Basic(edit) => broken::check_broken(program, edit, options, runs, seed),
+        Mutant::Oo(mutant) => broken::check_broken_oo(program, mutant, options, runs, seed),
     }
 }
 
@@ -84,7 +64,7 @@ pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError>
     let options = Options { checked_arrays: args.checked_arrays };
     let report = match args.broken {
         None => check_program(loaded.program, language, options, args.runs, seed),
-        Some(rule) => rule.check(loaded.program, options, args.runs, seed),
+        Some(rule) => check_broken(rule, loaded.program, options, args.runs, seed),
     }
     .map_err(CliError::new)?;
     match args.format {

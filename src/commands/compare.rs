@@ -1,6 +1,8 @@
 //! `symex compare FILE…` and `symex compare --family NAME --sizes …`: forward
 //! and wp side by side on the same paths (SPEC §2; see [`crate::compare`]).
 
+use super::mutant::BrokenRule;
+use super::language::choose;
 use super::{load, CliError, Exit, LanguageArg};
 use crate::compare::families::Family;
 use crate::compare::{compare, plot, table, Comparison, Settings};
@@ -10,7 +12,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
 use symex_semantics::oo::inline::ThisRule;
-use symex_semantics::program::Language;
+use symex_semantics::program::{Language, Program};
 use symex_semantics::syntax::parse_program;
 use symex_semantics::system::Options;
 
@@ -52,6 +54,11 @@ pub struct CompareArgs {
     pub checked_arrays: bool,
     #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
     pub format: CompareFormat,
+    /// Break one rule on purpose on the side it belongs to — §2's forward
+    /// rules (`choice`, `assignment`, `loop-exit`: basic programs) or §4's
+    /// (`aliasing`, `literal-this`: oo programs, wp) — to watch the agreement fail.
+    #[arg(long = "break", value_enum, value_name = "RULE")]
+    pub broken: Option<BrokenRule>,
     /// Draw the family's growth (size and time per method) to this SVG file.
     #[arg(long, value_name = "OUT.svg", requires = "family")]
     pub plot: Option<PathBuf>,
@@ -62,6 +69,7 @@ pub struct CompareArgs {
 pub enum FamilyArg {
     Aliasing,
     Creation,
+    Arrays,
     Loop,
     Recursion,
     All,
@@ -72,6 +80,7 @@ impl FamilyArg {
         match self {
             FamilyArg::Aliasing => vec![Family::Aliasing],
             FamilyArg::Creation => vec![Family::Creation],
+            FamilyArg::Arrays => vec![Family::Arrays],
             FamilyArg::Loop => vec![Family::Loop],
             FamilyArg::Recursion => vec![Family::Recursion],
             FamilyArg::All => Family::ALL.to_vec(),
@@ -91,7 +100,21 @@ impl CompareArgs {
                 simplify: false,
                 ..ExploreOptions::default()
             },
+            broken: self.broken.map(BrokenRule::mutant),
         }
+    }
+}
+
+impl CompareArgs {
+    /// An error unless `--break` (if given) breaks a rule of the language `program` runs under.
+    fn breakable(&self, name: &str, program: &Program) -> Result<(), CliError> {
+        let Some(rule) = self.broken else { return Ok(()) };
+        let language = choose(program, self.lang.map(Language::from))?;
+        let broken = rule.mutant().language();
+        if language == broken {
+            return Ok(());
+        }
+        Err(CliError::new(format!("{name}: --break breaks a rule of the {broken} language's semantics; this program runs under the {language} semantics")))
     }
 }
 
@@ -103,7 +126,9 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
                 for &n in &args.sizes {
                     let source = family.source(n);
                     let program = parse_program(&source).map_err(|d| CliError::new(crate::report::diagnostic::render(&d, family.name(), &source, false)))?;
-                    let mut comparison = compare(family.name(), &Rc::new(program), &args.settings(family.unfold(n)));
+                    let program = Rc::new(program);
+                    args.breakable(family.name(), &program)?;
+                    let mut comparison = compare(family.name(), &program, &args.settings(family.unfold(n)));
                     comparison.size = Some(n);
                     comparisons.push(comparison);
                 }
@@ -112,6 +137,7 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
         None => {
             for file in &args.files {
                 let loaded = load(file)?;
+                args.breakable(file, &loaded.program)?;
                 comparisons.push(compare(file, &loaded.program, &args.settings(args.unfold)));
             }
         }

@@ -2,7 +2,9 @@
 //! written once, generically, as a [`Visitor`] of a symbolic and a concrete
 //! transition system.
 
+use super::mutant::Mutant;
 use super::{CliError, Method};
+use crate::theorems::broken::{Edited, OoMutant, PATH_WITHOUT_ALIASING};
 use std::rc::Rc;
 use symex_semantics::eval::Valuation;
 use symex_semantics::oo::inline::ThisRule;
@@ -52,12 +54,14 @@ pub fn choose(program: &Program, requested: Option<Language>) -> Result<Language
 }
 
 /// Which semantics a program runs under: its language, how path conditions
-/// are computed, and how an unfolded method call binds `this`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// are computed, how an unfolded method call binds `this`, and a rule
+/// broken on purpose (`--break`).
+#[derive(Clone, Copy, Debug)]
 pub struct Choice {
     pub language: Language,
     pub method: Method,
     pub this: ThisRule,
+    pub broken: Option<Mutant>,
 }
 
 impl Choice {
@@ -66,7 +70,21 @@ impl Choice {
     pub fn new(program: &Program, language: Option<Language>, method: Option<Method>, this: ThisRule) -> Result<Choice, CliError> {
         let language = choose(program, language)?;
         let method = method.unwrap_or(if language == Language::Oo { Method::Wp } else { Method::Forward });
-        Ok(Choice { language, method, this })
+        Ok(Choice { language, method, this, broken: None })
+    }
+
+    /// This choice with `mutant`'s rule broken; an error unless the rule is
+    /// one of the semantics chosen.
+    pub fn breaking(self, mutant: Mutant) -> Result<Choice, CliError> {
+        if (self.language, self.method) != (mutant.language(), mutant.method()) {
+            return Err(CliError::new(format!(
+                "--break breaks a rule of {}; this program runs under the {} semantics with --method {}",
+                mutant.place(),
+                self.language,
+                self.method.name()
+            )));
+        }
+        Ok(Choice { broken: Some(mutant), ..self })
     }
 }
 
@@ -77,23 +95,22 @@ impl Choice {
 /// with fields as arrays (§4.1).
 pub fn with_semantics<V: Visitor>(program: Rc<Program>, choice: Choice, options: Options, visitor: V) -> Result<V::Output, CliError> {
     if choice.method == Method::Wp {
-        let symbolic = oo::unfold::Unfold::new(program.clone(), options, choice.this);
-        return Ok(visitor.visit(Semantics {
-            initial: symbolic.initial(),
-            symbolic,
-            concrete: oo::concrete::Concrete::new(program, options),
-            start: oo::concrete::Concrete::initial,
-        }));
+        let this = if matches!(choice.broken, Some(Mutant::Oo(OoMutant::LiteralThis))) { ThisRule::Literal } else { choice.this };
+        let unfolding = oo::unfold::Unfold::new(program.clone(), options, this);
+        let initial = unfolding.initial();
+        return Ok(match choice.broken {
+            Some(Mutant::Oo(OoMutant::WithoutAliasing)) => with_unfolding(program, options, initial, Edited { real: unfolding, edit: PATH_WITHOUT_ALIASING }, visitor),
+            _ => with_unfolding(program, options, initial, unfolding, visitor),
+        });
     }
     match choice.language {
         Language::Basic => {
             let symbolic = build(basic::symbolic::Symbolic::new(program.clone(), options))?;
-            Ok(visitor.visit(Semantics {
-                initial: symbolic.initial(),
-                symbolic,
-                concrete: build(basic::concrete::Concrete::new(program, options))?,
-                start: basic::concrete::Concrete::initial,
-            }))
+            let initial = symbolic.initial();
+            match choice.broken {
+                Some(Mutant::Basic(edit)) => with_basic(program, options, initial, Edited { real: symbolic, edit }, visitor),
+                _ => with_basic(program, options, initial, symbolic, visitor),
+            }
         }
         Language::Recursive => {
             let symbolic = build(recursive::symbolic::Symbolic::new(program.clone(), options))?;
@@ -118,4 +135,27 @@ pub fn with_semantics<V: Visitor>(program: Rc<Program>, choice: Choice, options:
 
 fn build<T>(system: Result<T, String>) -> Result<T, CliError> {
     system.map_err(CliError::new)
+}
+
+/// Runs `visitor` on `symbolic`, a system over the unfolding's
+/// configurations starting at `initial` (the unfolding itself, or one with
+/// a rule broken on purpose), beside the program semantics.
+fn with_unfolding<S, V>(program: Rc<Program>, options: Options, initial: oo::unfold::Config, symbolic: S, visitor: V) -> V::Output
+where
+    S: TransitionSystem<Config = oo::unfold::Config>,
+    V: Visitor,
+{
+    visitor.visit(Semantics { initial, symbolic, concrete: oo::concrete::Concrete::new(program, options), start: oo::concrete::Concrete::initial })
+}
+
+/// Runs `visitor` on `symbolic`, a system over §2's symbolic configurations
+/// starting at `initial` (§2's system itself, or one with a rule broken on
+/// purpose), beside §2's concrete system.
+fn with_basic<S, V>(program: Rc<Program>, options: Options, initial: basic::symbolic::Config, symbolic: S, visitor: V) -> Result<V::Output, CliError>
+where
+    S: TransitionSystem<Config = basic::symbolic::Config>,
+    V: Visitor,
+{
+    let concrete = build(basic::concrete::Concrete::new(program, options))?;
+    Ok(visitor.visit(Semantics { initial, symbolic, concrete, start: basic::concrete::Concrete::initial }))
 }

@@ -11,6 +11,7 @@ pub mod explore;
 pub mod heap;
 pub mod inputs;
 pub mod language;
+pub mod mutant;
 pub mod run;
 pub mod simplify;
 pub mod snap;
@@ -21,6 +22,7 @@ pub mod verify;
 use crate::explore::{Bounds, ExploreOptions, Strategy};
 use crate::report::{diagnostic, Header};
 use language::Choice;
+use mutant::BrokenRule;
 use clap::{Args, ValueEnum};
 use std::fmt;
 use std::io::Read;
@@ -171,13 +173,21 @@ pub struct SemanticsArgs {
     /// Unfold a method call by the paper's literal rule, `e0` itself for `this` (default: a fresh variable bound to `e0`, SPEC §1.6).
     #[arg(long)]
     pub literal_this: bool,
+    /// Break one rule on purpose, to see what it changes: §2's forward rules
+    /// (basic programs) or §4's weakest-precondition calculus (oo programs).
+    #[arg(long = "break", value_enum, value_name = "RULE")]
+    pub broken: Option<BrokenRule>,
 }
 
 impl SemanticsArgs {
     /// The semantics these options choose for `program`.
     pub fn choice(&self, program: &Program) -> Result<Choice, CliError> {
         let this = if self.literal_this { ThisRule::Literal } else { ThisRule::Fresh };
-        Choice::new(program, self.lang.map(Language::from), self.method, this)
+        let choice = Choice::new(program, self.lang.map(Language::from), self.method, this)?;
+        match self.broken {
+            Some(rule) => choice.breaking(rule.mutant()),
+            None => Ok(choice),
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 //! output per method (§4 and §4.1) unless its options choose one.
 
 use super::explore::view;
+use super::mutant::BrokenRule;
 use super::{load, CliError, Common, Exit, Format, Method, SemanticsArgs, STACK_BYTES};
 use clap::{Args, Parser, ValueEnum};
 use similar::{ChangeTag, TextDiff};
@@ -27,6 +28,11 @@ pub struct SnapArgs {
     /// The view snapshotted (timings make JSON unfit for snapshots).
     #[arg(long, value_enum, default_value_t = SnapFormat::Text)]
     pub format: SnapFormat,
+    /// Explore with one rule broken on purpose (see `explore --break`), in
+    /// every program whose semantics has it: the snapshots that change are
+    /// those of the programs the rule matters to.
+    #[arg(long = "break", value_enum, value_name = "RULE", conflicts_with = "accept")]
+    pub broken: Option<BrokenRule>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -71,7 +77,7 @@ pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     for program in &programs {
         let name = program.strip_prefix(&args.dir).unwrap_or(program).to_string_lossy().replace('\\', "/");
         let snapshot_path = program.with_extension("snap");
-        let snapshot = isolated(|| snapshot(program, &name, args.format))?;
+        let snapshot = isolated(|| snapshot(program, &name, args.format, args.broken))?;
         let verdict = match std::fs::read_to_string(&snapshot_path) {
             Err(_) => Verdict::New,
             Ok(old) if old == snapshot => Verdict::Same,
@@ -136,7 +142,7 @@ fn collect(dir: &Path, programs: &mut Vec<PathBuf>) -> Result<(), CliError> {
 /// made it, or for an oo program one such section per method its semantics
 /// offers (`wp`, and `forward` once [`super::language::Choice`] accepts
 /// it), so a snapshot keeps both views of §4.
-fn snapshot(program: &Path, name: &str, format: SnapFormat) -> Result<String, CliError> {
+fn snapshot(program: &Path, name: &str, format: SnapFormat, broken: Option<BrokenRule>) -> Result<String, CliError> {
     let source = std::fs::read_to_string(program).map_err(|error| CliError::new(format!("{}: cannot read the program: {error}", program.display())))?;
     let options: Vec<String> = source
         .lines()
@@ -147,7 +153,7 @@ fn snapshot(program: &Path, name: &str, format: SnapFormat) -> Result<String, Cl
     for method in methods(program, &options)? {
         let mut options = options.clone();
         options.extend(method.map(|method| ["--method".to_string(), method.name().to_string()]).into_iter().flatten());
-        let (command, output) = explore_output(program, name, &options, format)?;
+        let (command, output) = explore_output(program, name, &options, format, broken)?;
         snapshot.push_str(&format!("$ {command}\n{output}"));
     }
     Ok(snapshot)
@@ -179,11 +185,19 @@ fn format_name(format: SnapFormat) -> String {
     format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
 }
 
-/// The command line to show and the `explore` output for `program`.
-fn explore_output(program: &Path, name: &str, options: &[String], format: SnapFormat) -> Result<(String, String), CliError> {
-    let line = parse(program, options, format)?;
+/// The command line to show and the `explore` output for `program`, with
+/// `broken` where the semantics `options` choose has that rule (the command
+/// shown stays the snapshot's own, so that only the output can differ).
+fn explore_output(program: &Path, name: &str, options: &[String], format: SnapFormat, broken: Option<BrokenRule>) -> Result<(String, String), CliError> {
+    let mut common = parse(program, options, format)?.common;
+    if broken.is_some() {
+        let breaking = SemanticsArgs { broken, ..common.semantics.clone() };
+        if breaking.choice(&load(&common.file)?.program).is_ok() {
+            common.semantics = breaking;
+        }
+    }
     let mut output = Vec::new();
-    view(&line.common, Some(name), &mut output).map_err(|error| CliError::new(format!("{}: {error}", program.display())))?;
+    view(&common, Some(name), &mut output).map_err(|error| CliError::new(format!("{}: {error}", program.display())))?;
     let mut command = format!("symex explore {name}");
     for option in options {
         command.push(' ');

@@ -12,6 +12,9 @@ pub enum Family {
     Aliasing,
     /// `c := new C; c.next := l; l := c` n times, then `assert l != x` (oo).
     Creation,
+    /// `a[i1] := 1; …; a[in] := n; assert a[i1] = 1`: array updates at n
+    /// indices that may coincide (basic; the array form of `aliasing`).
+    Arrays,
     /// `i := 0; while i < n { i := i + 1 }` unfolded n times (basic; `symex bench`'s loop).
     Loop,
     /// `down(k)` calls itself while `k > 0`, adding to a global, n calls deep (recursive).
@@ -19,12 +22,13 @@ pub enum Family {
 }
 
 impl Family {
-    pub const ALL: [Family; 4] = [Family::Aliasing, Family::Creation, Family::Loop, Family::Recursion];
+    pub const ALL: [Family; 5] = [Family::Aliasing, Family::Creation, Family::Arrays, Family::Loop, Family::Recursion];
 
     pub fn name(self) -> &'static str {
         match self {
             Family::Aliasing => "aliasing",
             Family::Creation => "creation",
+            Family::Arrays => "arrays",
             Family::Loop => "loop",
             Family::Recursion => "recursion",
         }
@@ -43,6 +47,7 @@ impl Family {
                 "class C {{ field next: C; }}\nvar x: C;\nl := x;\n{};\nassert l != x",
                 lines(&|_| "c := new C; c.next := l; l := c".to_string())
             ),
+            Family::Arrays => format!("{};\nassert a[i1] = 1", lines(&|i| format!("a[i{i}] := {i}"))),
             Family::Loop => bench::LOOP.to_string(),
             Family::Recursion => "proc down(k: int) { if k > 0 { s := s + k; down(k - 1) } }\ns := 0;\ndown(n)".to_string(),
         }
@@ -52,7 +57,7 @@ impl Family {
     pub fn unfold(self, n: usize) -> usize {
         match self {
             Family::Loop | Family::Recursion => n,
-            Family::Aliasing | Family::Creation => 1,
+            Family::Aliasing | Family::Creation | Family::Arrays => 1,
         }
     }
 }

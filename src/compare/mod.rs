@@ -12,6 +12,7 @@ pub mod table;
 
 use crate::commands::explore::ExploreInto;
 use crate::commands::language::{with_semantics, Choice};
+use crate::commands::mutant::Mutant;
 use crate::commands::Method;
 use crate::explore::ExploreOptions;
 use crate::simplify::Simplifier;
@@ -35,6 +36,9 @@ pub struct Settings {
     pub semantics: Options,
     /// Must keep `simplify: false`: the raw conditions are measured.
     pub explore: ExploreOptions,
+    /// A rule broken on purpose on the side it belongs to (§2's on forward,
+    /// §4's on wp), to watch the agreement fail.
+    pub broken: Option<Mutant>,
 }
 
 /// One method's totals over a program.
@@ -100,7 +104,10 @@ struct Measured {
 
 /// Explores `program` with `method` and measures every path.
 fn run(program: &Rc<Program>, method: Method, settings: &Settings) -> Result<(Measured, Vec<Term>), String> {
-    let choice = Choice::new(program, settings.language, Some(method), settings.this).map_err(|e| e.to_string())?;
+    let mut choice = Choice::new(program, settings.language, Some(method), settings.this).map_err(|e| e.to_string())?;
+    if let Some(mutant) = settings.broken.filter(|mutant| mutant.method() == method) {
+        choice = choice.breaking(mutant).map_err(|e| e.to_string())?;
+    }
     let mut collector = PathCollector::default();
     let start = Instant::now();
     let visitor = ExploreInto { inputs: &program.globals, options: &settings.explore, observer: &mut collector };

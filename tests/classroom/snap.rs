@@ -62,14 +62,29 @@ fn an_oo_snapshot_holds_the_wp_view_and_a_changed_rule_fails_with_a_diff() {
     let recorded = std::fs::read_to_string(&snapshot).expect("a snapshot");
     assert!(recorded.starts_with("$ symex explore oo/clauses/field_same_field.sx --no-simplify --method wp\npath 0:"), "{recorded}");
 
-    // What a [h.f := e] without its aliasing conditional, (h'.f)[h.f := e] =
-    // h'[h.f := e].f, would have recorded: y.f = 0 stays 0 = 0 after x.f := 1.
-    let aliasing = "if y = x then 1 else 0 fi = 0";
-    assert!(recorded.contains(aliasing), "{recorded}");
-    std::fs::write(&snapshot, recorded.replace(aliasing, "0 = 0")).expect("changed");
-    let report = stdout_of(&["snap", &dir_arg], 1);
-    assert!(report.starts_with("changed: oo/clauses/field_same_field.sx\n"), "{report}");
-    assert!(report.contains("  -   φ = x != nil && y != nil && (0 = 0 || x = y)\n"), "{report}");
-    assert!(report.contains(&format!("  +   φ = x != nil && y != nil && ({aliasing} || x = y)\n")), "{report}");
-    assert!(report.ends_with("12 programs, 11 unchanged, 1 changed or new\n"), "{report}");
+    // The same programs explored with [h.f := e] without its aliasing case,
+    // (h'.f)[h.f := e] = h'[h.f := e].f: after y.f := 0; x.f := 1 the
+    // condition reads y.f = 0 where the real rule sees x.f's write through y.
+    let report = stdout_of(&["snap", &dir_arg, "--break", "aliasing"], 1);
+    let section = report.split("changed: ").find(|s| s.starts_with("oo/clauses/field_same_field.sx\n")).unwrap_or_else(|| panic!("{report}"));
+    let line = |sign: &str| section.lines().find(|l| l.starts_with(&format!("  {sign}   φ = "))).unwrap_or_else(|| panic!("{section}"));
+    assert!(line("-").contains("if y = x then 1 else 0 fi = 0") && line("+").contains("(y.f = 0 || x = y)"), "{section}");
+    assert_eq!(std::fs::read_to_string(&snapshot).expect("kept"), recorded, "a failing run writes nothing");
+    assert!(!symex(&["snap", &dir_arg, "--break", "aliasing", "--accept"]).status.success(), "broken rules are never accepted");
+}
+
+/// The programs whose snapshots change when a rule is broken are exactly
+/// those of the language the rule belongs to that exercise it.
+#[test]
+fn a_broken_rule_changes_the_snapshots_of_the_programs_it_matters_to() {
+    let changed = |rule: &str| -> Vec<String> {
+        let report = stdout_of(&["snap", "paper-examples", "--break", rule], 1);
+        report.lines().filter_map(|line| line.strip_prefix("changed: ")).map(str::to_string).collect()
+    };
+    assert_eq!(changed("literal-this"), ["oo/literal_this.sx", "oo/method_chain.sx"]);
+    let choice = changed("choice");
+    assert!(choice.contains(&"basic/abs.sx".to_string()) && choice.iter().all(|name| name.starts_with("basic/")), "{choice:?}");
+    let misplaced = symex(&["explore", "paper-examples/basic/abs.sx", "--break", "aliasing"]);
+    assert_eq!(misplaced.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&misplaced.stderr).contains("--break breaks a rule of §4's weakest-precondition calculus"), "{misplaced:?}");
 }
