@@ -36,7 +36,7 @@
 use super::action::{Action, Location};
 use super::created::{read, Creations};
 use crate::delta::Checks;
-use crate::term::{IdMap, Name, Sort, Term, TermKind};
+use crate::term::{BinOp, IdMap, Name, Sort, Term, TermKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -316,7 +316,7 @@ fn wp(rho: &Trace, e: &Term, needs: &mut Needs) -> Option<Term> {
             let Sort::Object(class) = object.sort() else { return Some(Term::field(w?, f, sort.clone())) };
             let array = needs.want(Job::Field(rho.clone(), class, f.clone(), sort.clone()));
             // (e.f)[ρ] = F_ρ[e[ρ]]
-            Some(read(&array?, &w?))
+            Some(aliasing(&array?, &w?))
         }
         _ => {
             let children: Vec<Option<Term>> = e.children().into_iter().map(|c| needs.want(Job::Wp(rho.clone(), c.clone()))).collect();
@@ -324,6 +324,36 @@ fn wp(rho: &Trace, e: &Term, needs: &mut Needs) -> Option<Term> {
             Some(e.with_children(&children?))
         }
     }
+}
+
+/// How many of the latest updates of a field array a read shows as the
+/// aliasing conditional of `[h.f := e]` (older ones stay in array form):
+/// enough for a program's few writes to read as in the paper, few enough
+/// that a read costs a bounded number of nodes.
+const UNFOLDED_WRITES: usize = 4;
+
+/// `F[W]` with the latest [`UNFOLDED_WRITES`] updates of `F` unfolded by
+/// read over write, `(F[h] := v)[W] = if W = h then v else F[W] fi` — that
+/// is `(h'.f)[h.f := e] = if h'[h.f := e] = h then e else h'[h.f := e].f fi`
+/// — and `(F[W] := v)[W] = v` at any depth where the index is `W` itself.
+fn aliasing(array: &Term, w: &Term) -> Term {
+    let mut updates = Vec::new();
+    let mut rest = array;
+    while let TermKind::Store(inner, h, v) = rest.kind() {
+        if h == w {
+            break;
+        }
+        if updates.len() == UNFOLDED_WRITES {
+            break;
+        }
+        updates.push((h, v));
+        rest = inner;
+    }
+    let older = match rest.kind() {
+        TermKind::Store(_, h, v) if h == w => v.clone(),
+        _ => read(rest, w),
+    };
+    updates.into_iter().rev().fold(older, |otherwise, (h, v)| Term::ite(Term::binary(BinOp::Eq, w.clone(), h.clone()), v.clone(), otherwise))
 }
 
 /// `F_ρ`: the array of the field `f` of class `C` after ρ, the initial
