@@ -196,23 +196,33 @@ impl Creations {
 
     /// The array that agrees with `array` on every initial object, without
     /// created objects: updates at created objects left out. `None` where
-    /// an update may be at a created object or stores one.
+    /// an update may be at a created object or stores one. The updates
+    /// down to the first array whose part is known are walked in a loop: a
+    /// path that creates an object per iteration has as many of them.
     fn initial_part(&self, array: &Term) -> Option<Term> {
-        if !self.mentions(array) {
-            return Some(array.clone());
-        }
-        if let Some(known) = self.memo.borrow().initial_part.get(&array.id()) {
-            return known.clone();
-        }
-        let part = match array.kind() {
-            TermKind::Store(inner, index, value) => match (self.eliminated(index), self.eliminated(value)) {
-                (Eliminated::Created(_), _) => self.initial_part(inner),
-                (Eliminated::Initial(index), Eliminated::Initial(value)) => self.initial_part(inner).map(|inner| Term::store(inner, index, value)),
-                _ => None,
-            },
-            _ => None,
+        let mut above = Vec::new();
+        let mut below = array.clone();
+        let mut part = loop {
+            if !self.mentions(&below) {
+                break Some(below);
+            }
+            if let Some(known) = self.memo.borrow().initial_part.get(&below.id()) {
+                break known.clone();
+            }
+            let TermKind::Store(inner, ..) = below.kind() else { break None };
+            let inner = inner.clone();
+            above.push(below);
+            below = inner;
         };
-        self.memo.borrow_mut().initial_part.insert(array.id(), part.clone());
+        for update in above.into_iter().rev() {
+            let TermKind::Store(_, index, value) = update.kind() else { continue };
+            part = match (self.eliminated(index), self.eliminated(value)) {
+                (Eliminated::Created(_), _) => part,
+                (Eliminated::Initial(index), Eliminated::Initial(value)) => part.map(|inner| Term::store(inner, index, value)),
+                _ => None,
+            };
+            self.memo.borrow_mut().initial_part.insert(update.id(), part.clone());
+        }
         part
     }
 }

@@ -11,14 +11,18 @@
 //! - `wp_ρ(y)` jumps to the latest action that assigns `y` (`y := e` gives
 //!   `wp_ρ'(e)` for the prefix ρ' before it); operators are rebuilt from
 //!   their operands' `wp`;
-//! - `wp_ρ(e.f)` is `F_ρ[wp_ρ(e)]`, a read of the field `f` as an array
-//!   (§4.1): `F_ρ` is the initial field array `C.f` updated by one
-//!   `(F_ρ'[wp_ρ'(h)] := wp_ρ'(e'))` per write `h.f := e'` on ρ. McCarthy's
-//!   read over write, `(F[h] := v)[W] = if W = h then v else F[W] fi`, is
-//!   the aliasing conditional of `[h.f := e']`; the update is its shared
-//!   form, one node per write that every later read of `f` reuses, where
-//!   the conditional would have to be built anew for every object read —
-//!   `path(ρ)` stays linear in ρ however many names may alias;
+//! - `wp_ρ(e.f)` reads the field `f` as an array (§4.1): `F_ρ` is the
+//!   initial field array `C.f` updated by one `(F_ρ'[wp_ρ'(h)] := wp_ρ'(e'))`
+//!   per write `h.f := e'` on ρ, built once and shared by every later read
+//!   of `f`. McCarthy's read over write, `(F[h] := v)[W] = if W = h then v
+//!   else F[W] fi`, is the aliasing conditional of `[h.f := e']`; a read
+//!   `F_ρ[wp_ρ(e)]` shows the latest [`UNFOLDED_WRITES`] writes of `f` that
+//!   way, as the paper writes them, and the older ones in array form.
+//!   Unfolding all of them would build, for every object read, a chain as
+//!   long as all earlier writes of `f` — quadratic on a long trace whose
+//!   reads go through ever new references; bounded, a read costs a bounded
+//!   number of nodes and `path(ρ)` stays linear in ρ
+//!   (`symex bench --family path`);
 //! - a created object keeps its fresh name `x` while it is a value, and
 //!   `x := new C` updates each field array of `C` at `x` with the field's
 //!   default, as forward execution does; the clauses of `[x := new C]` then
