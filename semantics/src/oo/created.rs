@@ -13,9 +13,10 @@
 //! As in `wp.rs`, conditionals with a created object among their values
 //! are pushed outward first.
 //!
-//! Every object variable with a fresh name in a forward term is a created
-//! object (parameters and `this` are substituted away), so the elimination
-//! depends on the term alone and is memoised across all paths.
+//! Every object variable with a fresh name in a forward term, or in a
+//! `wp_ρ` result ([`super::wp`], which keeps field arrays the same way), is
+//! a created object (parameters and `this` are substituted away), so the
+//! elimination depends on the term alone and is memoised across all paths.
 
 use super::fresh::is_fresh;
 use super::wp::initial_value;
