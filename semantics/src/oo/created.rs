@@ -13,9 +13,10 @@
 //! As in `wp.rs`, conditionals with a created object among their values
 //! are pushed outward first.
 //!
-//! Every object variable with a fresh name in a forward term is a created
-//! object (parameters and `this` are substituted away), so the elimination
-//! depends on the term alone and is memoised across all paths.
+//! Every object variable with a fresh name in a forward term, or in a
+//! `wp_ρ` result ([`super::wp`], which keeps field arrays the same way), is
+//! a created object (parameters and `this` are substituted away), so the
+//! elimination depends on the term alone and is memoised across all paths.
 
 use super::fresh::is_fresh;
 use super::wp::initial_value;
@@ -84,16 +85,15 @@ impl Creations {
         }
     }
 
-    /// Whether `e` mentions a created object.
+    /// Whether `e` mentions a created object; only the nodes not yet
+    /// memoised are visited, so a long shared field array costs once.
     fn mentions(&self, e: &Term) -> bool {
         if let Some(known) = self.memo.borrow().mentions.get(&e.id()) {
             return *known;
         }
+        let new = e.nodes_besides(|node| self.memo.borrow().mentions.contains_key(&node.id()));
         let mut memo = self.memo.borrow_mut();
-        for node in e.nodes() {
-            if memo.mentions.contains_key(&node.id()) {
-                continue;
-            }
+        for node in new {
             let created = matches!(node.kind(), TermKind::Var(x, Sort::Object(_)) if is_fresh(x));
             let mentions = created || node.children().iter().any(|child| memo.mentions.get(&child.id()).copied().unwrap_or(false));
             memo.mentions.insert(node.id(), mentions);
@@ -144,56 +144,86 @@ impl Creations {
         }
     }
 
-    /// `(f[v])[x := new C]` for a field array `f` and a value `v`.
+    /// `(f[v])[x := new C]` for a field array `f` and a value `v`. The
+    /// updates whose index is surely not `v` are passed over in a loop (a
+    /// created object is read through every later write of its field), and
+    /// the read of each array passed over is memoised with the answer.
     fn read(&self, array: &Term, at: &Eliminated) -> Eliminated {
         let at_term = match at {
             Eliminated::Initial(t) | Eliminated::Created(t) => t,
             Eliminated::Cases(..) => return at.map(&mut |value| self.read(array, value)),
         };
-        if let Some(known) = self.memo.borrow().reads.get(&(array.id(), at_term.id())) {
-            return known.clone();
+        let mut passed = Vec::new();
+        let mut array = array.clone();
+        let result = loop {
+            if let Some(known) = self.memo.borrow().reads.get(&(array.id(), at_term.id())) {
+                break known.clone();
+            }
+            let part = match at {
+                Eliminated::Initial(_) => self.initial_part(&array),
+                _ => None,
+            };
+            let read = match (array.kind(), at, part) {
+                (_, Eliminated::Initial(index), Some(part)) => Eliminated::Initial(read(&part, index)),
+                // (f[x])[x := new C] = the default of f
+                (TermKind::FieldArray(f, Sort::Field(_, sort)), Eliminated::Created(x), _) => {
+                    Eliminated::Initial(initial_value(sort).unwrap_or_else(|| Term::field(x.clone(), f, (**sort).clone())))
+                }
+                // (a[e] := e')[e''] = if e = e'' then e' else a[e''] fi
+                (TermKind::Store(inner, written, value), at, _) => {
+                    let aliased = self.equal(&self.eliminated(written), at);
+                    match aliased.kind() {
+                        TermKind::Bool(false) => {
+                            passed.push(array.clone());
+                            array = inner.clone();
+                            continue;
+                        }
+                        TermKind::Bool(true) => self.eliminated(value),
+                        _ => Eliminated::cases(aliased, self.eliminated(value), self.read(inner, at)),
+                    }
+                }
+                // No other array forward execution builds mentions a created object.
+                _ => Eliminated::Initial(read(&array, at_term)),
+            };
+            passed.push(array.clone());
+            break read;
+        };
+        let mut memo = self.memo.borrow_mut();
+        for array in passed {
+            memo.reads.insert((array.id(), at_term.id()), result.clone());
         }
-        let part = match at {
-            Eliminated::Initial(_) => self.initial_part(array),
-            _ => None,
-        };
-        let result = match (array.kind(), at) {
-            (_, Eliminated::Initial(index)) if part.is_some() => Eliminated::Initial(read(part.as_ref().unwrap_or(array), index)),
-            // (f[x])[x := new C] = the default of f
-            (TermKind::FieldArray(f, Sort::Field(_, sort)), Eliminated::Created(x)) => {
-                Eliminated::Initial(initial_value(sort).unwrap_or_else(|| Term::field(x.clone(), f, (**sort).clone())))
-            }
-            // (a[e] := e')[e''] = if e = e'' then e' else a[e''] fi
-            (TermKind::Store(inner, written, value), at) => {
-                let aliased = self.equal(&self.eliminated(written), at);
-                Eliminated::cases(aliased, self.eliminated(value), self.read(inner, at))
-            }
-            // No other array forward execution builds mentions a created object.
-            _ => Eliminated::Initial(read(array, at_term)),
-        };
-        self.memo.borrow_mut().reads.insert((array.id(), at_term.id()), result.clone());
         result
     }
 
     /// The array that agrees with `array` on every initial object, without
     /// created objects: updates at created objects left out. `None` where
-    /// an update may be at a created object or stores one.
+    /// an update may be at a created object or stores one. The updates
+    /// down to the first array whose part is known are walked in a loop: a
+    /// path that creates an object per iteration has as many of them.
     fn initial_part(&self, array: &Term) -> Option<Term> {
-        if !self.mentions(array) {
-            return Some(array.clone());
-        }
-        if let Some(known) = self.memo.borrow().initial_part.get(&array.id()) {
-            return known.clone();
-        }
-        let part = match array.kind() {
-            TermKind::Store(inner, index, value) => match (self.eliminated(index), self.eliminated(value)) {
-                (Eliminated::Created(_), _) => self.initial_part(inner),
-                (Eliminated::Initial(index), Eliminated::Initial(value)) => self.initial_part(inner).map(|inner| Term::store(inner, index, value)),
-                _ => None,
-            },
-            _ => None,
+        let mut above = Vec::new();
+        let mut below = array.clone();
+        let mut part = loop {
+            if !self.mentions(&below) {
+                break Some(below);
+            }
+            if let Some(known) = self.memo.borrow().initial_part.get(&below.id()) {
+                break known.clone();
+            }
+            let TermKind::Store(inner, ..) = below.kind() else { break None };
+            let inner = inner.clone();
+            above.push(below);
+            below = inner;
         };
-        self.memo.borrow_mut().initial_part.insert(array.id(), part.clone());
+        for update in above.into_iter().rev() {
+            let TermKind::Store(_, index, value) = update.kind() else { continue };
+            part = match (self.eliminated(index), self.eliminated(value)) {
+                (Eliminated::Created(_), _) => part,
+                (Eliminated::Initial(index), Eliminated::Initial(value)) => part.map(|inner| Term::store(inner, index, value)),
+                _ => None,
+            };
+            self.memo.borrow_mut().initial_part.insert(update.id(), part.clone());
+        }
         part
     }
 }

@@ -4,8 +4,10 @@
 //! `e[h.f := e']` with its aliasing conditional, and `e[x := new C]` after
 //! pushing conditionals that take `x` as an argument outward.
 //!
-//! Substituting through the whole condition at every action makes this
-//! quadratic in the length of ρ; it is the reference that the incremental
+//! Substituting through the whole condition at every action makes this at
+//! least quadratic in the length of ρ (cubic where, as on `symex bench
+//! --family path`, the aliasing conditionals grow with ρ); it is the
+//! reference that the incremental
 //! computation of [`super::wp`], which the explorer uses, is checked
 //! against (and what Lemma 4.4 and Theorem 4.5 are stated about).
 //!

@@ -11,23 +11,34 @@
 //! - `wp_ρ(y)` jumps to the latest action that assigns `y` (`y := e` gives
 //!   `wp_ρ'(e)` for the prefix ρ' before it); operators are rebuilt from
 //!   their operands' `wp`;
-//! - `wp_ρ(e.f)` is `F_ρ(wp_ρ(e))`, where `F_ρ(W)` walks the writes `h.f := e'`
-//!   of `f` on ρ, latest first: `if W = wp(h) then wp(e') else F_ρ'(W) fi` —
-//!   the aliasing conditional of `[h.f := e']` — ending in `W.f`;
-//! - a created object keeps its fresh name `x` while it is a value; where
-//!   it is dereferenced or compared, the clauses of `[x := new C]` apply:
-//!   `F(x)` ends in the default value where `x` was created,
-//!   `x = x` is `true`, `x = e` is `false`, and conditionals with `x` as an
-//!   argument are pushed outward first. So every path condition mentions
-//!   only initial values; `wp_ρ` of an object-valued variable may name the
-//!   objects ρ creates.
+//! - `wp_ρ(e.f)` reads the field `f` as an array (§4.1): `F_ρ` is the
+//!   initial field array `C.f` updated by one `(F_ρ'[wp_ρ'(h)] := wp_ρ'(e'))`
+//!   per write `h.f := e'` on ρ, built once and shared by every later read
+//!   of `f`. McCarthy's read over write, `(F[h] := v)[W] = if W = h then v
+//!   else F[W] fi`, is the aliasing conditional of `[h.f := e']`; a read
+//!   `F_ρ[wp_ρ(e)]` shows the latest [`UNFOLDED_WRITES`] writes of `f` that
+//!   way, as the paper writes them, and the older ones in array form.
+//!   Unfolding all of them would build, for every object read, a chain as
+//!   long as all earlier writes of `f` — quadratic on a long trace whose
+//!   reads go through ever new references; bounded, a read costs a bounded
+//!   number of nodes and `path(ρ)` stays linear in ρ
+//!   (`symex bench --family path`);
+//! - a created object keeps its fresh name `x` while it is a value, and
+//!   `x := new C` updates each field array of `C` at `x` with the field's
+//!   default, as forward execution does; the clauses of `[x := new C]` then
+//!   remove the created objects from every condition, in array form
+//!   ([`super::created`]: `x = x` is `true`, `x = e` is `false`,
+//!   `(f[x])[x := new C]` the default, conditionals with `x` as an argument
+//!   pushed outward). So every path condition mentions only initial
+//!   values; `wp_ρ` of an object-valued variable may name the objects ρ
+//!   creates.
 //!
-//! Terms stay shared (an aliasing chain is built once and extended), and
-//! the work is done with an explicit stack: traces are as long as
-//! exploration goes, and nothing here recurses along them.
+//! Terms stay shared (a field array is built once and extended), and the
+//! work is done with an explicit stack: traces are as long as exploration
+//! goes, and nothing here recurses along them.
 
 use super::action::{Action, Location};
-use super::fresh::is_fresh;
+use super::created::{read, Creations};
 use crate::delta::Checks;
 use crate::term::{BinOp, IdMap, Name, Sort, Term, TermKind};
 use std::cell::RefCell;
@@ -43,7 +54,8 @@ struct Node {
     before: Option<Trace>,
     len: usize,
     /// The latest node above this one (in ρ') that writes each variable
-    /// (an assignment, or the creation that introduces it) and each field.
+    /// (an assignment, or the creation that introduces it), each field and
+    /// the fields of each class (a creation).
     writers: im::HashMap<Written, Trace>,
     memo: RefCell<Memo>,
     shared: Rc<Shared>,
@@ -52,7 +64,10 @@ struct Node {
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Written {
     Var(Name),
-    Field(Name),
+    /// The field `f` of class `C`, by `(C, f)`.
+    Field(Name, Name),
+    /// Every field of the objects of a class: a creation.
+    Class(Name),
 }
 
 /// `wp` results of one prefix.
@@ -62,18 +77,15 @@ struct Memo {
     /// walk (the `(a[i] := v)` of an array write) must stay alive, or the
     /// next attempt rebuilds it under a new id, misses, and never ends.
     wp: IdMap<(Term, Term)>,
-    /// `F_ρ(W)` by `W`'s id and the field.
-    fields: HashMap<(u64, Name), Term>,
-    /// `W = W'` (or `W != W'`) for objects, by ids and polarity.
-    equal: HashMap<(u64, u64, bool), Term>,
+    /// `F_ρ`, the array of the field `f` of class `C` after ρ, by `(C, f)`.
+    fields: HashMap<(Name, Name), Term>,
 }
 
-/// What all prefixes of one trace share: whether a term has a created
-/// object among the values of its conditional branches (a property of the
-/// term alone, memoised once).
+/// What all prefixes of one trace share: the elimination of created
+/// objects, memoised term by term.
 #[derive(Default)]
 struct Shared {
-    created_inside: RefCell<IdMap<bool>>,
+    creations: Creations,
 }
 
 impl Default for Trace {
@@ -98,7 +110,7 @@ impl Trace {
     /// `ρ · a`.
     pub fn then(&self, action: Action) -> Trace {
         let mut writers = self.0.writers.clone();
-        if let Some(written) = self.written() {
+        for written in self.written() {
             writers.insert(written, self.clone());
         }
         Trace(Rc::new(Node {
@@ -137,9 +149,10 @@ impl Trace {
     }
 
     /// `wp_ρ(e)`: the value of `e` after ρ, as an expression over the
-    /// initial state (and the fresh names of the objects ρ creates).
+    /// initial state — an object, where it may be one that ρ creates, by
+    /// that object's fresh name.
     pub fn wp(&self, e: &Term) -> Term {
-        solve(Job::Wp(self.clone(), e.clone()))
+        self.0.shared.creations.eliminate(&solve(Job::Wp(self.clone(), e.clone())))
     }
 
     /// What `path(ρ · a)` adds to `path(ρ)` (Definition 4.2):
@@ -149,60 +162,26 @@ impl Trace {
         self.wp(&action.condition(checks))
     }
 
-    /// What the last action writes: a variable or a field.
-    fn written(&self) -> Option<Written> {
-        match self.last()? {
-            Action::Assign(Location::Var(x, _) | Location::Element(x, ..), _) | Action::New(x, _) => Some(Written::Var(x.clone())),
-            Action::Assign(Location::Field(_, f, _), _) => Some(Written::Field(f.clone())),
-            Action::Test(_) => None,
+    /// What the last action writes: a variable, a field, or (a creation)
+    /// its variable and the fields of its class.
+    fn written(&self) -> Vec<Written> {
+        match self.last() {
+            Some(Action::Assign(Location::Var(x, _) | Location::Element(x, ..), _)) => vec![Written::Var(x.clone())],
+            Some(Action::Assign(Location::Field(object, f, _), _)) => match object.sort() {
+                Sort::Object(class) => vec![Written::Field(class, f.clone())],
+                _ => vec![],
+            },
+            Some(Action::New(x, class)) => vec![Written::Var(x.clone()), Written::Class(class.clone())],
+            Some(Action::Test(_)) | None => vec![],
         }
     }
 
     /// The latest node at or above this one that writes `written`.
     fn writer(&self, written: &Written) -> Option<&Trace> {
-        if self.written().as_ref() == Some(written) {
+        if self.written().contains(written) {
             return Some(self);
         }
         self.0.writers.get(written)
-    }
-
-    /// Where `w` is the fresh name of an object created on ρ, the length
-    /// of the prefix that ends with its creation.
-    fn created(&self, w: &Term) -> Option<usize> {
-        let TermKind::Var(x, Sort::Object(_)) = w.kind() else { return None };
-        let creation = self.writer(&Written::Var(x.clone()))?;
-        matches!(creation.last(), Some(Action::New(..))).then_some(creation.len())
-    }
-
-    /// Whether a created object is among the values of `w`'s conditional
-    /// branches (`if b then x else y fi` with `x` created on ρ): the form
-    /// the clauses of `[x := new C]` push outward first.
-    fn created_inside(&self, w: &Term) -> bool {
-        let mut memo = self.0.shared.created_inside.borrow_mut();
-        let mut stack = vec![(w.clone(), false)];
-        while let Some((term, expanded)) = stack.pop() {
-            if memo.contains_key(&term.id()) {
-                continue;
-            }
-            match term.kind() {
-                TermKind::Var(x, Sort::Object(_)) => {
-                    memo.insert(term.id(), is_fresh(x));
-                }
-                TermKind::Ite(_, a, b) if expanded => {
-                    let inside = memo.get(&a.id()).copied().unwrap_or(false) || memo.get(&b.id()).copied().unwrap_or(false);
-                    memo.insert(term.id(), inside);
-                }
-                TermKind::Ite(_, a, b) => {
-                    stack.push((term.clone(), true));
-                    stack.push((a.clone(), false));
-                    stack.push((b.clone(), false));
-                }
-                _ => {
-                    memo.insert(term.id(), false);
-                }
-            }
-        }
-        memo.get(&w.id()).copied().unwrap_or(false)
     }
 }
 
@@ -228,19 +207,16 @@ impl Drop for Node {
 
 /// One memoised question about a prefix.
 enum Job {
-    /// `wp_ρ(e)`.
+    /// `wp_ρ(e)`, created objects by their fresh names.
     Wp(Trace, Term),
-    /// `F_ρ(W)` for the field `f` of sort `sort`: the value of `W.f` after ρ,
-    /// for an object `W` given by its value (a `wp` result).
-    Field(Trace, Term, Name, Sort),
-    /// `W = W'` (`true`) or `W != W'` (`false`) for objects given by their values.
-    Equal(Trace, Term, Term, bool),
+    /// `F_ρ`: the array of the field `f` of sort `sort` of class `C` after ρ.
+    Field(Trace, Name, Name, Sort),
 }
 
 impl Job {
     fn trace(&self) -> &Trace {
         match self {
-            Job::Wp(rho, _) | Job::Field(rho, ..) | Job::Equal(rho, ..) => rho,
+            Job::Wp(rho, _) | Job::Field(rho, ..) => rho,
         }
     }
 
@@ -248,8 +224,7 @@ impl Job {
         let memo = self.trace().0.memo.borrow();
         match self {
             Job::Wp(_, e) => memo.wp.get(&e.id()).map(|(_, result)| result.clone()),
-            Job::Field(_, w, f, _) => memo.fields.get(&(w.id(), f.clone())).cloned(),
-            Job::Equal(_, a, b, positive) => memo.equal.get(&(a.id(), b.id(), *positive)).cloned(),
+            Job::Field(_, class, f, _) => memo.fields.get(&(class.clone(), f.clone())).cloned(),
         }
     }
 
@@ -259,11 +234,8 @@ impl Job {
             Job::Wp(_, e) => {
                 memo.wp.insert(e.id(), (e.clone(), result.clone()));
             }
-            Job::Field(_, w, f, _) => {
-                memo.fields.insert((w.id(), f.clone()), result.clone());
-            }
-            Job::Equal(_, a, b, positive) => {
-                memo.equal.insert((a.id(), b.id(), *positive), result.clone());
+            Job::Field(_, class, f, _) => {
+                memo.fields.insert((class.clone(), f.clone()), result.clone());
             }
         }
     }
@@ -317,8 +289,7 @@ fn solve(job: Job) -> Term {
 fn attempt(job: &Job, needs: &mut Needs) -> Option<Term> {
     match job {
         Job::Wp(rho, e) => wp(rho, e, needs),
-        Job::Field(rho, w, f, sort) => field(rho, w, f, sort, needs),
-        Job::Equal(rho, a, b, positive) => equal(rho, a, b, *positive, needs),
+        Job::Field(rho, class, f, sort) => field(rho, class, f, sort, needs),
     }
 }
 
@@ -345,13 +316,11 @@ fn wp(rho: &Trace, e: &Term, needs: &mut Needs) -> Option<Term> {
             }
         }
         TermKind::Field(object, f, sort) => {
-            let w = needs.want(Job::Wp(rho.clone(), object.clone()))?;
-            needs.want(Job::Field(rho.clone(), w, f.clone(), sort.clone()))
-        }
-        TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) if matches!(a.sort(), Sort::Object(_)) => {
-            let a = needs.want(Job::Wp(rho.clone(), a.clone()));
-            let b = needs.want(Job::Wp(rho.clone(), b.clone()));
-            needs.want(Job::Equal(rho.clone(), a?, b?, *op == BinOp::Eq))
+            let w = needs.want(Job::Wp(rho.clone(), object.clone()));
+            let Sort::Object(class) = object.sort() else { return Some(Term::field(w?, f, sort.clone())) };
+            let array = needs.want(Job::Field(rho.clone(), class, f.clone(), sort.clone()));
+            // (e.f)[ρ] = F_ρ[e[ρ]]
+            Some(aliasing(&array?, &w?))
         }
         _ => {
             let children: Vec<Option<Term>> = e.children().into_iter().map(|c| needs.want(Job::Wp(rho.clone(), c.clone()))).collect();
@@ -361,61 +330,68 @@ fn wp(rho: &Trace, e: &Term, needs: &mut Needs) -> Option<Term> {
     }
 }
 
-/// `F_ρ(W)`: the value of the field `f` of the object `W` after ρ.
-fn field(rho: &Trace, w: &Term, f: &Name, sort: &Sort, needs: &mut Needs) -> Option<Term> {
-    if let TermKind::Ite(c, a, b) = w.kind() {
-        if rho.created_inside(w) {
-            // (if c then a else b fi).f = if c then a.f else b.f fi
-            let a = needs.want(Job::Field(rho.clone(), a.clone(), f.clone(), sort.clone()));
-            let b = needs.want(Job::Field(rho.clone(), b.clone(), f.clone(), sort.clone()));
-            return Some(Term::ite(c.clone(), a?, b?));
+/// How many of the latest updates of a field array a read shows as the
+/// aliasing conditional of `[h.f := e]` (older ones stay in array form):
+/// enough for a program's few writes to read as in the paper, few enough
+/// that a read costs a bounded number of nodes.
+const UNFOLDED_WRITES: usize = 4;
+
+/// `F[W]` with the latest [`UNFOLDED_WRITES`] updates of `F` unfolded by
+/// read over write, `(F[h] := v)[W] = if W = h then v else F[W] fi` — that
+/// is `(h'.f)[h.f := e] = if h'[h.f := e] = h then e else h'[h.f := e].f fi`
+/// — and `(F[W] := v)[W] = v` at any depth where the index is `W` itself.
+fn aliasing(array: &Term, w: &Term) -> Term {
+    let mut updates = Vec::new();
+    let mut rest = array;
+    while let TermKind::Store(inner, h, v) = rest.kind() {
+        if h == w {
+            break;
         }
-    }
-    let unwritten = || Some(Term::field(w.clone(), f, sort.clone()));
-    let write = rho.writer(&Written::Field(f.clone()));
-    if let Some(created) = rho.created(w) {
-        if write.map_or(true, |d| d.len() <= created) {
-            // (x.f)[x := new C] = the default value of f: no write since x was created.
-            return initial_value(sort).or_else(unwritten);
+        if updates.len() == UNFOLDED_WRITES {
+            break;
         }
+        updates.push((h, v));
+        rest = inner;
     }
-    let written = write.and_then(|d| Some((d.before()?.clone(), d.last()?)));
-    let Some((before, Action::Assign(Location::Field(h, ..), value))) = written else { return unwritten() };
-    // (h'.f)[h.f := e] = if h'[h.f := e] = h then e else h'[h.f := e].f fi
-    let target = needs.want(Job::Wp(before.clone(), h.clone()));
-    let value = needs.want(Job::Wp(before.clone(), value.clone()));
-    let rest = needs.want(Job::Field(before.clone(), w.clone(), f.clone(), sort.clone()));
-    let aliased = needs.want(Job::Equal(before, w.clone(), target?, true));
-    let aliased = aliased?;
-    Some(match aliased.kind() {
-        TermKind::Bool(true) => value?,
-        TermKind::Bool(false) => rest?,
-        _ => Term::ite(aliased.clone(), value?, rest?),
-    })
+    let older = match rest.kind() {
+        TermKind::Store(_, h, v) if h == w => v.clone(),
+        _ => read(rest, w),
+    };
+    updates.into_iter().rev().fold(older, |otherwise, (h, v)| Term::ite(Term::binary(BinOp::Eq, w.clone(), h.clone()), v.clone(), otherwise))
 }
 
-/// `W = W'` (or `W != W'`) for objects: `[x := new C]`'s clauses where a
-/// created object is compared (`x = x` is true, `x = e` false), after
-/// pushing conditionals with a created object as argument outward.
-fn equal(rho: &Trace, a: &Term, b: &Term, positive: bool, needs: &mut Needs) -> Option<Term> {
-    for (operand, other, left) in [(a, b, true), (b, a, false)] {
-        let TermKind::Ite(c, then, otherwise) = operand.kind() else { continue };
-        if !rho.created_inside(operand) {
-            continue;
+/// `F_ρ`: the array of the field `f` of class `C` after ρ, the initial
+/// `C.f` updated by every write of `f` and creation of a `C` on ρ.
+fn field(rho: &Trace, class: &Name, f: &Name, sort: &Sort, needs: &mut Needs) -> Option<Term> {
+    let write = rho.writer(&Written::Field(class.clone(), f.clone()));
+    let creation = rho.writer(&Written::Class(class.clone()));
+    let latest = match (write, creation) {
+        (Some(w), Some(c)) => Some(if w.len() > c.len() { w } else { c }),
+        (w, c) => w.or(c),
+    };
+    let Some(latest) = latest else { return Some(Term::field_array(f, class, sort.clone())) };
+    if latest.len() < rho.len() {
+        return needs.want(Job::Field(latest.clone(), class.clone(), f.clone(), sort.clone()));
+    }
+    let before = latest.before()?.clone();
+    let array = needs.want(Job::Field(before.clone(), class.clone(), f.clone(), sort.clone()));
+    match latest.last()? {
+        // f[h.f := e] = (f[h] := e)  (§4.1)
+        Action::Assign(Location::Field(h, _, _), value) => {
+            let target = needs.want(Job::Wp(before.clone(), h.clone()));
+            let value = needs.want(Job::Wp(before, value.clone()));
+            Some(Term::store(array?, target?, value?))
         }
-        let job = |branch: &Term| {
-            let (x, y) = if left { (branch.clone(), other.clone()) } else { (other.clone(), branch.clone()) };
-            Job::Equal(rho.clone(), x, y, positive)
-        };
-        let then = needs.want(job(then));
-        let otherwise = needs.want(job(otherwise));
-        return Some(Term::ite(c.clone(), then?, otherwise?));
+        // f[x := new C] = (f[x] := the default of f), where f has one (§4.1, SPEC §1.5)
+        Action::New(x, _) => {
+            let array = array?;
+            Some(match initial_value(sort) {
+                Some(default) => Term::store(array, Term::var(x, Sort::Object(class.clone())), default),
+                None => array,
+            })
+        }
+        _ => array,
     }
-    // One term denotes one object: `x = x` is true whatever `x` is.
-    if rho.created(a).is_some() || rho.created(b).is_some() || a == b {
-        return Some(Term::bool((a == b) == positive));
-    }
-    Some(Term::binary(if positive { BinOp::Eq } else { BinOp::Ne }, a.clone(), b.clone()))
 }
 
 /// The value of a field of a new object (SPEC §1.5: `nil`, `0`, `false`).
