@@ -149,6 +149,10 @@ impl Simplifier {
     /// exploration, which share their prefixes, cost one small e-graph per
     /// distinct guard rather than one per path that grows with it.
     pub fn simplify(&mut self, term: &Term) -> Term {
+        if matches!(term.kind(), TermKind::Var(..) | TermKind::Int(_) | TermKind::Bool(_)) {
+            // Most values of a reported state: their own simplest form.
+            return term.clone();
+        }
         if self.memo.len() > self.memo_limit {
             self.memo.clear();
             self.arithmetic.clear();
