@@ -87,6 +87,19 @@ pub struct Split {
     pub output_ms: f64,
 }
 
+impl Split {
+    /// The simplifier's share of the exploration proper (explorer, solver
+    /// and simplifier; without front end and report), in per cent.
+    pub fn simplifier_percent(&self) -> f64 {
+        let exploring = self.exploration_ms + self.solver_ms + self.simplifier_ms;
+        if exploring > 0.0 {
+            100.0 * self.simplifier_ms / exploring
+        } else {
+            0.0
+        }
+    }
+}
+
 /// One family's figures at one size.
 #[derive(Debug, Serialize)]
 pub struct Measurement {
@@ -101,6 +114,8 @@ pub struct Measurement {
     pub us_per_path: f64,
     /// The split of the median run.
     pub split: Split,
+    /// [`Split::simplifier_percent`] of that split.
+    pub simplifier_percent: f64,
     /// Bytes of report written.
     pub output_bytes: u64,
     /// Peak resident memory of the process during the runs (`VmHWM`, reset
@@ -283,6 +298,7 @@ pub fn measure(family: Family, n: usize, repeat: usize, output: BenchOutput) -> 
         paths_per_second: paths as f64 / seconds,
         us_per_path: seconds * 1e6 / paths.max(1) as f64,
         split: run.split,
+        simplifier_percent: run.split.simplifier_percent(),
         output_bytes: run.bytes,
         peak_memory_kib: peak_memory_kib(),
     })
@@ -348,15 +364,15 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
 fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> io::Result<()> {
     writeln!(
         out,
-        "{:<14} {:>7} {:>7} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}",
-        "family", "paths", "models", "calls", "µs/path", "total ms", "front", "explore", "solver", "simplify", "output", "peak MiB"
+        "{:<14} {:>7} {:>7} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>9}",
+        "family", "paths", "models", "calls", "µs/path", "total ms", "front", "explore", "solver", "simplify", "simp %", "output", "peak MiB"
     )?;
     for m in results {
         let peak = m.peak_memory_kib.map_or_else(|| "?".to_string(), |kib| format!("{:.1}", kib as f64 / 1024.0));
         let s = &m.split;
         writeln!(
             out,
-            "{:<14} {:>7} {:>7} {:>6} {:>9.1} {:>9.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>9}",
+            "{:<14} {:>7} {:>7} {:>6} {:>9.1} {:>9.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>6.1} {:>8.1} {:>9}",
             format!("{}({})", m.family, m.size),
             m.paths,
             m.models,
@@ -367,9 +383,15 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
             s.exploration_ms,
             s.solver_ms,
             s.simplifier_ms,
+            m.simplifier_percent,
             s.output_ms,
             peak
         )?;
     }
-    writeln!(out, "median of {} run{}; times in ms; peak memory per row (VmHWM reset before each)", repeat.max(1), if repeat > 1 { "s" } else { "" })
+    writeln!(
+        out,
+        "median of {} run{}; times in ms; simp % = simplify / (explore + solver + simplify); peak memory per row (VmHWM reset before each)",
+        repeat.max(1),
+        if repeat > 1 { "s" } else { "" }
+    )
 }

@@ -8,6 +8,7 @@
 //! and `x != nil && x.f > 0` must not be turned round); repeated conjuncts
 //! are dropped and a conjunct beside its negation makes `false`.
 
+use super::append::Tags;
 use super::linear::{complement, Comparison, LinearForm, Polynomial};
 use num_bigint::BigInt;
 use num_traits::One;
@@ -74,14 +75,10 @@ impl Interval {
     /// `x = 2`).
     fn pinned_variable(&self) -> Option<(Name, BigInt)> {
         let (lo, hi) = (&self.lower.as_ref()?.0, &self.upper.as_ref()?.0);
-        let (monomial, coefficient) = self.lhs.monomials.iter().next().filter(|_| self.lhs.monomials.len() == 1)?;
-        match (&monomial[..], coefficient.is_one() && lo == hi) {
-            ([atom], true) => match atom.term().kind() {
-                TermKind::Var(x, _) => Some((x.clone(), lo.clone())),
-                _ => None,
-            },
-            _ => None,
+        if lo != hi {
+            return None;
         }
+        Some((variable(&self.lhs)?, lo.clone()))
     }
 
     /// The conjuncts that say the same, or `None` when they contradict.
@@ -118,6 +115,19 @@ impl Interval {
     }
 }
 
+/// `x` when the linear form is the variable `x` itself, which an equality
+/// pins.
+pub fn variable(lhs: &Polynomial) -> Option<Name> {
+    let (monomial, coefficient) = lhs.monomials.iter().next().filter(|_| lhs.monomials.len() == 1)?;
+    match (&monomial[..], coefficient.is_one()) {
+        ([atom], true) => match atom.term().kind() {
+            TermKind::Var(x, _) => Some(x.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// A linear form as a hashable key: its monomials' atom ids and coefficients.
 type Key = Vec<(Vec<u64>, BigInt)>;
 
@@ -128,13 +138,19 @@ fn key(lhs: &Polynomial) -> Key {
 /// The normal form of a term: arithmetic by [`LinearForm`], and every
 /// conjunction reachable through `&&` and `||` with its bounds merged.
 pub struct NormalForm {
-    linear: LinearForm,
+    pub(super) linear: LinearForm,
     memo: IdMap<Term>,
+    /// The conjunctions known to be plain ([`super::append`]) with what
+    /// their conjuncts are.
+    pub(super) plain: IdMap<Tags>,
+    /// The term of each compared linear form, by the comparison's term
+    /// (kept so that one form keeps one id).
+    pub(super) forms: IdMap<Term>,
 }
 
 impl NormalForm {
     pub fn new() -> NormalForm {
-        NormalForm { linear: LinearForm::new(), memo: IdMap::default() }
+        NormalForm { linear: LinearForm::new(), memo: IdMap::default(), plain: IdMap::default(), forms: IdMap::default() }
     }
 
     pub fn normalise(&mut self, term: &Term) -> Term {
@@ -171,7 +187,7 @@ impl NormalForm {
 
     /// `¬t` in normal form: a comparison turned round, otherwise `!t` (or
     /// `t` for `!t`).
-    fn complement(&mut self, term: &Term) -> Term {
+    pub(super) fn complement(&mut self, term: &Term) -> Term {
         match self.linear.comparison(term) {
             Some((comparison, _)) => comparison.negated().term(),
             None => complement(term),

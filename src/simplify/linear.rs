@@ -14,6 +14,7 @@ use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use symex_semantics::eval::euclidean_div_mod;
 use symex_semantics::term::{BinOp, IdMap, Sort, Term, TermKind, UnOp};
 
@@ -22,7 +23,8 @@ use symex_semantics::term::{BinOp, IdMap, Sort, Term, TermKind, UnOp};
 #[derive(Clone, Debug)]
 pub struct Atom {
     term: Term,
-    key: (u8, String),
+    /// The rank and the printed term (shared: polynomials are cloned often).
+    key: (u8, Rc<str>),
 }
 
 impl Atom {
@@ -34,7 +36,7 @@ impl Atom {
             TermKind::Select(..) => 3,
             _ => 4,
         };
-        let key = (rank, term.to_string());
+        let key = (rank, Rc::from(term.to_string()));
         Atom { term, key }
     }
 }
@@ -312,9 +314,14 @@ impl LinearForm {
     /// The comparison `term` normalised to, if it is an integer comparison,
     /// with its term.
     pub fn comparison(&mut self, term: &Term) -> Option<(Comparison, Term)> {
+        self.compared(term).map(|(c, written)| (c.clone(), written.clone()))
+    }
+
+    /// [`LinearForm::comparison`] borrowed.
+    pub fn compared(&mut self, term: &Term) -> Option<(&Comparison, &Term)> {
         self.normalise(term);
         match &self.memo[&term.id()] {
-            Normal::Compared(c, written) => Some((c.clone(), written.clone())),
+            Normal::Compared(c, written) => Some((c, written)),
             _ => None,
         }
     }

@@ -11,6 +11,7 @@
 //! holds wherever the original term is defined; `proofs` checks each rule,
 //! and the whole, on random valuations and with Z3.
 
+mod append;
 mod bounds;
 mod cost;
 mod explain;
@@ -148,6 +149,10 @@ impl Simplifier {
     /// exploration, which share their prefixes, cost one small e-graph per
     /// distinct guard rather than one per path that grows with it.
     pub fn simplify(&mut self, term: &Term) -> Term {
+        if matches!(term.kind(), TermKind::Var(..) | TermKind::Int(_) | TermKind::Bool(_)) {
+            // Most values of a reported state: their own simplest form.
+            return term.clone();
+        }
         if self.memo.len() > self.memo_limit {
             self.memo.clear();
             self.arithmetic.clear();
@@ -174,14 +179,19 @@ impl Simplifier {
             base = left.clone();
         }
         if !self.memo.contains_key(&base.id()) {
-            let simplified = if polynomial(&base, |t| self.arithmetic(t)) { self.normal.normalise(&base) } else { self.run(&base, false).term };
+            let simplified = match base.kind() {
+                // `true`, the guard of every assignment, needs no e-graph.
+                TermKind::Bool(_) => base.clone(),
+                _ if polynomial(&base, |t| self.arithmetic(t)) => self.normal.normalise(&base),
+                _ => self.run(&base, false).term,
+            };
             self.memo.insert(base.id(), (base.clone(), simplified));
         }
         for conjunction in spine.iter().rev() {
             if let TermKind::Binary(BinOp::And, left, right) = conjunction.kind() {
                 let right = self.memoised(right);
-                let combined = Term::binary(BinOp::And, self.memo[&left.id()].1.clone(), right);
-                let simplified = self.normal.normalise(&combined);
+                let left = self.memo[&left.id()].1.clone();
+                let simplified = self.normal.conjoin(&left, &right);
                 self.memo.insert(conjunction.id(), (conjunction.clone(), simplified));
             }
         }

@@ -2,6 +2,7 @@
 //! of other terms a reader meets, plus its limits and explanations;
 //! `soundness` checks that it never changes a meaning.
 
+mod append;
 mod generate;
 mod soundness;
 

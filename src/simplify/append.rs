@@ -1,0 +1,111 @@
+//! Appending one conjunct to a path condition at the cost of the conjunct:
+//! the path conditions of an exploration grow one guard at a time, and
+//! the normal form of `φ && b` would otherwise go over all of `φ` again.
+//!
+//! A conjunction is *plain* when [`NormalForm::normalise`] would write each
+//! of its conjuncts as it stands and none meets another: every comparison
+//! on a linear form of its own and no equality pinning a variable, every
+//! other conjunct in normal form, neither a disjunction, a literal nor
+//! repeated, nor beside its complement. Appending conjuncts that keep it
+//! plain is then what the normal form does; anything else (bounds to
+//! merge, a pinned variable, a possible repeat) takes the full normal form.
+
+use super::bounds::{variable, NormalForm};
+use symex_semantics::term::{BinOp, Term, TermKind};
+
+/// A plain conjunction's linear forms and other conjuncts, as a Bloom
+/// filter of their term ids: "absent" is certain, "present" may be wrong
+/// (the full normal form then decides).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tags([u64; 4]);
+
+impl Tags {
+    /// The word and bit of `id` (Fibonacci hashing onto 256 bits).
+    fn bit(id: u64) -> (usize, u64) {
+        let h = id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56;
+        ((h >> 6) as usize, 1 << (h & 63))
+    }
+
+    fn insert(&mut self, id: u64) {
+        let (word, bit) = Tags::bit(id);
+        self.0[word] |= bit;
+    }
+
+    fn may_contain(&self, id: u64) -> bool {
+        let (word, bit) = Tags::bit(id);
+        self.0[word] & bit != 0
+    }
+}
+
+impl NormalForm {
+    /// The normal form of `left && right`, both in normal form: `left`
+    /// with `right`'s conjuncts appended when that keeps it plain (the
+    /// cost of `right`), otherwise the full normal form.
+    pub fn conjoin(&mut self, left: &Term, right: &Term) -> Term {
+        let tags = match left.kind() {
+            TermKind::Binary(BinOp::And, ..) => self.plain.get(&left.id()).copied(),
+            _ => self.plain_tags(left),
+        };
+        if let Some((appended, tags)) = tags.and_then(|tags| self.appended(left, right, tags)) {
+            self.plain.insert(appended.id(), tags);
+            return appended;
+        }
+        let normal = self.normalise(&Term::binary(BinOp::And, left.clone(), right.clone()));
+        if let Some(tags) = self.plain_tags(&normal) {
+            self.plain.insert(normal.id(), tags);
+        }
+        normal
+    }
+
+    /// `left && c₁ && … && cₙ` for the conjuncts `cᵢ` of `right` but
+    /// `true` (a guard the normal form decided), if each keeps the
+    /// conjunction plain.
+    fn appended(&mut self, left: &Term, right: &Term, mut tags: Tags) -> Option<(Term, Tags)> {
+        let mut conjunction = left.clone();
+        for conjunct in right.conjuncts().into_iter().filter(|conjunct| !conjunct.is_true()) {
+            if !self.admit(&conjunct, &mut tags) {
+                return None;
+            }
+            conjunction = Term::and(conjunction, conjunct);
+        }
+        Some((conjunction, tags))
+    }
+
+    /// The tags of `conjunction` if it is plain and nested to the left
+    /// (as [`Term::conjunction`] builds it), in one pass over its conjuncts.
+    fn plain_tags(&mut self, conjunction: &Term) -> Option<Tags> {
+        let mut conjuncts = Vec::new();
+        let mut rest = conjunction.clone();
+        while let TermKind::Binary(BinOp::And, left, right) = rest.kind() {
+            conjuncts.push(right.clone());
+            rest = left.clone();
+        }
+        conjuncts.push(rest);
+        let mut tags = Tags::default();
+        conjuncts.iter().rev().all(|conjunct| self.admit(conjunct, &mut tags)).then_some(tags)
+    }
+
+    /// Adds `conjunct` to a plain conjunction's tags, unless the normal
+    /// form would not simply append it: it may meet a conjunct already
+    /// there, pins a variable, or is no single conjunct in normal form.
+    fn admit(&mut self, conjunct: &Term, tags: &mut Tags) -> bool {
+        if matches!(conjunct.kind(), TermKind::Binary(BinOp::And | BinOp::Or, ..) | TermKind::Bool(_)) {
+            return false;
+        }
+        if let Some((comparison, written)) = self.linear.compared(conjunct) {
+            let pins = comparison.op == BinOp::Eq && variable(&comparison.lhs).is_some();
+            let form = self.forms.entry(conjunct.id()).or_insert_with(|| comparison.lhs.term()).id();
+            if written != conjunct || pins || tags.may_contain(form) {
+                return false;
+            }
+            tags.insert(form);
+            return true;
+        }
+        let complement = self.complement(conjunct);
+        if self.normalise(conjunct) != *conjunct || tags.may_contain(conjunct.id()) || tags.may_contain(complement.id()) {
+            return false;
+        }
+        tags.insert(conjunct.id());
+        true
+    }
+}
