@@ -150,7 +150,7 @@ fn snapshot(program: &Path, name: &str, format: SnapFormat, broken: Option<Broke
         .flat_map(|options| options.split_whitespace().map(str::to_string))
         .collect();
     let mut snapshot = String::new();
-    for method in methods(program, &options)? {
+    for (method, broken) in methods(program, &options, broken)? {
         let mut options = options.clone();
         options.extend(method.map(|method| ["--method".to_string(), method.name().to_string()]).into_iter().flatten());
         let (command, output) = explore_output(program, name, &options, format, broken)?;
@@ -159,18 +159,23 @@ fn snapshot(program: &Path, name: &str, format: SnapFormat, broken: Option<Broke
     Ok(snapshot)
 }
 
-/// The methods an oo program is snapshotted with (`None`: as `options` say).
-fn methods(program: &Path, options: &[String]) -> Result<Vec<Option<Method>>, CliError> {
+/// The methods an oo program is snapshotted with (`None`: as `options`
+/// say), each with `broken` if its semantics has that rule. The program is
+/// loaded once: terms are numbered in the order they are made, and Z3's
+/// models follow the numbering, so a snapshot must not depend on `broken`
+/// where the rule does not apply.
+fn methods(program: &Path, options: &[String], broken: Option<BrokenRule>) -> Result<Vec<(Option<Method>, Option<BrokenRule>)>, CliError> {
     let line = parse(program, options, SnapFormat::Text)?;
     let loaded = load(&line.common.file)?;
     let semantics = &line.common.semantics;
-    if semantics.method.is_some() || semantics.choice(&loaded.program)?.language != Language::Oo {
-        return Ok(vec![None]);
-    }
-    let offered = [Method::Wp, Method::Forward]
-        .into_iter()
-        .filter(|&method| SemanticsArgs { method: Some(method), ..semantics.clone() }.choice(&loaded.program).is_ok());
-    Ok(offered.map(Some).collect())
+    let methods = if semantics.method.is_some() || semantics.choice(&loaded.program)?.language != Language::Oo {
+        vec![None]
+    } else {
+        let offered = |method: &Method| SemanticsArgs { method: Some(*method), ..semantics.clone() }.choice(&loaded.program).is_ok();
+        [Method::Wp, Method::Forward].into_iter().filter(offered).map(Some).collect()
+    };
+    let breaks = |method: Option<Method>| SemanticsArgs { broken, method: method.or(semantics.method), ..semantics.clone() }.choice(&loaded.program).is_ok();
+    Ok(methods.into_iter().map(|method| (method, broken.filter(|_| breaks(method)))).collect())
 }
 
 /// `options` read as `explore`'s, for `program` in `format`.
@@ -185,17 +190,12 @@ fn format_name(format: SnapFormat) -> String {
     format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
 }
 
-/// The command line to show and the `explore` output for `program`, with
-/// `broken` where the semantics `options` choose has that rule (the command
-/// shown stays the snapshot's own, so that only the output can differ).
+/// The command line to show and the `explore` output for `program` with
+/// `broken` (the command shown stays the snapshot's own, so that only the
+/// output can differ).
 fn explore_output(program: &Path, name: &str, options: &[String], format: SnapFormat, broken: Option<BrokenRule>) -> Result<(String, String), CliError> {
     let mut common = parse(program, options, format)?.common;
-    if broken.is_some() {
-        let breaking = SemanticsArgs { broken, ..common.semantics.clone() };
-        if breaking.choice(&load(&common.file)?.program).is_ok() {
-            common.semantics = breaking;
-        }
-    }
+    common.semantics.broken = broken;
     let mut output = Vec::new();
     view(&common, Some(name), &mut output).map_err(|error| CliError::new(format!("{}: {error}", program.display())))?;
     let mut command = format!("symex explore {name}");
