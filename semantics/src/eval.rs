@@ -315,6 +315,23 @@ mod tests {
     }
 
     #[test]
+    fn shared_ground_values_never_carry_a_variable_over() {
+        let x = Term::var("x", crate::term::Sort::Int);
+        let mut count = Term::int(0);
+        for _ in 0..20 {
+            count = Term::binary(BinOp::Add, count, Term::int(1));
+        }
+        let term = Term::binary(BinOp::Mul, count.clone(), Term::binary(BinOp::Add, x, Term::int(1)));
+        let mut ground = GroundValues::default();
+        for n in [2, 5] {
+            let v: Valuation = [(Name::from("x"), Value::Int(BigInt::from(n)))].into_iter().collect();
+            assert_eq!(eval_sharing(&term, &v, &mut ground), eval(&term, &v));
+        }
+        assert!(ground.0.contains_key(&count.id()), "the count is ground");
+        assert!(!ground.0.contains_key(&term.id()), "the product reads x");
+    }
+
+    #[test]
     fn division_is_euclidean_and_total() {
         assert_eq!(div_mod(7, 2), (3, 1));
         assert_eq!(div_mod(-7, 2), (-4, 1));
