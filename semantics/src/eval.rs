@@ -49,12 +49,69 @@ type Defined = Option<Value>;
 
 /// `V(e)` for `V = (G, H)` with `lookup` giving `G(x)`.
 pub fn eval_in(e: &Term, lookup: impl Fn(&Name) -> Option<Value>, heap: &Heap) -> Result<Value, EvalError> {
+    evaluate(e, &lookup, heap, None)
+}
+
+/// The values of ground terms (no variable, no heap read: the same under
+/// every valuation), kept across evaluations: the state `0 + 1 + … + 1` of
+/// a loop unfolded k times, whose prefixes every later path shares, then
+/// costs each evaluation its new nodes rather than k. Emptied when full,
+/// so its memory stays bounded; term ids are never reused, so an entry
+/// never goes stale.
+#[derive(Default)]
+pub struct GroundValues(IdMap<Value>);
+
+/// Entries [`GroundValues`] holds at most.
+const GROUND_LIMIT: usize = 1 << 16;
+
+/// `V(e)`, reading and extending `ground`.
+pub fn eval_sharing(e: &Term, v: &Valuation, ground: &mut GroundValues) -> Result<Value, EvalError> {
+    if ground.0.len() >= GROUND_LIMIT {
+        ground.0.clear();
+    }
+    evaluate(e, &|x: &Name| v.get(x).cloned(), &v.heap, Some(&mut ground.0))
+}
+
+/// `V(e)` over the nodes of `e` children first, skipping the ground nodes
+/// whose values `ground` holds and adding those it computes.
+fn evaluate(
+    e: &Term,
+    lookup: &impl Fn(&Name) -> Option<Value>,
+    heap: &Heap,
+    mut ground: Option<&mut IdMap<Value>>,
+) -> Result<Value, EvalError> {
+    let nodes = match ground.as_deref() {
+        Some(known) if known.contains_key(&e.id()) => return Ok(known[&e.id()].clone()),
+        Some(known) => e.nodes_besides(|t| known.contains_key(&t.id())),
+        None => e.nodes(),
+    };
     let mut memo: IdMap<Defined> = IdMap::default();
-    for node in e.nodes() {
-        let value = eval_node(&node, &memo, &lookup, heap)?;
+    for node in nodes {
+        if let Some(known) = ground.as_deref() {
+            for child in node.children() {
+                if let Some(value) = known.get(&child.id()) {
+                    memo.entry(child.id()).or_insert_with(|| Some(value.clone()));
+                }
+            }
+        }
+        let value = eval_node(&node, &memo, lookup, heap)?;
+        if let (Some(known), Some(value)) = (ground.as_deref_mut(), &value) {
+            if is_ground(&node, known) {
+                known.insert(node.id(), value.clone());
+            }
+        }
         memo.insert(node.id(), value);
     }
     defined(e, memo.remove(&e.id()).flatten())
+}
+
+/// Whether `node` is a literal, or an operation on ground terms (those `known` holds).
+fn is_ground(node: &Term, known: &IdMap<Value>) -> bool {
+    let operation = matches!(
+        node.kind(),
+        TermKind::Int(_) | TermKind::Bool(_) | TermKind::Nil(_) | TermKind::Unary(..) | TermKind::Binary(..) | TermKind::Ite(..)
+    );
+    operation && node.children().iter().all(|child| known.contains_key(&child.id()))
 }
 
 /// `V(e)` for variables only (no heap), with `lookup` giving `V(x)`.
@@ -255,6 +312,23 @@ mod tests {
         let one_at_a_time: Vec<Value> = terms.iter().map(|t| eval(t, &v).unwrap()).collect();
         assert_eq!(eval_all(&terms, &v).unwrap(), one_at_a_time);
         assert_eq!(one_at_a_time[50], Value::Int(BigInt::from(-43)));
+    }
+
+    #[test]
+    fn shared_ground_values_never_carry_a_variable_over() {
+        let x = Term::var("x", crate::term::Sort::Int);
+        let mut count = Term::int(0);
+        for _ in 0..20 {
+            count = Term::binary(BinOp::Add, count, Term::int(1));
+        }
+        let term = Term::binary(BinOp::Mul, count.clone(), Term::binary(BinOp::Add, x, Term::int(1)));
+        let mut ground = GroundValues::default();
+        for n in [2, 5] {
+            let v: Valuation = [(Name::from("x"), Value::Int(BigInt::from(n)))].into_iter().collect();
+            assert_eq!(eval_sharing(&term, &v, &mut ground), eval(&term, &v));
+        }
+        assert!(ground.0.contains_key(&count.id()), "the count is ground");
+        assert!(!ground.0.contains_key(&term.id()), "the product reads x");
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod oo;
 pub mod print;
 pub mod recursive;
 pub mod program;
+pub mod small_map;
 pub mod subst;
 pub mod syntax;
 pub mod system;

@@ -1,12 +1,13 @@
 //! Substitutions `σ : Var → Expr` and their application `eσ` (§2).
 
+use crate::small_map::SmallMap;
 use crate::term::{IdMap, Name, Sort, Term, TermKind};
 use std::fmt;
 
 /// A substitution, the identity outside its finite domain. Persistent
-/// (`im`), so forking a configuration copies nothing.
+/// ([`SmallMap`]), so forking a configuration copies nothing.
 #[derive(Clone, Default, PartialEq, Eq)]
-pub struct Substitution(im::OrdMap<Name, Term>);
+pub struct Substitution(SmallMap<Name, Term>);
 
 impl Substitution {
     /// `id`, the identity substitution.

@@ -3,7 +3,7 @@
 //! produced it. The explorer, the stepper, test replay and the property
 //! tests are all written against this trait.
 
-use crate::eval::{eval, Valuation};
+use crate::eval::{eval_sharing, GroundValues, Valuation};
 use crate::oo::action::Action;
 use crate::program::{Outcome, Stmt};
 use crate::subst::Substitution;
@@ -122,10 +122,12 @@ pub trait SymbolicConfiguration: Configuration {
     /// of its path condition: `V ∘ σ` on the globals (Theorem 2.3). An
     /// unfolding predicts it by running its trace, `⟨V, ρ⟩ →* ⟨V', ε⟩`
     /// (Theorem 4.5), which also names the objects the path creates.
-    fn predicted_state(&self, inputs: &Valuation) -> Result<Valuation, String> {
+    /// `ground` keeps the values of ground subterms from one call to the
+    /// next (the paths of an exploration share their states' prefixes).
+    fn predicted_state(&self, inputs: &Valuation, ground: &mut GroundValues) -> Result<Valuation, String> {
         let mut predicted = Valuation::new().with_heap(inputs.heap.clone());
         for (x, e) in self.global_state() {
-            let value = eval(&e, inputs).map_err(|error| format!("the final state of `{x}` has no value: {error}"))?;
+            let value = eval_sharing(&e, inputs, ground).map_err(|error| format!("the final state of `{x}` has no value: {error}"))?;
             predicted.insert(x, value);
         }
         Ok(predicted)

@@ -238,6 +238,8 @@ struct Interner {
     nodes: HashMap<Key, Weak<Node>>,
     next_id: u64,
     inserted_since_sweep: usize,
+    /// The entries the last sweep left (all alive then).
+    alive_after_sweep: usize,
 }
 
 impl Interner {
@@ -247,9 +249,14 @@ impl Interner {
             return Term(node);
         }
         self.inserted_since_sweep += 1;
-        if self.inserted_since_sweep > self.nodes.len().max(4096) {
-            // Amortised O(1): forget the nodes no term refers to any more.
+        // Compared with what the last sweep left, not with the table (which
+        // grows by every insertion, so it would never be outrun): the table
+        // holds at most twice the live nodes, and a sweep costs O(1) amortised.
+        if self.inserted_since_sweep > self.alive_after_sweep.max(4096) {
+            // Forget the nodes no term refers to any more.
             self.nodes.retain(|_, node| node.strong_count() > 0);
+            self.nodes.shrink_to(2 * self.nodes.len());
+            self.alive_after_sweep = self.nodes.len();
             self.inserted_since_sweep = 0;
         }
         self.next_id += 1;

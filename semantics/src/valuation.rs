@@ -2,6 +2,7 @@
 //! configurations `V = (G, H)` of §4: the values of the variables and the heap.
 
 use crate::heap::Heap;
+use crate::small_map::{self, SmallMap};
 use crate::term::Name;
 use crate::value::Value;
 use std::fmt;
@@ -10,7 +11,7 @@ use std::fmt;
 /// references point into (empty for programs without objects).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Valuation {
-    vars: im::OrdMap<Name, Value>,
+    vars: SmallMap<Name, Value>,
     pub heap: Heap,
 }
 
@@ -73,8 +74,9 @@ impl Valuation {
 impl std::ops::Index<&str> for Valuation {
     type Output = Value;
 
+    /// Panics when `x` has no value, as indexing a map does.
     fn index(&self, x: &str) -> &Value {
-        &self.vars[x]
+        self.vars.get(x).unwrap_or_else(|| panic!("no value for `{x}`"))
     }
 }
 
@@ -92,7 +94,7 @@ impl Extend<(Name, Value)> for Valuation {
 
 impl<'a> IntoIterator for &'a Valuation {
     type Item = (&'a Name, &'a Value);
-    type IntoIter = im::ordmap::Iter<'a, Name, Value>;
+    type IntoIter = small_map::Iter<'a, Name, Value>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.vars.iter()

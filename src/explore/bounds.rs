@@ -4,6 +4,7 @@
 use super::tree::BoundReason;
 use std::time::Duration;
 use symex_semantics::program::{LoopId, Stmt};
+use symex_semantics::small_map::SmallMap;
 use symex_semantics::system::Rule;
 
 /// The limits of an exploration (SPEC §2 defaults).
@@ -28,7 +29,7 @@ impl Default for Bounds {
 
 /// How often each loop body was entered on one path (persistent: forks share it).
 #[derive(Clone, Default)]
-pub(crate) struct Unfoldings(im::OrdMap<LoopId, usize>);
+pub(crate) struct Unfoldings(SmallMap<LoopId, usize>);
 
 impl Unfoldings {
     /// The counts after a step by `rule` from a configuration whose next

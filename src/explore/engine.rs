@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
+use symex_semantics::eval::GroundValues;
 use symex_semantics::system::{Configuration, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort, Term};
 
@@ -103,6 +104,7 @@ where
         solver: PathSolver::new(options.timeout_ms, deadline, inputs),
         simplifier: Simplifier::new(),
         guards: GuardFolder::default(),
+        ground: GroundValues::default(),
         observer,
         next_id: 0,
         stats: Stats::default(),
@@ -123,6 +125,8 @@ struct Explorer<'a, S: TransitionSystem> {
     solver: PathSolver,
     simplifier: Simplifier,
     guards: GuardFolder,
+    /// The values of the ground parts of the states predicted so far.
+    ground: GroundValues,
     observer: &'a mut dyn Observer,
     next_id: NodeId,
     stats: Stats,
@@ -300,7 +304,7 @@ where
         // as the rules conjoined them or as the nodes' simplified conditions.
         let conjoined = config.path_condition() == &node.guards || (self.options.simplify && reported == node.conjunction);
         let model = if wants_model { self.solver.model(link, &path_condition, conjoined).map(|model| config.inputs_from(model)) } else { None };
-        let prediction = model.as_ref().map(|inputs| config.predicted_state(inputs));
+        let prediction = model.as_ref().map(|inputs| config.predicted_state(inputs, &mut self.ground));
         let status = if wants_model && model.is_none() { Status::Unknown(UnknownReason::NoModel) } else { status };
         let stats = &mut self.stats;
         let id = stats.paths;

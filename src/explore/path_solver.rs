@@ -28,6 +28,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 use symex_semantics::eval::{eval_bool, Valuation};
+use symex_semantics::small_map::SmallMap;
 use symex_semantics::term::{Name, Sort, Term};
 use symex_semantics::value::Value;
 
@@ -74,7 +75,7 @@ pub(crate) struct Link {
 /// A node with a non-trivial guard, chained to the previous such node.
 struct GuardNode {
     guard: Term,
-    vars: BTreeMap<Name, Sort>,
+    vars: SmallMap<Name, Sort>,
     /// The variables of the path condition up to and including `guard`
     /// (shared with the previous guard's when `guard` adds none).
     path_vars: Rc<BTreeMap<Name, Sort>>,
@@ -154,7 +155,7 @@ impl PathSolver {
         if !vars.keys().all(|x| path_vars.contains_key(x)) {
             Rc::make_mut(&mut path_vars).extend(vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
         }
-        let anchor = GuardNode { guard: guard.clone(), vars, path_vars, previous: inherited, level };
+        let anchor = GuardNode { guard: guard.clone(), vars: vars.into_iter().collect(), path_vars, previous: inherited, level };
         Link { anchor: Some(Rc::new(anchor)), model, confirmed, summary }
     }
 

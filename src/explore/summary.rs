@@ -14,9 +14,10 @@
 //!   (the guards on other inputs are satisfied by the confirmed model).
 
 use num_bigint::BigInt;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 use symex_semantics::eval::{eval_bool, Valuation};
+use symex_semantics::small_map::SmallMap;
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 use symex_semantics::value::Value;
 
@@ -110,12 +111,12 @@ impl Drop for Guards {
 }
 
 /// The guards of one path, per input. Programs have few inputs, so the
-/// maps are copied on write (a child shares its parent's until it adds a
-/// guard), which costs far less memory per node than a persistent tree.
+/// maps are small and copied on write (a child shares its parent's until it
+/// adds a guard), which costs far less memory per node than a persistent tree.
 #[derive(Clone, Default)]
 pub(crate) struct Summary {
-    intervals: Rc<BTreeMap<Name, Interval>>,
-    others: Rc<BTreeMap<Name, Rc<Guards>>>,
+    intervals: SmallMap<Name, Interval>,
+    others: SmallMap<Name, Rc<Guards>>,
 }
 
 impl Summary {
@@ -124,12 +125,12 @@ impl Summary {
         let mut next = self.clone();
         if let Some((x, interval)) = bound(guard) {
             let met = self.intervals.get(x).map_or_else(|| interval.clone(), |old| old.meet(&interval));
-            Rc::make_mut(&mut next.intervals).insert(x.clone(), met);
+            next.intervals.insert(x.clone(), met);
             return next;
         }
         for x in vars {
             let list = Guards { guard: guard.clone(), next: self.others.get(&x).cloned() };
-            Rc::make_mut(&mut next.others).insert(x, Rc::new(list));
+            next.others.insert(x, Rc::new(list));
         }
         next
     }

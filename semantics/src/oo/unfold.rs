@@ -22,7 +22,7 @@ use super::inline::{self, Inlined, ThisRule};
 use super::wp::Trace;
 use super::trace::Traces;
 use super::{fresh, inputs, location, Calls, Errors};
-use crate::eval::Valuation;
+use crate::eval::{GroundValues, Valuation};
 use crate::delta::Checks;
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt, Target};
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
@@ -357,7 +357,7 @@ impl<P: PathState> SymbolicConfiguration for Config<P> {
         self.state.global_state(&self.program)
     }
 
-    fn predicted_state(&self, inputs: &Valuation) -> Result<Valuation, String> {
+    fn predicted_state(&self, inputs: &Valuation, _: &mut GroundValues) -> Result<Valuation, String> {
         self.state.predicted_state(inputs, &self.program, self.options)
     }
 
