@@ -7,10 +7,16 @@
 //! replays: `run --input` (or `--heap` for oo programs) accepts it and ends
 //! as the path or counterexample predicted.
 //!
+//! Every command runs with `--time-limit-ms` and must end within the limit
+//! plus `FUZZ_MARGIN_MS` (default 1 s); the largest overrun of each command
+//! is printed. Before the random programs come the corner cases of issue 12
+//! (`y := y * y + y` iterated, whose numbers double in size at every step).
+//!
 //! `FUZZ_PROGRAMS` programs (default 12, seconds) from `FUZZ_SEED` (default
 //! drawn at random); the seed is printed, and so are every failure and the
 //! exit codes of each command. A long run:
-//! `FUZZ_PROGRAMS=10000 cargo test --test proofs fuzz -- --nocapture`.
+//! `FUZZ_PROGRAMS=10000 cargo test --release --test proofs fuzz -- --nocapture`
+//! (about 2 s a program on a loaded 2-core machine).
 
 use crate::generators::{BasicProgram, RecursiveProgram};
 use crate::oo_programs::OoProgram;
@@ -26,12 +32,20 @@ use std::time::{Duration, Instant};
 use symex_semantics::program::{Language, Program, Stmt};
 use symex_semantics::term::{BinOp, Name, Sort, Term};
 
-/// `--time-limit-ms` of `explore`, `tests` and `verify`.
+/// `--time-limit-ms` of every command.
 const TIME_LIMIT_MS: u64 = 2000;
 
 /// How far past its time limit a command may end (process start, Z3's
 /// own query, printing), unless `FUZZ_MARGIN_MS` says otherwise.
-const MARGIN_MS: u64 = 3000;
+const MARGIN_MS: u64 = 1000;
+
+/// Programs fuzzed before the random ones: issue 12's loop whose numbers
+/// double in size at every iteration, from an input and from a constant.
+const CORNERS: [&str; 3] = [
+    "i := 0;\nwhile i < 20 {\n    y := y * y + y;\n    i := i + 1\n}\n",
+    "y := 2;\ni := 0;\nwhile i < 20 {\n    y := y * y + y;\n    i := i + 1\n}\n",
+    "while true {\n    y := y * y + y\n}\n",
+];
 
 /// What one command did.
 struct Ran {
@@ -44,6 +58,8 @@ struct Ran {
 thread_local! {
     /// How often each command exited with each code (or a signal) in this run.
     static EXITS: RefCell<BTreeMap<String, u64>> = RefCell::default();
+    /// The longest time past its time limit each command took (zero if none did).
+    static OVERRUNS: RefCell<BTreeMap<String, Duration>> = RefCell::default();
 }
 
 fn symex(args: &[&str]) -> Result<Ran, String> {
@@ -74,7 +90,14 @@ fn expect_code(ran: &Ran, allowed: &[i32], command: &str) -> Result<(), String> 
 
 fn within_limit(ran: &Ran, command: &str) -> Result<(), String> {
     let margin = from_env("FUZZ_MARGIN_MS").unwrap_or(MARGIN_MS);
-    if ran.elapsed <= Duration::from_millis(TIME_LIMIT_MS + margin) {
+    let overrun = ran.elapsed.saturating_sub(Duration::from_millis(TIME_LIMIT_MS));
+    let name = command.split(' ').next().unwrap_or(command).to_string();
+    OVERRUNS.with(|overruns| {
+        let mut overruns = overruns.borrow_mut();
+        let longest = overruns.entry(name).or_default();
+        *longest = (*longest).max(overrun);
+    });
+    if overrun <= Duration::from_millis(margin) {
         Ok(())
     } else {
         Err(format!("`{command}` took {} ms with --time-limit-ms {TIME_LIMIT_MS}", ran.elapsed.as_millis()))
@@ -101,10 +124,15 @@ struct Fuzzed<'a> {
     language: Language,
 }
 
+/// Outcomes of `run` that a limit of the implementation cut: they decide
+/// nothing about the path a model stands for.
+const CUT: [&str; 3] = ["step-limit", "time-limit", "integer-bound"];
+
 /// `run` on the inputs of a model: its outcome and error. A model of an oo
 /// program is a heap, given with `--heap`.
 fn replay(program: &Fuzzed, model: &Json, checked: bool) -> Result<(String, Json), String> {
-    let mut args = vec!["run", program.file, "--format", "json", "--max-steps", "100000"];
+    let limit = TIME_LIMIT_MS.to_string();
+    let mut args = vec!["run", program.file, "--format", "json", "--max-steps", "100000", "--time-limit-ms", &limit];
     if checked {
         args.push("--checked-arrays");
     }
@@ -125,6 +153,7 @@ fn replay(program: &Fuzzed, model: &Json, checked: bool) -> Result<(String, Json
         args.extend([flag, input.as_str()]);
     }
     let ran = symex(&args)?;
+    within_limit(&ran, "run")?;
     let report = parsed(&ran, "run")?;
     let outcome = report["outcome"].as_str().unwrap_or_default().to_string();
     let code = match outcome.as_str() {
@@ -156,6 +185,9 @@ fn explore(program: &Fuzzed, checked: bool) -> Result<(), String> {
             continue;
         }
         let (outcome, error) = replay(program, &path["model"], checked)?;
+        if CUT.contains(&outcome.as_str()) {
+            continue;
+        }
         if outcome != status || error != path["error"] {
             return Err(format!("path {} is {status} {}, its model {} runs to {outcome} {error}", path["id"], path["error"], path["model"]));
         }
@@ -194,6 +226,9 @@ fn verify(program: &Fuzzed) -> Result<(), String> {
     }
     let counterexample = &report["counterexample"];
     let (outcome, error) = replay(program, &counterexample["inputs"], false)?;
+    if CUT.contains(&outcome.as_str()) {
+        return Ok(());
+    }
     if outcome != "error" || error != counterexample["error"] {
         return Err(format!("the counterexample {} runs to {outcome} {error}, not {}", counterexample["inputs"], counterexample["error"]));
     }
@@ -201,12 +236,17 @@ fn verify(program: &Fuzzed) -> Result<(), String> {
 }
 
 /// `check`: no disagreement between the two semantics (for oo programs,
-/// the §4 results).
+/// the §4 results); the time limit ends it as inconclusive (3), with no report.
 fn check(program: &Fuzzed, seed: u64) -> Result<(), String> {
     let seed = seed.to_string();
-    let ran = symex(&["check", program.file, "--runs", "3", "--seed", &seed, "--format", "json"])?;
-    parsed(&ran, "check")?;
-    expect_code(&ran, &[0], "check")
+    let limit = TIME_LIMIT_MS.to_string();
+    let ran = symex(&["check", program.file, "--runs", "3", "--seed", &seed, "--format", "json", "--time-limit-ms", &limit])?;
+    within_limit(&ran, "check")?;
+    expect_code(&ran, &[0, 3], "check")?;
+    if ran.code == 0 {
+        parsed(&ran, "check")?;
+    }
+    Ok(())
 }
 
 /// `run` on the default inputs.
@@ -261,20 +301,26 @@ fn every_command_survives_fuzzed_programs() {
     let dir: PathBuf = std::env::temp_dir().join(format!("symex-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut failures = 0;
-    for n in 0..programs {
+    let corners = CORNERS.iter().enumerate().map(|(n, source)| (format!("corner case {n}"), source.to_string(), Language::Basic));
+    let generated = (0..programs).map(|n| {
         let program = program(seed, n);
-        let source = program.to_string();
+        (format!("fuzzed program {n}"), program.to_string(), program.language)
+    });
+    for (n, (name, source, language)) in corners.chain(generated).enumerate() {
         let file = dir.join(format!("p{n}.sx"));
         std::fs::write(&file, &source).unwrap();
-        if let Err(why) = every_command(&Fuzzed { file: path(&file), language: program.language }, seed) {
+        if let Err(why) = every_command(&Fuzzed { file: path(&file), language }, seed) {
             failures += 1;
-            println!("fuzzed program {n} (FUZZ_SEED={seed}):\n{source}\n{why}\n");
+            println!("{name} (FUZZ_SEED={seed}):\n{source}\n{why}\n");
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
     let exits = EXITS.with(|exits| exits.take());
     let exits: Vec<String> = exits.iter().map(|(exit, n)| format!("{exit}: {n}")).collect();
-    println!("fuzzed {programs} programs (FUZZ_SEED={seed}): {failures} failed; {}", exits.join(", "));
+    let overruns = OVERRUNS.with(|overruns| overruns.take());
+    let overruns: Vec<String> = overruns.iter().map(|(command, overrun)| format!("{command} {} ms", overrun.as_millis())).collect();
+    println!("fuzzed {} corner and {programs} random programs (FUZZ_SEED={seed}): {failures} failed; {}", CORNERS.len(), exits.join(", "));
+    println!("longest time past --time-limit-ms {TIME_LIMIT_MS}: {}", overruns.join(", "));
     assert_eq!(failures, 0, "{failures} of {programs} fuzzed programs failed (FUZZ_SEED={seed}), printed above");
 }
 

@@ -24,7 +24,7 @@ use crate::mutants::{Mutated, MutatedRecursive, SwappedChoice};
 use crate::distribution::{self, Required, BASIC_RULES, RECURSIVE_RULES};
 use crate::{build, catches_on, holds_on, Generated, Real, RealRecursive, Systems, TIMEOUT_MS};
 use quickcheck::TestResult;
-use symex::explore::run::{run, RunEnd};
+use symex::explore::run::{run, RunEnd, RunLimits};
 use symex::explore::{explore, replay, Bounds, ExploreOptions, Leaf, Status, Tree, UnknownReason};
 use symex::solver::{break_encoding, Mutant, SatResult, Solver};
 use symex::theorems::Simulation;
@@ -90,7 +90,7 @@ fn inputs_partitioned<M: Simulation>(simulation: &M, tree: &Tree, inputs: &Input
         return Ok(());
     }
     let satisfied: Vec<_> = all.iter().filter(|(_, leaf)| eval_bool(&leaf.path_condition, &inputs.0) == Ok(true)).collect();
-    let finished = run(simulation.concrete(), simulation.concrete_initial(&inputs.0), 10_000, |_, _| {});
+    let finished = run(simulation.concrete(), simulation.concrete_initial(&inputs.0), RunLimits::steps(10_000), |_, _| {});
     if finished.end == RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) {
         return match satisfied.len() {
             0 => Ok(()),

@@ -26,7 +26,7 @@ use symex_semantics::heap::{Heap, Object};
 use symex_semantics::oo::action::{Action, Location};
 use symex_semantics::oo::{fresh, ShowTrace};
 use symex_semantics::program::{Class, Language, Program};
-use symex_semantics::term::{BinOp, Name, Sort, Term, UnOp};
+use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
 use symex_semantics::value::{Oid, Value};
 
 /// The most actions a generated trace has.
@@ -174,8 +174,8 @@ impl Draw<'_> {
         }
         let compare = [BinOp::Eq, BinOp::Ne][self.below(2)];
         match self.below(11) {
-            3 if self.sees("P") => Term::binary(compare, self.object("P", depth - 1), self.object("P", depth - 1)),
-            0..=3 => Term::binary(compare, self.object("N", depth - 1), self.object("N", depth - 1)),
+            3 if self.sees("P") => self.object_comparison(compare, "P", depth - 1),
+            0..=3 => self.object_comparison(compare, "N", depth - 1),
             4 => Term::binary([BinOp::Lt, BinOp::Le, BinOp::Eq][self.below(3)], self.int(depth - 1), self.int(depth - 1)),
             5 => Term::unary(UnOp::Not, self.boolean(depth - 1)),
             6 => Term::binary(BinOp::And, self.boolean(depth - 1), self.boolean(depth - 1)),
@@ -183,6 +183,17 @@ impl Draw<'_> {
             8 => Term::binary(BinOp::Implies, self.boolean(depth - 1), self.boolean(depth - 1)),
             _ => Term::ite(self.boolean(depth - 1), self.boolean(depth - 1), self.boolean(depth - 1)),
         }
+    }
+
+    /// `o = o'` or `o != o'` of objects of `class`; never `nil` against
+    /// `nil`, whose class the printed program cannot tell (SPEC §1.4 infers
+    /// it from use): that comparison is decided, so its value is written.
+    fn object_comparison(&mut self, compare: BinOp, class: &str, depth: usize) -> Term {
+        let (left, right) = (self.object(class, depth), self.object(class, depth));
+        if matches!(left.kind(), TermKind::Nil(_)) && matches!(right.kind(), TermKind::Nil(_)) {
+            return Term::bool(compare == BinOp::Eq);
+        }
+        Term::binary(compare, left, right)
     }
 
     /// An expression of `sort`.

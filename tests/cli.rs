@@ -97,6 +97,40 @@ fn run_names_violated_assumptions_and_step_limits() {
     assert_eq!(json(&output)["outcome"], "step-limit");
 }
 
+/// Issue 12's loop: `y`'s size doubles at every iteration.
+const SQUARING: &str = "i := 0;\nwhile i < 20 {\n    y := y * y + y;\n    i := i + 1\n}\n";
+
+#[test]
+fn run_stops_at_its_time_limit() {
+    let output = on("run", "while true { x := x + 1 }", &["--max-steps", "1000000000", "--time-limit-ms", "200", "--format", "json"]);
+    assert_eq!(status(&output), 3);
+    assert_eq!(json(&output)["outcome"], "time-limit");
+}
+
+#[test]
+fn numbers_beyond_the_integer_bound_end_a_run_inconclusive() {
+    let output = on("run", SQUARING, &["--input", "y=3", "--format", "json"]);
+    assert_eq!(status(&output), 3);
+    let report = json(&output);
+    assert_eq!(report["outcome"], "integer-bound");
+    // y has 2 bits and at least doubles its size each iteration: the 16th exceeds 2^16 bits.
+    assert_eq!(report["state"]["i"], 15, "{report}");
+    let constant = format!("y := 2;\n{SQUARING}");
+    let tests = on("tests", &constant, &["--unfold", "25"]);
+    assert_eq!(status(&tests), 3, "{}", stdout(&tests));
+    assert!(stdout(&tests).contains("1 undecided"), "{}", stdout(&tests));
+    let check = on("check", SQUARING, &["--runs", "5", "--seed", "1"]);
+    assert_eq!(status(&check), 0, "{}", stdout(&check));
+}
+
+#[test]
+fn check_ends_at_its_overall_time_limit_with_an_explicit_status() {
+    let output = on("check", WHILE_LOOP, &["--runs", "1000000000", "--time-limit-ms", "300"]);
+    assert_eq!(status(&output), 3);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("symex check: time limit reached"), "{stderr}");
+}
+
 #[test]
 fn bad_input_is_exit_2_with_a_located_message() {
     let path = program("x := 1;\ny := (x +\n");

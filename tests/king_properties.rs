@@ -19,7 +19,7 @@ use rand::SeedableRng;
 use std::rc::Rc;
 use symex::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use symex::commands::Method;
-use symex::explore::run::{run, RunEnd};
+use symex::explore::run::{run, RunEnd, RunLimits};
 use symex::explore::{explore, replay, Bounds, ExploreOptions, Status, Tree, UnknownReason};
 use symex::solver::{break_encoding, Mutant, SatResult, Solver};
 use symex::theorems::inputs::random_heap_inputs;
@@ -227,7 +227,7 @@ impl KingCheck for InputsPartitioned {
         for _ in 0..200 {
             let inputs = random_heap_inputs(program, &mut rng);
             let satisfied: Vec<_> = leaves(tree).filter(|(_, leaf)| eval_bool(&leaf.path_condition, &inputs) == Ok(true)).collect();
-            let finished = run(&semantics.concrete, semantics.start(inputs.clone()), 100_000, |_, _| {});
+            let finished = run(&semantics.concrete, semantics.start(inputs.clone()), RunLimits::steps(100_000), |_, _| {});
             if finished.end == RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) {
                 // Symbolic `assume e` conjoins `e`: no leaf covers inputs outside the domain.
                 assert!(satisfied.is_empty(), "{example}: {inputs:?} violates an assumption yet satisfies a leaf");

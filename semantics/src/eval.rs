@@ -4,6 +4,13 @@
 //! when it decides the value. The one error of a well-typed program is §4's
 //! `⊥`: dereferencing `nil` ([`EvalError::NilDereference`]); out-of-bound
 //! array reads are described by `δ`, not by evaluation.
+//!
+//! Integers are unbounded in the semantics but not in the machine: `y := y * y`
+//! doubles a number's size at every step, so a few dozen steps would take
+//! minutes and gigabytes each. An arithmetic result beyond
+//! [`MAX_INTEGER_BITS`] is therefore not computed: evaluation stops with
+//! [`EvalError::TooLarge`], a limit of the implementation that commands
+//! report as inconclusive, never as a property of the program.
 
 use crate::heap::Heap;
 use crate::subst::Substitution;
@@ -16,6 +23,11 @@ use std::fmt;
 
 pub use crate::valuation::{ShowValuation, Valuation};
 
+/// The largest magnitude evaluation computes, in bits (about 19 700 decimal
+/// digits): one operation on such numbers, and printing one, take
+/// milliseconds.
+pub const MAX_INTEGER_BITS: u64 = 1 << 16;
+
 /// Why a term has no value: `⊥` (a field of `nil`, §4), or a term that is
 /// ill-typed or mentions an unknown variable or object, which is never a
 /// property of a well-typed program run on a complete, consistent valuation.
@@ -25,12 +37,20 @@ pub enum EvalError {
     NilDereference(String),
     Unbound(Name),
     IllTyped(String),
+    /// The named operation's result would exceed [`MAX_INTEGER_BITS`].
+    TooLarge(String),
 }
 
 impl EvalError {
     /// Whether this is §4's `⊥`, an error of the program rather than of its input.
     pub fn is_nil_dereference(&self) -> bool {
         matches!(self, EvalError::NilDereference(_))
+    }
+
+    /// Whether evaluation stopped at the integer bound, a limit of the
+    /// implementation rather than an error of the program or its input.
+    pub fn is_too_large(&self) -> bool {
+        matches!(self, EvalError::TooLarge(_))
     }
 }
 
@@ -40,6 +60,7 @@ impl fmt::Display for EvalError {
             EvalError::NilDereference(access) => write!(f, "`{access}` dereferences nil"),
             EvalError::Unbound(x) => write!(f, "variable `{x}` has no value"),
             EvalError::IllTyped(what) => write!(f, "ill-typed term: {what}"),
+            EvalError::TooLarge(operation) => write!(f, "`{operation}` exceeds the integer bound of {MAX_INTEGER_BITS} bits"),
         }
     }
 }
@@ -227,7 +248,10 @@ fn eval_node(
         },
         TermKind::Unary(UnOp::Neg, a) => Value::Int(-int(a)?),
         TermKind::Unary(UnOp::Not, a) => Value::Bool(!value(a).as_bool().ok_or_else(|| ill_typed(a, "boolean"))?),
-        TermKind::Binary(op, a, b) => binary(*op, value(a), value(b)).ok_or_else(|| EvalError::IllTyped(node.to_string()))?,
+        TermKind::Binary(op, a, b) => binary(*op, value(a), value(b)).map_err(|fault| match fault {
+            Fault::IllTyped => EvalError::IllTyped(node.to_string()),
+            Fault::TooLarge => EvalError::TooLarge(node.to_string()),
+        })?,
         TermKind::FieldArray(f, _) => Value::Field(FieldValue { field: f.clone(), writes: im::Vector::new() }),
         TermKind::Select(a, i) => match value(a) {
             // f[e] (§4.1): the latest write at V(e), else H(V(e).f); ⊥ for nil.
@@ -273,12 +297,29 @@ pub fn euclidean_div_mod(x: &BigInt, y: &BigInt) -> (BigInt, BigInt) {
     }
 }
 
-fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
+/// Why a binary operation has no value.
+enum Fault {
+    IllTyped,
+    TooLarge,
+}
+
+/// `n`, unless it is beyond [`MAX_INTEGER_BITS`].
+fn bounded(n: BigInt) -> Result<Value, Fault> {
+    if n.bits() > MAX_INTEGER_BITS {
+        Err(Fault::TooLarge)
+    } else {
+        Ok(Value::Int(n))
+    }
+}
+
+fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Fault> {
     use Value::{Bool, Int};
-    Some(match (op, a, b) {
-        (BinOp::Add, Int(x), Int(y)) => Int(x + y),
-        (BinOp::Sub, Int(x), Int(y)) => Int(x - y),
-        (BinOp::Mul, Int(x), Int(y)) => Int(x * y),
+    Ok(match (op, a, b) {
+        (BinOp::Add, Int(x), Int(y)) => bounded(x + y)?,
+        (BinOp::Sub, Int(x), Int(y)) => bounded(x - y)?,
+        // The product has at least `bits(x) + bits(y) - 1` bits: refused before it is computed.
+        (BinOp::Mul, Int(x), Int(y)) if x.bits() + y.bits() > MAX_INTEGER_BITS + 1 => return Err(Fault::TooLarge),
+        (BinOp::Mul, Int(x), Int(y)) => bounded(x * y)?,
         (BinOp::Div, Int(x), Int(y)) => Int(euclidean_div_mod(x, y).0),
         (BinOp::Mod, Int(x), Int(y)) => Int(euclidean_div_mod(x, y).1),
         (BinOp::Lt, Int(x), Int(y)) => Bool(x < y),
@@ -287,7 +328,7 @@ fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
         (BinOp::Ge, Int(x), Int(y)) => Bool(x >= y),
         (BinOp::Eq, x, y) => Bool(x == y),
         (BinOp::Ne, x, y) => Bool(x != y),
-        _ => return None,
+        _ => return Err(Fault::IllTyped),
     })
 }
 
@@ -329,6 +370,18 @@ mod tests {
         }
         assert!(ground.0.contains_key(&count.id()), "the count is ground");
         assert!(!ground.0.contains_key(&term.id()), "the product reads x");
+    }
+
+    #[test]
+    fn arithmetic_stops_at_the_integer_bound() {
+        let y = Term::var("y", crate::term::Sort::Int);
+        let square = Term::binary(BinOp::Mul, y.clone(), y.clone());
+        let at = |bits: u64| -> Valuation { [(Name::from("y"), Value::Int(BigInt::from(1) << bits))].into_iter().collect() };
+        let within = MAX_INTEGER_BITS / 2 - 1;
+        assert_eq!(eval(&square, &at(within)), Ok(Value::Int(BigInt::from(1) << (2 * within))));
+        assert!(eval(&square, &at(within + 1)).is_err_and(|error| error.is_too_large()));
+        let double = Term::binary(BinOp::Add, y.clone(), y);
+        assert!(eval(&double, &at(MAX_INTEGER_BITS - 1)).is_err_and(|error| error.is_too_large()));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! produced it. The explorer, the stepper, test replay and the property
 //! tests are all written against this trait.
 
-use crate::eval::{eval_sharing, GroundValues, Valuation};
+use crate::eval::{eval_sharing, EvalError, GroundValues, Valuation};
 use crate::oo::action::Action;
 use crate::program::{Outcome, Stmt};
 use crate::subst::Substitution;
@@ -95,6 +95,14 @@ pub trait TransitionSystem {
 
     /// Every `c'` with `c → c'`; empty exactly when `c` is terminal.
     fn successors(&self, config: &Self::Config) -> Vec<Step<Self::Config>>;
+
+    /// The successors, or why a configuration that is not terminal has none:
+    /// an expression with no value, which a concrete run meets when its
+    /// valuation does not fit the program or an integer outgrows the
+    /// evaluator's bound. Symbolic systems compute no values.
+    fn try_successors(&self, config: &Self::Config) -> Result<Vec<Step<Self::Config>>, EvalError> {
+        Ok(self.successors(config))
+    }
 }
 
 /// What the explorer and the reports need to know of a configuration,

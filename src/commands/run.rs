@@ -1,14 +1,16 @@
 //! `symex run FILE`: one concrete execution (§2 `⟨S, V⟩`, §3 `⟨Γ, G⟩`).
 
+use super::backstop::Backstop;
 use super::language::{with_semantics, Choice, Semantics, Visitor};
 use super::{heap, inputs, load, CliError, Exit, LanguageArg};
-use crate::explore::run::{run, RunEnd};
+use crate::explore::run::{run, RunEnd, RunLimits};
 use crate::report::values::{heap_json, valuation_json};
 use symex_semantics::oo::inline::ThisRule;
 use crate::report::latex;
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 use std::io::Write;
+use std::time::{Duration, Instant};
 use symex_semantics::eval::{ShowValuation, Valuation};
 use symex_semantics::program::{Halt, Language, Outcome};
 use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
@@ -35,6 +37,9 @@ pub struct RunArgs {
     /// Stop with outcome `step-limit` after N transitions.
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub max_steps: usize,
+    /// Stop with outcome `time-limit` after this long (checked between steps).
+    #[arg(long, value_name = "MS")]
+    pub time_limit_ms: Option<u64>,
     #[arg(long, value_enum, default_value_t = RunFormat::Text)]
     pub format: RunFormat,
     /// With `--format latex`: a whole document that compiles on its own.
@@ -63,7 +68,7 @@ struct Finished {
 
 struct Execute {
     inputs: Valuation,
-    max_steps: usize,
+    limits: RunLimits,
     trace: bool,
 }
 
@@ -82,7 +87,7 @@ impl Visitor for Execute {
         if self.trace {
             trace.push((None, initial.to_string()));
         }
-        let run = run(&semantics.concrete, initial, self.max_steps, |rule, config| {
+        let run = run(&semantics.concrete, initial, self.limits, |rule, config| {
             if self.trace {
                 trace.push((Some(rule.name()), config.to_string()));
             }
@@ -93,6 +98,9 @@ impl Visitor for Execute {
 }
 
 pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let limit = args.time_limit_ms.map(Duration::from_millis);
+    let deadline = limit.map(|limit| Instant::now() + limit);
+    let _backstop = limit.map(|limit| Backstop::arm(limit, "symex run".to_string()));
     let loaded = load(&args.file)?;
     let choice = Choice::new(&loaded.program, args.lang.map(Language::from), None, ThisRule::Fresh)?;
     let mut valuation = inputs::valuation(&args.inputs, &loaded.program.globals)?;
@@ -101,13 +109,15 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     }
     let options = Options { checked_arrays: args.checked_arrays };
     let trace = args.trace || args.format == RunFormat::Latex;
-    let visitor = Execute { inputs: valuation, max_steps: args.max_steps, trace };
+    let visitor = Execute { inputs: valuation, limits: RunLimits { max_steps: args.max_steps, deadline }, trace };
     let finished = with_semantics(loaded.program.clone(), choice, options, visitor)?;
     let (outcome, error, exit) = match finished.end {
         RunEnd::Finished(Outcome::Terminated) => ("terminated", None, Exit::Done),
         RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) => ("assumption-violated", None, Exit::Done),
         RunEnd::Finished(Outcome::Halted(Halt::Error(kind))) => ("error", Some(kind.to_string()), Exit::Failed),
         RunEnd::StepLimit => ("step-limit", None, Exit::Inconclusive),
+        RunEnd::TimeLimit => ("time-limit", None, Exit::Inconclusive),
+        RunEnd::IntegerBound => ("integer-bound", None, Exit::Inconclusive),
         RunEnd::Stuck => {
             return Err(CliError::new(format!("{}: the concrete semantics is stuck at {}", args.file, finished.last)));
         }

@@ -73,7 +73,8 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     let visitor = ExploreAndReplay { inputs: &program.globals, options: &session.explore, first_error_only: false };
     let Replayed { tree, tests } = with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
     let header = session.header();
-    let failures = tests.iter().filter(|(_, test)| test.mismatch.is_some()).count();
+    let undecided = tests.iter().filter(|(_, test)| test.cut).count();
+    let failures = tests.iter().filter(|(_, test)| test.mismatch.is_some()).count() - undecided;
     match common.format {
         Format::Json => {
             let tests: Vec<_> = tests
@@ -100,6 +101,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
             for (path, test) in &tests {
                 let verdict = match &test.mismatch {
                     None => "replayed".to_string(),
+                    Some(why) if test.cut => why.clone(),
                     Some(why) => format!("NOT replayed: {why}"),
                 };
                 writeln!(
@@ -111,8 +113,16 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
                 )?;
             }
             let untested = tree.stats.paths - tests.len();
-            writeln!(out, "{} tests, {} replayed; {untested} paths without a test (not run to their end)", tests.len(), tests.len() - failures)?;
+            let replayed = tests.len() - failures - undecided;
+            let undecided = if undecided > 0 { format!(", {undecided} undecided") } else { String::new() };
+            writeln!(out, "{} tests, {replayed} replayed{undecided}; {untested} paths without a test (not run to their end)", tests.len())?;
         }
     }
-    Ok(if failures > 0 { Exit::Failed } else { Exit::Done })
+    Ok(if failures > 0 {
+        Exit::Failed
+    } else if undecided > 0 {
+        Exit::Inconclusive
+    } else {
+        Exit::Done
+    })
 }

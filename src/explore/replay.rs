@@ -3,7 +3,7 @@
 //! the run takes the same rules, ends the same way, and in the state `V ∘ σ`
 //! the path predicts.
 
-use super::run::{run, RunEnd};
+use super::run::{run, RunEnd, RunLimits};
 use super::tree::{NodeId, Tree};
 use symex_semantics::eval::Valuation;
 use symex_semantics::program::Outcome;
@@ -17,6 +17,10 @@ pub struct Replay {
     pub expected_state: Valuation,
     /// `None` when the run agrees, else how it differs.
     pub mismatch: Option<String>,
+    /// Whether the concrete run stopped at a limit of the implementation
+    /// (an integer beyond the evaluator's bound): its `mismatch` then says
+    /// the replay is undecided, not that the path is wrong.
+    pub cut: bool,
 }
 
 /// Replays the path ending at `node`; `None` for a path with no model or
@@ -35,9 +39,12 @@ where
     };
     let expected_rules = tree.rules_to(node);
     let mut rules = Vec::with_capacity(expected_rules.len());
-    let finished = run(concrete, start(inputs.clone()), expected_rules.len(), |rule, _| rules.push(rule));
+    let finished = run(concrete, start(inputs.clone()), RunLimits::steps(expected_rules.len()), |rule, _| rules.push(rule));
+    let cut = finished.end == RunEnd::IntegerBound;
     let final_state = finished.last.global_state();
-    if let Some(step) = rules.iter().zip(&expected_rules).position(|(taken, expected)| taken != expected) {
+    if cut {
+        mismatch = Some(format!("undecided: after {} steps the concrete run reaches an integer beyond the evaluator's bound", finished.steps));
+    } else if let Some(step) = rules.iter().zip(&expected_rules).position(|(taken, expected)| taken != expected) {
         mismatch = Some(format!(
             "step {}: the concrete run took `{}` where the path takes `{}`",
             step + 1,
@@ -47,7 +54,7 @@ where
     } else if finished.end != RunEnd::Finished(expected_outcome) {
         let ended = match finished.end {
             RunEnd::Finished(outcome) => outcome.to_string(),
-            RunEnd::StepLimit => "not finished".to_string(),
+            RunEnd::StepLimit | RunEnd::TimeLimit | RunEnd::IntegerBound => "not finished".to_string(),
             RunEnd::Stuck => "stuck".to_string(),
         };
         mismatch = Some(format!("after {} steps the concrete run is {ended}, the path predicts {expected_outcome}", finished.steps));
@@ -57,5 +64,5 @@ where
     } else if final_state.heap != expected_state.heap {
         mismatch = mismatch.or(Some(format!("the heap ends as {}, the path predicts {}", final_state.heap, expected_state.heap)));
     }
-    Some(Replay { inputs, expected_outcome, expected_state, mismatch })
+    Some(Replay { inputs, expected_outcome, expected_state, mismatch, cut })
 }

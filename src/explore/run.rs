@@ -1,6 +1,7 @@
 //! Concrete runs: one loop for `symex run`, test replay and the confirmation
 //! of counterexamples.
 
+use std::time::Instant;
 use symex_semantics::program::Outcome;
 use symex_semantics::system::{Configuration, Rule, TransitionSystem};
 
@@ -11,6 +12,11 @@ pub enum RunEnd {
     Finished(Outcome),
     /// `max_steps` transitions taken.
     StepLimit,
+    /// The deadline passed (checked between steps).
+    TimeLimit,
+    /// The next step computes an integer beyond the evaluator's bound
+    /// (`symex_semantics::eval::MAX_INTEGER_BITS`).
+    IntegerBound,
     /// Not terminal, yet no rule applies: the inputs do not fit the program.
     Stuck,
 }
@@ -22,9 +28,23 @@ pub struct Run<C> {
     pub steps: usize,
 }
 
-/// Runs the concrete `system` from `initial` for at most `max_steps`
-/// transitions, showing each step (rule and configuration reached) to `observe`.
-pub fn run<S>(system: &S, initial: S::Config, max_steps: usize, mut observe: impl FnMut(Rule, &S::Config)) -> Run<S::Config>
+/// When a concrete run stops if it has not finished.
+#[derive(Clone, Copy, Debug)]
+pub struct RunLimits {
+    pub max_steps: usize,
+    pub deadline: Option<Instant>,
+}
+
+impl RunLimits {
+    /// At most `max_steps` transitions, however long they take.
+    pub fn steps(max_steps: usize) -> RunLimits {
+        RunLimits { max_steps, deadline: None }
+    }
+}
+
+/// Runs the concrete `system` from `initial` within `limits`, showing each
+/// step (rule and configuration reached) to `observe`.
+pub fn run<S>(system: &S, initial: S::Config, limits: RunLimits, mut observe: impl FnMut(Rule, &S::Config)) -> Run<S::Config>
 where
     S: TransitionSystem,
     S::Config: Configuration,
@@ -32,13 +52,24 @@ where
     let mut config = initial;
     let mut steps = 0;
     loop {
-        if let Some(outcome) = config.outcome() {
-            return Run { end: RunEnd::Finished(outcome), last: config, steps };
+        let cut = if let Some(outcome) = config.outcome() {
+            Some(RunEnd::Finished(outcome))
+        } else if steps >= limits.max_steps {
+            Some(RunEnd::StepLimit)
+        } else if limits.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            Some(RunEnd::TimeLimit)
+        } else {
+            None
+        };
+        if let Some(end) = cut {
+            return Run { end, last: config, steps };
         }
-        if steps >= max_steps {
-            return Run { end: RunEnd::StepLimit, last: config, steps };
-        }
-        let Some(step) = system.successors(&config).into_iter().next() else {
+        let step = match system.try_successors(&config) {
+            Ok(successors) => successors.into_iter().next(),
+            Err(error) if error.is_too_large() => return Run { end: RunEnd::IntegerBound, last: config, steps },
+            Err(_) => None,
+        };
+        let Some(step) = step else {
             return Run { end: RunEnd::Stuck, last: config, steps };
         };
         observe(step.rule, &step.next);

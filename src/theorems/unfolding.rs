@@ -117,7 +117,11 @@ where
     fn walk(&self, v: &Valuation, steps: usize, definition_steps: usize, cases: &mut [Cases; 3], found: &mut Vec<Disagreement>) -> Result<(), Disagreement> {
         let (mut c, mut u, mut after) = (self.concrete.initial(v.clone()), self.initial.clone(), v.clone());
         for k in 0..steps {
-            let next = self.concrete.try_successors(&c).map_err(|error| disagree(AGREEMENT, format!("in {c}: {error}")))?.into_iter().next();
+            let next = match self.concrete.try_successors(&c) {
+                // Beyond the evaluator's integer bound nothing can be compared: the lockstep ends here.
+                Err(error) if error.is_too_large() => return Ok(()),
+                successors => successors.map_err(|error| disagree(AGREEMENT, format!("in {c}: {error}")))?.into_iter().next(),
+            };
             let mut runnable = Vec::new();
             for step in self.unfold.successors(&u) {
                 let actions = step.next.state.actions();

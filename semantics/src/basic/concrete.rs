@@ -121,10 +121,20 @@ impl Concrete {
             Concrete::step(Rule::AssumptionViolated, violated, c.valuation.clone())
         })
     }
+}
 
-    /// The successor of `c`, or why its expressions have no value (only
-    /// possible when `V` lacks a variable or has one of the wrong type).
-    pub fn try_successors(&self, c: &Config) -> Result<Vec<Step<Config>>, EvalError> {
+impl TransitionSystem for Concrete {
+    type Config = Config;
+
+    /// The successor of `c`; none if `c` is terminal or its expressions have no value.
+    fn successors(&self, c: &Config) -> Vec<Step<Config>> {
+        self.try_successors(c).unwrap_or_default()
+    }
+
+    /// The successor of `c`, or why its expressions have no value (when
+    /// `V` lacks a variable or has one of the wrong type, or an integer
+    /// outgrows the evaluator's bound).
+    fn try_successors(&self, c: &Config) -> Result<Vec<Step<Config>>, EvalError> {
         let Some((head, rest)) = c.code.split() else {
             return Ok(Vec::new());
         };
@@ -140,16 +150,6 @@ impl Concrete {
             // rejects programs that have them).
             _ => Ok(Vec::new()),
         }
-    }
-}
-
-impl TransitionSystem for Concrete {
-    type Config = Config;
-
-    /// The successor of `c`; none if `c` is terminal or `V` is not a
-    /// valuation of the program's variables (see [`Concrete::try_successors`]).
-    fn successors(&self, c: &Config) -> Vec<Step<Config>> {
-        self.try_successors(c).unwrap_or_default()
     }
 }
 

@@ -185,11 +185,21 @@ impl Concrete {
             Concrete::step(Rule::AssumptionViolated, c, c.valuation.clone(), Code::single(Stmt::Halt(Halt::AssumptionViolated)))
         })
     }
+}
 
-    /// The successor of `c`, or why its expressions have no value (only
-    /// possible when `V` lacks a variable, has one of the wrong type, or
-    /// refers to an object the heap does not have).
-    pub fn try_successors(&self, c: &Config) -> Steps {
+impl TransitionSystem for Concrete {
+    type Config = Config;
+
+    /// The successor of `c`; none if `c` is terminal or its expressions have no value.
+    fn successors(&self, c: &Config) -> Vec<Step<Config>> {
+        self.try_successors(c).unwrap_or_default()
+    }
+
+    /// The successor of `c`, or why its expressions have no value (when
+    /// `V` lacks a variable, has one of the wrong type, or refers to an
+    /// object the heap does not have, or an integer outgrows the evaluator's
+    /// bound).
+    fn try_successors(&self, c: &Config) -> Steps {
         let Some((head, rest)) = c.code.split() else { return Ok(Vec::new()) };
         match head {
             Stmt::Skip => self.concrete_skip(c, rest),
@@ -219,16 +229,6 @@ impl Concrete {
             // `Halt` is terminal; a `return` is only ever run inlined.
             Stmt::Halt(_) | Stmt::Return(None, _) => Ok(Vec::new()),
         }
-    }
-}
-
-impl TransitionSystem for Concrete {
-    type Config = Config;
-
-    /// The successor of `c`; none if `c` is terminal or `V` is not a
-    /// consistent valuation of the program's variables.
-    fn successors(&self, c: &Config) -> Vec<Step<Config>> {
-        self.try_successors(c).unwrap_or_default()
     }
 }
 

@@ -198,10 +198,20 @@ impl Concrete {
         };
         Concrete::step(rule, c, Concrete::continue_with(frame, code), c.globals.clone())
     }
+}
 
-    /// The successor of `c`, or why its expressions have no value (only
-    /// possible when `G` lacks a variable or has one of the wrong type).
-    pub fn try_successors(&self, c: &Config) -> Steps {
+impl TransitionSystem for Concrete {
+    type Config = Config;
+
+    /// The successor of `c`; none if `c` is terminal or its expressions have no value.
+    fn successors(&self, c: &Config) -> Vec<Step<Config>> {
+        self.try_successors(c).unwrap_or_default()
+    }
+
+    /// The successor of `c`, or why its expressions have no value (when
+    /// `G` lacks a variable or has one of the wrong type, or an integer
+    /// outgrows the evaluator's bound).
+    fn try_successors(&self, c: &Config) -> Steps {
         let Some(frame) = c.top() else {
             return Ok(Vec::new());
         };
@@ -224,16 +234,6 @@ impl Concrete {
             // `Halt` is terminal; oo statements never occur (`new` rejects classes).
             _ => Ok(Vec::new()),
         }
-    }
-}
-
-impl TransitionSystem for Concrete {
-    type Config = Config;
-
-    /// The successor of `c`; none if `c` is terminal or `G` is not a
-    /// valuation of the program's variables (see [`Concrete::try_successors`]).
-    fn successors(&self, c: &Config) -> Vec<Step<Config>> {
-        self.try_successors(c).unwrap_or_default()
     }
 }
 

@@ -1,9 +1,15 @@
 //! From the checked surface syntax to the core [`Program`] of
 //! `program.rs`: variables with their inferred sorts, `nil` and method
 //! calls with their classes, and every `while` with its own [`LoopId`].
+//!
+//! Lowering relies on what the checker established (every variable typed,
+//! no call inside an expression, `len` and indexing of array variables).
+//! Where it finds otherwise — a gap in the checker — it reports a located
+//! error rather than panicking on user input.
 
 use super::ast::{self, Expr, ExprKind, StmtKind, Target};
 use super::check::Typing;
+use super::diagnostic::{Diagnostic, LineIndex, Span};
 use crate::program::{self, Block, Class, Language, LoopId, Method, Procedure, Program, Stmt};
 use crate::term::{Name, Sort, Term};
 use std::collections::{BTreeMap, HashMap};
@@ -12,10 +18,10 @@ use std::collections::{BTreeMap, HashMap};
 /// Loops are numbered in the order the program prints (classes and their
 /// methods by name, procedures by name, then the main statement), so that
 /// printing and parsing again gives the same program.
-pub fn lower(program: &ast::Program, typing: &Typing) -> Program {
+pub fn lower(program: &ast::Program, typing: &Typing, lines: &LineIndex) -> Result<Program, Diagnostic> {
     let globals = typing.globals.iter().map(|(x, sort)| (&**x, Term::var(x, sort.clone()))).collect();
     let fields = typing.fields.values().flatten().map(|(f, sort)| (&**f, sort.clone())).collect();
-    let mut lowering = Lowering { typing, globals, fields, next_loop: 0 };
+    let mut lowering = Lowering { typing, lines, globals, fields, next_loop: 0 };
     let mut class_decls = BTreeMap::new();
     let mut procedure_decls = BTreeMap::new();
     for decl in &program.decls {
@@ -29,13 +35,15 @@ pub fn lower(program: &ast::Program, typing: &Typing) -> Program {
             ast::Decl::Var(..) => {}
         }
     }
-    let classes: BTreeMap<Name, Class> =
-        class_decls.into_values().map(|class| (class.name.name.as_str().into(), lowering.class(class))).collect();
+    let classes: BTreeMap<Name, Class> = class_decls
+        .into_values()
+        .map(|class| Ok((class.name.name.as_str().into(), lowering.class(class)?)))
+        .collect::<Result<_, Diagnostic>>()?;
     let procedures: BTreeMap<Name, Procedure> = procedure_decls
         .into_values()
-        .map(|procedure| (procedure.name.name.as_str().into(), lowering.procedure(procedure)))
-        .collect();
-    let main = lowering.block(&program.main, &Locals::default());
+        .map(|procedure| Ok((procedure.name.name.as_str().into(), lowering.procedure(procedure)?)))
+        .collect::<Result<_, Diagnostic>>()?;
+    let main = lowering.block(&program.main, &Locals::default())?;
     let language = if !classes.is_empty() {
         Language::Oo
     } else if !procedures.is_empty() {
@@ -43,11 +51,12 @@ pub fn lower(program: &ast::Program, typing: &Typing) -> Program {
     } else {
         Language::Basic
     };
-    Program { language, globals: typing.globals.clone(), procedures, classes, main }
+    Ok(Program { language, globals: typing.globals.clone(), procedures, classes, main })
 }
 
 struct Lowering<'t> {
     typing: &'t Typing,
+    lines: &'t LineIndex<'t>,
     /// The term of every global variable, built once.
     globals: HashMap<&'t str, Term>,
     /// The sort of every field (field names are global, SPEC §1.4).
@@ -71,112 +80,133 @@ fn named(names: &[ast::Param], sorts: &[Sort]) -> Vec<(Name, Sort)> {
     names.iter().zip(sorts).map(|(param, sort)| (param.name.name.as_str().into(), sort.clone())).collect()
 }
 
-impl Lowering<'_> {
-    fn class(&mut self, class: &ast::Class) -> Class {
+impl<'t> Lowering<'t> {
+    /// What the checker should have established about `span` and did not.
+    fn gap(&self, span: &Span, what: &str) -> Diagnostic {
+        self.lines.error(span.clone(), format!("{what} (the type checker let this through: please report it)"))
+    }
+
+    /// The entry of a typing map the checker fills for the construct at `span`.
+    fn typed<'m, K, V>(&self, map: &'m HashMap<K, V>, key: &K, span: &Span, what: &str) -> Result<&'m V, Diagnostic>
+    where
+        K: std::hash::Hash + Eq,
+    {
+        map.get(key).ok_or_else(|| self.gap(span, what))
+    }
+
+    fn class(&mut self, class: &ast::Class) -> Result<Class, Diagnostic> {
         let name = class.name.name.as_str();
         let mut methods = BTreeMap::new();
         let mut sorted: Vec<&ast::Method> = class.methods.iter().collect();
         sorted.sort_by(|a, b| a.name.name.cmp(&b.name.name));
         for method in sorted {
-            let (param_sorts, result) = &self.typing.methods[&(name.to_string(), method.name.name.clone())];
+            let key = (name.to_string(), method.name.name.clone());
+            let (param_sorts, result) = self.typed(&self.typing.methods, &key, &method.name.span, "this method has no inferred type")?;
             let params = named(&method.params, param_sorts);
             let mut locals = Locals::of(&params);
             locals.vars.insert("this".into(), Term::var("this", Sort::Object(name.into())));
-            let body = self.block(&method.body, &locals);
+            let body = self.block(&method.body, &locals)?;
             let method_name: Name = method.name.name.as_str().into();
             methods.insert(method_name.clone(), Method { name: method_name, params, result: result.clone(), body });
         }
-        let fields = self.typing.fields[name].clone();
-        Class { name: name.into(), fields, methods }
+        let fields = self.typed(&self.typing.fields, &name.to_string(), &class.name.span, "this class has no checked fields")?.clone();
+        Ok(Class { name: name.into(), fields, methods })
     }
 
-    fn procedure(&mut self, procedure: &ast::Procedure) -> Procedure {
-        let params = named(&procedure.params, &self.typing.procedures[&procedure.name.name]);
+    fn procedure(&mut self, procedure: &ast::Procedure) -> Result<Procedure, Diagnostic> {
+        let name = &procedure.name;
+        let sorts = self.typed(&self.typing.procedures, &name.name, &name.span, "this procedure has no inferred parameter types")?;
+        let params = named(&procedure.params, sorts);
         let locals = Locals::of(&params);
-        let body = self.block(&procedure.body, &locals);
-        Procedure { name: procedure.name.name.as_str().into(), params, body }
+        let body = self.block(&procedure.body, &locals)?;
+        Ok(Procedure { name: name.name.as_str().into(), params, body })
     }
 
-    fn block(&mut self, statements: &[ast::Stmt], locals: &Locals) -> Block {
-        statements.iter().map(|statement| self.statement(statement, locals)).collect::<Vec<_>>().into()
+    fn block(&mut self, statements: &[ast::Stmt], locals: &Locals) -> Result<Block, Diagnostic> {
+        Ok(statements.iter().map(|statement| self.statement(statement, locals)).collect::<Result<Vec<_>, _>>()?.into())
     }
 
-    fn statement(&mut self, statement: &ast::Stmt, locals: &Locals) -> Stmt {
-        match &statement.kind {
+    fn statement(&mut self, statement: &ast::Stmt, locals: &Locals) -> Result<Stmt, Diagnostic> {
+        Ok(match &statement.kind {
             StmtKind::Skip => Stmt::Skip,
-            StmtKind::Assign(Target::Var(x), value) => Stmt::Assign(x.name.as_str().into(), self.expr(value, locals)),
+            StmtKind::Assign(Target::Var(x), value) => Stmt::Assign(x.name.as_str().into(), self.expr(value, locals)?),
             StmtKind::Assign(Target::Field(object, field), value) => {
-                Stmt::FieldAssign(self.expr(object, locals), field.name.as_str().into(), self.expr(value, locals))
+                Stmt::FieldAssign(self.expr(object, locals)?, field.name.as_str().into(), self.expr(value, locals)?)
             }
             StmtKind::Assign(Target::Index(array, index), value) => {
-                Stmt::ArrayAssign(array.name.as_str().into(), self.expr(index, locals), self.expr(value, locals))
+                Stmt::ArrayAssign(array.name.as_str().into(), self.expr(index, locals)?, self.expr(value, locals)?)
             }
-            StmtKind::New(target, class) => Stmt::New(self.target(target, locals), class.name.as_str().into()),
+            StmtKind::New(target, class) => Stmt::New(self.target(target, locals)?, class.name.as_str().into()),
             StmtKind::MethodCall { target, receiver, method, args } => Stmt::MethodCall {
-                target: self.target(target, locals),
-                receiver: self.expr(receiver, locals),
-                class: self.typing.receivers[&statement.span.start].clone(),
+                target: self.target(target, locals)?,
+                receiver: self.expr(receiver, locals)?,
+                class: self.typed(&self.typing.receivers, &statement.span.start, &receiver.span, "this receiver has no inferred class")?.clone(),
                 method: method.name.as_str().into(),
-                args: args.iter().map(|arg| self.expr(arg, locals)).collect(),
+                args: self.exprs(args, locals)?,
             },
-            StmtKind::Call(procedure, args) => {
-                Stmt::Call(procedure.name.as_str().into(), args.iter().map(|arg| self.expr(arg, locals)).collect())
-            }
+            StmtKind::Call(procedure, args) => Stmt::Call(procedure.name.as_str().into(), self.exprs(args, locals)?),
             StmtKind::If(condition, then, otherwise) => {
-                Stmt::If(self.expr(condition, locals), self.block(then, locals), self.block(otherwise, locals))
+                Stmt::If(self.expr(condition, locals)?, self.block(then, locals)?, self.block(otherwise, locals)?)
             }
             StmtKind::While(condition, body) => {
                 let id = LoopId(self.next_loop);
                 self.next_loop += 1;
-                Stmt::While(id, self.expr(condition, locals), self.block(body, locals))
+                Stmt::While(id, self.expr(condition, locals)?, self.block(body, locals)?)
             }
-            StmtKind::Assert(condition) => Stmt::Assert(self.expr(condition, locals)),
-            StmtKind::Assume(condition) => Stmt::Assume(self.expr(condition, locals)),
-            StmtKind::Return(value) => Stmt::Return(None, self.expr(value, locals)),
-        }
+            StmtKind::Assert(condition) => Stmt::Assert(self.expr(condition, locals)?),
+            StmtKind::Assume(condition) => Stmt::Assume(self.expr(condition, locals)?),
+            StmtKind::Return(value) => Stmt::Return(None, self.expr(value, locals)?),
+        })
     }
 
     /// A heap variable `x` or `e.f` (the parser never makes `a[e]` one).
-    fn target(&self, target: &Target, locals: &Locals) -> program::Target {
-        match target {
-            Target::Field(object, field) => program::Target::Field(self.expr(object, locals), field.name.as_str().into()),
+    fn target(&self, target: &Target, locals: &Locals) -> Result<program::Target, Diagnostic> {
+        Ok(match target {
+            Target::Field(object, field) => program::Target::Field(self.expr(object, locals)?, field.name.as_str().into()),
             Target::Var(x) | Target::Index(x, _) => program::Target::Var(x.name.as_str().into()),
+        })
+    }
+
+    fn var(&self, x: &str, span: &Span, locals: &Locals) -> Result<Term, Diagnostic> {
+        match locals.vars.get(x) {
+            Some(local) => Ok(local.clone()),
+            None => self.typed(&self.globals, &x, span, &format!("`{x}` has no inferred type")).cloned(),
         }
     }
 
-    fn var(&self, x: &str, locals: &Locals) -> Term {
-        locals.vars.get(x).unwrap_or_else(|| &self.globals[x]).clone()
+    fn exprs(&self, es: &[Expr], locals: &Locals) -> Result<Vec<Term>, Diagnostic> {
+        es.iter().map(|e| self.expr(e, locals)).collect()
     }
 
-    fn expr(&self, e: &Expr, locals: &Locals) -> Term {
-        match &e.kind {
+    fn expr(&self, e: &Expr, locals: &Locals) -> Result<Term, Diagnostic> {
+        Ok(match &e.kind {
             ExprKind::Int(n) => Term::int(n.clone()),
             ExprKind::Bool(b) => Term::bool(*b),
-            ExprKind::Nil => Term::nil(&self.typing.nils[&e.span.start]),
-            ExprKind::This => self.var("this", locals),
-            ExprKind::Var(x) => self.var(x, locals),
-            ExprKind::Len(array) => Term::len(array_name(array)),
-            ExprKind::Unary(op, operand) => Term::unary(*op, self.expr(operand, locals)),
-            ExprKind::Binary(op, left, right) => Term::binary(*op, self.expr(left, locals), self.expr(right, locals)),
+            ExprKind::Nil => Term::nil(self.typed(&self.typing.nils, &e.span.start, &e.span, "this `nil` has no inferred class")?),
+            ExprKind::This => self.var("this", &e.span, locals)?,
+            ExprKind::Var(x) => self.var(x, &e.span, locals)?,
+            ExprKind::Len(array) => Term::len(self.array_name(array)?),
+            ExprKind::Unary(op, operand) => Term::unary(*op, self.expr(operand, locals)?),
+            ExprKind::Binary(op, left, right) => Term::binary(*op, self.expr(left, locals)?, self.expr(right, locals)?),
             ExprKind::Ite(condition, then, otherwise) => {
-                Term::ite(self.expr(condition, locals), self.expr(then, locals), self.expr(otherwise, locals))
+                Term::ite(self.expr(condition, locals)?, self.expr(then, locals)?, self.expr(otherwise, locals)?)
             }
             ExprKind::Field(object, field) => {
                 let sort = self.fields.get(field.name.as_str()).cloned().unwrap_or(Sort::Int);
-                Term::field(self.expr(object, locals), &field.name, sort)
+                Term::field(self.expr(object, locals)?, &field.name, sort)
             }
-            ExprKind::Index(array, index) => {
-                Term::select(self.var(array_name(array), locals), self.expr(index, locals))
+            ExprKind::Index(array, index) => Term::select(self.var(self.array_name(array)?, &array.span, locals)?, self.expr(index, locals)?),
+            ExprKind::Call(..) | ExprKind::MethodCall(..) => {
+                return Err(self.gap(&e.span, "a call cannot be part of an expression; call it in a statement of its own"))
             }
-            ExprKind::Call(..) | ExprKind::MethodCall(..) => unreachable!("the checker rejects calls inside expressions"),
-        }
+        })
     }
-}
 
-/// The variable of `len(a)` or `a[e]`, which the checker made sure is one.
-fn array_name(array: &Expr) -> &str {
-    match &array.kind {
-        ExprKind::Var(a) => a,
-        _ => unreachable!("the checker allows only array variables here"),
+    /// The variable of `len(a)` or `a[e]`, which the checker made sure is one.
+    fn array_name<'e>(&self, array: &'e Expr) -> Result<&'e str, Diagnostic> {
+        match &array.kind {
+            ExprKind::Var(a) => Ok(a),
+            _ => Err(self.gap(&array.span, "only an array variable can be measured with `len` or indexed")),
+        }
     }
 }

@@ -15,6 +15,8 @@ mod types;
 #[cfg(test)]
 mod error_tests;
 #[cfg(test)]
+mod lower_tests;
+#[cfg(test)]
 mod tests;
 
 pub use diagnostic::{Diagnostic, Span};
@@ -28,5 +30,5 @@ pub fn parse_program(source: &str) -> Result<Program, Diagnostic> {
     let lines = LineIndex::new(source);
     let program = parser::parse(source, &lines)?;
     let typing = check::check(&program, &lines)?;
-    Ok(lower::lower(&program, &typing))
+    lower::lower(&program, &typing, &lines)
 }
