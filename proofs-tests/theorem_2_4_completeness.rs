@@ -31,9 +31,17 @@ pub fn completeness<M: Systems, P: Generated, const CHECKED: bool>(program: P, i
     verdict(check_completeness(&simulation, &inputs.0, MAX_STEPS))
 }
 
-/// §2's rules, and the concrete run that leaves the program's domain.
+/// §2's rules, and the concrete run that leaves the program's domain:
+/// required without checked arrays, where it is common; with them, runs
+/// mostly end earlier at a bound, and about one in a hundred meets a false
+/// `assume` — too close to the threshold for a requirement that never flakes.
 fn required(checked: bool) -> Required {
-    Required::rules(&BASIC_RULES).and(Rule::AssumptionViolated).checked(checked)
+    let rules = Required::rules(&BASIC_RULES);
+    if checked {
+        rules.checked(true)
+    } else {
+        rules.and(Rule::AssumptionViolated)
+    }
 }
 
 type Property = fn(BasicProgram, Inputs) -> TestResult;

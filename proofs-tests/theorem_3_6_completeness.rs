@@ -16,9 +16,17 @@ use crate::{catches, holds, RealRecursive};
 use quickcheck::TestResult;
 use symex_semantics::system::Rule;
 
-/// §3's rules, and the concrete run that leaves the program's domain.
+/// §3's rules, and the concrete run that leaves the program's domain:
+/// required without checked arrays, where it is common; with them, runs
+/// mostly end earlier at a bound, and about one in a hundred meets a false
+/// `assume` — too close to the threshold for a requirement that never flakes.
 fn required(checked: bool) -> Required {
-    Required::rules(&RECURSIVE_RULES).and(Rule::AssumptionViolated).checked(checked)
+    let rules = Required::rules(&RECURSIVE_RULES);
+    if checked {
+        rules.checked(true)
+    } else {
+        rules.and(Rule::AssumptionViolated)
+    }
 }
 
 type Property = fn(RecursiveProgram, Inputs) -> TestResult;
