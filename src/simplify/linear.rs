@@ -293,7 +293,9 @@ enum Normal {
 /// `term` (one pass over its distinct nodes), with each normalised
 /// comparison of the result listed for [`super::bounds`].
 pub struct LinearForm {
-    memo: IdMap<Normal>,
+    /// Boxed: a normal form is a few words, and the table, which keeps
+    /// one for every guard of a long path, has more slots than entries.
+    memo: IdMap<Box<Normal>>,
 }
 
 impl LinearForm {
@@ -301,12 +303,17 @@ impl LinearForm {
         LinearForm { memo: IdMap::default() }
     }
 
+    /// Forgets every normal form, keeping the table's capacity.
+    pub fn clear(&mut self) {
+        self.memo.clear();
+    }
+
     /// `term` with its arithmetic in normal form.
     pub fn normalise(&mut self, term: &Term) -> Term {
         // Nodes are memoised children first: a known node has known nodes below.
         for node in term.nodes_besides(|node| self.memo.contains_key(&node.id())) {
             let normal = self.node(&node);
-            self.memo.insert(node.id(), normal);
+            self.memo.insert(node.id(), Box::new(normal));
         }
         self.rebuilt(term)
     }
@@ -320,14 +327,14 @@ impl LinearForm {
     /// [`LinearForm::comparison`] borrowed.
     pub fn compared(&mut self, term: &Term) -> Option<(&Comparison, &Term)> {
         self.normalise(term);
-        match &self.memo[&term.id()] {
+        match &*self.memo[&term.id()] {
             Normal::Compared(c, written) => Some((c, written)),
             _ => None,
         }
     }
 
     fn rebuilt(&self, term: &Term) -> Term {
-        match &self.memo[&term.id()] {
+        match &*self.memo[&term.id()] {
             Normal::Integer(p) => p.term(),
             Normal::Compared(_, written) => written.clone(),
             Normal::Other(t) => t.clone(),
@@ -335,7 +342,7 @@ impl LinearForm {
     }
 
     fn polynomial(&self, term: &Term) -> Polynomial {
-        match &self.memo[&term.id()] {
+        match &*self.memo[&term.id()] {
             Normal::Integer(p) => p.clone(),
             _ => Polynomial::atom(self.rebuilt(term)),
         }
@@ -357,7 +364,7 @@ impl LinearForm {
                 Some(d) if !d.is_zero() => Normal::Integer(divide(*op, &p(a), d)),
                 _ => self.atom(node),
             },
-            TermKind::Unary(UnOp::Not, a) => match &self.memo[&a.id()] {
+            TermKind::Unary(UnOp::Not, a) => match &*self.memo[&a.id()] {
                 Normal::Compared(c, _) => compared(c.negated()),
                 Normal::Other(inner) => Normal::Other(complement(inner)),
                 Normal::Integer(_) => Normal::Other(self.with_children(node)),
