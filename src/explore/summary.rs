@@ -67,16 +67,64 @@ pub(crate) fn bound(guard: &Term) -> Option<(&Name, Interval)> {
         (TermKind::Int(c), TermKind::Var(x, Sort::Int)) => (x, c, mirrored(*op)?),
         _ => return None,
     };
+    Some((x, allowed(op, c)?))
+}
+
+/// What `x op c` allows `x`.
+fn allowed(op: BinOp, c: &BigInt) -> Option<Interval> {
     let one = BigInt::from(1);
-    let interval = match op {
+    Some(match op {
         BinOp::Lt => Interval { low: None, high: Some(c - &one) },
         BinOp::Le => Interval { low: None, high: Some(c.clone()) },
         BinOp::Gt => Interval { low: Some(c + &one), high: None },
         BinOp::Ge => Interval { low: Some(c.clone()), high: None },
         BinOp::Eq => Interval { low: Some(c.clone()), high: Some(c.clone()) },
         _ => return None,
+    })
+}
+
+/// A guard `x + d op c` with literals `d` and `c` (`n - 1 - 1 > 0`, the
+/// guards of a countdown): the input and the interval it allows, so that
+/// confirming a model does not evaluate the ever longer sums again.
+fn shifted(guard: &Term) -> Option<(&Name, Interval)> {
+    let TermKind::Binary(op, left, right) = guard.kind() else { return None };
+    let ((x, d), c, op) = match (offset(left), right.kind(), offset(right), left.kind()) {
+        (Some(shift), TermKind::Int(c), ..) => (shift, c, *op),
+        (_, _, Some(shift), TermKind::Int(c)) => (shift, c, mirrored(*op)?),
+        _ => return None,
     };
-    Some((x, interval))
+    Some((x, allowed(op, &(c - d))?))
+}
+
+/// `x` and `d` when `term` is `x + d` written as sums and differences of
+/// the integer input `x` and literals.
+fn offset(term: &Term) -> Option<(&Name, BigInt)> {
+    let mut d = BigInt::from(0);
+    let mut term = term;
+    loop {
+        term = match term.kind() {
+            TermKind::Var(x, Sort::Int) => return Some((x, d)),
+            TermKind::Binary(BinOp::Add, a, b) => match (a.kind(), b.kind()) {
+                (_, TermKind::Int(c)) => {
+                    d += c;
+                    a
+                }
+                (TermKind::Int(c), _) => {
+                    d += c;
+                    b
+                }
+                _ => return None,
+            },
+            TermKind::Binary(BinOp::Sub, a, b) => match b.kind() {
+                TermKind::Int(c) => {
+                    d -= c;
+                    a
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+    }
 }
 
 /// `op` with its operands exchanged (`c < x` is `x > c`).
@@ -110,12 +158,15 @@ impl Drop for Guards {
     }
 }
 
-/// The guards of one path, per input. Programs have few inputs, so the
+/// The guards of one path, per input: the interval of the bounds `x op c`,
+/// that of the shifted bounds `x + d op c` (kept apart: only the former
+/// decide a guard without a query), and the other guards. Programs have few inputs, so the
 /// maps are small and copied on write (a child shares its parent's until it
 /// adds a guard), which costs far less memory per node than a persistent tree.
 #[derive(Clone, Default)]
 pub(crate) struct Summary {
     intervals: SmallMap<Name, Interval>,
+    shifted: SmallMap<Name, Interval>,
     others: SmallMap<Name, Rc<Guards>>,
 }
 
@@ -126,6 +177,11 @@ impl Summary {
         if let Some((x, interval)) = bound(guard) {
             let met = self.intervals.get(x).map_or_else(|| interval.clone(), |old| old.meet(&interval));
             next.intervals.insert(x.clone(), met);
+            return next;
+        }
+        if let Some((x, interval)) = shifted(guard) {
+            let met = self.shifted.get(x).map_or_else(|| interval.clone(), |old| old.meet(&interval));
+            next.shifted.insert(x.clone(), met);
             return next;
         }
         for x in vars {
@@ -139,12 +195,13 @@ impl Summary {
     /// satisfies the whole path.
     pub(crate) fn holds(&self, model: &Valuation, changed: &BTreeSet<Name>) -> bool {
         changed.iter().all(|x| {
-            let in_interval = match (self.intervals.get(x), model.get(x).and_then(Value::as_int)) {
+            let within = |intervals: &SmallMap<Name, Interval>| match (intervals.get(x), model.get(x).and_then(Value::as_int)) {
                 (Some(interval), Some(n)) => interval.contains(n),
                 (Some(_), None) => false,
                 (None, _) => true,
             };
-            in_interval
+            within(&self.intervals)
+                && within(&self.shifted)
                 && std::iter::successors(self.others.get(x).map(Rc::as_ref), |list| list.next.as_deref())
                     .all(|list| eval_bool(&list.guard, model) == Ok(true))
         })
@@ -156,7 +213,7 @@ impl Summary {
     /// satisfies the path and the guard; `None` when the guard is not of that kind.
     pub(crate) fn decide(&self, guard: &Term, current: impl Fn(&Name) -> Option<BigInt>) -> Option<(Name, Option<BigInt>)> {
         let (x, interval) = bound(guard)?;
-        if self.others.contains_key(x) {
+        if self.others.contains_key(x) || self.shifted.contains_key(x) {
             return None;
         }
         let met = self.intervals.get(x).map_or_else(|| interval.clone(), |old| old.meet(&interval));

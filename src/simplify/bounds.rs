@@ -153,6 +153,15 @@ impl NormalForm {
         NormalForm { linear: LinearForm::new(), memo: IdMap::default(), plain: IdMap::default(), forms: IdMap::default() }
     }
 
+    /// Forgets every normal form, keeping the tables' capacity (they fill
+    /// up again to about the same size).
+    pub fn clear(&mut self) {
+        self.linear.clear();
+        self.memo.clear();
+        self.plain.clear();
+        self.forms.clear();
+    }
+
     pub fn normalise(&mut self, term: &Term) -> Term {
         if let Some(done) = self.memo.get(&term.id()) {
             return done.clone();

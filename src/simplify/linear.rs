@@ -13,7 +13,6 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use symex_semantics::eval::euclidean_div_mod;
 use symex_semantics::term::{BinOp, IdMap, Sort, Term, TermKind, UnOp};
@@ -70,39 +69,42 @@ impl Ord for Atom {
 /// A product of atoms, in canonical order (`x * x * y`).
 pub type Monomial = Vec<Atom>;
 
-/// `Σ cᵢ·mᵢ + k` with every `cᵢ ≠ 0`.
+/// `Σ cᵢ·mᵢ + k` with every `cᵢ ≠ 0`, the monomials sorted and distinct
+/// (a vector, not a B-tree map: most polynomials have one or two monomials,
+/// and a map's node is ten times their size in the memo of every guard).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Polynomial {
-    pub monomials: BTreeMap<Monomial, BigInt>,
+    pub monomials: Vec<(Monomial, BigInt)>,
     pub constant: BigInt,
 }
 
 impl Polynomial {
     pub fn constant(k: BigInt) -> Polynomial {
-        Polynomial { monomials: BTreeMap::new(), constant: k }
+        Polynomial { monomials: Vec::new(), constant: k }
     }
 
     fn atom(term: Term) -> Polynomial {
-        let mut monomials = BTreeMap::new();
-        monomials.insert(vec![Atom::new(term)], BigInt::one());
-        Polynomial { monomials, constant: BigInt::zero() }
+        Polynomial { monomials: vec![(vec![Atom::new(term)], BigInt::one())], constant: BigInt::zero() }
     }
 
     pub fn as_constant(&self) -> Option<&BigInt> {
         self.monomials.is_empty().then_some(&self.constant)
     }
 
-    fn add(&self, other: &Polynomial, sign: &BigInt) -> Polynomial {
-        let mut sum = self.clone();
+    fn add(mut self, other: &Polynomial, sign: &BigInt) -> Polynomial {
         for (monomial, c) in &other.monomials {
-            let entry = sum.monomials.entry(monomial.clone()).or_insert_with(BigInt::zero);
-            *entry += c * sign;
-            if entry.is_zero() {
-                sum.monomials.remove(monomial);
+            match self.monomials.binary_search_by(|(m, _)| m.cmp(monomial)) {
+                Ok(i) => {
+                    self.monomials[i].1 += c * sign;
+                    if self.monomials[i].1.is_zero() {
+                        self.monomials.remove(i);
+                    }
+                }
+                Err(i) => self.monomials.insert(i, (monomial.clone(), c * sign)),
             }
         }
-        sum.constant += &other.constant * sign;
-        sum
+        self.constant += &other.constant * sign;
+        self
     }
 
     fn scale(&self, factor: &BigInt) -> Polynomial {
@@ -132,9 +134,7 @@ impl Polynomial {
         let ((mut m, c), (n, d)) = (single(self)?, single(other)?);
         m.extend(n);
         m.sort();
-        let mut monomials = BTreeMap::new();
-        monomials.insert(m, c * d);
-        Some(Polynomial { monomials, constant: BigInt::zero() })
+        Some(Polynomial { monomials: vec![(m, c * d)], constant: BigInt::zero() })
     }
 
     /// `(q, r)` with `self = d·q + r`, `q` collecting every monomial whose
@@ -143,9 +143,9 @@ impl Polynomial {
         let (mut q, mut r) = (Polynomial::default(), Polynomial::default());
         for (m, c) in &self.monomials {
             if (c % d).is_zero() {
-                q.monomials.insert(m.clone(), c / d);
+                q.monomials.push((m.clone(), c / d));
             } else {
-                r.monomials.insert(m.clone(), c.clone());
+                r.monomials.push((m.clone(), c.clone()));
             }
         }
         (q.constant, r.constant) = euclidean_div_mod(&self.constant, d);
@@ -154,7 +154,7 @@ impl Polynomial {
 
     /// The gcd of the monomials' coefficients (`0` for a constant).
     fn content(&self) -> BigInt {
-        self.monomials.values().fold(BigInt::zero(), |g, c| g.gcd(c))
+        self.monomials.iter().fold(BigInt::zero(), |g, (_, c)| g.gcd(c))
     }
 
     /// The polynomial written out: positive monomials first, constant last.
@@ -202,13 +202,13 @@ pub struct Comparison {
 impl Comparison {
     /// `left op right` in normal form, or its truth value when `L` vanishes.
     fn new(op: BinOp, left: &Polynomial, right: &Polynomial) -> Result<Comparison, bool> {
-        let mut lhs = left.add(right, &-BigInt::one());
+        let mut lhs = left.clone().add(right, &-BigInt::one());
         let mut k = -std::mem::take(&mut lhs.constant);
         let mut op = op;
         if lhs.monomials.is_empty() {
             return Err(holds(op, &k));
         }
-        if lhs.monomials.values().next().is_some_and(Signed::is_negative) {
+        if lhs.monomials.first().is_some_and(|(_, c)| c.is_negative()) {
             lhs = lhs.scale(&-BigInt::one());
             k = -k;
             op = flip(op);
@@ -243,9 +243,9 @@ impl Comparison {
         let (mut left, mut right) = (Polynomial::default(), Polynomial::constant(self.k.clone()));
         for (m, c) in &self.lhs.monomials {
             if c.is_positive() {
-                left.monomials.insert(m.clone(), c.clone());
+                left.monomials.push((m.clone(), c.clone()));
             } else {
-                right.monomials.insert(m.clone(), -c);
+                right.monomials.push((m.clone(), -c));
             }
         }
         if right.constant.is_negative() && !right.monomials.is_empty() {
@@ -293,7 +293,9 @@ enum Normal {
 /// `term` (one pass over its distinct nodes), with each normalised
 /// comparison of the result listed for [`super::bounds`].
 pub struct LinearForm {
-    memo: IdMap<Normal>,
+    /// Boxed: a normal form is a few words, and the table, which keeps
+    /// one for every guard of a long path, has more slots than entries.
+    memo: IdMap<Box<Normal>>,
 }
 
 impl LinearForm {
@@ -301,12 +303,17 @@ impl LinearForm {
         LinearForm { memo: IdMap::default() }
     }
 
+    /// Forgets every normal form, keeping the table's capacity.
+    pub fn clear(&mut self) {
+        self.memo.clear();
+    }
+
     /// `term` with its arithmetic in normal form.
     pub fn normalise(&mut self, term: &Term) -> Term {
         // Nodes are memoised children first: a known node has known nodes below.
         for node in term.nodes_besides(|node| self.memo.contains_key(&node.id())) {
             let normal = self.node(&node);
-            self.memo.insert(node.id(), normal);
+            self.memo.insert(node.id(), Box::new(normal));
         }
         self.rebuilt(term)
     }
@@ -320,14 +327,14 @@ impl LinearForm {
     /// [`LinearForm::comparison`] borrowed.
     pub fn compared(&mut self, term: &Term) -> Option<(&Comparison, &Term)> {
         self.normalise(term);
-        match &self.memo[&term.id()] {
+        match &*self.memo[&term.id()] {
             Normal::Compared(c, written) => Some((c, written)),
             _ => None,
         }
     }
 
     fn rebuilt(&self, term: &Term) -> Term {
-        match &self.memo[&term.id()] {
+        match &*self.memo[&term.id()] {
             Normal::Integer(p) => p.term(),
             Normal::Compared(_, written) => written.clone(),
             Normal::Other(t) => t.clone(),
@@ -335,7 +342,7 @@ impl LinearForm {
     }
 
     fn polynomial(&self, term: &Term) -> Polynomial {
-        match &self.memo[&term.id()] {
+        match &*self.memo[&term.id()] {
             Normal::Integer(p) => p.clone(),
             _ => Polynomial::atom(self.rebuilt(term)),
         }
@@ -357,7 +364,7 @@ impl LinearForm {
                 Some(d) if !d.is_zero() => Normal::Integer(divide(*op, &p(a), d)),
                 _ => self.atom(node),
             },
-            TermKind::Unary(UnOp::Not, a) => match &self.memo[&a.id()] {
+            TermKind::Unary(UnOp::Not, a) => match &*self.memo[&a.id()] {
                 Normal::Compared(c, _) => compared(c.negated()),
                 Normal::Other(inner) => Normal::Other(complement(inner)),
                 Normal::Integer(_) => Normal::Other(self.with_children(node)),

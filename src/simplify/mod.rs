@@ -156,7 +156,7 @@ impl Simplifier {
         if self.memo.len() > self.memo_limit {
             self.memo.clear();
             self.arithmetic.clear();
-            self.normal = NormalForm::new();
+            self.normal.clear();
         }
         let before = self.memo.len();
         let simplified = self.memoised(term);
