@@ -12,7 +12,7 @@ use crate::corruption::{Corrupting, Corruption, BASIC_PLACES, RECURSIVE_PLACES};
 use crate::distribution::{self, Required};
 use crate::generators::{BasicProgram, Inputs, Path, RecursiveProgram};
 use crate::mutants::TopClosureOnly;
-use crate::{catches_on, cases, holds_on, options, Generated, TIMEOUT_MS};
+use crate::{cases, catches_on, holds_on, options, Generated, TIMEOUT_MS};
 use quickcheck::TestResult;
 use std::cell::RefCell;
 use symex::theorems::completeness::check_completeness;
@@ -28,7 +28,11 @@ const MAX_STEPS: usize = 100;
 /// A checker run on a simulation and a generated case.
 type Checker<M> = fn(&M, &Inputs, &Path) -> Result<Cases, String>;
 
-fn correctness<M: Simulation>(simulation: &M, inputs: &Inputs, path: &Path) -> Result<Cases, String> {
+fn correctness<M: Simulation>(
+    simulation: &M,
+    inputs: &Inputs,
+    path: &Path,
+) -> Result<Cases, String> {
     let mut k = 0;
     let feasible = feasible_run(simulation, inputs.0.clone(), path.steps, TIMEOUT_MS, |n| {
         k += 1;
@@ -62,44 +66,93 @@ fn noticed(applied: &RefCell<Vec<&'static str>>, result: Result<Cases, String>) 
 }
 
 type BasicCorrupted = Basic<basic::symbolic::Symbolic, Corrupting<basic::concrete::Concrete>>;
-type RecursiveCorrupted = Recursive<recursive::symbolic::Symbolic, Corrupting<recursive::concrete::Concrete>>;
+type RecursiveCorrupted =
+    Recursive<recursive::symbolic::Symbolic, Corrupting<recursive::concrete::Concrete>>;
 
 fn basic_systems(program: &BasicProgram, corruption: Corruption) -> Result<BasicCorrupted, String> {
     let (program, options) = (program.program(), options(false));
     distribution::record_program(&program);
     let symbolic = basic::symbolic::Symbolic::new(program.clone(), options)?;
     let real = basic::concrete::Concrete::new(program.clone(), options)?;
-    Basic::new(program, options, symbolic, Corrupting { real, corruption, applied: RefCell::default() })
+    Basic::new(
+        program,
+        options,
+        symbolic,
+        Corrupting {
+            real,
+            corruption,
+            applied: RefCell::default(),
+        },
+    )
 }
 
-fn recursive_systems(program: &RecursiveProgram, corruption: Corruption) -> Result<RecursiveCorrupted, String> {
+fn recursive_systems(
+    program: &RecursiveProgram,
+    corruption: Corruption,
+) -> Result<RecursiveCorrupted, String> {
     let (program, options) = (program.program(), options(false));
     distribution::record_program(&program);
     let symbolic = recursive::symbolic::Symbolic::new(program.clone(), options)?;
     let real = recursive::concrete::Concrete::new(program.clone(), options)?;
-    Recursive::new(program, options, symbolic, Corrupting { real, corruption, applied: RefCell::default() })
+    Recursive::new(
+        program,
+        options,
+        symbolic,
+        Corrupting {
+            real,
+            corruption,
+            applied: RefCell::default(),
+        },
+    )
 }
 
-fn on_basic(checker: Checker<BasicCorrupted>, program: BasicProgram, inputs: Inputs, path: Path, corruption: Corruption) -> TestResult {
+fn on_basic(
+    checker: Checker<BasicCorrupted>,
+    program: BasicProgram,
+    inputs: Inputs,
+    path: Path,
+    corruption: Corruption,
+) -> TestResult {
     match basic_systems(&program, corruption) {
-        Ok(simulation) => noticed(&simulation.concrete().applied, checker(&simulation, &inputs, &path)),
+        Ok(simulation) => noticed(
+            &simulation.concrete().applied,
+            checker(&simulation, &inputs, &path),
+        ),
         Err(error) => TestResult::error(error),
     }
 }
 
-fn on_recursive(checker: Checker<RecursiveCorrupted>, program: RecursiveProgram, inputs: Inputs, path: Path, corruption: Corruption) -> TestResult {
+fn on_recursive(
+    checker: Checker<RecursiveCorrupted>,
+    program: RecursiveProgram,
+    inputs: Inputs,
+    path: Path,
+    corruption: Corruption,
+) -> TestResult {
     match recursive_systems(&program, corruption) {
-        Ok(simulation) => noticed(&simulation.concrete().applied, checker(&simulation, &inputs, &path)),
+        Ok(simulation) => noticed(
+            &simulation.concrete().applied,
+            checker(&simulation, &inputs, &path),
+        ),
         Err(error) => TestResult::error(error),
     }
 }
 
 /// [`on_recursive`] with the checker comparing only the top closure.
-fn top_only(checker: Checker<TopClosureOnly<RecursiveCorrupted>>, program: RecursiveProgram, inputs: Inputs, path: Path, corruption: Corruption) -> TestResult {
+fn top_only(
+    checker: Checker<TopClosureOnly<RecursiveCorrupted>>,
+    program: RecursiveProgram,
+    inputs: Inputs,
+    path: Path,
+    corruption: Corruption,
+) -> TestResult {
     match recursive_systems(&program, corruption) {
         Ok(simulation) => {
             let weakened = TopClosureOnly(simulation);
-            noticed(&weakened.0.concrete().applied, checker(&weakened, &inputs, &path))
+            noticed(
+                &weakened.0.concrete().applied,
+                checker(&weakened, &inputs, &path),
+            )
         }
         Err(error) => TestResult::error(error),
     }
@@ -116,47 +169,87 @@ fn quarter() -> u64 {
 #[test]
 fn theorem_2_3_checker_notices_a_corruption_anywhere() {
     let property: BasicProperty = |p, i, path, c| on_basic(correctness, p, i, path, c);
-    holds_on("Theorem 2.3's checker on corrupted configurations", quarter(), &Required::cases(&BASIC_PLACES), property);
+    holds_on(
+        "Theorem 2.3's checker on corrupted configurations",
+        quarter(),
+        &Required::cases(&BASIC_PLACES),
+        property,
+    );
 }
 
 #[test]
 fn theorem_2_4_checker_notices_a_corruption_anywhere() {
     let property: BasicProperty = |p, i, path, c| on_basic(completeness, p, i, path, c);
-    holds_on("Theorem 2.4's checker on corrupted configurations", cases(), &Required::cases(&BASIC_PLACES), property);
+    holds_on(
+        "Theorem 2.4's checker on corrupted configurations",
+        cases(),
+        &Required::cases(&BASIC_PLACES),
+        property,
+    );
 }
 
 #[test]
 fn corollary_2_2_checker_notices_a_corruption_anywhere() {
     let property: BasicProperty = |p, i, path, c| on_basic(soundness, p, i, path, c);
-    holds_on("Corollary 2.2's checker on corrupted configurations", cases(), &Required::cases(&BASIC_PLACES), property);
+    holds_on(
+        "Corollary 2.2's checker on corrupted configurations",
+        cases(),
+        &Required::cases(&BASIC_PLACES),
+        property,
+    );
 }
 
 #[test]
 fn theorem_3_5_checker_notices_a_corruption_anywhere() {
     let property: RecursiveProperty = |p, i, path, c| on_recursive(correctness, p, i, path, c);
-    holds_on("Theorem 3.5's checker on corrupted configurations", quarter(), &Required::cases(&RECURSIVE_PLACES), property);
+    holds_on(
+        "Theorem 3.5's checker on corrupted configurations",
+        quarter(),
+        &Required::cases(&RECURSIVE_PLACES),
+        property,
+    );
 }
 
 #[test]
 fn theorem_3_6_checker_notices_a_corruption_anywhere() {
     let property: RecursiveProperty = |p, i, path, c| on_recursive(completeness, p, i, path, c);
-    holds_on("Theorem 3.6's checker on corrupted configurations", cases(), &Required::cases(&RECURSIVE_PLACES), property);
+    holds_on(
+        "Theorem 3.6's checker on corrupted configurations",
+        cases(),
+        &Required::cases(&RECURSIVE_PLACES),
+        property,
+    );
 }
 
 #[test]
 fn corollary_3_4_checker_notices_a_corruption_anywhere() {
     let property: RecursiveProperty = |p, i, path, c| on_recursive(soundness, p, i, path, c);
-    holds_on("Corollary 3.4's checker on corrupted configurations", cases(), &Required::cases(&RECURSIVE_PLACES), property);
+    holds_on(
+        "Corollary 3.4's checker on corrupted configurations",
+        cases(),
+        &Required::cases(&RECURSIVE_PLACES),
+        property,
+    );
 }
 
 #[test]
 fn theorem_3_6_catches_a_checker_comparing_only_the_top_closure() {
     let property: RecursiveProperty = |p, i, path, c| top_only(completeness, p, i, path, c);
-    catches_on("Theorem 3.6's checker comparing the top closure only", cases(), &Required::nothing(), property);
+    catches_on(
+        "Theorem 3.6's checker comparing the top closure only",
+        cases(),
+        &Required::nothing(),
+        property,
+    );
 }
 
 #[test]
 fn theorem_3_5_catches_a_checker_comparing_only_the_top_closure() {
     let property: RecursiveProperty = |p, i, path, c| top_only(correctness, p, i, path, c);
-    catches_on("Theorem 3.5's checker comparing the top closure only", quarter(), &Required::nothing(), property);
+    catches_on(
+        "Theorem 3.5's checker comparing the top closure only",
+        quarter(),
+        &Required::nothing(),
+        property,
+    );
 }

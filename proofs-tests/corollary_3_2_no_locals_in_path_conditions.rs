@@ -4,9 +4,9 @@
 //!
 //! Checked along random symbolic runs of random recursive programs.
 
+use crate::distribution::{Required, RECURSIVE_RULES};
 use crate::generators::{Path, RecursiveProgram};
 use crate::mutants::{GuardWithoutTau, MutatedRecursive};
-use crate::distribution::{Required, RECURSIVE_RULES};
 use crate::{build, catches, holds, verdict, RealRecursive, Systems};
 use quickcheck::TestResult;
 use symex::theorems::recursive::check_no_locals_in_path_conditions;
@@ -24,27 +24,44 @@ where
         Ok(simulation) => simulation,
         Err(error) => return error,
     };
-    verdict(check_no_locals_in_path_conditions(&simulation, &path.run(&simulation)))
+    verdict(check_no_locals_in_path_conditions(
+        &simulation,
+        &path.run(&simulation),
+    ))
 }
 
 /// §3's rules, from the initial configuration on.
 fn required(checked: bool) -> Required {
-    Required::rules(&RECURSIVE_RULES).and_initial().checked(checked)
+    Required::rules(&RECURSIVE_RULES)
+        .and_initial()
+        .checked(checked)
 }
 
 type Property = fn(RecursiveProgram, Path) -> TestResult;
 
 #[test]
 fn corollary_3_2_holds() {
-    holds("Corollary 3.2", &required(false), corollary::<RealRecursive, _, _, false> as Property);
+    holds(
+        "Corollary 3.2",
+        &required(false),
+        corollary::<RealRecursive, _, _, false> as Property,
+    );
 }
 
 #[test]
 fn corollary_3_2_holds_with_checked_arrays() {
-    holds("Corollary 3.2 (checked arrays)", &required(true), corollary::<RealRecursive, _, _, true> as Property);
+    holds(
+        "Corollary 3.2 (checked arrays)",
+        &required(true),
+        corollary::<RealRecursive, _, _, true> as Property,
+    );
 }
 
 #[test]
 fn corollary_3_2_catches_guard_without_tau() {
-    catches("Corollary 3.2 on a choice guarded by bσ", &required(false), corollary::<MutatedRecursive<GuardWithoutTau>, _, _, false> as Property);
+    catches(
+        "Corollary 3.2 on a choice guarded by bσ",
+        &required(false),
+        corollary::<MutatedRecursive<GuardWithoutTau>, _, _, false> as Property,
+    );
 }

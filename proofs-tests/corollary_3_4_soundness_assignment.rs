@@ -9,31 +9,47 @@
 //! the concrete rule's result from the corresponding configuration.
 
 use crate::corollary_2_2_soundness_assignment::corollary;
+use crate::distribution::Required;
 use crate::generators::{Inputs, Path, RecursiveProgram};
 use crate::mutants::{LocalAssignmentInCaller, MutatedRecursive};
-use crate::distribution::Required;
 use crate::{catches, holds, RealRecursive};
-use symex_semantics::system::Rule;
 use quickcheck::TestResult;
+use symex_semantics::system::Rule;
 
 type Property = fn(RecursiveProgram, Inputs, Path) -> TestResult;
 
 /// §3's assignments: to a global, to a local variable, to an array element.
 fn required() -> Required {
-    Required::rules(&[Rule::GlobalAssignment, Rule::LocalAssignment, Rule::ArrayAssignment])
+    Required::rules(&[
+        Rule::GlobalAssignment,
+        Rule::LocalAssignment,
+        Rule::ArrayAssignment,
+    ])
 }
 
 #[test]
 fn corollary_3_4_holds() {
-    holds("Corollary 3.4", &required(), corollary::<RealRecursive, _, false> as Property);
+    holds(
+        "Corollary 3.4",
+        &required(),
+        corollary::<RealRecursive, _, false> as Property,
+    );
 }
 
 #[test]
 fn corollary_3_4_holds_with_checked_arrays() {
-    holds("Corollary 3.4 (checked arrays)", &required(), corollary::<RealRecursive, _, true> as Property);
+    holds(
+        "Corollary 3.4 (checked arrays)",
+        &required(),
+        corollary::<RealRecursive, _, true> as Property,
+    );
 }
 
 #[test]
 fn corollary_3_4_catches_local_assignment_in_the_callers_closure() {
-    catches("Corollary 3.4 on τ of the caller", &required(), corollary::<MutatedRecursive<LocalAssignmentInCaller>, _, false> as Property);
+    catches(
+        "Corollary 3.4 on τ of the caller",
+        &required(),
+        corollary::<MutatedRecursive<LocalAssignmentInCaller>, _, false> as Property,
+    );
 }

@@ -38,7 +38,12 @@ impl Arbitrary for Corruption {
             (false, true) => GLOBALS,
             (false, false) => usize::arbitrary(g) % GLOBALS,
         };
-        Corruption { closure, variable: usize::arbitrary(g) % 8, array: usize::arbitrary(g) % 3 == 0, how }
+        Corruption {
+            closure,
+            variable: usize::arbitrary(g) % 8,
+            array: usize::arbitrary(g) % 3 == 0,
+            how,
+        }
     }
 }
 
@@ -61,14 +66,29 @@ fn corrupt_value(value: &Value, how: usize) -> Option<(Value, &'static str)> {
         Value::Int(n) => (Value::Int(n + 1), "an integer"),
         Value::Bool(b) => (Value::Bool(!b), "a boolean"),
         Value::Array(array) => match how % 3 {
-            0 => (Value::Array(ArrayValue { len: &array.len + 1, ..array.clone() }), "an array's length"),
+            0 => (
+                Value::Array(ArrayValue {
+                    len: &array.len + 1,
+                    ..array.clone()
+                }),
+                "an array's length",
+            ),
             1 => {
                 let (element, _) = corrupt_value(&array.get(&0.into()), how)?;
-                (Value::Array(array.set(0.into(), element)), "an array's element")
+                (
+                    Value::Array(array.set(0.into(), element)),
+                    "an array's element",
+                )
             }
             _ => {
                 let (default, _) = corrupt_value(&array.default, how)?;
-                (Value::Array(ArrayValue { default: Box::new(default), ..array.clone() }), "an array's default")
+                (
+                    Value::Array(ArrayValue {
+                        default: Box::new(default),
+                        ..array.clone()
+                    }),
+                    "an array's default",
+                )
             }
         },
         Value::Nil | Value::Object(_) | Value::Field(_) => return None,
@@ -76,7 +96,10 @@ fn corrupt_value(value: &Value, how: usize) -> Option<(Value, &'static str)> {
 }
 
 fn corrupt_valuation(v: &Valuation, at: &Corruption) -> Option<(Valuation, &'static str)> {
-    let array = v.iter().find(|(_, value)| matches!(value, Value::Array(_))).filter(|_| at.array);
+    let array = v
+        .iter()
+        .find(|(_, value)| matches!(value, Value::Array(_)))
+        .filter(|_| at.array);
     let (x, value) = array.or_else(|| v.iter().nth(at.variable % v.len().max(1)))?;
     let (corrupted, what) = corrupt_value(value, at.how)?;
     Some((v.update(x.clone(), corrupted), what))
@@ -89,10 +112,22 @@ fn skip() -> Rc<[Stmt]> {
 impl Corruptible for basic::concrete::Config {
     fn corrupted(&self, at: &Corruption) -> Option<(Self, &'static str)> {
         if at.how >= CODE {
-            return Some((basic::concrete::Config { code: self.code.push(&skip()), ..self.clone() }, "the statement"));
+            return Some((
+                basic::concrete::Config {
+                    code: self.code.push(&skip()),
+                    ..self.clone()
+                },
+                "the statement",
+            ));
         }
         let (valuation, what) = corrupt_valuation(&self.valuation, at)?;
-        Some((basic::concrete::Config { valuation, ..self.clone() }, what))
+        Some((
+            basic::concrete::Config {
+                valuation,
+                ..self.clone()
+            },
+            what,
+        ))
     }
 }
 
@@ -110,10 +145,19 @@ impl Corruptible for recursive::concrete::Config {
         let closure = at.closure;
         let frame = c.stack.get(closure).cloned()?;
         let (frame, what) = if at.how == CODE {
-            (recursive::concrete::Frame { code: frame.code.push(&skip()), ..frame }, "the statement")
+            (
+                recursive::concrete::Frame {
+                    code: frame.code.push(&skip()),
+                    ..frame
+                },
+                "the statement",
+            )
         } else {
             let (locals, _) = corrupt_valuation(&frame.locals, at)?;
-            (recursive::concrete::Frame { locals, ..frame }, "a local variable")
+            (
+                recursive::concrete::Frame { locals, ..frame },
+                "a local variable",
+            )
         };
         c.stack.set(closure, frame);
         Some((c, if closure == 0 { top(what) } else { below(what) }))
@@ -148,7 +192,10 @@ impl<T: TransitionSystem<Config: Corruptible>> TransitionSystem for Corrupting<T
 
     fn successors(&self, c: &T::Config) -> Vec<Step<T::Config>> {
         let mut steps = self.real.successors(c);
-        for step in steps.iter_mut().filter(|step| step.rule != Rule::AssumptionViolated) {
+        for step in steps
+            .iter_mut()
+            .filter(|step| step.rule != Rule::AssumptionViolated)
+        {
             if let Some((corrupted, what)) = step.next.corrupted(&self.corruption) {
                 step.next = corrupted;
                 self.applied.borrow_mut().push(what);
@@ -159,8 +206,14 @@ impl<T: TransitionSystem<Config: Corruptible>> TransitionSystem for Corrupting<T
 }
 
 /// The places every basic configuration has.
-pub const BASIC_PLACES: [&str; 6] =
-    ["an integer", "a boolean", "an array's length", "an array's element", "an array's default", "the statement"];
+pub const BASIC_PLACES: [&str; 6] = [
+    "an integer",
+    "a boolean",
+    "an array's length",
+    "an array's element",
+    "an array's default",
+    "the statement",
+];
 
 /// The places every recursive configuration with a call has.
 pub const RECURSIVE_PLACES: [&str; 10] = [

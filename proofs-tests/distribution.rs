@@ -58,7 +58,12 @@ pub fn record_checked(cases: &Cases) {
     let run = Run {
         steps,
         entered: count(&[Rule::IterationEnter]),
-        assignments: count(&[Rule::Assignment, Rule::ArrayAssignment, Rule::GlobalAssignment, Rule::LocalAssignment]),
+        assignments: count(&[
+            Rule::Assignment,
+            Rule::ArrayAssignment,
+            Rule::GlobalAssignment,
+            Rule::LocalAssignment,
+        ]),
     };
     TALLY.with(|t| {
         let mut tally = t.borrow_mut();
@@ -71,7 +76,11 @@ pub fn record_checked(cases: &Cases) {
 pub fn record_program(program: &Program) {
     let mut constructs = Cases::default();
     let mut statements = 0;
-    let bodies = program.procedures.values().map(|p| &p.body).chain(std::iter::once(&program.main));
+    let bodies = program
+        .procedures
+        .values()
+        .map(|p| &p.body)
+        .chain(std::iter::once(&program.main));
     for body in bodies {
         statements += constructs_of_block(body, &mut constructs, Context::default());
     }
@@ -103,15 +112,26 @@ fn constructs_of_block(block: &Block, constructs: &mut Cases, context: Context) 
             Stmt::Assign(_, e) | Stmt::Assert(e) | Stmt::Assume(e) => vec![e],
             Stmt::ArrayAssign(_, i, e) => vec![i, e],
             Stmt::If(b, then, otherwise) => {
-                let inner = Context { conditional: true, ..context };
-                statements += constructs_of_block(then, constructs, inner) + constructs_of_block(otherwise, constructs, inner);
+                let inner = Context {
+                    conditional: true,
+                    ..context
+                };
+                statements += constructs_of_block(then, constructs, inner)
+                    + constructs_of_block(otherwise, constructs, inner);
                 vec![b]
             }
             Stmt::While(_, b, body) => {
                 if context.in_loop {
                     constructs.add("nested while");
                 }
-                statements += constructs_of_block(body, constructs, Context { in_loop: true, conditional: true });
+                statements += constructs_of_block(
+                    body,
+                    constructs,
+                    Context {
+                        in_loop: true,
+                        conditional: true,
+                    },
+                );
                 vec![b]
             }
             Stmt::Call(_, args) => {
@@ -154,14 +174,20 @@ fn constructs_of_term(e: &Term, constructs: &mut Cases) {
                 vec![(left(*op), a), (right(*op), b)]
             }
             TermKind::Ite(c, a, b) => vec![("?: condition", c), ("?: then", a), ("?: else", b)],
-            TermKind::Binary(BinOp::Div | BinOp::Mod, _, divisor) if divisor.kind() == &TermKind::Int(0.into()) => {
+            TermKind::Binary(BinOp::Div | BinOp::Mod, _, divisor)
+                if divisor.kind() == &TermKind::Int(0.into()) =>
+            {
                 constructs.add("division by 0");
                 Vec::new()
             }
             _ => Vec::new(),
         };
         for (place, operand) in operands {
-            if operand.nodes().iter().any(|n| matches!(n.kind(), TermKind::Select(..))) {
+            if operand
+                .nodes()
+                .iter()
+                .any(|n| matches!(n.kind(), TermKind::Select(..)))
+            {
                 constructs.add(format_args!("a[e] in {place}"));
             }
         }
@@ -223,22 +249,34 @@ const FREQUENT: u64 = 20;
 impl Required {
     /// Nothing required (properties that are not about a transition system).
     pub fn nothing() -> Required {
-        Required { cases: Vec::new(), frequent: Vec::new() }
+        Required {
+            cases: Vec::new(),
+            frequent: Vec::new(),
+        }
     }
 
     /// Each of `rules`.
     pub fn rules(rules: &[Rule]) -> Required {
-        Required { cases: rules.iter().map(|r| r.name().to_string()).collect(), frequent: Vec::new() }
+        Required {
+            cases: rules.iter().map(|r| r.name().to_string()).collect(),
+            frequent: Vec::new(),
+        }
     }
 
     /// Each of `cases`.
     pub fn cases(cases: &[&str]) -> Required {
-        Required { cases: cases.iter().map(|c| c.to_string()).collect(), frequent: Vec::new() }
+        Required {
+            cases: cases.iter().map(|c| c.to_string()).collect(),
+            frequent: Vec::new(),
+        }
     }
 
     /// Each of `cases`, in at least a twentieth of the run's cases.
     pub fn frequent(cases: &[&str]) -> Required {
-        Required { cases: Vec::new(), frequent: cases.iter().map(|c| c.to_string()).collect() }
+        Required {
+            cases: Vec::new(),
+            frequent: cases.iter().map(|c| c.to_string()).collect(),
+        }
     }
 
     /// These and `rule` as well.
@@ -266,7 +304,10 @@ impl Required {
     /// with their counts and how often they had to occur.
     pub fn missing(&self, tally: &Tally, tests: u64) -> Vec<(String, u64, u64)> {
         let rare = self.cases.iter().map(|case| (case, at_least(tests)));
-        let frequent = self.frequent.iter().map(|case| (case, at_least(tests).max(tests / FREQUENT)));
+        let frequent = self
+            .frequent
+            .iter()
+            .map(|case| (case, at_least(tests).max(tests / FREQUENT)));
         rare.chain(frequent)
             .map(|(case, n)| (case.clone(), tally.checked.count(case), n))
             .filter(|(_, seen, n)| seen < n)
@@ -315,7 +356,10 @@ fn at_least(cases: u64) -> u64 {
 fn percentile(values: &[u64], p: usize) -> u64 {
     let mut sorted = values.to_vec();
     sorted.sort_unstable();
-    sorted.get(sorted.len().saturating_sub(1) * p / 100).copied().unwrap_or(0)
+    sorted
+        .get(sorted.len().saturating_sub(1) * p / 100)
+        .copied()
+        .unwrap_or(0)
 }
 
 fn percent(part: usize, whole: usize) -> f64 {
@@ -329,7 +373,11 @@ impl Tally {
         let runs = self.runs.len();
         let steps: Vec<u64> = self.runs.iter().map(|r| r.steps).collect();
         let statements: Vec<u64> = self.statements.iter().map(|&s| s as u64).collect();
-        let _ = writeln!(out, "── {name}: {runs} checked cases, {} checker cases", self.checked.total());
+        let _ = writeln!(
+            out,
+            "── {name}: {runs} checked cases, {} checker cases",
+            self.checked.total()
+        );
         if steps.iter().any(|&s| s > 0) {
             let entered = self.runs.iter().filter(|r| r.entered > 0).count();
             let iterated = self.runs.iter().filter(|r| r.entered > 1).count();
@@ -354,7 +402,13 @@ impl Tally {
                 percent(single, statements.len())
             );
         }
-        let list = |cases: &Cases| cases.iter().map(|(case, n)| format!("{case}: {n}")).collect::<Vec<_>>().join(", ");
+        let list = |cases: &Cases| {
+            cases
+                .iter()
+                .map(|(case, n)| format!("{case}: {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         let _ = writeln!(out, "   checked: {}", list(&self.checked));
         if self.constructs.total() > 0 {
             let _ = writeln!(out, "   generated: {}", list(&self.constructs));

@@ -28,7 +28,9 @@ use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::oo::unfold::{PathState, Unfold};
 use symex_semantics::oo::wp::Trace;
 use symex_semantics::program::{Language, Program};
-use symex_semantics::system::{Configuration, Options, Rule, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{
+    Configuration, Options, Rule, SymbolicConfiguration, TransitionSystem,
+};
 use symex_semantics::term::{BinOp, Term};
 use symex_semantics::{basic, recursive};
 
@@ -137,7 +139,12 @@ where
 /// Both methods' paths of one program: the forward ones, then the wp ones.
 type Paths = (BTreeMap<Key, Term>, BTreeMap<Key, Term>);
 
-fn both<F: TransitionSystem, W: TransitionSystem>(forward: &F, forward_initial: F::Config, wp: &W, wp_initial: W::Config) -> Option<Paths>
+fn both<F: TransitionSystem, W: TransitionSystem>(
+    forward: &F,
+    forward_initial: F::Config,
+    wp: &W,
+    wp_initial: W::Config,
+) -> Option<Paths>
 where
     F::Config: SymbolicConfiguration,
     W::Config: SymbolicConfiguration,
@@ -179,8 +186,20 @@ fn agreement<F: PathState, W: PathState>(generated: AnyProgram) -> TestResult {
     distribution::record_case(program.language);
     let none = Term::bool(false);
     let keys: BTreeSet<&Key> = forward.keys().chain(wp.keys()).collect();
-    let pairs: Vec<(&Key, &Term, &Term)> = keys.into_iter().map(|key| (key, forward.get(key).unwrap_or(&none), wp.get(key).unwrap_or(&none))).collect();
-    let differ: Vec<_> = pairs.into_iter().filter(|(_, phi, psi)| phi != psi).collect();
+    let pairs: Vec<(&Key, &Term, &Term)> = keys
+        .into_iter()
+        .map(|key| {
+            (
+                key,
+                forward.get(key).unwrap_or(&none),
+                wp.get(key).unwrap_or(&none),
+            )
+        })
+        .collect();
+    let differ: Vec<_> = pairs
+        .into_iter()
+        .filter(|(_, phi, psi)| phi != psi)
+        .collect();
     if !differ.is_empty() {
         distribution::record_case("shapes differ");
     }
@@ -190,12 +209,22 @@ fn agreement<F: PathState, W: PathState>(generated: AnyProgram) -> TestResult {
         inputs.extend(phi.free_vars());
         inputs.extend(psi.free_vars());
     }
-    if !matches!(prove(&Term::conjunction(differ.iter().map(|(_, phi, psi)| same(phi, psi))), &inputs, TIMEOUT_MS), Proof::Counterexample(_)) {
+    if !matches!(
+        prove(
+            &Term::conjunction(differ.iter().map(|(_, phi, psi)| same(phi, psi))),
+            &inputs,
+            TIMEOUT_MS
+        ),
+        Proof::Counterexample(_)
+    ) {
         return TestResult::passed();
     }
     for (key, phi, psi) in differ {
         if let Proof::Counterexample(v) = prove(&same(phi, psi), &inputs, TIMEOUT_MS) {
-            return TestResult::error(format!("path {key:?}: forward `{phi}`, wp `{psi}`, differ for {}", ShowValuation(&v)));
+            return TestResult::error(format!(
+                "path {key:?}: forward `{phi}`, wp `{psi}`, differ for {}",
+                ShowValuation(&v)
+            ));
         }
     }
     TestResult::passed()
@@ -210,16 +239,31 @@ fn cases() -> u64 {
 #[test]
 fn forward_and_wp_path_conditions_are_equivalent_on_every_path() {
     let required = Required::cases(&["basic", "recursive", "oo", "shapes differ"]);
-    holds_on("forward agrees with wp", cases(), &required, agreement::<State, Trace> as Property);
+    holds_on(
+        "forward agrees with wp",
+        cases(),
+        &required,
+        agreement::<State, Trace> as Property,
+    );
 }
 
 #[test]
 fn agreement_catches_forward_execution_that_forgets_field_writes() {
-    catches_on("forward agrees with wp, writes forgotten", 5 * cases(), &Required::nothing(), agreement::<ForgetsFieldWrites, Trace> as Property);
+    catches_on(
+        "forward agrees with wp, writes forgotten",
+        5 * cases(),
+        &Required::nothing(),
+        agreement::<ForgetsFieldWrites, Trace> as Property,
+    );
 }
 
 #[test]
 fn agreement_catches_wp_without_the_aliasing_case() {
     let property = agreement::<State, DefinitionWith<WithoutAliasing>> as Property;
-    catches_on("forward agrees with wp, no aliasing case", 5 * cases(), &Required::nothing(), property);
+    catches_on(
+        "forward agrees with wp, no aliasing case",
+        5 * cases(),
+        &Required::nothing(),
+        property,
+    );
 }

@@ -64,33 +64,65 @@ thread_local! {
 
 fn symex(args: &[&str]) -> Result<Ran, String> {
     let start = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_symex")).args(args).env("NO_COLOR", "1").output().map_err(|e| e.to_string())?;
+    let output = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .map_err(|e| e.to_string())?;
     let elapsed = start.elapsed();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let exit = output.status.code().map_or("a signal".to_string(), |code| format!("exit {code}"));
-    EXITS.with(|exits| *exits.borrow_mut().entry(format!("{} {exit}", args[0])).or_default() += 1);
-    let code = output.status.code().ok_or_else(|| format!("`symex {}` was killed by a signal: {stderr}", args.join(" ")))?;
+    let exit = output
+        .status
+        .code()
+        .map_or("a signal".to_string(), |code| format!("exit {code}"));
+    EXITS.with(|exits| {
+        *exits
+            .borrow_mut()
+            .entry(format!("{} {exit}", args[0]))
+            .or_default() += 1
+    });
+    let code = output.status.code().ok_or_else(|| {
+        format!(
+            "`symex {}` was killed by a signal: {stderr}",
+            args.join(" ")
+        )
+    })?;
     if code == 101 || stderr.contains("panicked") {
         return Err(format!("`symex {}` panicked: {stderr}", args.join(" ")));
     }
-    Ok(Ran { code, stdout: String::from_utf8_lossy(&output.stdout).into_owned(), stderr: stderr.into_owned(), elapsed })
+    Ok(Ran {
+        code,
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: stderr.into_owned(),
+        elapsed,
+    })
 }
 
 fn parsed(ran: &Ran, command: &str) -> Result<Json, String> {
-    serde_json::from_str(&ran.stdout).map_err(|e| format!("`{command}` printed no valid JSON ({e}): {}{}", ran.stdout, ran.stderr))
+    serde_json::from_str(&ran.stdout).map_err(|e| {
+        format!(
+            "`{command}` printed no valid JSON ({e}): {}{}",
+            ran.stdout, ran.stderr
+        )
+    })
 }
 
 fn expect_code(ran: &Ran, allowed: &[i32], command: &str) -> Result<(), String> {
     if allowed.contains(&ran.code) {
         Ok(())
     } else {
-        Err(format!("`{command}` exited {} (SPEC allows {allowed:?}): {}", ran.code, ran.stdout))
+        Err(format!(
+            "`{command}` exited {} (SPEC allows {allowed:?}): {}",
+            ran.code, ran.stdout
+        ))
     }
 }
 
 fn within_limit(ran: &Ran, command: &str) -> Result<(), String> {
     let margin = from_env("FUZZ_MARGIN_MS").unwrap_or(MARGIN_MS);
-    let overrun = ran.elapsed.saturating_sub(Duration::from_millis(TIME_LIMIT_MS));
+    let overrun = ran
+        .elapsed
+        .saturating_sub(Duration::from_millis(TIME_LIMIT_MS));
     let name = command.split(' ').next().unwrap_or(command).to_string();
     OVERRUNS.with(|overruns| {
         let mut overruns = overruns.borrow_mut();
@@ -100,7 +132,10 @@ fn within_limit(ran: &Ran, command: &str) -> Result<(), String> {
     if overrun <= Duration::from_millis(margin) {
         Ok(())
     } else {
-        Err(format!("`{command}` took {} ms with --time-limit-ms {TIME_LIMIT_MS}", ran.elapsed.as_millis()))
+        Err(format!(
+            "`{command}` took {} ms with --time-limit-ms {TIME_LIMIT_MS}",
+            ran.elapsed.as_millis()
+        ))
     }
 }
 
@@ -111,8 +146,18 @@ fn input_value(value: &Json) -> Option<String> {
         Json::String(big) => big.clone(),
         Json::Bool(b) => b.to_string(),
         Json::Object(array) => {
-            let entries: Vec<String> = array.get("entries")?.as_object()?.iter().map(|(i, v)| Some(format!(", {i}: {}", input_value(v)?))).collect::<Option<_>>()?;
-            format!("{{default: {}{}; len {}}}", input_value(array.get("default")?)?, entries.concat(), input_value(array.get("len")?)?)
+            let entries: Vec<String> = array
+                .get("entries")?
+                .as_object()?
+                .iter()
+                .map(|(i, v)| Some(format!(", {i}: {}", input_value(v)?)))
+                .collect::<Option<_>>()?;
+            format!(
+                "{{default: {}{}; len {}}}",
+                input_value(array.get("default")?)?,
+                entries.concat(),
+                input_value(array.get("len")?)?
+            )
         }
         _ => return None,
     })
@@ -132,7 +177,16 @@ const CUT: [&str; 3] = ["step-limit", "time-limit", "integer-bound"];
 /// program is a heap, given with `--heap`.
 fn replay(program: &Fuzzed, model: &Json, checked: bool) -> Result<(String, Json), String> {
     let limit = TIME_LIMIT_MS.to_string();
-    let mut args = vec!["run", program.file, "--format", "json", "--max-steps", "100000", "--time-limit-ms", &limit];
+    let mut args = vec![
+        "run",
+        program.file,
+        "--format",
+        "json",
+        "--max-steps",
+        "100000",
+        "--time-limit-ms",
+        &limit,
+    ];
     if checked {
         args.push("--checked-arrays");
     }
@@ -145,10 +199,18 @@ fn replay(program: &Fuzzed, model: &Json, checked: bool) -> Result<(String, Json
             .as_object()
             .ok_or_else(|| format!("a model is no object: {model}"))?
             .iter()
-            .map(|(x, v)| input_value(v).map(|v| format!("{x}={v}")).ok_or_else(|| format!("`{x}`'s value {v} is no input")))
+            .map(|(x, v)| {
+                input_value(v)
+                    .map(|v| format!("{x}={v}"))
+                    .ok_or_else(|| format!("`{x}`'s value {v} is no input"))
+            })
             .collect::<Result<_, _>>()?
     };
-    let flag = if program.language == Language::Oo { "--heap" } else { "--input" };
+    let flag = if program.language == Language::Oo {
+        "--heap"
+    } else {
+        "--input"
+    };
     for input in &inputs {
         args.extend([flag, input.as_str()]);
     }
@@ -171,7 +233,18 @@ fn replay(program: &Fuzzed, model: &Json, checked: bool) -> Result<(String, Json
 /// `explore`: every path with a model replays to its status.
 fn explore(program: &Fuzzed, checked: bool) -> Result<(), String> {
     let limit = TIME_LIMIT_MS.to_string();
-    let mut args = vec!["explore", program.file, "--format", "json", "--unfold", "3", "--max-paths", "16", "--time-limit-ms", &limit];
+    let mut args = vec![
+        "explore",
+        program.file,
+        "--format",
+        "json",
+        "--unfold",
+        "3",
+        "--max-paths",
+        "16",
+        "--time-limit-ms",
+        &limit,
+    ];
     if checked {
         args.push("--checked-arrays");
     }
@@ -179,9 +252,14 @@ fn explore(program: &Fuzzed, checked: bool) -> Result<(), String> {
     within_limit(&ran, "explore")?;
     expect_code(&ran, &[0], "explore")?;
     let report = parsed(&ran, "explore")?;
-    for path in report["paths"].as_array().ok_or("`explore` printed no paths")? {
+    for path in report["paths"]
+        .as_array()
+        .ok_or("`explore` printed no paths")?
+    {
         let status = path["status"].as_str().unwrap_or_default();
-        if path["model"].is_null() || !["terminated", "assumption-violated", "error"].contains(&status) {
+        if path["model"].is_null()
+            || !["terminated", "assumption-violated", "error"].contains(&status)
+        {
             continue;
         }
         let (outcome, error) = replay(program, &path["model"], checked)?;
@@ -189,7 +267,10 @@ fn explore(program: &Fuzzed, checked: bool) -> Result<(), String> {
             continue;
         }
         if outcome != status || error != path["error"] {
-            return Err(format!("path {} is {status} {}, its model {} runs to {outcome} {error}", path["id"], path["error"], path["model"]));
+            return Err(format!(
+                "path {} is {status} {}, its model {} runs to {outcome} {error}",
+                path["id"], path["error"], path["model"]
+            ));
         }
     }
     Ok(())
@@ -199,14 +280,30 @@ fn explore(program: &Fuzzed, checked: bool) -> Result<(), String> {
 fn tests(program: &Fuzzed) -> Result<(), String> {
     let file = program.file;
     let limit = TIME_LIMIT_MS.to_string();
-    let ran = symex(&["tests", file, "--format", "json", "--unfold", "3", "--max-paths", "16", "--time-limit-ms", &limit])?;
+    let ran = symex(&[
+        "tests",
+        file,
+        "--format",
+        "json",
+        "--unfold",
+        "3",
+        "--max-paths",
+        "16",
+        "--time-limit-ms",
+        &limit,
+    ])?;
     within_limit(&ran, "tests")?;
     expect_code(&ran, &[0, 3], "tests")?;
     if ran.code == 3 {
         return Ok(());
     }
     let report = parsed(&ran, "tests")?;
-    match report["tests"].as_array().ok_or("`tests` printed no tests")?.iter().find(|t| t["replayed"] != true) {
+    match report["tests"]
+        .as_array()
+        .ok_or("`tests` printed no tests")?
+        .iter()
+        .find(|t| t["replayed"] != true)
+    {
         Some(test) => Err(format!("a test does not replay: {test}")),
         None => Ok(()),
     }
@@ -217,7 +314,18 @@ fn tests(program: &Fuzzed) -> Result<(), String> {
 fn verify(program: &Fuzzed) -> Result<(), String> {
     let file = program.file;
     let limit = TIME_LIMIT_MS.to_string();
-    let ran = symex(&["verify", file, "--format", "json", "--unfold", "3", "--max-paths", "16", "--time-limit-ms", &limit])?;
+    let ran = symex(&[
+        "verify",
+        file,
+        "--format",
+        "json",
+        "--unfold",
+        "3",
+        "--max-paths",
+        "16",
+        "--time-limit-ms",
+        &limit,
+    ])?;
     within_limit(&ran, "verify")?;
     expect_code(&ran, &[0, 1, 3], "verify")?;
     let report = parsed(&ran, "verify")?;
@@ -230,7 +338,10 @@ fn verify(program: &Fuzzed) -> Result<(), String> {
         return Ok(());
     }
     if outcome != "error" || error != counterexample["error"] {
-        return Err(format!("the counterexample {} runs to {outcome} {error}, not {}", counterexample["inputs"], counterexample["error"]));
+        return Err(format!(
+            "the counterexample {} runs to {outcome} {error}, not {}",
+            counterexample["inputs"], counterexample["error"]
+        ));
     }
     Ok(())
 }
@@ -240,7 +351,18 @@ fn verify(program: &Fuzzed) -> Result<(), String> {
 fn check(program: &Fuzzed, seed: u64) -> Result<(), String> {
     let seed = seed.to_string();
     let limit = TIME_LIMIT_MS.to_string();
-    let ran = symex(&["check", program.file, "--runs", "3", "--seed", &seed, "--format", "json", "--time-limit-ms", &limit])?;
+    let ran = symex(&[
+        "check",
+        program.file,
+        "--runs",
+        "3",
+        "--seed",
+        &seed,
+        "--format",
+        "json",
+        "--time-limit-ms",
+        &limit,
+    ])?;
     within_limit(&ran, "check")?;
     expect_code(&ran, &[0, 3], "check")?;
     if ran.code == 0 {
@@ -251,7 +373,11 @@ fn check(program: &Fuzzed, seed: u64) -> Result<(), String> {
 
 /// `run` on the default inputs.
 fn run(program: &Fuzzed) -> Result<(), String> {
-    let nothing = if program.language == Language::Oo { serde_json::json!({"objects": {}, "vars": {}}) } else { serde_json::json!({}) };
+    let nothing = if program.language == Language::Oo {
+        serde_json::json!({"objects": {}, "vars": {}})
+    } else {
+        serde_json::json!({})
+    };
     replay(program, &nothing, false).map(|_| ())
 }
 
@@ -262,10 +388,20 @@ fn with_boolean_array(program: &Program, index: i64) -> Program {
     globals.insert("ba".into(), Sort::bool_array());
     let mut main = vec![
         Stmt::Assume(Term::binary(BinOp::Gt, Term::len("ba"), Term::int(0))),
-        Stmt::Assign("b".into(), Term::or(Term::select(ba, Term::int(index)), Term::var("b", Sort::Bool))),
+        Stmt::Assign(
+            "b".into(),
+            Term::or(
+                Term::select(ba, Term::int(index)),
+                Term::var("b", Sort::Bool),
+            ),
+        ),
     ];
     main.extend(program.main.iter().cloned());
-    Program { globals, main: Rc::from(main), ..program.clone() }
+    Program {
+        globals,
+        main: Rc::from(main),
+        ..program.clone()
+    }
 }
 
 /// The `n`-th fuzzed program of the run seeded `seed`: a fifth oo
@@ -276,7 +412,11 @@ fn program(seed: u64, n: u64) -> Program {
     if n % 5 == 4 {
         return (*OoProgram::arbitrary(&mut g).0).clone();
     }
-    let program = if n % 2 == 0 { BasicProgram::arbitrary(&mut g).program() } else { RecursiveProgram::arbitrary(&mut g).program() };
+    let program = if n % 2 == 0 {
+        BasicProgram::arbitrary(&mut g).program()
+    } else {
+        RecursiveProgram::arbitrary(&mut g).program()
+    };
     if n % 3 == 0 {
         with_boolean_array(&program, (n % 4) as i64 - 1)
     } else {
@@ -301,27 +441,59 @@ fn every_command_survives_fuzzed_programs() {
     let dir: PathBuf = std::env::temp_dir().join(format!("symex-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut failures = 0;
-    let corners = CORNERS.iter().enumerate().map(|(n, source)| (format!("corner case {n}"), source.to_string(), Language::Basic));
+    let corners = CORNERS.iter().enumerate().map(|(n, source)| {
+        (
+            format!("corner case {n}"),
+            source.to_string(),
+            Language::Basic,
+        )
+    });
     let generated = (0..programs).map(|n| {
         let program = program(seed, n);
-        (format!("fuzzed program {n}"), program.to_string(), program.language)
+        (
+            format!("fuzzed program {n}"),
+            program.to_string(),
+            program.language,
+        )
     });
     for (n, (name, source, language)) in corners.chain(generated).enumerate() {
         let file = dir.join(format!("p{n}.sx"));
         std::fs::write(&file, &source).unwrap();
-        if let Err(why) = every_command(&Fuzzed { file: path(&file), language }, seed) {
+        if let Err(why) = every_command(
+            &Fuzzed {
+                file: path(&file),
+                language,
+            },
+            seed,
+        ) {
             failures += 1;
             println!("{name} (FUZZ_SEED={seed}):\n{source}\n{why}\n");
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
     let exits = EXITS.with(|exits| exits.take());
-    let exits: Vec<String> = exits.iter().map(|(exit, n)| format!("{exit}: {n}")).collect();
+    let exits: Vec<String> = exits
+        .iter()
+        .map(|(exit, n)| format!("{exit}: {n}"))
+        .collect();
     let overruns = OVERRUNS.with(|overruns| overruns.take());
-    let overruns: Vec<String> = overruns.iter().map(|(command, overrun)| format!("{command} {} ms", overrun.as_millis())).collect();
-    println!("fuzzed {} corner and {programs} random programs (FUZZ_SEED={seed}): {failures} failed; {}", CORNERS.len(), exits.join(", "));
-    println!("longest time past --time-limit-ms {TIME_LIMIT_MS}: {}", overruns.join(", "));
-    assert_eq!(failures, 0, "{failures} of {programs} fuzzed programs failed (FUZZ_SEED={seed}), printed above");
+    let overruns: Vec<String> = overruns
+        .iter()
+        .map(|(command, overrun)| format!("{command} {} ms", overrun.as_millis()))
+        .collect();
+    println!(
+        "fuzzed {} corner and {programs} random programs (FUZZ_SEED={seed}): {failures} failed; {}",
+        CORNERS.len(),
+        exits.join(", ")
+    );
+    println!(
+        "longest time past --time-limit-ms {TIME_LIMIT_MS}: {}",
+        overruns.join(", ")
+    );
+    assert_eq!(
+        failures, 0,
+        "{failures} of {programs} fuzzed programs failed (FUZZ_SEED={seed}), printed above"
+    );
 }
 
 fn path(file: &Path) -> &str {

@@ -41,10 +41,16 @@ const NESTING: usize = 3;
 
 /// The variable pool, which is also every generated program's globals.
 pub fn pool() -> BTreeMap<Name, Sort> {
-    [("x", Sort::Int), ("y", Sort::Int), ("z", Sort::Int), ("b", Sort::Bool), ("a", Sort::int_array())]
-        .into_iter()
-        .map(|(x, sort)| (Name::from(x), sort))
-        .collect()
+    [
+        ("x", Sort::Int),
+        ("y", Sort::Int),
+        ("z", Sort::Int),
+        ("b", Sort::Bool),
+        ("a", Sort::int_array()),
+    ]
+    .into_iter()
+    .map(|(x, sort)| (Name::from(x), sort))
+    .collect()
 }
 
 fn var(name: &str) -> Term {
@@ -106,7 +112,11 @@ pub struct Draw<'g> {
 impl<'g> Draw<'g> {
     /// Draws in the main statement of a basic program.
     pub fn new(g: &'g mut Gen) -> Draw<'g> {
-        Draw { g, locals: Vec::new(), procedures: Vec::new() }
+        Draw {
+            g,
+            locals: Vec::new(),
+            procedures: Vec::new(),
+        }
     }
 }
 
@@ -168,7 +178,14 @@ impl Draw<'_> {
     fn guarded_read(&mut self, depth: usize) -> Term {
         let i = self.index(depth.saturating_sub(1));
         let read = Term::select(var("a"), i.clone());
-        let comparisons = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+        let comparisons = [
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+        ];
         let compared = Term::binary(comparisons[self.below(6)], read.clone(), self.literal());
         let test = self.bounds_test(&i);
         match self.below(5) {
@@ -176,7 +193,11 @@ impl Draw<'_> {
             1 => Term::or(Term::not(test), compared),
             2 => Term::implies(test, compared),
             3 => Term::ite(test, compared, Term::bool(self.chance(50))),
-            _ => Term::binary(comparisons[self.below(6)], Term::ite(test, read, self.literal()), self.literal()),
+            _ => Term::binary(
+                comparisons[self.below(6)],
+                Term::ite(test, read, self.literal()),
+                self.literal(),
+            ),
         }
     }
 
@@ -216,7 +237,11 @@ impl Draw<'_> {
                     Term::unary(UnOp::Neg, operand)
                 }
             }
-            6 => Term::ite(self.boolean(depth - 1), self.int(depth - 1), self.int(depth - 1)),
+            6 => Term::ite(
+                self.boolean(depth - 1),
+                self.int(depth - 1),
+                self.int(depth - 1),
+            ),
             _ => self.read(depth - 1),
         }
     }
@@ -238,13 +263,28 @@ impl Draw<'_> {
                 _ => var("b"),
             };
         }
-        let comparisons = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+        let comparisons = [
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+        ];
         if self.chance(20) {
             return self.guarded_read(depth);
         }
         match self.below(8) {
-            0..=2 => Term::binary(comparisons[self.below(6)], self.int(depth - 1), self.int(depth - 1)),
-            3 => Term::binary([BinOp::Eq, BinOp::Ne][self.below(2)], self.boolean(depth - 1), self.boolean(depth - 1)),
+            0..=2 => Term::binary(
+                comparisons[self.below(6)],
+                self.int(depth - 1),
+                self.int(depth - 1),
+            ),
+            3 => Term::binary(
+                [BinOp::Eq, BinOp::Ne][self.below(2)],
+                self.boolean(depth - 1),
+                self.boolean(depth - 1),
+            ),
             4 => Term::not(self.boolean(depth - 1)),
             5 => Term::and(self.boolean(depth - 1), self.boolean(depth - 1)),
             6 => Term::or(self.boolean(depth - 1), self.boolean(depth - 1)),
@@ -287,7 +327,11 @@ impl Draw<'_> {
             8 | 9 => {
                 let b = self.boolean(d);
                 let then = self.block(budget, nesting - 1);
-                let otherwise = if self.chance(50) { self.block(budget, nesting - 1) } else { Vec::new() };
+                let otherwise = if self.chance(50) {
+                    self.block(budget, nesting - 1)
+                } else {
+                    Vec::new()
+                };
                 Stmt::If(b, Rc::from(then), Rc::from(otherwise))
             }
             10 => {
@@ -304,7 +348,15 @@ impl Draw<'_> {
     fn call(&mut self) -> Stmt {
         let which = self.below(self.procedures.len());
         let (p, arity) = self.procedures[which].clone();
-        let mut args: Vec<Term> = (0..arity).map(|_| if self.chance(50) { self.literal() } else { self.int(1) }).collect();
+        let mut args: Vec<Term> = (0..arity)
+            .map(|_| {
+                if self.chance(50) {
+                    self.literal()
+                } else {
+                    self.int(1)
+                }
+            })
+            .collect();
         if let Some(u) = self.locals.first().cloned() {
             if self.chance(60) {
                 args[0] = Term::binary(BinOp::Sub, Term::var(&u, Sort::Int), Term::int(1));
@@ -320,11 +372,21 @@ impl Draw<'_> {
         let v = self.int_var();
         let bound = Term::int(self.below(4) as i64);
         if self.chance(75) {
-            block.push(Stmt::Assign(v.to_string().into(), Term::int(self.below(2) as i64)));
+            block.push(Stmt::Assign(
+                v.to_string().into(),
+                Term::int(self.below(2) as i64),
+            ));
         }
         let mut body = self.block(budget, nesting - 1);
-        body.push(Stmt::Assign(v.to_string().into(), Term::binary(BinOp::Add, v.clone(), Term::int(1))));
-        block.push(Stmt::While(LoopId(0), Term::binary(BinOp::Lt, v, bound), Rc::from(body)));
+        body.push(Stmt::Assign(
+            v.to_string().into(),
+            Term::binary(BinOp::Add, v.clone(), Term::int(1)),
+        ));
+        block.push(Stmt::While(
+            LoopId(0),
+            Term::binary(BinOp::Lt, v, bound),
+            Rc::from(body),
+        ));
     }
 }
 
@@ -340,7 +402,10 @@ impl Arbitrary for BasicProgram {
     /// Programs with a statement left out, a compound statement replaced
     /// by one of its blocks, or an expression replaced by a smaller one.
     fn shrink(&self) -> Box<dyn Iterator<Item = BasicProgram>> {
-        let smaller: Vec<BasicProgram> = smaller_blocks(&self.0.main).into_iter().map(BasicProgram::from_main).collect();
+        let smaller: Vec<BasicProgram> = smaller_blocks(&self.0.main)
+            .into_iter()
+            .map(BasicProgram::from_main)
+            .collect();
         Box::new(smaller.into_iter())
     }
 }
@@ -360,10 +425,24 @@ impl RecursiveProgram {
         let mut next = 0;
         let procedures = procedures
             .into_iter()
-            .map(|(name, p)| (name, Procedure { body: number_loops(&p.body, &mut next), ..p }))
+            .map(|(name, p)| {
+                (
+                    name,
+                    Procedure {
+                        body: number_loops(&p.body, &mut next),
+                        ..p
+                    },
+                )
+            })
             .collect();
         let main = number_loops(&Rc::from(main), &mut next);
-        RecursiveProgram(Rc::new(Program { language: Language::Recursive, globals: pool(), procedures, classes: BTreeMap::new(), main }))
+        RecursiveProgram(Rc::new(Program {
+            language: Language::Recursive,
+            globals: pool(),
+            procedures,
+            classes: BTreeMap::new(),
+            main,
+        }))
     }
 }
 
@@ -376,10 +455,17 @@ impl fmt::Debug for RecursiveProgram {
 impl Arbitrary for RecursiveProgram {
     fn arbitrary(g: &mut Gen) -> RecursiveProgram {
         let count = 1 + usize::arbitrary(g) % PROCEDURES.len();
-        let declared: Vec<(Name, usize)> = PROCEDURES[..count].iter().map(|(p, params)| (Name::from(*p), params.len())).collect();
+        let declared: Vec<(Name, usize)> = PROCEDURES[..count]
+            .iter()
+            .map(|(p, params)| (Name::from(*p), params.len()))
+            .collect();
         let mut procedures = BTreeMap::new();
         for (name, params) in &PROCEDURES[..count] {
-            let mut draw = Draw { g: &mut *g, locals: params.iter().map(|u| Name::from(*u)).collect(), procedures: declared.clone() };
+            let mut draw = Draw {
+                g: &mut *g,
+                locals: params.iter().map(|u| Name::from(*u)).collect(),
+                procedures: declared.clone(),
+            };
             let mut budget = 1 + draw.below(STATEMENT_BUDGET.1 / 2);
             let mut body = draw.block(&mut budget, NESTING);
             if draw.chance(60) {
@@ -388,9 +474,20 @@ impl Arbitrary for RecursiveProgram {
                 body = vec![Stmt::If(guard, Rc::from(body), Rc::from(Vec::new()))];
             }
             let params = params.iter().map(|u| (Name::from(*u), Sort::Int)).collect();
-            procedures.insert(Name::from(*name), Procedure { name: Name::from(*name), params, body: Rc::from(body) });
+            procedures.insert(
+                Name::from(*name),
+                Procedure {
+                    name: Name::from(*name),
+                    params,
+                    body: Rc::from(body),
+                },
+            );
         }
-        let mut draw = Draw { g, locals: Vec::new(), procedures: declared };
+        let mut draw = Draw {
+            g,
+            locals: Vec::new(),
+            procedures: declared,
+        };
         let mut budget = 1 + draw.below(STATEMENT_BUDGET.1 / 2);
         let mut main = draw.block(&mut budget, NESTING);
         main.push(draw.call());
@@ -400,13 +497,24 @@ impl Arbitrary for RecursiveProgram {
     /// Programs with a smaller main statement or procedure body.
     fn shrink(&self) -> Box<dyn Iterator<Item = RecursiveProgram>> {
         let program = self.0.clone();
-        let mut smaller: Vec<RecursiveProgram> =
-            smaller_blocks(&program.main).into_iter().map(|main| RecursiveProgram::from_parts(program.procedures.clone(), main)).collect();
+        let mut smaller: Vec<RecursiveProgram> = smaller_blocks(&program.main)
+            .into_iter()
+            .map(|main| RecursiveProgram::from_parts(program.procedures.clone(), main))
+            .collect();
         for (name, p) in &program.procedures {
             for body in smaller_blocks(&p.body) {
                 let mut procedures = program.procedures.clone();
-                procedures.insert(name.clone(), Procedure { body: Rc::from(body), ..p.clone() });
-                smaller.push(RecursiveProgram::from_parts(procedures, program.main.to_vec()));
+                procedures.insert(
+                    name.clone(),
+                    Procedure {
+                        body: Rc::from(body),
+                        ..p.clone()
+                    },
+                );
+                smaller.push(RecursiveProgram::from_parts(
+                    procedures,
+                    program.main.to_vec(),
+                ));
             }
         }
         Box::new(smaller.into_iter())
@@ -436,26 +544,61 @@ fn smaller_statements(stmt: &Stmt) -> Vec<Vec<Stmt>> {
     let block = |b: &Block| b.to_vec();
     let rc = |b: Vec<Stmt>| -> Block { Rc::from(b) };
     match stmt {
-        Stmt::Assign(x, e) => smaller_terms(e).into_iter().map(|e| vec![Stmt::Assign(x.clone(), e)]).collect(),
-        Stmt::Assert(e) => smaller_terms(e).into_iter().map(|e| vec![Stmt::Assert(e)]).collect(),
-        Stmt::Assume(e) => smaller_terms(e).into_iter().map(|e| vec![Stmt::Assume(e)]).collect(),
+        Stmt::Assign(x, e) => smaller_terms(e)
+            .into_iter()
+            .map(|e| vec![Stmt::Assign(x.clone(), e)])
+            .collect(),
+        Stmt::Assert(e) => smaller_terms(e)
+            .into_iter()
+            .map(|e| vec![Stmt::Assert(e)])
+            .collect(),
+        Stmt::Assume(e) => smaller_terms(e)
+            .into_iter()
+            .map(|e| vec![Stmt::Assume(e)])
+            .collect(),
         Stmt::ArrayAssign(a, i, e) => {
-            let mut smaller: Vec<Vec<Stmt>> =
-                smaller_terms(i).into_iter().map(|i| vec![Stmt::ArrayAssign(a.clone(), i, e.clone())]).collect();
-            smaller.extend(smaller_terms(e).into_iter().map(|e| vec![Stmt::ArrayAssign(a.clone(), i.clone(), e)]));
+            let mut smaller: Vec<Vec<Stmt>> = smaller_terms(i)
+                .into_iter()
+                .map(|i| vec![Stmt::ArrayAssign(a.clone(), i, e.clone())])
+                .collect();
+            smaller.extend(
+                smaller_terms(e)
+                    .into_iter()
+                    .map(|e| vec![Stmt::ArrayAssign(a.clone(), i.clone(), e)]),
+            );
             smaller
         }
         Stmt::If(b, then, otherwise) => {
             let mut smaller = vec![block(then), block(otherwise)];
-            smaller.extend(smaller_terms(b).into_iter().map(|b| vec![Stmt::If(b, then.clone(), otherwise.clone())]));
-            smaller.extend(smaller_blocks(then).into_iter().map(|t| vec![Stmt::If(b.clone(), rc(t), otherwise.clone())]));
-            smaller.extend(smaller_blocks(otherwise).into_iter().map(|o| vec![Stmt::If(b.clone(), then.clone(), rc(o))]));
+            smaller.extend(
+                smaller_terms(b)
+                    .into_iter()
+                    .map(|b| vec![Stmt::If(b, then.clone(), otherwise.clone())]),
+            );
+            smaller.extend(
+                smaller_blocks(then)
+                    .into_iter()
+                    .map(|t| vec![Stmt::If(b.clone(), rc(t), otherwise.clone())]),
+            );
+            smaller.extend(
+                smaller_blocks(otherwise)
+                    .into_iter()
+                    .map(|o| vec![Stmt::If(b.clone(), then.clone(), rc(o))]),
+            );
             smaller
         }
         Stmt::While(id, b, body) => {
             let mut smaller = vec![block(body)];
-            smaller.extend(smaller_terms(b).into_iter().map(|b| vec![Stmt::While(*id, b, body.clone())]));
-            smaller.extend(smaller_blocks(body).into_iter().map(|s| vec![Stmt::While(*id, b.clone(), rc(s))]));
+            smaller.extend(
+                smaller_terms(b)
+                    .into_iter()
+                    .map(|b| vec![Stmt::While(*id, b, body.clone())]),
+            );
+            smaller.extend(
+                smaller_blocks(body)
+                    .into_iter()
+                    .map(|s| vec![Stmt::While(*id, b.clone(), rc(s))]),
+            );
             smaller
         }
         _ => Vec::new(),
@@ -481,8 +624,20 @@ pub fn smaller_terms(term: &Term) -> Vec<Term> {
         return Vec::new();
     }
     let boolean = is_boolean(term);
-    let mut smaller = vec![if boolean { Term::bool(false) } else { Term::int(0) }];
-    smaller.extend(children.into_iter().filter(|child| is_boolean(child) == boolean && !matches!(child.kind(), TermKind::Var(_, Sort::Array(_)))).cloned());
+    let mut smaller = vec![if boolean {
+        Term::bool(false)
+    } else {
+        Term::int(0)
+    }];
+    smaller.extend(
+        children
+            .into_iter()
+            .filter(|child| {
+                is_boolean(child) == boolean
+                    && !matches!(child.kind(), TermKind::Var(_, Sort::Array(_)))
+            })
+            .cloned(),
+    );
     smaller
 }
 
@@ -498,7 +653,10 @@ impl fmt::Debug for Inputs {
 
 impl Arbitrary for Inputs {
     fn arbitrary(g: &mut Gen) -> Inputs {
-        Inputs(random_inputs(&pool(), &mut StdRng::seed_from_u64(u64::arbitrary(g))))
+        Inputs(random_inputs(
+            &pool(),
+            &mut StdRng::seed_from_u64(u64::arbitrary(g)),
+        ))
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Inputs>> {
@@ -520,7 +678,11 @@ impl Arbitrary for Expression {
     fn arbitrary(g: &mut Gen) -> Expression {
         let mut draw = Draw::new(g);
         let depth = 1 + draw.below(EXPRESSION_DEPTH + 1);
-        Expression(if draw.chance(50) { draw.int(depth) } else { draw.boolean(depth) })
+        Expression(if draw.chance(50) {
+            draw.int(depth)
+        } else {
+            draw.boolean(depth)
+        })
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Expression>> {
@@ -542,7 +704,10 @@ const MAX_PATH: usize = 80;
 impl Path {
     /// The index of the successor to take at step `k` among `n`.
     pub fn choice(&self, k: usize, n: usize) -> usize {
-        self.choices.get(k % self.choices.len().max(1)).map_or(0, |&c| c as usize) % n
+        self.choices
+            .get(k % self.choices.len().max(1))
+            .map_or(0, |&c| c as usize)
+            % n
     }
 
     /// The symbolic run these choices select (every successor allowed).
@@ -559,12 +724,25 @@ impl Path {
 impl Arbitrary for Path {
     fn arbitrary(g: &mut Gen) -> Path {
         // Mostly long: a run ends at the end of the program anyway.
-        let steps = if bool::arbitrary(g) { MAX_PATH / 4 + usize::arbitrary(g) % (MAX_PATH * 3 / 4 + 1) } else { usize::arbitrary(g) % (MAX_PATH + 1) };
+        let steps = if bool::arbitrary(g) {
+            MAX_PATH / 4 + usize::arbitrary(g) % (MAX_PATH * 3 / 4 + 1)
+        } else {
+            usize::arbitrary(g) % (MAX_PATH + 1)
+        };
         let length = 1 + usize::arbitrary(g) % 16;
         // Two thirds of the choices take the first successor, which goes on:
         // into the loop, the `then` branch, past the `assert`.
-        let choice = |g: &mut Gen| if usize::arbitrary(g) % 3 == 0 { u8::arbitrary(g) } else { 0 };
-        Path { choices: (0..length).map(|_| choice(g)).collect(), steps }
+        let choice = |g: &mut Gen| {
+            if usize::arbitrary(g) % 3 == 0 {
+                u8::arbitrary(g)
+            } else {
+                0
+            }
+        };
+        Path {
+            choices: (0..length).map(|_| choice(g)).collect(),
+            steps,
+        }
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Path>> {
@@ -572,8 +750,15 @@ impl Arbitrary for Path {
         let shorter = [steps / 2, steps.saturating_sub(1)]
             .into_iter()
             .filter(move |&s| s < steps)
-            .map(move |steps| Path { choices: choices.clone(), steps });
-        let simpler = self.choices.shrink().filter(|c| !c.is_empty()).map(move |choices| Path { choices, steps });
+            .map(move |steps| Path {
+                choices: choices.clone(),
+                steps,
+            });
+        let simpler = self
+            .choices
+            .shrink()
+            .filter(|c| !c.is_empty())
+            .map(move |choices| Path { choices, steps });
         Box::new(shorter.chain(simpler))
     }
 }

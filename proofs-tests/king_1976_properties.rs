@@ -19,9 +19,9 @@
 //! encoding that disagrees with the evaluator on `/` (`x / 0` left
 //! unspecified, or division truncating towards zero).
 
+use crate::distribution::{self, Required, BASIC_RULES, RECURSIVE_RULES};
 use crate::generators::{BasicProgram, Inputs, RecursiveProgram};
 use crate::mutants::{Mutated, MutatedRecursive, SwappedChoice};
-use crate::distribution::{self, Required, BASIC_RULES, RECURSIVE_RULES};
 use crate::{build, catches_on, holds_on, Generated, Real, RealRecursive, Systems, TIMEOUT_MS};
 use quickcheck::TestResult;
 use symex::explore::run::{run, RunEnd, RunLimits};
@@ -37,28 +37,57 @@ use symex_semantics::term::Term;
 const PAIRED_LEAVES: usize = 8;
 
 fn explored<M: Simulation>(simulation: &M) -> Tree {
-    let bounds = Bounds { unfold: 2, depth: 400, max_paths: Some(32), ..Bounds::default() };
-    let options = ExploreOptions { bounds, timeout_ms: TIMEOUT_MS, ..ExploreOptions::default() };
-    explore(simulation.symbolic(), simulation.symbolic_initial(), simulation.inputs(), &options)
+    let bounds = Bounds {
+        unfold: 2,
+        depth: 400,
+        max_paths: Some(32),
+        ..Bounds::default()
+    };
+    let options = ExploreOptions {
+        bounds,
+        timeout_ms: TIMEOUT_MS,
+        ..ExploreOptions::default()
+    };
+    explore(
+        simulation.symbolic(),
+        simulation.symbolic_initial(),
+        simulation.inputs(),
+        &options,
+    )
 }
 
 fn leaves(tree: &Tree) -> Vec<(usize, &Leaf)> {
-    tree.paths.iter().filter_map(|&node| tree.leaf(node).map(|leaf| (node, leaf))).collect()
+    tree.paths
+        .iter()
+        .filter_map(|&node| tree.leaf(node).map(|leaf| (node, leaf)))
+        .collect()
 }
 
 fn models_replay<M: Simulation>(simulation: &M, tree: &Tree) -> Result<(), String> {
     for (node, leaf) in leaves(tree) {
         match (&leaf.status, &leaf.model) {
-            (Status::Unknown(_), Some(_)) => return Err(format!("leaf {node} is unknown yet has a model")),
-            (Status::Unknown(reason @ (UnknownReason::NoModel | UnknownReason::Stuck)), None) => {
-                return Err(format!("leaf {node} is unknown ({reason}): `{}`", leaf.path_condition))
+            (Status::Unknown(_), Some(_)) => {
+                return Err(format!("leaf {node} is unknown yet has a model"))
             }
-            (Status::Terminated | Status::Error(_), None) => return Err(format!("feasible leaf {node} has no model")),
+            (Status::Unknown(reason @ (UnknownReason::NoModel | UnknownReason::Stuck)), None) => {
+                return Err(format!(
+                    "leaf {node} is unknown ({reason}): `{}`",
+                    leaf.path_condition
+                ))
+            }
+            (Status::Terminated | Status::Error(_), None) => {
+                return Err(format!("feasible leaf {node} has no model"))
+            }
             (Status::Terminated | Status::Error(_), Some(model)) => {
                 if eval_bool(&leaf.path_condition, model) != Ok(true) {
-                    return Err(format!("the model of leaf {node} violates `{}`", leaf.path_condition));
+                    return Err(format!(
+                        "the model of leaf {node} violates `{}`",
+                        leaf.path_condition
+                    ));
                 }
-                let replayed = replay(tree, node, simulation.concrete(), |v| simulation.concrete_initial(&v));
+                let replayed = replay(tree, node, simulation.concrete(), |v| {
+                    simulation.concrete_initial(&v)
+                });
                 if let Some(mismatch) = replayed.and_then(|r| r.mismatch) {
                     return Err(format!("leaf {node}: {mismatch}"));
                 }
@@ -83,25 +112,45 @@ fn pairwise_disjoint(tree: &Tree) -> Result<(), String> {
     Ok(())
 }
 
-fn inputs_partitioned<M: Simulation>(simulation: &M, tree: &Tree, inputs: &Inputs) -> Result<(), String> {
+fn inputs_partitioned<M: Simulation>(
+    simulation: &M,
+    tree: &Tree,
+    inputs: &Inputs,
+) -> Result<(), String> {
     let all = leaves(tree);
-    let complete = tree.unexplored.is_empty() && all.iter().all(|(_, leaf)| matches!(leaf.status, Status::Terminated | Status::Error(_)));
+    let complete = tree.unexplored.is_empty()
+        && all
+            .iter()
+            .all(|(_, leaf)| matches!(leaf.status, Status::Terminated | Status::Error(_)));
     if !complete {
         return Ok(());
     }
-    let satisfied: Vec<_> = all.iter().filter(|(_, leaf)| eval_bool(&leaf.path_condition, &inputs.0) == Ok(true)).collect();
-    let finished = run(simulation.concrete(), simulation.concrete_initial(&inputs.0), RunLimits::steps(10_000), |_, _| {});
+    let satisfied: Vec<_> = all
+        .iter()
+        .filter(|(_, leaf)| eval_bool(&leaf.path_condition, &inputs.0) == Ok(true))
+        .collect();
+    let finished = run(
+        simulation.concrete(),
+        simulation.concrete_initial(&inputs.0),
+        RunLimits::steps(10_000),
+        |_, _| {},
+    );
     if finished.end == RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) {
         return match satisfied.len() {
             0 => Ok(()),
-            n => Err(format!("an input that violates an assumption satisfies {n} leaves")),
+            n => Err(format!(
+                "an input that violates an assumption satisfies {n} leaves"
+            )),
         };
     }
     let [(node, leaf)] = satisfied.as_slice() else {
         return Err(format!("the input satisfies {} leaves", satisfied.len()));
     };
     if Some(finished.end) != leaf.status.outcome().map(RunEnd::Finished) {
-        return Err(format!("the run ends {:?}, leaf {node} is {}", finished.end, leaf.status));
+        return Err(format!(
+            "the run ends {:?}, leaf {node} is {}",
+            finished.end, leaf.status
+        ));
     }
     let state = finished.last.global_state();
     for (x, e) in &leaf.state {
@@ -142,17 +191,32 @@ fn tenth() -> u64 {
 
 #[test]
 fn king_properties_hold_on_basic_programs() {
-    holds_on("King's properties", tenth(), &Required::rules(&BASIC_RULES), king::<Real, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult);
+    holds_on(
+        "King's properties",
+        tenth(),
+        &Required::rules(&BASIC_RULES),
+        king::<Real, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult,
+    );
 }
 
 #[test]
 fn king_properties_hold_on_recursive_programs() {
-    holds_on("King's properties (recursive)", tenth(), &Required::rules(&RECURSIVE_RULES), king::<RealRecursive, RecursiveProgram> as fn(RecursiveProgram, Inputs) -> TestResult);
+    holds_on(
+        "King's properties (recursive)",
+        tenth(),
+        &Required::rules(&RECURSIVE_RULES),
+        king::<RealRecursive, RecursiveProgram> as fn(RecursiveProgram, Inputs) -> TestResult,
+    );
 }
 
 #[test]
 fn king_properties_catch_swapped_choice() {
-    catches_on("King's properties on a swapped choice", tenth(), &Required::rules(&BASIC_RULES), king::<Mutated<SwappedChoice>, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult);
+    catches_on(
+        "King's properties on a swapped choice",
+        tenth(),
+        &Required::rules(&BASIC_RULES),
+        king::<Mutated<SwappedChoice>, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult,
+    );
 }
 
 #[test]
@@ -161,7 +225,8 @@ fn king_properties_catch_swapped_choice_in_procedures() {
         "King's properties on a swapped choice (recursive)",
         tenth(),
         &Required::rules(&RECURSIVE_RULES),
-        king::<MutatedRecursive<SwappedChoice>, RecursiveProgram> as fn(RecursiveProgram, Inputs) -> TestResult,
+        king::<MutatedRecursive<SwappedChoice>, RecursiveProgram>
+            as fn(RecursiveProgram, Inputs) -> TestResult,
     );
 }
 
@@ -171,15 +236,26 @@ fn king_properties_catch_swapped_choice_in_procedures() {
 /// negative dividend or a zero divisor; the run stops at the first one).
 fn catches_a_disagreement(name: &str, mutant: Mutant) {
     break_encoding(Some(mutant));
-    catches_on(name, 5 * tenth(), &Required::nothing(), king::<Real, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult);
+    catches_on(
+        name,
+        5 * tenth(),
+        &Required::nothing(),
+        king::<Real, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult,
+    );
 }
 
 #[test]
 fn king_properties_catch_z3_leaving_division_by_zero_unspecified() {
-    catches_a_disagreement("King's properties with x / 0 unspecified in Z3", Mutant::DivisionByZeroUnspecified);
+    catches_a_disagreement(
+        "King's properties with x / 0 unspecified in Z3",
+        Mutant::DivisionByZeroUnspecified,
+    );
 }
 
 #[test]
 fn king_properties_catch_z3_truncating_division() {
-    catches_a_disagreement("King's properties with / truncating in Z3", Mutant::DivisionTruncates);
+    catches_a_disagreement(
+        "King's properties with / truncating in Z3",
+        Mutant::DivisionTruncates,
+    );
 }

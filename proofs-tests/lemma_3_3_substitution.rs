@@ -20,7 +20,14 @@ fn checked(program: RecursiveProgram, inputs: Inputs, path: Path, e: Expression)
 }
 
 fn sequential(program: RecursiveProgram, inputs: Inputs, path: Path, e: Expression) -> TestResult {
-    lemma::<RealRecursive, _>(&program, false, &inputs, &path, &e, &sequential_substitution)
+    lemma::<RealRecursive, _>(
+        &program,
+        false,
+        &inputs,
+        &path,
+        &e,
+        &sequential_substitution,
+    )
 }
 
 type Property = fn(RecursiveProgram, Inputs, Path, Expression) -> TestResult;
@@ -32,10 +39,18 @@ fn lemma_3_3_holds() {
 
 #[test]
 fn lemma_3_3_holds_with_checked_arrays() {
-    holds("Lemma 3.3 (checked arrays)", &required(), checked as Property);
+    holds(
+        "Lemma 3.3 (checked arrays)",
+        &required(),
+        checked as Property,
+    );
 }
 
 #[test]
 fn lemma_3_3_catches_sequential_substitution() {
-    catches("Lemma 3.3 on sequential substitution", &required(), sequential as Property);
+    catches(
+        "Lemma 3.3 on sequential substitution",
+        &required(),
+        sequential as Property,
+    );
 }

@@ -8,11 +8,11 @@
 //! The δ mistakes shared with §2 are caught here for fields: `δ(e₁ ==> e₂)`
 //! guarded like a disjunction, and `δ(e.f)` without `e ≠ nil`.
 
-use crate::oo_generators::{Configuration, Expression};
-use crate::mutants::{DeltaMutant, FieldWithoutNilCheck, ImplicationGuardedLikeDisjunction};
-use crate::oo_mutants::{caught, strict_delta};
 use crate::distribution::{self, Required};
 use crate::holds;
+use crate::mutants::{DeltaMutant, FieldWithoutNilCheck, ImplicationGuardedLikeDisjunction};
+use crate::oo_generators::{Configuration, Expression};
+use crate::oo_mutants::{caught, strict_delta};
 use quickcheck::TestResult;
 use symex_semantics::delta::{delta, Checks};
 use symex_semantics::eval::{eval, eval_bool};
@@ -64,10 +64,16 @@ fn lemma_4_3_catches_a_strict_delta() {
 
 #[test]
 fn lemma_4_3_catches_implication_guarded_like_disjunction() {
-    caught("Lemma 4.3 on δ(e₁ ==> e₂) guarded by ¬e₁", implication_guarded_like_disjunction as Property);
+    caught(
+        "Lemma 4.3 on δ(e₁ ==> e₂) guarded by ¬e₁",
+        implication_guarded_like_disjunction as Property,
+    );
 }
 
 #[test]
 fn lemma_4_3_catches_a_field_access_without_its_nil_check() {
-    caught("Lemma 4.3 on δ(e.f) without e ≠ nil", field_without_nil_check as Property);
+    caught(
+        "Lemma 4.3 on δ(e.f) without e ≠ nil",
+        field_without_nil_check as Property,
+    );
 }

@@ -11,10 +11,10 @@
 //! `[h.f := e]` — `h''[h.f := e] = h` true under `V` for an access `h''.f`
 //! of `e'` — must be taken in a twentieth of the cases at least.
 
-use crate::oo_generators::{program, Assignment, Configuration, Expression};
-use crate::oo_mutants::{caught, WithoutAliasing};
 use crate::distribution::{self, Required};
 use crate::holds;
+use crate::oo_generators::{program, Assignment, Configuration, Expression};
+use crate::oo_mutants::{caught, WithoutAliasing};
 use quickcheck::TestResult;
 use symex_semantics::eval::{eval, eval_bool, Valuation};
 use symex_semantics::oo::action::{Action, Location};
@@ -34,12 +34,28 @@ pub fn value(e: &Term, v: &Valuation) -> Result<Option<Value>, TestResult> {
 }
 
 /// The lemma for `e'`: `None` outside its premises, else whether it holds.
-fn lemma_for(calculus: &impl Calculus, v: &Valuation, h: &Location, e: &Term, after: &Valuation, e2: &Term) -> Result<Option<bool>, TestResult> {
-    let (Some(left), Some(right)) = (value(e2, after)?, value(&calculus.assign(e2, h, e), v)?) else { return Ok(None) };
+fn lemma_for(
+    calculus: &impl Calculus,
+    v: &Valuation,
+    h: &Location,
+    e: &Term,
+    after: &Valuation,
+    e2: &Term,
+) -> Result<Option<bool>, TestResult> {
+    let (Some(left), Some(right)) = (value(e2, after)?, value(&calculus.assign(e2, h, e), v)?)
+    else {
+        return Ok(None);
+    };
     if let Location::Field(object, f, _) = h {
         for node in e2.nodes() {
-            let TermKind::Field(other, g, _) = node.kind() else { continue };
-            let aliased = Term::binary(BinOp::Eq, Reference.assign_field(other, object, f, e), object.clone());
+            let TermKind::Field(other, g, _) = node.kind() else {
+                continue;
+            };
+            let aliased = Term::binary(
+                BinOp::Eq,
+                Reference.assign_field(other, object, f, e),
+                object.clone(),
+            );
             if g == f && eval_bool(&aliased, v) == Ok(true) {
                 distribution::record_case("aliasing");
             }
@@ -49,13 +65,20 @@ fn lemma_for(calculus: &impl Calculus, v: &Valuation, h: &Location, e: &Term, af
 }
 
 /// The lemma for `e'` and for the expression that reads `h` back.
-fn lemma(calculus: &impl Calculus, v: &Configuration, assignment: &Assignment, e2: &Expression) -> Result<TestResult, TestResult> {
+fn lemma(
+    calculus: &impl Calculus,
+    v: &Configuration,
+    assignment: &Assignment,
+    e2: &Expression,
+) -> Result<TestResult, TestResult> {
     let (Assignment(h, e, read_back), Configuration(v)) = (assignment, v);
     if value(&h.term(), v)?.is_none() || value(e, v)?.is_none() {
         return Ok(TestResult::discard());
     }
     let traces = Traces::new(program(), Options::default());
-    let after = traces.run(v.clone(), &[Action::Assign(h.clone(), e.clone())]).map_err(|_| TestResult::error("the assignment is stuck"))?;
+    let after = traces
+        .run(v.clone(), &[Action::Assign(h.clone(), e.clone())])
+        .map_err(|_| TestResult::error("the assignment is stuck"))?;
     let mut verdicts = Vec::new();
     for e2 in [&e2.0, read_back] {
         verdicts.extend(lemma_for(calculus, v, h, e, &after, e2)?);
@@ -78,10 +101,17 @@ type Property = fn(Configuration, Assignment, Expression) -> TestResult;
 
 #[test]
 fn lemma_4_4_holds_for_field_assignments() {
-    holds("Lemma 4.4 [h := e]", &Required::frequent(&["aliasing"]), real as Property);
+    holds(
+        "Lemma 4.4 [h := e]",
+        &Required::frequent(&["aliasing"]),
+        real as Property,
+    );
 }
 
 #[test]
 fn lemma_4_4_catches_a_field_assignment_without_aliasing() {
-    caught("Lemma 4.4 [h := e] without the aliasing case", without_aliasing as Property);
+    caught(
+        "Lemma 4.4 [h := e] without the aliasing case",
+        without_aliasing as Property,
+    );
 }

@@ -12,11 +12,11 @@
 //! and cases outside the premises are discarded. A twentieth of the cases at
 //! least must mention `x`.
 
+use crate::distribution::{self, Required};
+use crate::holds;
 use crate::lemma_4_4_field_assignment::value;
 use crate::oo_generators::{program, Configuration, Expression};
 use crate::oo_mutants::{caught, ComparisonSurvivesCreation, CreatedFieldNotDefault};
-use crate::distribution::{self, Required};
-use crate::holds;
 use quickcheck::{Arbitrary, Gen, TestResult};
 use std::fmt;
 use symex_semantics::oo::action::Action;
@@ -51,14 +51,22 @@ fn may_be(e: &Term, x: &Name) -> bool {
     }
 }
 
-fn lemma(calculus: &impl Calculus, v: &Configuration, creation: &Creation, e: &Expression) -> Result<TestResult, TestResult> {
+fn lemma(
+    calculus: &impl Calculus,
+    v: &Configuration,
+    creation: &Creation,
+    e: &Expression,
+) -> Result<TestResult, TestResult> {
     let (Configuration(v), Creation(x, class), Expression(e)) = (v, creation, e);
     if may_be(e, x) {
         return Ok(TestResult::discard());
     }
     let traces = Traces::new(program(), Options::default());
-    let after = traces.run(v.clone(), &[Action::New(x.clone(), class.clone())]).map_err(|_| TestResult::error("the creation is stuck"))?;
-    let (Some(left), Some(right)) = (value(e, &after)?, value(&calculus.new_object(e, x), v)?) else {
+    let after = traces
+        .run(v.clone(), &[Action::New(x.clone(), class.clone())])
+        .map_err(|_| TestResult::error("the creation is stuck"))?;
+    let (Some(left), Some(right)) = (value(e, &after)?, value(&calculus.new_object(e, x), v)?)
+    else {
         return Ok(TestResult::discard());
     };
     if e.free_vars().contains_key(x) {
@@ -83,15 +91,25 @@ type Property = fn(Configuration, Creation, Expression) -> TestResult;
 
 #[test]
 fn lemma_4_4_holds_for_object_creation() {
-    holds("Lemma 4.4 [x := new C]", &Required::frequent(&["mentions x"]), real as Property);
+    holds(
+        "Lemma 4.4 [x := new C]",
+        &Required::frequent(&["mentions x"]),
+        real as Property,
+    );
 }
 
 #[test]
 fn lemma_4_4_catches_a_new_field_that_is_not_the_default() {
-    caught("Lemma 4.4 [x := new C] with (x.f)[x := new C] = x.f", field_not_default as Property);
+    caught(
+        "Lemma 4.4 [x := new C] with (x.f)[x := new C] = x.f",
+        field_not_default as Property,
+    );
 }
 
 #[test]
 fn lemma_4_4_catches_a_comparison_that_survives_creation() {
-    caught("Lemma 4.4 [x := new C] with x = e surviving", comparison_survives as Property);
+    caught(
+        "Lemma 4.4 [x := new C] with x = e surviving",
+        comparison_survives as Property,
+    );
 }

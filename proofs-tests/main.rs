@@ -82,21 +82,40 @@ enum Failure {
 /// Runs `property` on `tests` cases and prints its distribution report:
 /// a counterexample, or a required case seen too rarely
 /// ([`distribution::Required`]), is a failure.
-fn run<A: Testable>(name: &str, tests: u64, required: &Required, property: A) -> Result<u64, Failure> {
+fn run<A: Testable>(
+    name: &str,
+    tests: u64,
+    required: &Required,
+    property: A,
+) -> Result<u64, Failure> {
     let seed = seed();
     distribution::reset();
-    let result = quickcheck(seed).tests(tests).max_tests(10 * tests).quicktest(property);
+    let result = quickcheck(seed)
+        .tests(tests)
+        .max_tests(10 * tests)
+        .quicktest(property);
     let tally = distribution::take();
     println!("{}   seed: PROOFS_SEED={seed}", tally.report(name));
     let checked = result.map_err(|counterexample| {
-        Failure::Counterexample(format!("{name} has a counterexample (PROOFS_SEED={seed}): {counterexample:?}"))
+        Failure::Counterexample(format!(
+            "{name} has a counterexample (PROOFS_SEED={seed}): {counterexample:?}"
+        ))
     })?;
     let missing = required.missing(&tally, tests);
     if !missing.is_empty() {
-        let missing: Vec<String> = missing.iter().map(|(case, seen, n)| format!("{case} ({seen}×, at least {n}×)")).collect();
-        return Err(Failure::Uncovered(format!("{name}: required cases seen too rarely: {} (PROOFS_SEED={seed})", missing.join(", "))));
+        let missing: Vec<String> = missing
+            .iter()
+            .map(|(case, seen, n)| format!("{case} ({seen}×, at least {n}×)"))
+            .collect();
+        return Err(Failure::Uncovered(format!(
+            "{name}: required cases seen too rarely: {} (PROOFS_SEED={seed})",
+            missing.join(", ")
+        )));
     }
-    assert!(checked >= tests, "{name}: only {checked} of {tests} cases checked (PROOFS_SEED={seed})");
+    assert!(
+        checked >= tests,
+        "{name}: only {checked} of {tests} cases checked (PROOFS_SEED={seed})"
+    );
     Ok(checked)
 }
 
@@ -124,8 +143,12 @@ pub fn catches<A: Testable>(name: &str, required: &Required, property: A) {
 pub fn catches_on<A: Testable>(name: &str, tests: u64, required: &Required, property: A) {
     match run(name, tests, required, property) {
         Err(Failure::Counterexample(_)) => {}
-        Err(Failure::Uncovered(why)) => panic!("{name}: no counterexample on the mutant, only {why}"),
-        Ok(passed) => panic!("{name}: {passed} cases passed on the mutant; the property checks nothing"),
+        Err(Failure::Uncovered(why)) => {
+            panic!("{name}: no counterexample on the mutant, only {why}")
+        }
+        Ok(passed) => {
+            panic!("{name}: {passed} cases passed on the mutant; the property checks nothing")
+        }
     }
 }
 
@@ -188,7 +211,10 @@ impl Generated for RecursiveProgram {
 
 /// The systems `M` builds for `program`, or the property's error; the
 /// program's constructs go into the distribution report.
-pub fn build<M: Systems>(program: &impl Generated, checked_arrays: bool) -> Result<M::Simulation, TestResult> {
+pub fn build<M: Systems>(
+    program: &impl Generated,
+    checked_arrays: bool,
+) -> Result<M::Simulation, TestResult> {
     let program = program.program();
     distribution::record_program(&program);
     M::build(program, options(checked_arrays)).map_err(TestResult::error)

@@ -4,24 +4,24 @@
 //! counterexample (or, for a checker that skips a case, a coverage failure).
 
 use crate::Systems;
+use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::rc::Rc;
+use symex::theorems::broken::{self, swap_choice_guards, Edit, Edited};
 use symex::theorems::run::SymbolicRun;
 use symex::theorems::simulation::SymbolicConfig;
 use symex::theorems::soundness_assignment::soundness_assignment;
 use symex::theorems::{Basic, Cases, Recursive, Simulation};
-use symex::theorems::broken::{self, swap_choice_guards, Edit, Edited};
+use symex_semantics::basic::{concrete, symbolic};
+use symex_semantics::checked;
+use symex_semantics::delta::{base_array, in_bounds, not_nil};
 use symex_semantics::eval::{eval, Valuation};
 use symex_semantics::program::{Program, Stmt};
 use symex_semantics::recursive;
 use symex_semantics::subst::{substitute, Substitution};
 use symex_semantics::system::{Options, Rule, Step, TransitionSystem};
-use std::collections::BTreeMap;
-use symex_semantics::checked;
-use symex_semantics::delta::{base_array, in_bounds, not_nil};
 use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind};
 use symex_semantics::value::{ArrayValue, Value};
-use symex_semantics::basic::{concrete, symbolic};
 
 /// A broken rule of §2's symbolic system.
 pub trait SymbolicMutant {
@@ -42,7 +42,15 @@ impl<M: SymbolicMutant> Systems for Mutated<M> {
     fn build(program: Rc<Program>, options: Options) -> Result<Self::Simulation, String> {
         let real = symbolic::Symbolic::new(program.clone(), options)?;
         let concrete = concrete::Concrete::new(program.clone(), options)?;
-        Basic::new(program, options, Edited { real, edit: M::EDIT }, concrete)
+        Basic::new(
+            program,
+            options,
+            Edited {
+                real,
+                edit: M::EDIT,
+            },
+            concrete,
+        )
     }
 }
 
@@ -50,12 +58,21 @@ impl<M: SymbolicMutant> Systems for Mutated<M> {
 pub struct MutatedRecursive<M>(PhantomData<M>);
 
 impl<M: RecursiveMutant> Systems for MutatedRecursive<M> {
-    type Simulation = Recursive<Edited<recursive::symbolic::Symbolic>, recursive::concrete::Concrete>;
+    type Simulation =
+        Recursive<Edited<recursive::symbolic::Symbolic>, recursive::concrete::Concrete>;
 
     fn build(program: Rc<Program>, options: Options) -> Result<Self::Simulation, String> {
         let real = recursive::symbolic::Symbolic::new(program.clone(), options)?;
         let concrete = recursive::concrete::Concrete::new(program.clone(), options)?;
-        Recursive::new(program, options, Edited { real, edit: M::EDIT }, concrete)
+        Recursive::new(
+            program,
+            options,
+            Edited {
+                real,
+                edit: M::EDIT,
+            },
+            concrete,
+        )
     }
 }
 
@@ -67,7 +84,8 @@ impl SymbolicMutant for SwappedChoice {
 }
 
 impl RecursiveMutant for SwappedChoice {
-    const EDIT: Edit<recursive::symbolic::Config> = |_, steps| swap_choice_guards(steps, |c| &mut c.phi);
+    const EDIT: Edit<recursive::symbolic::Config> =
+        |_, steps| swap_choice_guards(steps, |c| &mut c.phi);
 }
 
 /// Symbolic assignment `σ[x := e]`, forgetting to apply `σ` to `e`.
@@ -92,7 +110,12 @@ impl Systems for DroppedDelta {
     type Simulation = Basic;
 
     fn build(program: Rc<Program>, options: Options) -> Result<Basic, String> {
-        let unchecked = symbolic::Symbolic::new(program.clone(), Options { checked_arrays: false })?;
+        let unchecked = symbolic::Symbolic::new(
+            program.clone(),
+            Options {
+                checked_arrays: false,
+            },
+        )?;
         let concrete = concrete::Concrete::new(program.clone(), options)?;
         Basic::new(program, options, unchecked, concrete)
     }
@@ -109,9 +132,14 @@ impl Systems for ConcreteAssignmentIgnoringV {
         let symbolic = symbolic::Symbolic::new(program.clone(), options)?;
         let real = concrete::Concrete::new(program.clone(), options)?;
         let edit: Edit<concrete::Config> = |c, steps| {
-            let Some(Stmt::Assign(x, e)) = c.code.head() else { return };
-            let defaults: Valuation =
-                c.valuation.iter().map(|(y, v)| (y.clone(), default_like(v))).collect();
+            let Some(Stmt::Assign(x, e)) = c.code.head() else {
+                return;
+            };
+            let defaults: Valuation = c
+                .valuation
+                .iter()
+                .map(|(y, v)| (y.clone(), default_like(v)))
+                .collect();
             for step in steps.iter_mut().filter(|s| s.rule == Rule::Assignment) {
                 if let Ok(value) = eval(e, &defaults) {
                     step.next.valuation = c.valuation.update(x.clone(), value);
@@ -127,7 +155,10 @@ fn default_like(v: &Value) -> Value {
     match v {
         Value::Int(_) => Value::default_of(&Sort::Int),
         Value::Bool(_) => Value::default_of(&Sort::Bool),
-        Value::Array(array) => Value::Array(ArrayValue::constant(array.len.clone(), default_like(&array.default))),
+        Value::Array(array) => Value::Array(ArrayValue::constant(
+            array.len.clone(),
+            default_like(&array.default),
+        )),
         Value::Nil | Value::Object(_) => Value::Nil,
         Value::Field(array) => Value::Field(array.clone()),
     }
@@ -136,7 +167,9 @@ fn default_like(v: &Value) -> Value {
 /// `eσ` computed one variable at a time, `e[x₁ := σ(x₁)][x₂ := σ(x₂)]…`,
 /// instead of simultaneously: wrong as soon as `σ(x₁)` mentions `x₂`.
 pub fn sequential_substitution(sigma: &Substitution, e: &Term) -> Term {
-    sigma.iter().fold(e.clone(), |term, (x, image)| substitute(&term, |y| (y == x).then(|| image.clone())))
+    sigma.iter().fold(e.clone(), |term, (x, image)| {
+        substitute(&term, |y| (y == x).then(|| image.clone()))
+    })
 }
 
 /// Symbolic procedure call that evaluates the actual parameters after
@@ -147,12 +180,22 @@ pub struct ActualsAfterPush;
 
 impl RecursiveMutant for ActualsAfterPush {
     const EDIT: Edit<recursive::symbolic::Config> = |c, steps| {
-        let Some(Stmt::Call(_, args)) = c.stack.front().and_then(|frame| frame.code.head()) else { return };
+        let Some(Stmt::Call(_, args)) = c.stack.front().and_then(|frame| frame.code.head()) else {
+            return;
+        };
         for step in steps.iter_mut().filter(|s| s.rule == Rule::ProcedureCall) {
-            let Some(callee) = step.next.stack.front().cloned() else { continue };
+            let Some(callee) = step.next.stack.front().cloned() else {
+                continue;
+            };
             let formals: Vec<_> = callee.tau.domain().cloned().collect();
-            let tau = formals.into_iter().zip(args).map(|(u, e)| (u, c.sigma.apply(e))).collect();
-            step.next.stack.set(0, recursive::symbolic::Frame { tau, ..callee });
+            let tau = formals
+                .into_iter()
+                .zip(args)
+                .map(|(u, e)| (u, c.sigma.apply(e)))
+                .collect();
+            step.next
+                .stack
+                .set(0, recursive::symbolic::Frame { tau, ..callee });
         }
     };
 }
@@ -163,7 +206,9 @@ pub struct GuardWithoutTau;
 
 impl RecursiveMutant for GuardWithoutTau {
     const EDIT: Edit<recursive::symbolic::Config> = |c, steps| {
-        let Some(Stmt::If(b, ..)) = c.stack.front().and_then(|frame| frame.code.head()) else { return };
+        let Some(Stmt::If(b, ..)) = c.stack.front().and_then(|frame| frame.code.head()) else {
+            return;
+        };
         let b_sigma = c.sigma.apply(b);
         for step in steps.iter_mut() {
             let guard = match step.rule {
@@ -183,13 +228,34 @@ pub struct LocalAssignmentInCaller;
 
 impl RecursiveMutant for LocalAssignmentInCaller {
     const EDIT: Edit<recursive::symbolic::Config> = |c, steps| {
-        let (Some(top), Some(caller)) = (c.stack.front(), c.stack.get(1)) else { return };
+        let (Some(top), Some(caller)) = (c.stack.front(), c.stack.get(1)) else {
+            return;
+        };
         for step in steps.iter_mut().filter(|s| s.rule == Rule::LocalAssignment) {
-            let Some(updated) = step.next.stack.front().cloned() else { continue };
-            let changed = updated.tau.iter().find(|(u, e)| top.tau.lookup(u) != Some(*e));
-            let Some((u, e)) = changed.map(|(u, e)| (u.clone(), e.clone())) else { continue };
-            step.next.stack.set(0, recursive::symbolic::Frame { tau: top.tau.clone(), ..updated });
-            step.next.stack.set(1, recursive::symbolic::Frame { tau: caller.tau.update(u, e), ..caller.clone() });
+            let Some(updated) = step.next.stack.front().cloned() else {
+                continue;
+            };
+            let changed = updated
+                .tau
+                .iter()
+                .find(|(u, e)| top.tau.lookup(u) != Some(*e));
+            let Some((u, e)) = changed.map(|(u, e)| (u.clone(), e.clone())) else {
+                continue;
+            };
+            step.next.stack.set(
+                0,
+                recursive::symbolic::Frame {
+                    tau: top.tau.clone(),
+                    ..updated
+                },
+            );
+            step.next.stack.set(
+                1,
+                recursive::symbolic::Frame {
+                    tau: caller.tau.update(u, e),
+                    ..caller.clone()
+                },
+            );
         }
     };
 }
@@ -215,15 +281,23 @@ pub trait DeltaMutant {
         for node in e.nodes() {
             let d = |t: &Term| memo[&t.id()].clone();
             let defined = match node.kind() {
-                TermKind::Binary(BinOp::And, a, b) => Term::and(d(a), Term::implies(a.clone(), d(b))),
-                TermKind::Binary(BinOp::Implies, a, b) => Term::and(d(a), Term::implies(Self::implication_guard(a), d(b))),
-                TermKind::Binary(BinOp::Or, a, b) => Term::and(d(a), Term::implies(Term::not(a.clone()), d(b))),
+                TermKind::Binary(BinOp::And, a, b) => {
+                    Term::and(d(a), Term::implies(a.clone(), d(b)))
+                }
+                TermKind::Binary(BinOp::Implies, a, b) => {
+                    Term::and(d(a), Term::implies(Self::implication_guard(a), d(b)))
+                }
+                TermKind::Binary(BinOp::Or, a, b) => {
+                    Term::and(d(a), Term::implies(Term::not(a.clone()), d(b)))
+                }
                 TermKind::Ite(c, a, b) => Term::conjunction([
                     d(c),
                     Term::implies(c.clone(), d(a)),
                     Term::implies(Term::not(c.clone()), d(b)),
                 ]),
-                TermKind::Select(array, index) => Term::conjunction([d(array), d(index), Self::bound(array, index)]),
+                TermKind::Select(array, index) => {
+                    Term::conjunction([d(array), d(index), Self::bound(array, index)])
+                }
                 TermKind::Field(object, ..) => Term::and(d(object), Self::dereferenced(object)),
                 _ => Term::conjunction(node.children().into_iter().map(|child| d(child))),
             };
@@ -262,7 +336,9 @@ pub struct InclusiveUpperBound;
 
 impl DeltaMutant for InclusiveUpperBound {
     fn bound(array: &Term, index: &Term) -> Term {
-        let Some(a) = base_array(array) else { return Term::bool(true) };
+        let Some(a) = base_array(array) else {
+            return Term::bool(true);
+        };
         Term::and(
             Term::binary(BinOp::Le, Term::int(0), index.clone()),
             Term::binary(BinOp::Le, index.clone(), Term::len(&a)),
@@ -291,11 +367,20 @@ impl<D: DeltaMutant> WithDelta<D> {
     /// The terms `δ` is taken of for the statement `c` executes (as the rules do).
     fn evaluated(&self, c: &symbolic::Config) -> Vec<Term> {
         match c.code.head() {
-            Some(Stmt::Assign(_, e) | Stmt::Assert(e) | Stmt::Assume(e) | Stmt::If(e, ..) | Stmt::While(_, e, _)) => {
+            Some(
+                Stmt::Assign(_, e)
+                | Stmt::Assert(e)
+                | Stmt::Assume(e)
+                | Stmt::If(e, ..)
+                | Stmt::While(_, e, _),
+            ) => {
                 vec![c.sigma.apply(e)]
             }
             Some(Stmt::ArrayAssign(a, i, e)) => {
-                let array = Term::var(a, self.globals.get(a).cloned().unwrap_or_else(Sort::int_array));
+                let array = Term::var(
+                    a,
+                    self.globals.get(a).cloned().unwrap_or_else(Sort::int_array),
+                );
                 vec![Term::select(array, c.sigma.apply(i)), c.sigma.apply(e)]
             }
             _ => Vec::new(),
@@ -309,7 +394,12 @@ impl<D: DeltaMutant> TransitionSystem for WithDelta<D> {
     fn successors(&self, c: &symbolic::Config) -> Vec<Step<symbolic::Config>> {
         let mut steps = self.real.successors(c);
         let terms = self.evaluated(c);
-        let real = checked::defined(Options { checked_arrays: true }, &terms);
+        let real = checked::defined(
+            Options {
+                checked_arrays: true,
+            },
+            &terms,
+        );
         let broken = Term::conjunction(terms.iter().map(D::delta));
         if real.is_true() {
             return steps;
@@ -329,8 +419,16 @@ fn replace(term: &Term, from: &Term, to: &Term) -> Term {
         let rebuilt = if node == *from {
             to.clone()
         } else {
-            let children: Vec<Term> = node.children().into_iter().map(|child| memo[&child.id()].clone()).collect();
-            if children.is_empty() { node.clone() } else { node.with_children(&children) }
+            let children: Vec<Term> = node
+                .children()
+                .into_iter()
+                .map(|child| memo[&child.id()].clone())
+                .collect();
+            if children.is_empty() {
+                node.clone()
+            } else {
+                node.with_children(&children)
+            }
         };
         memo.insert(node.id(), rebuilt);
     }
@@ -345,7 +443,11 @@ impl<D: DeltaMutant> Systems for MutatedDelta<D> {
 
     fn build(program: Rc<Program>, options: Options) -> Result<Self::Simulation, String> {
         let real = symbolic::Symbolic::new(program.clone(), options)?;
-        let symbolic = WithDelta { real, globals: program.globals.clone(), mutant: PhantomData };
+        let symbolic = WithDelta {
+            real,
+            globals: program.globals.clone(),
+            mutant: PhantomData,
+        };
         let concrete = concrete::Concrete::new(program.clone(), options)?;
         Basic::new(program, options, symbolic, concrete)
     }
@@ -390,12 +492,23 @@ where
         self.0.substitution(c)
     }
 
-    fn instantiate(&self, c: &SymbolicConfig<M>, v: &Valuation) -> Result<recursive::concrete::Config, String> {
+    fn instantiate(
+        &self,
+        c: &SymbolicConfig<M>,
+        v: &Valuation,
+    ) -> Result<recursive::concrete::Config, String> {
         self.0.instantiate(c, v)
     }
 
-    fn difference(&self, expected: &recursive::concrete::Config, actual: &recursive::concrete::Config) -> Option<String> {
-        let top = |c: &recursive::concrete::Config| recursive::concrete::Config { stack: c.stack.take(1), globals: c.globals.clone() };
+    fn difference(
+        &self,
+        expected: &recursive::concrete::Config,
+        actual: &recursive::concrete::Config,
+    ) -> Option<String> {
+        let top = |c: &recursive::concrete::Config| recursive::concrete::Config {
+            stack: c.stack.take(1),
+            globals: c.globals.clone(),
+        };
         self.0.difference(&top(expected), &top(actual))
     }
 }

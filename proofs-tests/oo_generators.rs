@@ -39,7 +39,8 @@ pub const MAX_CREATIONS: u32 = MAX_ACTIONS as u32;
 const DEPTH: usize = 3;
 
 /// The classes: `(class, reference field, its class, integer field)`.
-const CLASSES: [(&str, &str, &str, &str); 2] = [("N", "next", "N", "val"), ("P", "head", "N", "size")];
+const CLASSES: [(&str, &str, &str, &str); 2] =
+    [("N", "next", "N", "val"), ("P", "head", "N", "size")];
 
 fn object_sort(class: &str) -> Sort {
     Sort::Object(class.into())
@@ -47,10 +48,16 @@ fn object_sort(class: &str) -> Sort {
 
 /// The global variables of the pool and their sorts.
 pub fn globals() -> BTreeMap<Name, Sort> {
-    [("x", object_sort("N")), ("y", object_sort("N")), ("p", object_sort("P")), ("i", Sort::Int), ("c", Sort::Int)]
-        .into_iter()
-        .map(|(x, sort)| (Name::from(x), sort))
-        .collect()
+    [
+        ("x", object_sort("N")),
+        ("y", object_sort("N")),
+        ("p", object_sort("P")),
+        ("i", Sort::Int),
+        ("c", Sort::Int),
+    ]
+    .into_iter()
+    .map(|(x, sort)| (Name::from(x), sort))
+    .collect()
 }
 
 /// The program of the pool: its classes (without methods) and globals,
@@ -59,16 +66,37 @@ pub fn program() -> Rc<Program> {
     let classes = CLASSES
         .iter()
         .map(|(class, reference, target, int)| {
-            let fields = [(Name::from(*reference), object_sort(target)), (Name::from(*int), Sort::Int)].into_iter().collect();
-            (Name::from(*class), Class { name: (*class).into(), fields, methods: BTreeMap::new() })
+            let fields = [
+                (Name::from(*reference), object_sort(target)),
+                (Name::from(*int), Sort::Int),
+            ]
+            .into_iter()
+            .collect();
+            (
+                Name::from(*class),
+                Class {
+                    name: (*class).into(),
+                    fields,
+                    methods: BTreeMap::new(),
+                },
+            )
         })
         .collect();
-    Rc::new(Program { language: Language::Oo, globals: globals(), procedures: BTreeMap::new(), classes, main: Rc::from(Vec::new()) })
+    Rc::new(Program {
+        language: Language::Oo,
+        globals: globals(),
+        procedures: BTreeMap::new(),
+        classes,
+        main: Rc::from(Vec::new()),
+    })
 }
 
 /// The reference field of `class` and the class it refers to.
 fn reference_field(class: &str) -> (&'static str, &'static str) {
-    CLASSES.iter().find(|c| c.0 == class).map_or(("next", "N"), |c| (c.1, c.2))
+    CLASSES
+        .iter()
+        .find(|c| c.0 == class)
+        .map_or(("next", "N"), |c| (c.1, c.2))
 }
 
 /// The integer field of `class`.
@@ -89,11 +117,19 @@ impl<'g> Draw<'g> {
     /// Draws over the globals.
     pub fn new(g: &'g mut Gen) -> Draw<'g> {
         let globals: Vec<(Name, Sort)> = globals().into_iter().collect();
-        Draw { g, vars: globals.clone(), targets: globals }
+        Draw {
+            g,
+            vars: globals.clone(),
+            targets: globals,
+        }
     }
 
     /// Draws reading `vars` and assigning `targets`.
-    pub fn in_scope(g: &'g mut Gen, vars: Vec<(Name, Sort)>, targets: Vec<(Name, Sort)>) -> Draw<'g> {
+    pub fn in_scope(
+        g: &'g mut Gen,
+        vars: Vec<(Name, Sort)>,
+        targets: Vec<(Name, Sort)>,
+    ) -> Draw<'g> {
         Draw { g, vars, targets }
     }
 }
@@ -110,13 +146,20 @@ impl Draw<'_> {
 
     /// A variable of `sort` in scope, if there is one.
     fn var_of(&mut self, sort: &Sort) -> Option<Name> {
-        let names: Vec<Name> = self.vars.iter().filter(|(_, s)| s == sort).map(|(x, _)| x.clone()).collect();
+        let names: Vec<Name> = self
+            .vars
+            .iter()
+            .filter(|(_, s)| s == sort)
+            .map(|(x, _)| x.clone())
+            .collect();
         (!names.is_empty()).then(|| names[self.below(names.len())].clone())
     }
 
     /// Whether some variable in scope has the object sort of `class`.
     fn sees(&self, class: &str) -> bool {
-        self.vars.iter().any(|(_, sort)| *sort == object_sort(class))
+        self.vars
+            .iter()
+            .any(|(_, sort)| *sort == object_sort(class))
     }
 
     /// An object variable of `class` in scope (`nil` if there is none).
@@ -143,12 +186,22 @@ impl Draw<'_> {
     /// An object expression of `class`, at most `depth` levels deep.
     pub fn object(&mut self, class: &str, depth: usize) -> Term {
         if depth == 0 || self.chance(35) {
-            return if self.chance(6) { Term::nil(class) } else { self.object_var(class) };
+            return if self.chance(6) {
+                Term::nil(class)
+            } else {
+                self.object_var(class)
+            };
         }
         match self.below(10) {
-            0 => Term::ite(self.boolean(depth - 1), self.object(class, depth - 1), self.object(class, depth - 1)),
+            0 => Term::ite(
+                self.boolean(depth - 1),
+                self.object(class, depth - 1),
+                self.object(class, depth - 1),
+            ),
             // `p.head` is the only field of class `N` outside `N` itself.
-            1..=3 if class == "N" && self.sees("P") => Term::field(self.object("P", depth - 1), "head", object_sort("N")),
+            1..=3 if class == "N" && self.sees("P") => {
+                Term::field(self.object("P", depth - 1), "head", object_sort("N"))
+            }
             _ if class == "N" => Term::field(self.object("N", depth - 1), "next", object_sort("N")),
             _ => self.object_var(class),
         }
@@ -157,7 +210,11 @@ impl Draw<'_> {
     /// An integer expression.
     pub fn int(&mut self, depth: usize) -> Term {
         if depth == 0 || self.chance(30) {
-            return if self.chance(40) { self.literal() } else { self.int_var() };
+            return if self.chance(40) {
+                self.literal()
+            } else {
+                self.int_var()
+            };
         }
         match self.below(6) {
             0 => Term::binary(BinOp::Add, self.int(depth - 1), self.int(depth - 1)),
@@ -176,12 +233,24 @@ impl Draw<'_> {
         match self.below(11) {
             3 if self.sees("P") => self.object_comparison(compare, "P", depth - 1),
             0..=3 => self.object_comparison(compare, "N", depth - 1),
-            4 => Term::binary([BinOp::Lt, BinOp::Le, BinOp::Eq][self.below(3)], self.int(depth - 1), self.int(depth - 1)),
+            4 => Term::binary(
+                [BinOp::Lt, BinOp::Le, BinOp::Eq][self.below(3)],
+                self.int(depth - 1),
+                self.int(depth - 1),
+            ),
             5 => Term::unary(UnOp::Not, self.boolean(depth - 1)),
             6 => Term::binary(BinOp::And, self.boolean(depth - 1), self.boolean(depth - 1)),
             7 => Term::binary(BinOp::Or, self.boolean(depth - 1), self.boolean(depth - 1)),
-            8 => Term::binary(BinOp::Implies, self.boolean(depth - 1), self.boolean(depth - 1)),
-            _ => Term::ite(self.boolean(depth - 1), self.boolean(depth - 1), self.boolean(depth - 1)),
+            8 => Term::binary(
+                BinOp::Implies,
+                self.boolean(depth - 1),
+                self.boolean(depth - 1),
+            ),
+            _ => Term::ite(
+                self.boolean(depth - 1),
+                self.boolean(depth - 1),
+                self.boolean(depth - 1),
+            ),
         }
     }
 
@@ -217,7 +286,11 @@ impl Draw<'_> {
             let (x, sort) = self.targets[k].clone();
             return Location::Var(x, sort);
         }
-        let class = if self.chance(70) || !self.sees("P") { "N" } else { "P" };
+        let class = if self.chance(70) || !self.sees("P") {
+            "N"
+        } else {
+            "P"
+        };
         let depth = 1 + self.below(2);
         let object = self.object(class, depth);
         if self.chance(50) {
@@ -271,7 +344,12 @@ impl Draw<'_> {
     /// A test: often `e != x` for a created object `x` and an `e` that may
     /// have no value, where `[x := new C]` must keep `δ(b)`.
     fn test(&mut self) -> Term {
-        let created: Vec<Term> = self.vars.iter().filter(|(x, _)| fresh::is_fresh(x)).map(|(x, sort)| Term::var(x, sort.clone())).collect();
+        let created: Vec<Term> = self
+            .vars
+            .iter()
+            .filter(|(x, _)| fresh::is_fresh(x))
+            .map(|(x, sort)| Term::var(x, sort.clone()))
+            .collect();
         if created.is_empty() || self.chance(50) {
             return self.boolean(DEPTH);
         }
@@ -288,7 +366,11 @@ impl Draw<'_> {
     /// a reference field of its class.
     fn store_target(&mut self, class: &str) -> Location {
         if class == "P" || self.chance(60) {
-            let x = if class == "P" { "p" } else { ["x", "y"][self.below(2)] };
+            let x = if class == "P" {
+                "p"
+            } else {
+                ["x", "y"][self.below(2)]
+            };
             return Location::Var(x.into(), object_sort(class));
         }
         let owner = if self.chance(70) { "N" } else { "P" };
@@ -322,7 +404,14 @@ impl fmt::Debug for AnyTrace {
 fn smaller_traces(actions: &[Action]) -> Vec<Vec<Action>> {
     (0..actions.len())
         .filter(|&k| !matches!(actions[k], Action::New(..)))
-        .map(|k| actions.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, a)| a.clone()).collect())
+        .map(|k| {
+            actions
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, a)| a.clone())
+                .collect()
+        })
         .collect()
 }
 
@@ -426,8 +515,20 @@ impl Arbitrary for Configuration {
         let mut heap = Heap::new();
         for (class, reference, target, int) in CLASSES {
             for &o in &extent[class] {
-                let fields = [(Name::from(reference), pick(&mut draw, target)), (Name::from(int), Value::Int((draw.below(5) as i64 - 2).into()))];
-                heap = heap.insert(o, Object { class: class.into(), fields: fields.into_iter().collect() });
+                let fields = [
+                    (Name::from(reference), pick(&mut draw, target)),
+                    (
+                        Name::from(int),
+                        Value::Int((draw.below(5) as i64 - 2).into()),
+                    ),
+                ];
+                heap = heap.insert(
+                    o,
+                    Object {
+                        class: class.into(),
+                        fields: fields.into_iter().collect(),
+                    },
+                );
             }
         }
         let mut valuation = Valuation::new().with_heap(heap);

@@ -38,7 +38,11 @@ pub struct ComparisonSurvivesCreation;
 
 impl Calculus for ComparisonSurvivesCreation {
     fn created_comparison(&self, a: &Term, b: &Term, positive: bool) -> Term {
-        Term::binary(if positive { BinOp::Eq } else { BinOp::Ne }, a.clone(), b.clone())
+        Term::binary(
+            if positive { BinOp::Eq } else { BinOp::Ne },
+            a.clone(),
+            b.clone(),
+        )
     }
 }
 
@@ -93,7 +97,6 @@ pub fn condition_without_delta_of_h(rho: &wp::Trace, action: &Action) -> Term {
     }
 }
 
-
 /// `wp_ρ(b)` for a test, as the paper's Definition 4.2 has it: `δ(b)` forgotten.
 pub fn condition_without_delta_of_tests(rho: &wp::Trace, action: &Action) -> Term {
     match action {
@@ -108,7 +111,12 @@ pub fn condition_without_delta_of_tests(rho: &wp::Trace, action: &Action) -> Ter
 /// and creation meets it, in one case of a few hundred; the run stops at
 /// the first counterexample, so the extra cases cost nothing when it does.
 pub fn caught<A: Testable>(name: &str, property: A) {
-    crate::catches_on(name, 5 * crate::cases(), &crate::distribution::Required::nothing(), property);
+    crate::catches_on(
+        name,
+        5 * crate::cases(),
+        &crate::distribution::Required::nothing(),
+        property,
+    );
 }
 
 /// Definition 4.2 under a broken `calculus`, as a path's state: a path
@@ -145,7 +153,12 @@ impl<C: Calculus + Default> PathState for DefinitionWith<C> {
         self.0.global_state(program)
     }
 
-    fn predicted_state(&self, inputs: &Valuation, program: &Rc<Program>, options: Options) -> Result<Valuation, String> {
+    fn predicted_state(
+        &self,
+        inputs: &Valuation,
+        program: &Rc<Program>,
+        options: Options,
+    ) -> Result<Valuation, String> {
         self.0.predicted_state(inputs, program, options)
     }
 
@@ -177,14 +190,26 @@ impl PathState for ForgetsFieldWrites {
     fn then(&self, action: Action, program: &Program, checks: Checks) -> (Self, Term) {
         let write = matches!(action, Action::Assign(Location::Field(..), _));
         let (next, condition) = self.0.then(action, program, checks);
-        (if write { self.clone() } else { ForgetsFieldWrites(next) }, condition)
+        (
+            if write {
+                self.clone()
+            } else {
+                ForgetsFieldWrites(next)
+            },
+            condition,
+        )
     }
 
     fn global_state(&self, program: &Program) -> Vec<(Name, Term)> {
         self.0.global_state(program)
     }
 
-    fn predicted_state(&self, inputs: &Valuation, program: &Rc<Program>, options: Options) -> Result<Valuation, String> {
+    fn predicted_state(
+        &self,
+        inputs: &Valuation,
+        program: &Rc<Program>,
+        options: Options,
+    ) -> Result<Valuation, String> {
         self.0.predicted_state(inputs, program, options)
     }
 

@@ -45,7 +45,13 @@ fn node() -> Sort {
 impl Draw<'_> {
     /// A statement: one of `block`'s, spending from `budget`; `loops`
     /// allows bounded loops and `assert` (the main statement's).
-    fn statement(&mut self, budget: &mut usize, nesting: usize, calls: &[Signature], loops: bool) -> Stmt {
+    fn statement(
+        &mut self,
+        budget: &mut usize,
+        nesting: usize,
+        calls: &[Signature],
+        loops: bool,
+    ) -> Stmt {
         *budget = budget.saturating_sub(1);
         let compound = nesting > 0 && *budget > 0;
         match self.below(if compound { 14 } else { 11 }) {
@@ -58,7 +64,11 @@ impl Draw<'_> {
             11 | 12 => {
                 let b = self.boolean(DEPTH);
                 let then = self.block(budget, nesting - 1, calls, loops);
-                let otherwise = if self.chance(50) { self.block(budget, nesting - 1, calls, loops) } else { Vec::new() };
+                let otherwise = if self.chance(50) {
+                    self.block(budget, nesting - 1, calls, loops)
+                } else {
+                    Vec::new()
+                };
                 Stmt::If(b, Rc::from(then), Rc::from(otherwise))
             }
             _ if loops => self.bounded_loop(budget, nesting, calls),
@@ -67,7 +77,13 @@ impl Draw<'_> {
     }
 
     /// A block of at least one statement.
-    fn block(&mut self, budget: &mut usize, nesting: usize, calls: &[Signature], loops: bool) -> Vec<Stmt> {
+    fn block(
+        &mut self,
+        budget: &mut usize,
+        nesting: usize,
+        calls: &[Signature],
+        loops: bool,
+    ) -> Vec<Stmt> {
         let mut block = vec![self.statement(budget, nesting, calls, loops)];
         while *budget > 0 && self.chance(60) {
             block.push(self.statement(budget, nesting, calls, loops));
@@ -78,8 +94,12 @@ impl Draw<'_> {
     /// `x := e` or `e₀.f := e`.
     fn write(&mut self) -> Stmt {
         match self.location() {
-            Location::Field(object, f, sort) => Stmt::FieldAssign(object, f, self.expression(&sort, DEPTH)),
-            Location::Var(x, sort) | Location::Element(x, sort, _) => Stmt::Assign(x, self.expression(&sort, DEPTH)),
+            Location::Field(object, f, sort) => {
+                Stmt::FieldAssign(object, f, self.expression(&sort, DEPTH))
+            }
+            Location::Var(x, sort) | Location::Element(x, sort, _) => {
+                Stmt::Assign(x, self.expression(&sort, DEPTH))
+            }
         }
     }
 
@@ -92,7 +112,14 @@ impl Draw<'_> {
                 _ => {}
             }
         }
-        Target::Field(self.object("N", 1), if *sort == Sort::Int { "val".into() } else { "next".into() })
+        Target::Field(
+            self.object("N", 1),
+            if *sort == Sort::Int {
+                "val".into()
+            } else {
+                "next".into()
+            },
+        )
     }
 
     /// `h := new N`.
@@ -106,11 +133,19 @@ impl Draw<'_> {
         let depth = 1 + self.below(2);
         let receiver = self.object("N", depth);
         let mut args = vec![self.object("N", 1), self.int(1)];
-        if let (TermKind::Field(base, ..), true) = (receiver.kind(), self.chance(50) && base_is_node(&receiver)) {
+        if let (TermKind::Field(base, ..), true) =
+            (receiver.kind(), self.chance(50) && base_is_node(&receiver))
+        {
             // `x.next.m(x, …)`: the body may change what its receiver denotes.
             args[0] = base.clone();
         }
-        Stmt::MethodCall { target: self.target(&result), receiver, class: "N".into(), method, args }
+        Stmt::MethodCall {
+            target: self.target(&result),
+            receiver,
+            class: "N".into(),
+            method,
+            args,
+        }
     }
 
     /// `while c < k { S; c := c + 1 }`.
@@ -118,7 +153,10 @@ impl Draw<'_> {
         let c = Term::var("c", Sort::Int);
         let bound = Term::int(self.below(3) as i64);
         let mut body = self.block(budget, nesting - 1, calls, false);
-        body.push(Stmt::Assign("c".into(), Term::binary(BinOp::Add, c.clone(), Term::int(1))));
+        body.push(Stmt::Assign(
+            "c".into(),
+            Term::binary(BinOp::Add, c.clone(), Term::int(1)),
+        ));
         Stmt::While(LoopId(0), Term::binary(BinOp::Lt, c, bound), Rc::from(body))
     }
 }
@@ -151,9 +189,18 @@ fn method(g: &mut Gen, name: &str, result: Sort, calls: &[Signature]) -> Method 
     // `return nil` of a method nobody calls gives the printed program no
     // class for its `nil` (SPEC §1.4 infers it from use): return `this` then.
     let value = draw.expression(&result, DEPTH);
-    let value = if matches!(value.kind(), TermKind::Nil(_)) { Term::var("this", node()) } else { value };
+    let value = if matches!(value.kind(), TermKind::Nil(_)) {
+        Term::var("this", node())
+    } else {
+        value
+    };
     body.push(Stmt::Return(None, value));
-    Method { name: name.into(), params, result, body: Rc::from(body) }
+    Method {
+        name: name.into(),
+        params,
+        result,
+        body: Rc::from(body),
+    }
 }
 
 impl Arbitrary for OoProgram {
@@ -163,7 +210,11 @@ impl Arbitrary for OoProgram {
         let mut calls: Vec<Signature> = Vec::new();
         for k in 0..count {
             let name: Name = format!("m{k}").into();
-            let result = if bool::arbitrary(g) { node() } else { Sort::Int };
+            let result = if bool::arbitrary(g) {
+                node()
+            } else {
+                Sort::Int
+            };
             let method = method(g, &name, result.clone(), &calls);
             if let Some(class) = classes.get_mut("N") {
                 class.methods.insert(name.clone(), method);
@@ -174,7 +225,11 @@ impl Arbitrary for OoProgram {
         let mut draw = Draw::in_scope(g, globals().into_iter().collect(), targets);
         let mut budget = 1 + draw.below(STATEMENT_BUDGET);
         let main = Rc::from(draw.block(&mut budget, 2, &calls, true));
-        OoProgram(Rc::new(Program { classes, main, ..(*program()).clone() }))
+        OoProgram(Rc::new(Program {
+            classes,
+            main,
+            ..(*program()).clone()
+        }))
     }
 
     /// The program with one statement of its main statement left out.
@@ -182,8 +237,16 @@ impl Arbitrary for OoProgram {
         let main = &self.0.main;
         let smaller: Vec<OoProgram> = (0..main.len())
             .map(|k| {
-                let statements: Vec<Stmt> = main.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, s)| s.clone()).collect();
-                OoProgram(Rc::new(Program { main: Rc::from(statements), ..(*self.0).clone() }))
+                let statements: Vec<Stmt> = main
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != k)
+                    .map(|(_, s)| s.clone())
+                    .collect();
+                OoProgram(Rc::new(Program {
+                    main: Rc::from(statements),
+                    ..(*self.0).clone()
+                }))
             })
             .collect();
         Box::new(smaller.into_iter())

@@ -3,8 +3,8 @@
 //! `symex_semantics::print`: "the program as source text that parses back
 //! to the same program").
 
-use crate::generators::{BasicProgram, RecursiveProgram};
 use crate::distribution::Required;
+use crate::generators::{BasicProgram, RecursiveProgram};
 use crate::{catches, holds};
 use quickcheck::TestResult;
 use symex_semantics::program::Program;
@@ -56,15 +56,27 @@ type Property = fn(BasicProgram) -> TestResult;
 
 #[test]
 fn basic_programs_print_and_parse_back() {
-    holds("parse ∘ print = id", &Required::nothing(), basic as Property);
+    holds(
+        "parse ∘ print = id",
+        &Required::nothing(),
+        basic as Property,
+    );
 }
 
 #[test]
 fn recursive_programs_print_and_parse_back() {
-    holds("parse ∘ print = id (procedures)", &Required::nothing(), recursive as fn(RecursiveProgram) -> TestResult);
+    holds(
+        "parse ∘ print = id (procedures)",
+        &Required::nothing(),
+        recursive as fn(RecursiveProgram) -> TestResult,
+    );
 }
 
 #[test]
 fn roundtrip_catches_a_printer_without_parentheses() {
-    catches("parse ∘ print on a printer without parentheses", &Required::nothing(), basic_without_parentheses as Property);
+    catches(
+        "parse ∘ print on a printer without parentheses",
+        &Required::nothing(),
+        basic_without_parentheses as Property,
+    );
 }

@@ -5,9 +5,9 @@
 //!
 //! Checked along random symbolic runs of random recursive programs.
 
+use crate::distribution::{Required, RECURSIVE_RULES};
 use crate::generators::{Path, RecursiveProgram};
 use crate::mutants::{ActualsAfterPush, MutatedRecursive};
-use crate::distribution::{Required, RECURSIVE_RULES};
 use crate::{build, catches, holds, verdict, RealRecursive, Systems};
 use quickcheck::TestResult;
 use symex::theorems::recursive::check_no_locals_in_substitutions;
@@ -25,7 +25,10 @@ where
         Ok(simulation) => simulation,
         Err(error) => return error,
     };
-    verdict(check_no_locals_in_substitutions(&simulation, &path.run(&simulation)))
+    verdict(check_no_locals_in_substitutions(
+        &simulation,
+        &path.run(&simulation),
+    ))
 }
 
 /// §3's rules.
@@ -37,15 +40,27 @@ type Property = fn(RecursiveProgram, Path) -> TestResult;
 
 #[test]
 fn proposition_3_1_holds() {
-    holds("Proposition 3.1", &required(false), proposition::<RealRecursive, _, _, false> as Property);
+    holds(
+        "Proposition 3.1",
+        &required(false),
+        proposition::<RealRecursive, _, _, false> as Property,
+    );
 }
 
 #[test]
 fn proposition_3_1_holds_with_checked_arrays() {
-    holds("Proposition 3.1 (checked arrays)", &required(true), proposition::<RealRecursive, _, _, true> as Property);
+    holds(
+        "Proposition 3.1 (checked arrays)",
+        &required(true),
+        proposition::<RealRecursive, _, _, true> as Property,
+    );
 }
 
 #[test]
 fn proposition_3_1_catches_actuals_evaluated_after_push() {
-    catches("Proposition 3.1 on τ'(ū) = ē(id ∪ σ)", &required(false), proposition::<MutatedRecursive<ActualsAfterPush>, _, _, false> as Property);
+    catches(
+        "Proposition 3.1 on τ'(ū) = ē(id ∪ σ)",
+        &required(false),
+        proposition::<MutatedRecursive<ActualsAfterPush>, _, _, false> as Property,
+    );
 }

@@ -4,16 +4,18 @@
 //! sequences, up to the name of the assignment rule), Z3-equivalent path
 //! conditions and symbolic states, and the same concrete final states.
 
+use crate::distribution::Required;
 use crate::generators::{BasicProgram, Inputs, Path};
 use crate::mutants::{MutatedRecursive, SwappedChoice};
-use crate::distribution::Required;
 use crate::{build, catches, holds, outcome, Real, RealRecursive, Systems, TIMEOUT_MS};
 use quickcheck::TestResult;
 use std::collections::BTreeMap;
 use symex::solver::{prove, Proof};
 use symex::theorems::Simulation;
 use symex_semantics::eval::{ShowValuation, Valuation};
-use symex_semantics::system::{ConcreteConfiguration, Rule, Step, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{
+    ConcreteConfiguration, Rule, Step, SymbolicConfiguration, TransitionSystem,
+};
 use symex_semantics::term::{BinOp, Name, Sort, Term};
 
 /// The longest concrete run compared.
@@ -36,19 +38,40 @@ fn equivalent(a: &Term, b: &Term, inputs: &BTreeMap<Name, Sort>, what: &str) -> 
     if a == b {
         return Ok(());
     }
-    match prove(&Term::binary(BinOp::Eq, a.clone(), b.clone()), inputs, TIMEOUT_MS) {
+    match prove(
+        &Term::binary(BinOp::Eq, a.clone(), b.clone()),
+        inputs,
+        TIMEOUT_MS,
+    ) {
         Proof::Valid | Proof::Unknown => Ok(()),
-        Proof::Counterexample(v) => Err(format!("{what}: `{a}` and `{b}` differ for {}", ShowValuation(&v))),
+        Proof::Counterexample(v) => Err(format!(
+            "{what}: `{a}` and `{b}` differ for {}",
+            ShowValuation(&v)
+        )),
     }
 }
 
 /// The two concrete runs from `inputs` take the same rules to the same state.
-fn same_concrete_runs<A: Simulation, B: Simulation>(basic: &A, recursive: &B, inputs: &Valuation) -> Result<(), String> {
-    let (mut a, mut b) = (basic.concrete_initial(inputs), recursive.concrete_initial(inputs));
+fn same_concrete_runs<A: Simulation, B: Simulation>(
+    basic: &A,
+    recursive: &B,
+    inputs: &Valuation,
+) -> Result<(), String> {
+    let (mut a, mut b) = (
+        basic.concrete_initial(inputs),
+        recursive.concrete_initial(inputs),
+    );
     for k in 0..MAX_STEPS {
-        let (steps_a, steps_b) = (basic.concrete().successors(&a), recursive.concrete().successors(&b));
+        let (steps_a, steps_b) = (
+            basic.concrete().successors(&a),
+            recursive.concrete().successors(&b),
+        );
         if rules(&steps_a) != rules(&steps_b) {
-            return Err(format!("concrete step {k}: {:?} under §2 but {:?} under §3, from {a}", rules(&steps_a), rules(&steps_b)));
+            return Err(format!(
+                "concrete step {k}: {:?} under §2 but {:?} under §3, from {a}",
+                rules(&steps_a),
+                rules(&steps_b)
+            ));
         }
         match (steps_a.into_iter().next(), steps_b.into_iter().next()) {
             (Some(step_a), Some(step_b)) => (a, b) = (step_a.next, step_b.next),
@@ -57,20 +80,35 @@ fn same_concrete_runs<A: Simulation, B: Simulation>(basic: &A, recursive: &B, in
     }
     let (state_a, state_b) = (a.global_state(), b.global_state());
     if state_a != state_b {
-        return Err(format!("final states {} under §2 but {} under §3", ShowValuation(&state_a), ShowValuation(&state_b)));
+        return Err(format!(
+            "final states {} under §2 but {} under §3",
+            ShowValuation(&state_a),
+            ShowValuation(&state_b)
+        ));
     }
     Ok(())
 }
 
 /// The symbolic runs `path` selects take the same rules, with equivalent
 /// path conditions at every step and equivalent final symbolic states.
-fn same_symbolic_runs<A: Simulation, B: Simulation>(basic: &A, recursive: &B, path: &Path) -> Result<(), String> {
+fn same_symbolic_runs<A: Simulation, B: Simulation>(
+    basic: &A,
+    recursive: &B,
+    path: &Path,
+) -> Result<(), String> {
     let inputs = basic.inputs();
     let (mut a, mut b) = (basic.symbolic_initial(), recursive.symbolic_initial());
     for k in 0..path.steps {
-        let (steps_a, steps_b) = (basic.symbolic().successors(&a), recursive.symbolic().successors(&b));
+        let (steps_a, steps_b) = (
+            basic.symbolic().successors(&a),
+            recursive.symbolic().successors(&b),
+        );
         if rules(&steps_a) != rules(&steps_b) {
-            return Err(format!("symbolic step {k}: {:?} under §2 but {:?} under §3, from {a}", rules(&steps_a), rules(&steps_b)));
+            return Err(format!(
+                "symbolic step {k}: {:?} under §2 but {:?} under §3, from {a}",
+                rules(&steps_a),
+                rules(&steps_b)
+            ));
         }
         if steps_a.is_empty() {
             break;
@@ -80,10 +118,20 @@ fn same_symbolic_runs<A: Simulation, B: Simulation>(basic: &A, recursive: &B, pa
             (Some(step_a), Some(step_b)) => (a, b) = (step_a.next, step_b.next),
             _ => break,
         }
-        equivalent(a.path_condition(), b.path_condition(), inputs, &format!("path conditions after {} steps", k + 1))?;
+        equivalent(
+            a.path_condition(),
+            b.path_condition(),
+            inputs,
+            &format!("path conditions after {} steps", k + 1),
+        )?;
     }
     for ((x, value_a), (_, value_b)) in a.global_state().iter().zip(b.global_state().iter()) {
-        equivalent(value_a, value_b, inputs, &format!("final symbolic value of `{x}`"))?;
+        equivalent(
+            value_a,
+            value_b,
+            inputs,
+            &format!("final symbolic value of `{x}`"),
+        )?;
     }
     Ok(())
 }
@@ -93,17 +141,28 @@ fn agreement<M: Systems>(program: BasicProgram, inputs: Inputs, path: Path) -> T
         (Ok(basic), Ok(recursive)) => (basic, recursive),
         (Err(error), _) | (_, Err(error)) => return error,
     };
-    outcome(same_concrete_runs(&basic, &recursive, &inputs.0).and_then(|()| same_symbolic_runs(&basic, &recursive, &path)))
+    outcome(
+        same_concrete_runs(&basic, &recursive, &inputs.0)
+            .and_then(|()| same_symbolic_runs(&basic, &recursive, &path)),
+    )
 }
 
 type Property = fn(BasicProgram, Inputs, Path) -> TestResult;
 
 #[test]
 fn basic_programs_run_alike_under_the_recursive_semantics() {
-    holds("§3 on basic programs", &Required::nothing(), agreement::<RealRecursive> as Property);
+    holds(
+        "§3 on basic programs",
+        &Required::nothing(),
+        agreement::<RealRecursive> as Property,
+    );
 }
 
 #[test]
 fn agreement_catches_swapped_choice_in_the_recursive_semantics() {
-    catches("§3 on basic programs with swapped choice", &Required::nothing(), agreement::<MutatedRecursive<SwappedChoice>> as Property);
+    catches(
+        "§3 on basic programs with swapped choice",
+        &Required::nothing(),
+        agreement::<MutatedRecursive<SwappedChoice>> as Property,
+    );
 }

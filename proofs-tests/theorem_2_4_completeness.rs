@@ -8,22 +8,25 @@
 //! that ends `assumption-violated` has no symbolic counterpart for that
 //! last step (symbolically `assume e` only conjoins `e`), which is exempt.
 
+use crate::distribution::{Required, BASIC_RULES};
 use crate::generators::{BasicProgram, Inputs};
 use crate::mutants::{
-    AssignmentWithoutSigma, ConcreteAssignmentIgnoringV, DroppedDelta, ImplicationGuardedLikeDisjunction, InclusiveUpperBound, Mutated,
-    MutatedDelta, SwappedChoice,
+    AssignmentWithoutSigma, ConcreteAssignmentIgnoringV, DroppedDelta,
+    ImplicationGuardedLikeDisjunction, InclusiveUpperBound, Mutated, MutatedDelta, SwappedChoice,
 };
-use crate::distribution::{Required, BASIC_RULES};
 use crate::{build, catches, holds, verdict, Generated, Real, Systems};
 use quickcheck::TestResult;
-use symex_semantics::system::Rule;
 use symex::theorems::completeness::check_completeness;
+use symex_semantics::system::Rule;
 
 /// The longest concrete run followed (loops and recursion need not end).
 const MAX_STEPS: usize = 100;
 
 /// The theorem along the concrete run from `inputs`.
-pub fn completeness<M: Systems, P: Generated, const CHECKED: bool>(program: P, inputs: Inputs) -> TestResult {
+pub fn completeness<M: Systems, P: Generated, const CHECKED: bool>(
+    program: P,
+    inputs: Inputs,
+) -> TestResult {
     let simulation = match build::<M>(&program, CHECKED) {
         Ok(simulation) => simulation,
         Err(error) => return error,
@@ -48,40 +51,72 @@ type Property = fn(BasicProgram, Inputs) -> TestResult;
 
 #[test]
 fn theorem_2_4_holds() {
-    holds("Theorem 2.4", &required(false), completeness::<Real, _, false> as Property);
+    holds(
+        "Theorem 2.4",
+        &required(false),
+        completeness::<Real, _, false> as Property,
+    );
 }
 
 #[test]
 fn theorem_2_4_holds_with_checked_arrays() {
-    holds("Theorem 2.4 (checked arrays)", &required(true), completeness::<Real, _, true> as Property);
+    holds(
+        "Theorem 2.4 (checked arrays)",
+        &required(true),
+        completeness::<Real, _, true> as Property,
+    );
 }
 
 #[test]
 fn theorem_2_4_catches_swapped_choice() {
-    catches("Theorem 2.4 on swapped choice", &required(false), completeness::<Mutated<SwappedChoice>, _, false> as Property);
+    catches(
+        "Theorem 2.4 on swapped choice",
+        &required(false),
+        completeness::<Mutated<SwappedChoice>, _, false> as Property,
+    );
 }
 
 #[test]
 fn theorem_2_4_catches_assignment_without_sigma() {
-    catches("Theorem 2.4 on σ[x := e]", &required(false), completeness::<Mutated<AssignmentWithoutSigma>, _, false> as Property);
+    catches(
+        "Theorem 2.4 on σ[x := e]",
+        &required(false),
+        completeness::<Mutated<AssignmentWithoutSigma>, _, false> as Property,
+    );
 }
 
 #[test]
 fn theorem_2_4_catches_concrete_assignment_ignoring_v() {
-    catches("Theorem 2.4 on V[x := V₀(e)]", &required(false), completeness::<ConcreteAssignmentIgnoringV, _, false> as Property);
+    catches(
+        "Theorem 2.4 on V[x := V₀(e)]",
+        &required(false),
+        completeness::<ConcreteAssignmentIgnoringV, _, false> as Property,
+    );
 }
 
 #[test]
 fn theorem_2_4_catches_dropped_delta() {
-    catches("Theorem 2.4 on a symbolic system without δ", &required(true), completeness::<DroppedDelta, _, true> as Property);
+    catches(
+        "Theorem 2.4 on a symbolic system without δ",
+        &required(true),
+        completeness::<DroppedDelta, _, true> as Property,
+    );
 }
 
 #[test]
 fn theorem_2_4_catches_implication_guarded_like_disjunction_in_delta() {
-    catches("Theorem 2.4 on δ(e₁ ==> e₂) guarded by ¬e₁", &required(true), completeness::<MutatedDelta<ImplicationGuardedLikeDisjunction>, _, true> as Property);
+    catches(
+        "Theorem 2.4 on δ(e₁ ==> e₂) guarded by ¬e₁",
+        &required(true),
+        completeness::<MutatedDelta<ImplicationGuardedLikeDisjunction>, _, true> as Property,
+    );
 }
 
 #[test]
 fn theorem_2_4_catches_an_inclusive_upper_bound_in_delta() {
-    catches("Theorem 2.4 on δ(a[e]) with e ≤ len(a)", &required(true), completeness::<MutatedDelta<InclusiveUpperBound>, _, true> as Property);
+    catches(
+        "Theorem 2.4 on δ(a[e]) with e ≤ len(a)",
+        &required(true),
+        completeness::<MutatedDelta<InclusiveUpperBound>, _, true> as Property,
+    );
 }

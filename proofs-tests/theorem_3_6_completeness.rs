@@ -8,10 +8,10 @@
 //! As Theorem 2.4, on random recursive programs, with the whole stack
 //! compared after every step.
 
+use crate::distribution::{Required, RECURSIVE_RULES};
 use crate::generators::{Inputs, RecursiveProgram};
 use crate::mutants::{ActualsAfterPush, MutatedRecursive, ReturnWithoutPop};
 use crate::theorem_2_4_completeness::completeness;
-use crate::distribution::{Required, RECURSIVE_RULES};
 use crate::{catches, holds, RealRecursive};
 use quickcheck::TestResult;
 use symex_semantics::system::Rule;
@@ -33,20 +33,36 @@ type Property = fn(RecursiveProgram, Inputs) -> TestResult;
 
 #[test]
 fn theorem_3_6_holds() {
-    holds("Theorem 3.6", &required(false), completeness::<RealRecursive, _, false> as Property);
+    holds(
+        "Theorem 3.6",
+        &required(false),
+        completeness::<RealRecursive, _, false> as Property,
+    );
 }
 
 #[test]
 fn theorem_3_6_holds_with_checked_arrays() {
-    holds("Theorem 3.6 (checked arrays)", &required(true), completeness::<RealRecursive, _, true> as Property);
+    holds(
+        "Theorem 3.6 (checked arrays)",
+        &required(true),
+        completeness::<RealRecursive, _, true> as Property,
+    );
 }
 
 #[test]
 fn theorem_3_6_catches_return_without_pop() {
-    catches("Theorem 3.6 on a return that does not pop", &required(false), completeness::<MutatedRecursive<ReturnWithoutPop>, _, false> as Property);
+    catches(
+        "Theorem 3.6 on a return that does not pop",
+        &required(false),
+        completeness::<MutatedRecursive<ReturnWithoutPop>, _, false> as Property,
+    );
 }
 
 #[test]
 fn theorem_3_6_catches_actuals_evaluated_after_push() {
-    catches("Theorem 3.6 on τ'(ū) = ē(id ∪ σ)", &required(false), completeness::<MutatedRecursive<ActualsAfterPush>, _, false> as Property);
+    catches(
+        "Theorem 3.6 on τ'(ū) = ē(id ∪ σ)",
+        &required(false),
+        completeness::<MutatedRecursive<ActualsAfterPush>, _, false> as Property,
+    );
 }

@@ -8,10 +8,12 @@
 //! recognises created objects by their fresh names) and configurations as
 //! `theorem_4_5_path_condition`, with the same required variety.
 
-use crate::oo_generators::{Configuration, Trace};
-use crate::oo_mutants::{caught, condition, condition_without_delta_of_h, condition_without_delta_of_tests, Condition};
-use crate::theorem_4_5_path_condition::{equivalent, note_aliasing, variety};
 use crate::holds;
+use crate::oo_generators::{Configuration, Trace};
+use crate::oo_mutants::{
+    caught, condition, condition_without_delta_of_h, condition_without_delta_of_tests, Condition,
+};
+use crate::theorem_4_5_path_condition::{equivalent, note_aliasing, variety};
 use quickcheck::TestResult;
 use symex_semantics::oo::wp;
 use symex_semantics::term::Term;
@@ -48,10 +50,16 @@ fn theorem_4_5_holds_incrementally() {
 
 #[test]
 fn theorem_4_5_incrementally_catches_a_forgotten_delta_of_h() {
-    caught("Theorem 4.5 (incremental wp) with δ(h, e) = δ(e)", without_delta_of_h as Property);
+    caught(
+        "Theorem 4.5 (incremental wp) with δ(h, e) = δ(e)",
+        without_delta_of_h as Property,
+    );
 }
 
 #[test]
 fn theorem_4_5_incrementally_catches_tests_without_delta_as_in_the_paper() {
-    caught("Theorem 4.5 (incremental wp) with wp_ρ(b) for a test", without_delta_of_tests as Property);
+    caught(
+        "Theorem 4.5 (incremental wp) with wp_ρ(b) for a test",
+        without_delta_of_tests as Property,
+    );
 }

@@ -17,18 +17,21 @@
 //! broken calculus [`TestsWithoutDelta`], which the property catches, and
 //! the smallest counterexample is a test of its own.
 
-use crate::oo_generators::{program, AnyTrace, Configuration, Trace};
-use crate::oo_mutants::{caught, ComparisonSurvivesCreation, CreatedFieldNotDefault, TestsWithoutDelta, WithoutAliasing, WithoutDeltaOfH};
 use crate::distribution::{self, Required};
 use crate::holds;
+use crate::oo_generators::{program, AnyTrace, Configuration, Trace};
+use crate::oo_mutants::{
+    caught, ComparisonSurvivesCreation, CreatedFieldNotDefault, TestsWithoutDelta, WithoutAliasing,
+    WithoutDeltaOfH,
+};
 use quickcheck::TestResult;
 use symex_semantics::delta::Checks;
 use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::oo::action::{Action, Location};
+use symex_semantics::oo::fresh;
 use symex_semantics::oo::path::{path, path_with, Calculus, Reference};
 use symex_semantics::oo::trace::Traces;
 use symex_semantics::system::Options;
-use symex_semantics::oo::fresh;
 use symex_semantics::term::{BinOp, Sort, Term, TermKind};
 use symex_semantics::value::Value;
 
@@ -43,11 +46,16 @@ pub fn true_in(phi: &Term, v: &Valuation) -> Result<bool, TestResult> {
 
 /// `⟨V, ρ⟩ →* ε` iff `V(φ) = true`, noting which of the two it was.
 pub fn equivalent(rho: &[Action], phi: &Term, v: &Valuation) -> TestResult {
-    let runs = Traces::new(program(), Options::default()).run(v.clone(), rho).is_ok();
+    let runs = Traces::new(program(), Options::default())
+        .run(v.clone(), rho)
+        .is_ok();
     distribution::record_case(if runs { "⟨V, ρ⟩ →* ε" } else { "stuck" });
     match true_in(phi, v) {
         Ok(holds) if holds == runs => TestResult::passed(),
-        Ok(_) => TestResult::error(format!("path(ρ) = {phi}, but ⟨V, ρ⟩ {}", if runs { "→* ε" } else { "is stuck" })),
+        Ok(_) => TestResult::error(format!(
+            "path(ρ) = {phi}, but ⟨V, ρ⟩ {}",
+            if runs { "→* ε" } else { "is stuck" }
+        )),
         Err(error) => error,
     }
 }
@@ -62,8 +70,14 @@ pub fn note_aliasing(rho: &[Action], v: &Valuation) {
     for (k, action) in rho.iter().enumerate() {
         if let Action::Assign(Location::Field(object, f, _), e) = action {
             for node in path(&rho[k + 1..], Checks::NIL).nodes() {
-                let TermKind::Field(other, g, _) = node.kind() else { continue };
-                let aliased = Term::binary(BinOp::Eq, Reference.assign_field(other, object, f, e), object.clone());
+                let TermKind::Field(other, g, _) = node.kind() else {
+                    continue;
+                };
+                let aliased = Term::binary(
+                    BinOp::Eq,
+                    Reference.assign_field(other, object, f, e),
+                    object.clone(),
+                );
                 if g == f && eval_bool(&aliased, &state) == Ok(true) {
                     distribution::record_case("aliasing");
                 }
@@ -125,32 +139,51 @@ fn theorem_4_5_holds() {
 
 #[test]
 fn theorem_4_5_holds_when_creating_into_globals() {
-    holds("Theorem 4.5 (creating into globals)", &variety(), real_on_any_trace as fn(AnyTrace, Configuration) -> TestResult);
+    holds(
+        "Theorem 4.5 (creating into globals)",
+        &variety(),
+        real_on_any_trace as fn(AnyTrace, Configuration) -> TestResult,
+    );
 }
 
 #[test]
 fn theorem_4_5_catches_a_field_assignment_without_aliasing() {
-    caught("Theorem 4.5 without the aliasing case", without_aliasing as Property);
+    caught(
+        "Theorem 4.5 without the aliasing case",
+        without_aliasing as Property,
+    );
 }
 
 #[test]
 fn theorem_4_5_catches_a_new_field_that_is_not_the_default() {
-    caught("Theorem 4.5 with (x.f)[x := new C] = x.f", field_not_default as Property);
+    caught(
+        "Theorem 4.5 with (x.f)[x := new C] = x.f",
+        field_not_default as Property,
+    );
 }
 
 #[test]
 fn theorem_4_5_catches_a_comparison_that_survives_creation() {
-    caught("Theorem 4.5 with x = e surviving [x := new C]", comparison_survives as Property);
+    caught(
+        "Theorem 4.5 with x = e surviving [x := new C]",
+        comparison_survives as Property,
+    );
 }
 
 #[test]
 fn theorem_4_5_catches_a_forgotten_delta_of_h() {
-    caught("Theorem 4.5 with δ(h, e) = δ(e)", without_delta_of_h as Property);
+    caught(
+        "Theorem 4.5 with δ(h, e) = δ(e)",
+        without_delta_of_h as Property,
+    );
 }
 
 #[test]
 fn theorem_4_5_catches_tests_without_delta_as_in_the_paper() {
-    caught("Theorem 4.5 with path(b · ρ) = path(ρ) ∧ b", without_delta_of_tests as Property);
+    caught(
+        "Theorem 4.5 with path(b · ρ) = path(ρ) ∧ b",
+        without_delta_of_tests as Property,
+    );
 }
 
 /// `ρ = n₁ := new N · ¬(y.next = n₁)` with `y = nil`: the test dereferences
@@ -160,12 +193,25 @@ fn theorem_4_5_catches_tests_without_delta_as_in_the_paper() {
 fn the_papers_definition_4_2_breaks_theorem_4_5_on_a_test_after_a_creation() {
     let node = Sort::Object("N".into());
     let created = fresh::object("N", 1);
-    let compared = Term::binary(BinOp::Eq, Term::field(Term::var("y", node.clone()), "next", node.clone()), Term::var(&created, node));
-    let rho = [Action::New(created, "N".into()), Action::Test(Term::not(compared))];
+    let compared = Term::binary(
+        BinOp::Eq,
+        Term::field(Term::var("y", node.clone()), "next", node.clone()),
+        Term::var(&created, node),
+    );
+    let rho = [
+        Action::New(created, "N".into()),
+        Action::Test(Term::not(compared)),
+    ];
     let v = Valuation::from_iter([("y".into(), Value::Nil)]);
-    assert!(Traces::new(program(), Options::default()).run(v.clone(), &rho).is_err());
+    assert!(Traces::new(program(), Options::default())
+        .run(v.clone(), &rho)
+        .is_err());
     let paper = path_with(&rho, Checks::NIL, &TestsWithoutDelta);
-    assert_eq!(eval_bool(&paper, &v), Ok(true), "the paper's path(ρ) = {paper}");
+    assert_eq!(
+        eval_bool(&paper, &v),
+        Ok(true),
+        "the paper's path(ρ) = {paper}"
+    );
     let amended = path(&rho, Checks::NIL);
     assert_eq!(eval_bool(&amended, &v), Ok(false), "path(ρ) = {amended}");
 }

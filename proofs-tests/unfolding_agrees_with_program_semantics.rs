@@ -19,11 +19,11 @@
 //! own traces). A twentieth of the runs at least must terminate and a
 //! twentieth end in `nil-dereference`.
 
-use crate::oo_generators::Configuration;
-use crate::oo_programs::OoProgram;
-use crate::oo_mutants::caught;
 use crate::distribution::{self, Required};
 use crate::holds;
+use crate::oo_generators::Configuration;
+use crate::oo_mutants::caught;
+use crate::oo_programs::OoProgram;
 use quickcheck::TestResult;
 use symex::theorems::cases::Cases;
 use symex::theorems::unfolding::{Lockstep, AGREEMENT};
@@ -45,7 +45,14 @@ fn agree(this: ThisRule, program: &OoProgram, v: &Configuration) -> TestResult {
     let unfold = Unfold::new(program.clone(), options, this);
     let traces = Traces::new(program.clone(), options);
     let concrete = Concrete::new(program, options);
-    let lockstep = Lockstep { unfold: &unfold, initial: unfold.initial(), concrete: &concrete, traces: &traces, calculus: &Reference, checks: Checks::NIL };
+    let lockstep = Lockstep {
+        unfold: &unfold,
+        initial: unfold.initial(),
+        concrete: &concrete,
+        traces: &traces,
+        calculus: &Reference,
+        checks: Checks::NIL,
+    };
     let mut cases: [Cases; 3] = Default::default();
     let disagreements = lockstep.run(&v, STEPS, 0, &mut cases);
     distribution::record_checked(&cases[AGREEMENT]);
@@ -67,10 +74,17 @@ type Property = fn(OoProgram, Configuration) -> TestResult;
 
 #[test]
 fn the_unfolding_agrees_with_the_program_semantics() {
-    holds("the unfolding agrees with the program semantics", &Required::frequent(&["terminated", "nil-dereference"]), fresh_this as Property);
+    holds(
+        "the unfolding agrees with the program semantics",
+        &Required::frequent(&["terminated", "nil-dereference"]),
+        fresh_this as Property,
+    );
 }
 
 #[test]
 fn the_unfolding_with_the_literal_this_rule_disagrees() {
-    caught("the unfolding with the literal this rule", literal_this as Property);
+    caught(
+        "the unfolding with the literal this rule",
+        literal_this as Property,
+    );
 }

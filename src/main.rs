@@ -3,10 +3,17 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
-use symex::commands::{self, bench::BenchArgs, check::CheckArgs, compare::CompareArgs, run::RunArgs, simplify::SimplifyArgs, snap::SnapArgs, step::StepArgs, CliError, Common, Exit};
+use symex::commands::{
+    self, bench::BenchArgs, check::CheckArgs, compare::CompareArgs, run::RunArgs,
+    simplify::SimplifyArgs, snap::SnapArgs, step::StepArgs, CliError, Common, Exit,
+};
 
 #[derive(Parser)]
-#[command(name = "symex", version, about = "Symbolic execution formally explained: run, explore, test and verify programs")]
+#[command(
+    name = "symex",
+    version,
+    about = "Symbolic execution formally explained: run, explore, test and verify programs"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -50,7 +57,9 @@ fn main() -> ExitCode {
     if let Some(budget) = symex::memory::default_budget() {
         symex::memory::set_budget(budget);
     }
-    let worker = std::thread::Builder::new().stack_size(symex::commands::STACK_BYTES).spawn(move || execute(cli.command));
+    let worker = std::thread::Builder::new()
+        .stack_size(symex::commands::STACK_BYTES)
+        .spawn(move || execute(cli.command));
     let result = match worker.map(|handle| handle.join()) {
         Ok(Ok(result)) => result,
         _ => Err(CliError::new("internal error: the command did not finish")),

@@ -67,7 +67,9 @@ pub fn exhausted() -> bool {
 /// (`MemAvailable` of `/proc/meminfo`), or no budget where that is unknown.
 pub fn default_budget() -> Option<usize> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = meminfo.lines().find(|line| line.starts_with("MemAvailable:"))?;
+    let line = meminfo
+        .lines()
+        .find(|line| line.starts_with("MemAvailable:"))?;
     let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 4 * 3 * 1024)
 }

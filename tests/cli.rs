@@ -22,7 +22,11 @@ fn program(source: &str) -> PathBuf {
 }
 
 fn symex(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_symex")).args(args).env("NO_COLOR", "1").output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
 }
 
 fn on(command: &str, source: &str, options: &[&str]) -> Output {
@@ -50,12 +54,19 @@ fn run_prints_the_final_state() {
     assert_eq!(status(&output), 0);
     let text = stdout(&output);
     assert!(text.starts_with("terminated after 8 steps"), "{text}");
-    assert!(text.contains("n = 3\n") && text.contains("x = 3\n"), "{text}");
+    assert!(
+        text.contains("n = 3\n") && text.contains("x = 3\n"),
+        "{text}"
+    );
 }
 
 #[test]
 fn run_json_has_the_spec_fields() {
-    let report = json(&on("run", WHILE_LOOP, &["--input", "n=2", "--format", "json"]));
+    let report = json(&on(
+        "run",
+        WHILE_LOOP,
+        &["--input", "n=2", "--format", "json"],
+    ));
     assert_eq!(report["outcome"], "terminated");
     assert_eq!(report["error"], Json::Null);
     assert_eq!(report["state"], serde_json::json!({ "n": 2, "x": 2 }));
@@ -68,9 +79,15 @@ fn run_trace_shows_every_configuration_with_its_rule() {
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("  ⟨x := 0; while x < n"), "{text}");
-    assert!(lines[1].starts_with("→ [assignment] ⟨while x < n"), "{text}");
+    assert!(
+        lines[1].starts_with("→ [assignment] ⟨while x < n"),
+        "{text}"
+    );
     assert!(lines[2].starts_with("→ [iteration (enter)]"), "{text}");
-    assert!(lines[4].starts_with("→ [iteration (exit)] ⟨ε, {n ↦ 1, x ↦ 1}⟩"), "{text}");
+    assert!(
+        lines[4].starts_with("→ [iteration (exit)] ⟨ε, {n ↦ 1, x ↦ 1}⟩"),
+        "{text}"
+    );
     assert_eq!(lines[5], "terminated after 4 steps");
 }
 
@@ -79,12 +96,19 @@ fn run_reports_errors_with_exit_1() {
     let output = on("run", "assert x > 0", &[]);
     assert_eq!(status(&output), 1);
     assert!(stdout(&output).starts_with("assertion-failed after 1 step\n"));
-    let output = on("run", "y := a[2]", &["--checked-arrays", "--input", "a=[1,2]", "--format", "json"]);
+    let output = on(
+        "run",
+        "y := a[2]",
+        &["--checked-arrays", "--input", "a=[1,2]", "--format", "json"],
+    );
     assert_eq!(status(&output), 1);
     let report = json(&output);
     assert_eq!(report["outcome"], "error");
     assert_eq!(report["error"], "array-out-of-bound");
-    assert_eq!(report["state"]["a"], serde_json::json!({ "default": 0, "entries": { "0": 1, "1": 2 }, "len": 2 }));
+    assert_eq!(
+        report["state"]["a"],
+        serde_json::json!({ "default": 0, "entries": { "0": 1, "1": 2 }, "len": 2 })
+    );
 }
 
 #[test]
@@ -92,7 +116,11 @@ fn run_names_violated_assumptions_and_step_limits() {
     let output = on("run", "assume x > 0; y := 1", &[]);
     assert_eq!(status(&output), 0);
     assert!(stdout(&output).starts_with("assumption-violated after 1 step"));
-    let output = on("run", "while true { x := x + 1 }", &["--max-steps", "10", "--format", "json"]);
+    let output = on(
+        "run",
+        "while true { x := x + 1 }",
+        &["--max-steps", "10", "--format", "json"],
+    );
     assert_eq!(status(&output), 3);
     assert_eq!(json(&output)["outcome"], "step-limit");
 }
@@ -102,7 +130,18 @@ const SQUARING: &str = "i := 0;\nwhile i < 20 {\n    y := y * y + y;\n    i := i
 
 #[test]
 fn run_stops_at_its_time_limit() {
-    let output = on("run", "while true { x := x + 1 }", &["--max-steps", "1000000000", "--time-limit-ms", "200", "--format", "json"]);
+    let output = on(
+        "run",
+        "while true { x := x + 1 }",
+        &[
+            "--max-steps",
+            "1000000000",
+            "--time-limit-ms",
+            "200",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(status(&output), 3);
     assert_eq!(json(&output)["outcome"], "time-limit");
 }
@@ -125,10 +164,17 @@ fn numbers_beyond_the_integer_bound_end_a_run_inconclusive() {
 
 #[test]
 fn check_ends_at_its_overall_time_limit_with_an_explicit_status() {
-    let output = on("check", WHILE_LOOP, &["--runs", "1000000000", "--time-limit-ms", "300"]);
+    let output = on(
+        "check",
+        WHILE_LOOP,
+        &["--runs", "1000000000", "--time-limit-ms", "300"],
+    );
     assert_eq!(status(&output), 3);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("symex check: time limit reached"), "{stderr}");
+    assert!(
+        stderr.contains("symex check: time limit reached"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -138,8 +184,14 @@ fn bad_input_is_exit_2_with_a_located_message() {
     assert_eq!(status(&output), 2);
     let stderr = String::from_utf8(output.stderr).unwrap();
     let first = stderr.lines().next().unwrap();
-    assert!(first.starts_with(&format!("{}:", path.display())) && first.contains(": error: "), "{stderr}");
-    assert!(!stderr.contains('\u{1b}'), "no colour when not a terminal: {stderr}");
+    assert!(
+        first.starts_with(&format!("{}:", path.display())) && first.contains(": error: "),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains('\u{1b}'),
+        "no colour when not a terminal: {stderr}"
+    );
 
     for args in [
         vec!["run", "/nonexistent/p.sx"],
@@ -153,13 +205,29 @@ fn bad_input_is_exit_2_with_a_located_message() {
 
 #[test]
 fn every_language_runs_under_either_method() {
-    let programs = [WHILE_LOOP, "proc p(u: int) { x := u }\np(1)", "class C { field f: int; }\nvar x: C;\nx.f := 1"];
+    let programs = [
+        WHILE_LOOP,
+        "proc p(u: int) { x := u }\np(1)",
+        "class C { field f: int; }\nvar x: C;\nx.f := 1",
+    ];
     for (program, language) in programs.into_iter().zip(["basic", "recursive", "oo"]) {
         for method in ["forward", "wp"] {
-            let output = on("explore", program, &["--method", method, "--format", "json"]);
-            assert_eq!(status(&output), 0, "{language} under {method}: {}", String::from_utf8_lossy(&output.stderr));
+            let output = on(
+                "explore",
+                program,
+                &["--method", method, "--format", "json"],
+            );
+            assert_eq!(
+                status(&output),
+                0,
+                "{language} under {method}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
             let report = json(&output);
-            assert_eq!((report["language"].as_str(), report["method"].as_str()), (Some(language), Some(method)));
+            assert_eq!(
+                (report["language"].as_str(), report["method"].as_str()),
+                (Some(language), Some(method))
+            );
         }
     }
 }
@@ -172,7 +240,12 @@ fn programs_can_come_from_standard_input() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(WHILE_LOOP.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(WHILE_LOOP.as_bytes())
+        .unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(status(&output), 0);
     assert!(stdout(&output).contains("x = 2"));
@@ -180,15 +253,29 @@ fn programs_can_come_from_standard_input() {
 
 #[test]
 fn explore_unfolds_a_loop_k_times() {
-    let report = json(&on("explore", WHILE_LOOP, &["--unfold", "3", "--format", "json"]));
+    let report = json(&on(
+        "explore",
+        WHILE_LOOP,
+        &["--unfold", "3", "--format", "json"],
+    ));
     let stats = &report["stats"];
-    assert_eq!((stats["paths"].as_u64(), stats["terminated"].as_u64(), stats["bounded"].as_u64()), (Some(5), Some(4), Some(1)));
+    assert_eq!(
+        (
+            stats["paths"].as_u64(),
+            stats["terminated"].as_u64(),
+            stats["bounded"].as_u64()
+        ),
+        (Some(5), Some(4), Some(1))
+    );
     assert_eq!(report["language"], "basic");
     assert_eq!(report["method"], "forward");
     let paths = report["paths"].as_array().unwrap();
     let ids: Vec<u64> = paths.iter().map(|p| p["id"].as_u64().unwrap()).collect();
     assert_eq!(ids, [0, 1, 2, 3, 4]);
-    let first = paths.iter().find(|p| p["steps"] == 2 && p["status"] == "terminated").unwrap();
+    let first = paths
+        .iter()
+        .find(|p| p["steps"] == 2 && p["status"] == "terminated")
+        .unwrap();
     assert_eq!(first["error"], Json::Null);
     assert_eq!(first["path_condition"], "n <= 0");
     assert_eq!(first["path_condition_size"], 3);
@@ -204,9 +291,26 @@ fn explore_unfolds_a_loop_k_times() {
 #[test]
 fn every_strategy_finds_the_same_paths() {
     let conditions = |strategy: &str| {
-        let report = json(&on("explore", WHILE_LOOP, &["--unfold", "2", "--format", "json", "--strategy", strategy, "--seed", "7"]));
-        let mut conditions: Vec<String> =
-            report["paths"].as_array().unwrap().iter().map(|p| p["path_condition"].as_str().unwrap().to_string()).collect();
+        let report = json(&on(
+            "explore",
+            WHILE_LOOP,
+            &[
+                "--unfold",
+                "2",
+                "--format",
+                "json",
+                "--strategy",
+                strategy,
+                "--seed",
+                "7",
+            ],
+        ));
+        let mut conditions: Vec<String> = report["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["path_condition"].as_str().unwrap().to_string())
+            .collect();
         conditions.sort();
         conditions
     };
@@ -219,7 +323,11 @@ fn every_strategy_finds_the_same_paths() {
 
 #[test]
 fn explore_fix_gives_inputs_concrete_values() {
-    let report = json(&on("explore", WHILE_LOOP, &["--fix", "n=2", "--format", "json"]));
+    let report = json(&on(
+        "explore",
+        WHILE_LOOP,
+        &["--fix", "n=2", "--format", "json"],
+    ));
     let paths = report["paths"].as_array().unwrap();
     assert_eq!(paths.len(), 1);
     assert_eq!(paths[0]["model"]["n"], 2);
@@ -233,31 +341,54 @@ fn path_limits_report_the_unexplored_frontier() {
     let output = on("explore", WHILE_LOOP, &["--max-paths", "2"]);
     assert_eq!(status(&output), 0);
     let text = stdout(&output);
-    assert!(text.contains("2 paths: 1 terminated, 0 errors, 1 bounded"), "{text}");
+    assert!(
+        text.contains("2 paths: 1 terminated, 0 errors, 1 bounded"),
+        "{text}"
+    );
     assert!(text.contains("(path limit reached)"), "{text}");
 }
 
 #[test]
 fn infeasible_branches_can_be_kept() {
     let source = "if x > 0 { if x < 0 { y := 1 } }";
-    let report = json(&on("explore", source, &["--keep-infeasible", "--format", "json"]));
-    let statuses: Vec<&str> = report["paths"].as_array().unwrap().iter().map(|p| p["status"].as_str().unwrap()).collect();
+    let report = json(&on(
+        "explore",
+        source,
+        &["--keep-infeasible", "--format", "json"],
+    ));
+    let statuses: Vec<&str> = report["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["status"].as_str().unwrap())
+        .collect();
     assert_eq!(statuses, ["infeasible", "terminated", "terminated"]);
     assert_eq!(report["paths"][0]["model"], Json::Null);
 }
 
 #[test]
 fn dot_labels_are_escaped() {
-    let output = on("explore", "if b { x := 1 } else { x := 2 }", &["--format", "dot"]);
+    let output = on(
+        "explore",
+        "if b { x := 1 } else { x := 2 }",
+        &["--format", "dot"],
+    );
     let dot = stdout(&output);
     assert!(dot.starts_with("digraph symex {"), "{dot}");
-    assert!(dot.contains("n0 -> n1 [label=\"choice (then)\\nb\"];"), "{dot}");
+    assert!(
+        dot.contains("n0 -> n1 [label=\"choice (then)\\nb\"];"),
+        "{dot}"
+    );
     assert!(dot.contains("\\nterminated\""), "{dot}");
 }
 
 #[test]
 fn tests_replay_every_path() {
-    let output = on("tests", "if x < 0 { y := -x } else { y := x };\nwhile y > 2 { y := y - 1 }\n", &["--unfold", "2", "--format", "json"]);
+    let output = on(
+        "tests",
+        "if x < 0 { y := -x } else { y := x };\nwhile y > 2 { y := y - 1 }\n",
+        &["--unfold", "2", "--format", "json"],
+    );
     assert_eq!(status(&output), 0);
     let report = json(&output);
     let tests = report["tests"].as_array().unwrap();
@@ -266,14 +397,18 @@ fn tests_replay_every_path() {
         assert_eq!(test["replayed"], true, "{test}");
         assert_eq!(test["outcome"], "terminated");
     }
-    assert!(tests.iter().any(|t| t["final_state"]["y"] == 2 && t["inputs"]["x"].as_i64().unwrap() < 0));
+    assert!(tests
+        .iter()
+        .any(|t| t["final_state"]["y"] == 2 && t["inputs"]["x"].as_i64().unwrap() < 0));
 }
 
 #[test]
 fn verify_proves_a_true_assertion() {
     let output = on("verify", ABS, &[]);
     assert_eq!(status(&output), 0, "{}", stdout(&output));
-    assert!(stdout(&output).starts_with("proved: every assertion holds on every path (2 paths, 2 assertion checks proved)"));
+    assert!(stdout(&output).starts_with(
+        "proved: every assertion holds on every path (2 paths, 2 assertion checks proved)"
+    ));
 }
 
 #[test]
@@ -305,8 +440,16 @@ fn models_of_boolean_arrays_are_boolean_and_replay() {
     assert_eq!(status(&output), 1);
     let ba = &json(&output)["counterexample"]["inputs"]["ba"];
     assert_eq!(ba["default"], false, "{ba}");
-    let output = on("run", BOOL_ARRAY, &["--input", "ba=[false]", "--input", "x=0"]);
-    assert!(stdout(&output).starts_with("assertion-failed"), "{}", stdout(&output));
+    let output = on(
+        "run",
+        BOOL_ARRAY,
+        &["--input", "ba=[false]", "--input", "x=0"],
+    );
+    assert!(
+        stdout(&output).starts_with("assertion-failed"),
+        "{}",
+        stdout(&output)
+    );
 }
 
 /// Found by King's properties: the guard `y - 1 > 0` was checked against
@@ -317,13 +460,21 @@ proc p(u: int) {\n  if u > 0 {\n    if a[-1] - a[0] != if b then a[len(a)] else 
 
 #[test]
 fn an_independent_slice_takes_in_every_guard_that_shares_a_variable() {
-    let report = json(&on("explore", SLICE_JOINS_LATER, &["--unfold", "2", "--format", "json"]));
+    let report = json(&on(
+        "explore",
+        SLICE_JOINS_LATER,
+        &["--unfold", "2", "--format", "json"],
+    ));
     assert_eq!(report["stats"]["unknown"], 0, "{report}");
 }
 
 #[test]
 fn verify_is_inconclusive_when_a_bound_cuts_a_path() {
-    let output = on("verify", "while x > 0 { x := x - 1 };\nassert x <= 0\n", &["--unfold", "2"]);
+    let output = on(
+        "verify",
+        "while x > 0 { x := x - 1 };\nassert x <= 0\n",
+        &["--unfold", "2"],
+    );
     assert_eq!(status(&output), 3, "{}", stdout(&output));
     assert!(stdout(&output).starts_with("inconclusive"));
 }
@@ -333,11 +484,23 @@ fn check_reports_each_theorem_with_its_case_count_and_seed() {
     let output = on("check", WHILE_LOOP, &["--runs", "20", "--seed", "42"]);
     assert_eq!(status(&output), 0);
     let report = stdout(&output);
-    assert!(report.starts_with("basic program, 20 runs, seed 42"), "{report}");
+    assert!(
+        report.starts_with("basic program, 20 runs, seed 42"),
+        "{report}"
+    );
     for result in ["Lemma 2.1", "Corollary 2.2", "Theorem 2.3", "Theorem 2.4"] {
-        assert!(report.lines().any(|line| line.contains(result) && line.contains("ok")), "{result} in {report}");
+        assert!(
+            report
+                .lines()
+                .any(|line| line.contains(result) && line.contains("ok")),
+            "{result} in {report}"
+        );
     }
-    let recursive = on("check", WHILE_LOOP, &["--runs", "5", "--lang", "recursive", "--format", "json"]);
+    let recursive = on(
+        "check",
+        WHILE_LOOP,
+        &["--runs", "5", "--lang", "recursive", "--format", "json"],
+    );
     assert_eq!(status(&recursive), 0);
     assert_eq!(json(&recursive)["language"], "recursive");
 }
@@ -356,7 +519,10 @@ fn printed_conditions_and_states_fold_ground_parts_unless_asked_not_to() {
     let simplified = path(&[]);
     assert_eq!(simplified["path_condition"], "x = a[3]");
     assert_eq!(simplified["state"]["j"], "3");
-    assert_eq!(simplified["trace"], serde_json::json!(["j := (1 + 5) / 2", "a[j] = x", "c := 1"]));
+    assert_eq!(
+        simplified["trace"],
+        serde_json::json!(["j := (1 + 5) / 2", "a[j] = x", "c := 1"])
+    );
     let raw = path(&["--no-simplify"]);
     assert_eq!(raw["path_condition"], "a[(1 + 5) / 2] = x");
     assert_eq!(raw["state"]["j"], "(1 + 5) / 2");
@@ -369,7 +535,10 @@ fn bench_reports_every_family_with_the_expected_paths() {
     assert_eq!(status(&output), 0, "{}", stdout(&output));
     let report: Json = serde_json::from_str(&stdout(&output)).unwrap();
     let results = report["results"].as_array().unwrap();
-    let families: Vec<&str> = results.iter().map(|r| r["family"].as_str().unwrap()).collect();
+    let families: Vec<&str> = results
+        .iter()
+        .map(|r| r["family"].as_str().unwrap())
+        .collect();
     assert_eq!(families, ["branches", "loop", "array"]);
     for result in results {
         assert_eq!(result["paths"], result["expected_paths"]);

@@ -36,7 +36,11 @@ fn printed_conditions(examples: &Path, args: &[&str]) -> usize {
         .output()
         .expect("the symex binary runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    stdout.lines().filter_map(|line| line.trim_start().strip_prefix("φ = ")).map(|condition| condition.chars().count()).sum()
+    stdout
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("φ = "))
+        .map(|condition| condition.chars().count())
+        .sum()
 }
 
 #[test]
@@ -45,18 +49,34 @@ fn printed_path_conditions_are_at_least_halved() {
     let mut rows = Vec::new();
     for snapshot in snapshots(&examples) {
         let text = fs::read_to_string(&snapshot).expect("the snapshot is readable");
-        let Some(command) = text.lines().next().and_then(|line| line.strip_prefix("$ symex ")) else { continue };
+        let Some(command) = text
+            .lines()
+            .next()
+            .and_then(|line| line.strip_prefix("$ symex "))
+        else {
+            continue;
+        };
         // The snapshot's own options, less a `--no-simplify` (the clause examples keep the raw terms).
-        let args: Vec<&str> = command.split_whitespace().filter(|arg| *arg != "--no-simplify").collect();
+        let args: Vec<&str> = command
+            .split_whitespace()
+            .filter(|arg| *arg != "--no-simplify")
+            .collect();
         if args.first() != Some(&"explore") {
             continue;
         }
         let simplified = printed_conditions(&examples, &args);
         let raw = printed_conditions(&examples, &[&args[..], &["--no-simplify"]].concat());
-        assert!(simplified > 0, "`symex {command}` printed no path condition");
+        assert!(
+            simplified > 0,
+            "`symex {command}` printed no path condition"
+        );
         rows.push((command.to_string(), raw, simplified));
     }
-    assert!(rows.len() >= 30, "only {} explored examples found", rows.len());
+    assert!(
+        rows.len() >= 30,
+        "only {} explored examples found",
+        rows.len()
+    );
     println!("| example | `--no-simplify` | simplified | ratio |\n|---|---:|---:|---:|");
     let mut log_sum = 0.0;
     for (command, raw, simplified) in &rows {
@@ -65,6 +85,12 @@ fn printed_path_conditions_are_at_least_halved() {
         println!("| `{command}` | {raw} | {simplified} | {ratio:.2} |");
     }
     let mean = (log_sum / rows.len() as f64).exp();
-    println!("geometric mean of the ratios over {} examples: {mean:.2}", rows.len());
-    assert!(mean >= 2.0, "printed path conditions shrink by only {mean:.2} (geometric mean)");
+    println!(
+        "geometric mean of the ratios over {} examples: {mean:.2}",
+        rows.len()
+    );
+    assert!(
+        mean >= 2.0,
+        "printed path conditions shrink by only {mean:.2} (geometric mean)"
+    );
 }

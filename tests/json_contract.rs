@@ -12,7 +12,10 @@ fn examples() -> Vec<String> {
     let mut files = Vec::new();
     for language in ["basic", "recursive"] {
         let folder = format!("{}/paper-examples/{language}", env!("CARGO_MANIFEST_DIR"));
-        for entry in std::fs::read_dir(&folder).unwrap_or_else(|error| panic!("{folder}: {error}")).flatten() {
+        for entry in std::fs::read_dir(&folder)
+            .unwrap_or_else(|error| panic!("{folder}: {error}"))
+            .flatten()
+        {
             let name = entry.file_name().to_string_lossy().into_owned();
             // Beside each program lies its `symex snap` snapshot.
             if name.ends_with(".sx") {
@@ -30,8 +33,13 @@ fn symex_json(args: &[&str]) -> Value {
         .args(args)
         .output()
         .expect("the symex binary runs");
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|error| panic!("symex {}: not JSON ({error}): {}", args.join(" "), String::from_utf8_lossy(&output.stdout)))
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "symex {}: not JSON ({error}): {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
 }
 
 fn is_count(value: &Value) -> bool {
@@ -42,19 +50,30 @@ fn is_count(value: &Value) -> bool {
 fn is_input_value(value: &Value) -> bool {
     match value {
         Value::Number(_) | Value::Bool(_) => true,
-        Value::String(digits) => digits.trim_start_matches('-').chars().all(|c| c.is_ascii_digit()),
+        Value::String(digits) => digits
+            .trim_start_matches('-')
+            .chars()
+            .all(|c| c.is_ascii_digit()),
         Value::Object(array) => {
             array.get("default").is_some_and(is_input_value)
-                && array.get("entries").and_then(Value::as_object).is_some_and(|entries| {
-                    entries.iter().all(|(index, v)| index.parse::<i128>().is_ok() && is_input_value(v))
-                })
+                && array
+                    .get("entries")
+                    .and_then(Value::as_object)
+                    .is_some_and(|entries| {
+                        entries
+                            .iter()
+                            .all(|(index, v)| index.parse::<i128>().is_ok() && is_input_value(v))
+                    })
         }
         _ => false,
     }
 }
 
 fn check_path(file: &str, path: &Value) {
-    let field = |name: &str| path.get(name).unwrap_or_else(|| panic!("{file}: a path lacks `{name}`: {path}"));
+    let field = |name: &str| {
+        path.get(name)
+            .unwrap_or_else(|| panic!("{file}: a path lacks `{name}`: {path}"))
+    };
     assert!(is_count(field("id")), "{file}: id");
     let status = field("status").as_str().expect("status is a string");
     assert!(STATUSES.contains(&status), "{file}: status {status}");
@@ -66,13 +85,35 @@ fn check_path(file: &str, path: &Value) {
         }
         other => panic!("{file}: error {other}"),
     }
-    assert!(field("path_condition").is_string(), "{file}: path_condition");
-    assert!(is_count(field("path_condition_size")), "{file}: path_condition_size");
-    assert!(field("state").as_object().is_some_and(|state| state.values().all(Value::is_string)), "{file}: state");
-    assert!(field("trace").as_array().is_some_and(|trace| trace.iter().all(Value::is_string)), "{file}: trace");
+    assert!(
+        field("path_condition").is_string(),
+        "{file}: path_condition"
+    );
+    assert!(
+        is_count(field("path_condition_size")),
+        "{file}: path_condition_size"
+    );
+    assert!(
+        field("state")
+            .as_object()
+            .is_some_and(|state| state.values().all(Value::is_string)),
+        "{file}: state"
+    );
+    assert!(
+        field("trace")
+            .as_array()
+            .is_some_and(|trace| trace.iter().all(Value::is_string)),
+        "{file}: trace"
+    );
     match field("model") {
-        Value::Null => assert!(matches!(status, "unknown" | "infeasible"), "{file}: a {status} path has a model"),
-        Value::Object(model) => assert!(model.values().all(is_input_value), "{file}: model {model:?}"),
+        Value::Null => assert!(
+            matches!(status, "unknown" | "infeasible"),
+            "{file}: a {status} path has a model"
+        ),
+        Value::Object(model) => assert!(
+            model.values().all(is_input_value),
+            "{file}: model {model:?}"
+        ),
         other => panic!("{file}: model {other}"),
     }
     assert!(is_count(field("steps")), "{file}: steps");
@@ -83,19 +124,42 @@ fn explore_json_follows_the_contract_on_every_example() {
     for file in examples() {
         let json = symex_json(&["explore", &file, "--format", "json", "--unfold", "3"]);
         assert_eq!(json["program"], file.as_str());
-        assert!(matches!(json["language"].as_str(), Some("basic" | "recursive")), "{file}: language");
+        assert!(
+            matches!(json["language"].as_str(), Some("basic" | "recursive")),
+            "{file}: language"
+        );
         assert_eq!(json["method"], "forward", "{file}");
-        let paths = json["paths"].as_array().unwrap_or_else(|| panic!("{file}: paths"));
+        let paths = json["paths"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{file}: paths"));
         for path in paths {
             check_path(&file, path);
         }
         let stats = &json["stats"];
-        for key in ["paths", "terminated", "errors", "bounded", "unknown", "pruned", "solver_calls", "time_ms"] {
+        for key in [
+            "paths",
+            "terminated",
+            "errors",
+            "bounded",
+            "unknown",
+            "pruned",
+            "solver_calls",
+            "time_ms",
+        ] {
             assert!(is_count(&stats[key]), "{file}: stats.{key}");
         }
-        assert_eq!(stats["paths"].as_u64(), Some(paths.len() as u64), "{file}: stats.paths");
-        let count = |status: &str| paths.iter().filter(|path| path["status"] == status).count() as u64;
-        assert_eq!(stats["terminated"].as_u64(), Some(count("terminated")), "{file}");
+        assert_eq!(
+            stats["paths"].as_u64(),
+            Some(paths.len() as u64),
+            "{file}: stats.paths"
+        );
+        let count =
+            |status: &str| paths.iter().filter(|path| path["status"] == status).count() as u64;
+        assert_eq!(
+            stats["terminated"].as_u64(),
+            Some(count("terminated")),
+            "{file}"
+        );
         assert_eq!(stats["errors"].as_u64(), Some(count("error")), "{file}");
         assert_eq!(stats["bounded"].as_u64(), Some(count("bounded")), "{file}");
         assert_eq!(stats["unknown"].as_u64(), Some(count("unknown")), "{file}");
@@ -106,13 +170,23 @@ fn explore_json_follows_the_contract_on_every_example() {
 fn tests_json_follows_the_contract_on_every_example() {
     for file in examples() {
         let json = symex_json(&["tests", &file, "--format", "json", "--unfold", "3"]);
-        let tests = json["tests"].as_array().unwrap_or_else(|| panic!("{file}: tests"));
+        let tests = json["tests"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{file}: tests"));
         assert!(!tests.is_empty(), "{file}: no test");
         for test in tests {
             assert!(is_count(&test["path"]), "{file}: path");
-            assert!(test["inputs"].as_object().is_some_and(|inputs| inputs.values().all(is_input_value)), "{file}: inputs");
+            assert!(
+                test["inputs"]
+                    .as_object()
+                    .is_some_and(|inputs| inputs.values().all(is_input_value)),
+                "{file}: inputs"
+            );
             let outcome = test["outcome"].as_str().expect("outcome is a string");
-            assert!(outcome == "terminated" || ERRORS.contains(&outcome), "{file}: outcome {outcome}");
+            assert!(
+                outcome == "terminated" || ERRORS.contains(&outcome),
+                "{file}: outcome {outcome}"
+            );
             assert!(test["final_state"].is_object(), "{file}: final_state");
             assert_eq!(test["replayed"], true, "{file}: test {test}");
         }
@@ -121,13 +195,36 @@ fn tests_json_follows_the_contract_on_every_example() {
 
 #[test]
 fn run_json_follows_the_contract() {
-    let json = symex_json(&["run", "paper-examples/basic/array_swap.sx", "--format", "json", "--input", "a=[1,2,3]", "--input", "j=2"]);
+    let json = symex_json(&[
+        "run",
+        "paper-examples/basic/array_swap.sx",
+        "--format",
+        "json",
+        "--input",
+        "a=[1,2,3]",
+        "--input",
+        "j=2",
+    ]);
     assert_eq!(json["outcome"], "terminated");
     assert_eq!(json["error"], Value::Null);
     assert!(is_count(&json["steps"]));
     assert_eq!(json["state"]["t"], 1);
     assert_eq!(json["state"]["a"]["default"], 0);
-    assert_eq!(json["state"]["a"]["entries"], serde_json::json!({"0": 3, "1": 2, "2": 1}));
-    let failed = symex_json(&["run", "paper-examples/basic/array_max.sx", "--format", "json", "--checked-arrays", "--input", "n=2"]);
-    assert_eq!((failed["outcome"].as_str(), failed["error"].as_str()), (Some("error"), Some("array-out-of-bound")));
+    assert_eq!(
+        json["state"]["a"]["entries"],
+        serde_json::json!({"0": 3, "1": 2, "2": 1})
+    );
+    let failed = symex_json(&[
+        "run",
+        "paper-examples/basic/array_max.sx",
+        "--format",
+        "json",
+        "--checked-arrays",
+        "--input",
+        "n=2",
+    ]);
+    assert_eq!(
+        (failed["outcome"].as_str(), failed["error"].as_str()),
+        (Some("error"), Some("array-out-of-bound"))
+    );
 }

@@ -26,7 +26,9 @@ use symex::theorems::inputs::random_heap_inputs;
 use symex_semantics::eval::{eval, eval_bool};
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Halt, Language, Outcome, Program};
-use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{
+    ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
+};
 use symex_semantics::term::Term;
 
 /// The examples, each with the `--unfold` bound its tree is explored under.
@@ -68,28 +70,50 @@ const EXAMPLES: &[(&str, usize)] = &[
 ];
 
 fn parse(name: &str, source: &str) -> Rc<Program> {
-    let program = symex_semantics::syntax::parse_program(source).unwrap_or_else(|error| panic!("{}", error.render_plain(name, source)));
+    let program = symex_semantics::syntax::parse_program(source)
+        .unwrap_or_else(|error| panic!("{}", error.render_plain(name, source)));
     Rc::new(program)
 }
 
 fn load(example: &str) -> Rc<Program> {
     let path = format!("{}/paper-examples/{example}.sx", env!("CARGO_MANIFEST_DIR"));
-    parse(&path, &std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}")))
+    parse(
+        &path,
+        &std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}")),
+    )
 }
 
 /// Runs `check` on the example's semantics and its tree explored with `options`.
 fn with_tree(example: &str, unfold: usize, options: Options, check: impl KingCheck + Clone) {
-    let explore = ExploreOptions { bounds: Bounds { unfold, ..Bounds::default() }, ..ExploreOptions::default() };
+    let explore = ExploreOptions {
+        bounds: Bounds {
+            unfold,
+            ..Bounds::default()
+        },
+        ..ExploreOptions::default()
+    };
     check_tree(example, load(example), options, explore, check);
 }
 
 /// Runs `check` under both methods: §2's and §3's systems or §4.1's
 /// forward execution, and the unfolding with `path(ρ)`.
-fn check_tree(name: &str, program: Rc<Program>, options: Options, explore: ExploreOptions, check: impl KingCheck + Clone) {
+fn check_tree(
+    name: &str,
+    program: Rc<Program>,
+    options: Options,
+    explore: ExploreOptions,
+    check: impl KingCheck + Clone,
+) {
     for method in [Method::Forward, Method::Wp] {
-        let choice = Choice::new(&program, None, Some(method), ThisRule::Fresh).unwrap_or_else(|error| panic!("{name}: {error}"));
+        let choice = Choice::new(&program, None, Some(method), ThisRule::Fresh)
+            .unwrap_or_else(|error| panic!("{name}: {error}"));
         let example = format!("{name} (--method {})", method.name());
-        let visitor = Explored { program: program.clone(), explore: explore.clone(), check: check.clone(), example };
+        let visitor = Explored {
+            program: program.clone(),
+            explore: explore.clone(),
+            check: check.clone(),
+            example,
+        };
         if let Err(error) = with_semantics(program.clone(), choice, options, visitor) {
             panic!("{name}: {error}");
         }
@@ -97,8 +121,13 @@ fn check_tree(name: &str, program: Rc<Program>, options: Options, explore: Explo
 }
 
 trait KingCheck {
-    fn check<S, C>(&self, example: &str, program: &Program, semantics: &Semantics<S, C>, tree: &Tree)
-    where
+    fn check<S, C>(
+        &self,
+        example: &str,
+        program: &Program,
+        semantics: &Semantics<S, C>,
+        tree: &Tree,
+    ) where
         S: TransitionSystem,
         S::Config: SymbolicConfiguration,
         C: TransitionSystem,
@@ -122,22 +151,31 @@ impl<K: KingCheck> Visitor for Explored<K> {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        let tree = explore(&semantics.symbolic, semantics.initial.clone(), &self.program.globals, &self.explore);
-        self.check.check(&self.example, &self.program, &semantics, &tree);
+        let tree = explore(
+            &semantics.symbolic,
+            semantics.initial.clone(),
+            &self.program.globals,
+            &self.explore,
+        );
+        self.check
+            .check(&self.example, &self.program, &semantics, &tree);
     }
 }
 
 fn leaves(tree: &Tree) -> impl Iterator<Item = (usize, &symex::explore::Leaf)> {
-    tree.paths.iter().filter_map(|&node| tree.leaf(node).map(|leaf| (node, leaf)))
+    tree.paths
+        .iter()
+        .filter_map(|&node| tree.leaf(node).map(|leaf| (node, leaf)))
 }
 
 /// A leaf that is `unknown` not for want of solver power: Z3 gave a model
 /// the evaluator rejects (they disagree), or no rule applies.
 fn unknown_by_a_disagreement(tree: &Tree) -> Option<String> {
     leaves(tree).find_map(|(node, leaf)| match leaf.status {
-        Status::Unknown(reason @ (UnknownReason::NoModel | UnknownReason::Stuck)) => {
-            Some(format!("leaf {node} is unknown ({reason}): `{}`", leaf.path_condition))
-        }
+        Status::Unknown(reason @ (UnknownReason::NoModel | UnknownReason::Stuck)) => Some(format!(
+            "leaf {node} is unknown ({reason}): `{}`",
+            leaf.path_condition
+        )),
         _ => None,
     })
 }
@@ -161,9 +199,16 @@ impl KingCheck for FeasibleLeavesReplay {
             if !matches!(leaf.status, Status::Terminated | Status::Error(_)) {
                 continue;
             }
-            let model = leaf.model.as_ref().unwrap_or_else(|| panic!("{example}: feasible leaf {node} has no model"));
-            assert!(eval_bool(&leaf.path_condition, model).unwrap_or(false), "{example}: the model of leaf {node} violates its path condition");
-            let replay = replay(tree, node, &semantics.concrete, |v| semantics.start(v)).expect("a feasible leaf replays");
+            let model = leaf
+                .model
+                .as_ref()
+                .unwrap_or_else(|| panic!("{example}: feasible leaf {node} has no model"));
+            assert!(
+                eval_bool(&leaf.path_condition, model).unwrap_or(false),
+                "{example}: the model of leaf {node} violates its path condition"
+            );
+            let replay = replay(tree, node, &semantics.concrete, |v| semantics.start(v))
+                .expect("a feasible leaf replays");
             assert_eq!(replay.mismatch, None, "{example}: leaf {node}");
             replayed += 1;
         }
@@ -176,7 +221,14 @@ fn every_feasible_leaf_has_a_model_that_takes_its_path() {
     for (example, unfold) in EXAMPLES {
         with_tree(example, *unfold, Options::default(), FeasibleLeavesReplay);
     }
-    with_tree("basic/array_max", 2, Options { checked_arrays: true }, FeasibleLeavesReplay);
+    with_tree(
+        "basic/array_max",
+        2,
+        Options {
+            checked_arrays: true,
+        },
+        FeasibleLeavesReplay,
+    );
 }
 
 #[derive(Clone)]
@@ -190,12 +242,18 @@ impl KingCheck for PairwiseDisjoint {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        let conditions: Vec<(usize, &Term)> = leaves(tree).map(|(node, leaf)| (node, &leaf.path_condition)).collect();
+        let conditions: Vec<(usize, &Term)> = leaves(tree)
+            .map(|(node, leaf)| (node, &leaf.path_condition))
+            .collect();
         let mut solver = Solver::new(10_000);
         for (i, (first, phi)) in conditions.iter().enumerate() {
             for (second, psi) in &conditions[i + 1..] {
                 let both = Term::and((*phi).clone(), (*psi).clone());
-                assert_eq!(solver.check_assuming(&both), SatResult::Unsat, "{example}: leaves {first} and {second} overlap");
+                assert_eq!(
+                    solver.check_assuming(&both),
+                    SatResult::Unsat,
+                    "{example}: leaves {first} and {second} overlap"
+                );
             }
         }
     }
@@ -212,36 +270,69 @@ fn path_conditions_of_distinct_leaves_exclude_each_other() {
 struct InputsPartitioned;
 
 impl KingCheck for InputsPartitioned {
-    fn check<S, C>(&self, example: &str, program: &Program, semantics: &Semantics<S, C>, tree: &Tree)
-    where
+    fn check<S, C>(
+        &self,
+        example: &str,
+        program: &Program,
+        semantics: &Semantics<S, C>,
+        tree: &Tree,
+    ) where
         S: TransitionSystem,
         S::Config: SymbolicConfiguration,
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        let finite = leaves(tree).all(|(_, leaf)| matches!(leaf.status, Status::Terminated | Status::Error(_)));
+        let finite = leaves(tree)
+            .all(|(_, leaf)| matches!(leaf.status, Status::Terminated | Status::Error(_)));
         if !finite || !tree.unexplored.is_empty() {
             return;
         }
         let mut rng = rand::rngs::StdRng::seed_from_u64(1976);
         for _ in 0..200 {
             let inputs = random_heap_inputs(program, &mut rng);
-            let satisfied: Vec<_> = leaves(tree).filter(|(_, leaf)| eval_bool(&leaf.path_condition, &inputs) == Ok(true)).collect();
-            let finished = run(&semantics.concrete, semantics.start(inputs.clone()), RunLimits::steps(100_000), |_, _| {});
+            let satisfied: Vec<_> = leaves(tree)
+                .filter(|(_, leaf)| eval_bool(&leaf.path_condition, &inputs) == Ok(true))
+                .collect();
+            let finished = run(
+                &semantics.concrete,
+                semantics.start(inputs.clone()),
+                RunLimits::steps(100_000),
+                |_, _| {},
+            );
             if finished.end == RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) {
                 // Symbolic `assume e` conjoins `e`: no leaf covers inputs outside the domain.
-                assert!(satisfied.is_empty(), "{example}: {inputs:?} violates an assumption yet satisfies a leaf");
+                assert!(
+                    satisfied.is_empty(),
+                    "{example}: {inputs:?} violates an assumption yet satisfies a leaf"
+                );
                 continue;
             }
-            assert_eq!(satisfied.len(), 1, "{example}: {inputs:?} satisfies {} leaves", satisfied.len());
+            assert_eq!(
+                satisfied.len(),
+                1,
+                "{example}: {inputs:?} satisfies {} leaves",
+                satisfied.len()
+            );
             let (node, leaf) = satisfied[0];
-            assert_eq!(finished.end, RunEnd::Finished(leaf.status.outcome().expect("a finished leaf")), "{example}: leaf {node}");
+            assert_eq!(
+                finished.end,
+                RunEnd::Finished(leaf.status.outcome().expect("a finished leaf")),
+                "{example}: leaf {node}"
+            );
             let state = finished.last.global_state();
             for (x, e) in &leaf.state {
                 match eval(e, &inputs) {
-                    Ok(value) => assert_eq!(state.get(x), Some(&value), "{example}: `{x}` at leaf {node} from {inputs:?}"),
+                    Ok(value) => assert_eq!(
+                        state.get(x),
+                        Some(&value),
+                        "{example}: `{x}` at leaf {node} from {inputs:?}"
+                    ),
                     // σ names the objects the path creates by their fresh names.
-                    Err(error) => assert_eq!(program.language, Language::Oo, "{example}: `{x}` at leaf {node}: {error}"),
+                    Err(error) => assert_eq!(
+                        program.language,
+                        Language::Oo,
+                        "{example}: `{x}` at leaf {node}: {error}"
+                    ),
                 }
             }
         }
@@ -266,11 +357,20 @@ impl KingCheck for UndecidedIsUnknown {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        let statuses: Vec<String> = leaves(tree).map(|(_, leaf)| leaf.status.name().to_string()).collect();
+        let statuses: Vec<String> = leaves(tree)
+            .map(|(_, leaf)| leaf.status.name().to_string())
+            .collect();
         assert_eq!(statuses, ["unknown", "terminated"], "{name}");
         let (_, undecided) = leaves(tree).next().expect("two leaves");
-        assert!(undecided.model.is_none(), "{name}: an unknown path has no model");
-        assert_eq!((tree.stats.unknown, tree.stats.terminated), (1, 1), "{name}");
+        assert!(
+            undecided.model.is_none(),
+            "{name}: an unknown path has no model"
+        );
+        assert_eq!(
+            (tree.stats.unknown, tree.stats.terminated),
+            (1, 1),
+            "{name}"
+        );
     }
 }
 
@@ -281,8 +381,17 @@ impl KingCheck for UndecidedIsUnknown {
 fn a_path_the_solver_cannot_decide_is_unknown_never_feasible() {
     let source = "assume x > 0 && y > 0 && z > 0;
                   if x * x * x + y * y * y = z * z * z { w := 1 } else { w := 2 }";
-    let explore = ExploreOptions { timeout_ms: 50, ..ExploreOptions::default() };
-    check_tree("fermat", parse("fermat.sx", source), Options::default(), explore, UndecidedIsUnknown);
+    let explore = ExploreOptions {
+        timeout_ms: 50,
+        ..ExploreOptions::default()
+    };
+    check_tree(
+        "fermat",
+        parse("fermat.sx", source),
+        Options::default(),
+        explore,
+        UndecidedIsUnknown,
+    );
 }
 
 #[derive(Clone)]
@@ -296,7 +405,10 @@ impl KingCheck for Disagrees {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        assert!(unknown_by_a_disagreement(tree).is_some(), "{name}: the broken encoding went unnoticed");
+        assert!(
+            unknown_by_a_disagreement(tree).is_some(),
+            "{name}: the broken encoding went unnoticed"
+        );
     }
 }
 
@@ -306,13 +418,25 @@ impl KingCheck for Disagrees {
 #[test]
 fn an_evaluator_z3_disagreement_fails_the_properties() {
     let broken = [
-        (Mutant::DivisionByZeroUnspecified, "if y = 0 && x / y = 1 { w := 1 } else { w := 2 }"),
-        (Mutant::DivisionTruncates, "if x < 0 && x / 2 = 0 { w := 1 } else { w := 2 }"),
+        (
+            Mutant::DivisionByZeroUnspecified,
+            "if y = 0 && x / y = 1 { w := 1 } else { w := 2 }",
+        ),
+        (
+            Mutant::DivisionTruncates,
+            "if x < 0 && x / 2 = 0 { w := 1 } else { w := 2 }",
+        ),
     ];
     for (mutant, source) in broken {
         break_encoding(Some(mutant));
         let name = format!("{mutant:?}");
-        check_tree(&name, parse(&name, source), Options::default(), ExploreOptions::default(), Disagrees);
+        check_tree(
+            &name,
+            parse(&name, source),
+            Options::default(),
+            ExploreOptions::default(),
+            Disagrees,
+        );
     }
     break_encoding(None);
 }

@@ -9,7 +9,12 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn symex(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_symex")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).env("NO_COLOR", "1").output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_symex"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
 }
 
 fn status(output: &Output) -> i32 {
@@ -17,7 +22,8 @@ fn status(output: &Output) -> i32 {
 }
 
 fn json(output: &Output) -> Json {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)))
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)))
 }
 
 /// Writes a heap document to a fresh file.
@@ -39,11 +45,21 @@ fn counterexample(example: &str, options: &[&str]) -> (Json, Json) {
     assert_eq!(status(&verified), 1, "{example}: a counterexample");
     let report = json(&verified);
     let counterexample = report["counterexample"].clone();
-    assert_eq!(counterexample["error"], "assertion-failed", "{example}: {counterexample}");
+    assert_eq!(
+        counterexample["error"], "assertion-failed",
+        "{example}: {counterexample}"
+    );
     assert_eq!(counterexample["confirmed"], true);
     let heap = counterexample["inputs"].clone();
     let path = heap_file(example, &heap);
-    let run = symex(&["run", &file, "--heap", path.to_str().unwrap(), "--format", "json"]);
+    let run = symex(&[
+        "run",
+        &file,
+        "--heap",
+        path.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
     assert_eq!(status(&run), 1, "{example}: the replay fails");
     let run = json(&run);
     assert_eq!(run["error"], "assertion-failed", "{example}: {run}");
@@ -56,7 +72,10 @@ fn the_aliasing_puzzle_fails_exactly_on_one_object_named_twice() {
     assert_eq!(heap["vars"]["x"], heap["vars"]["y"], "x = y: {heap}");
     assert_eq!(heap["objects"].as_object().unwrap().len(), 1, "{heap}");
     let o = heap["vars"]["x"].as_str().unwrap();
-    assert_eq!(run["heap"]["objects"][o]["f"], 2, "y.f := 2 overwrote x.f: {run}");
+    assert_eq!(
+        run["heap"]["objects"][o]["f"], 2,
+        "y.f := 2 overwrote x.f: {run}"
+    );
 }
 
 #[test]
@@ -65,14 +84,27 @@ fn the_partition_bug_shows_on_a_list_of_exactly_two_nodes() {
     let objects = heap["objects"].as_object().unwrap();
     assert_eq!(objects.len(), 2, "the smallest counterexample: {heap}");
     let first = heap["vars"]["l"].as_str().unwrap();
-    let second = objects[first]["next"].as_str().expect("l.next is the second node");
+    let second = objects[first]["next"]
+        .as_str()
+        .expect("l.next is the second node");
     assert_ne!(first, second);
-    assert_eq!(objects[second]["next"], Json::Null, "a two-node list, not a cycle: {heap}");
+    assert_eq!(
+        objects[second]["next"],
+        Json::Null,
+        "a two-node list, not a cycle: {heap}"
+    );
 }
 
 #[test]
 fn the_fixed_partition_has_no_counterexample_within_the_bounds() {
-    let verified = symex(&["verify", "paper-examples/oo/list_partition_fixed.sx", "--unfold", "3", "--format", "json"]);
+    let verified = symex(&[
+        "verify",
+        "paper-examples/oo/list_partition_fixed.sx",
+        "--unfold",
+        "3",
+        "--format",
+        "json",
+    ]);
     assert_eq!(status(&verified), 3, "bounded, so inconclusive");
     let report = json(&verified);
     assert_eq!(report["verdict"], "inconclusive");
@@ -83,16 +115,41 @@ fn the_fixed_partition_has_no_counterexample_within_the_bounds() {
 
 #[test]
 fn every_model_of_an_oo_program_is_a_heap_that_run_accepts() {
-    let explored = json(&symex(&["explore", "paper-examples/oo/list_reverse.sx", "--unfold", "2", "--format", "json"]));
+    let explored = json(&symex(&[
+        "explore",
+        "paper-examples/oo/list_reverse.sx",
+        "--unfold",
+        "2",
+        "--format",
+        "json",
+    ]));
     assert_eq!(explored["method"], "wp", "the default for oo programs");
     let paths = explored["paths"].as_array().unwrap();
     let mut replayed = 0;
-    for (i, path) in paths.iter().enumerate().filter(|(_, path)| path["status"] != "bounded") {
+    for (i, path) in paths
+        .iter()
+        .enumerate()
+        .filter(|(_, path)| path["status"] != "bounded")
+    {
         let heap = &path["model"];
-        assert!(heap["objects"].is_object() && heap["vars"].is_object(), "path {i}: {heap}");
+        assert!(
+            heap["objects"].is_object() && heap["vars"].is_object(),
+            "path {i}: {heap}"
+        );
         let file = heap_file(&format!("reverse-{i}"), heap);
-        let run = json(&symex(&["run", "paper-examples/oo/list_reverse.sx", "--heap", file.to_str().unwrap(), "--format", "json"]));
-        let expected = if path["status"] == "error" { path["error"].clone() } else { Json::Null };
+        let run = json(&symex(&[
+            "run",
+            "paper-examples/oo/list_reverse.sx",
+            "--heap",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ]));
+        let expected = if path["status"] == "error" {
+            path["error"].clone()
+        } else {
+            Json::Null
+        };
         assert_eq!(run["error"], expected, "path {i}: {run}");
         replayed += 1;
     }
@@ -102,55 +159,148 @@ fn every_model_of_an_oo_program_is_a_heap_that_run_accepts() {
 #[test]
 fn wp_and_forward_find_the_same_paths_on_a_basic_program() {
     let outcomes = |method: &str| -> Vec<String> {
-        let report = json(&symex(&["explore", "paper-examples/basic/king_search.sx", "--method", method, "--format", "json"]));
+        let report = json(&symex(&[
+            "explore",
+            "paper-examples/basic/king_search.sx",
+            "--method",
+            method,
+            "--format",
+            "json",
+        ]));
         assert_eq!(report["method"], method);
-        let mut outcomes: Vec<String> = report["paths"].as_array().unwrap().iter().map(|p| format!("{} {}", p["status"], p["error"])).collect();
+        let mut outcomes: Vec<String> = report["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| format!("{} {}", p["status"], p["error"]))
+            .collect();
         outcomes.sort();
         outcomes
     };
     assert_eq!(outcomes("wp"), outcomes("forward"));
-    let tests = symex(&["tests", "paper-examples/basic/king_search.sx", "--method", "wp"]);
-    assert_eq!(status(&tests), 0, "every wp model replays: {}", String::from_utf8_lossy(&tests.stdout));
+    let tests = symex(&[
+        "tests",
+        "paper-examples/basic/king_search.sx",
+        "--method",
+        "wp",
+    ]);
+    assert_eq!(
+        status(&tests),
+        0,
+        "every wp model replays: {}",
+        String::from_utf8_lossy(&tests.stdout)
+    );
 }
 
 #[test]
 fn the_literal_this_rule_differs_where_the_body_changes_the_callee_expression() {
     let statuses = |options: &[&str]| -> Vec<String> {
-        let mut args = vec!["explore", "paper-examples/oo/literal_this.sx", "--format", "json"];
+        let mut args = vec![
+            "explore",
+            "paper-examples/oo/literal_this.sx",
+            "--format",
+            "json",
+        ];
         args.extend_from_slice(options);
-        json(&symex(&args))["paths"].as_array().unwrap().iter().map(|p| format!("{} {}", p["status"], p["error"])).collect()
+        json(&symex(&args))["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| format!("{} {}", p["status"], p["error"]))
+            .collect()
     };
-    assert!(!statuses(&[]).iter().any(|s| s.contains("nil-dereference")), "{:?}", statuses(&[]));
-    assert!(statuses(&["--literal-this"]).iter().any(|s| s.contains("nil-dereference")), "{:?}", statuses(&["--literal-this"]));
-    assert_eq!(status(&symex(&["tests", "paper-examples/oo/literal_this.sx"])), 0);
-    let literal = symex(&["tests", "paper-examples/oo/literal_this.sx", "--literal-this"]);
-    assert_eq!(status(&literal), 1, "the literal rule's error path does not replay on the program semantics");
+    assert!(
+        !statuses(&[]).iter().any(|s| s.contains("nil-dereference")),
+        "{:?}",
+        statuses(&[])
+    );
+    assert!(
+        statuses(&["--literal-this"])
+            .iter()
+            .any(|s| s.contains("nil-dereference")),
+        "{:?}",
+        statuses(&["--literal-this"])
+    );
+    assert_eq!(
+        status(&symex(&["tests", "paper-examples/oo/literal_this.sx"])),
+        0
+    );
+    let literal = symex(&[
+        "tests",
+        "paper-examples/oo/literal_this.sx",
+        "--literal-this",
+    ]);
+    assert_eq!(
+        status(&literal),
+        1,
+        "the literal rule's error path does not replay on the program semantics"
+    );
     assert!(String::from_utf8_lossy(&literal.stdout).contains("NOT replayed"));
 }
 
 #[test]
 fn a_bad_heap_is_exit_2_with_the_reason() {
-    let heap = heap_file("bad", &serde_json::json!({"objects": {"o1": {"class": "C", "f": "o2"}}, "vars": {"x": "o1"}}));
-    let output = symex(&["run", "paper-examples/oo/aliasing_puzzle.sx", "--heap", heap.to_str().unwrap()]);
+    let heap = heap_file(
+        "bad",
+        &serde_json::json!({"objects": {"o1": {"class": "C", "f": "o2"}}, "vars": {"x": "o1"}}),
+    );
+    let output = symex(&[
+        "run",
+        "paper-examples/oo/aliasing_puzzle.sx",
+        "--heap",
+        heap.to_str().unwrap(),
+    ]);
     assert_eq!(status(&output), 2);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("bad.json") && stderr.contains("field `f`"), "{stderr}");
+    assert!(
+        stderr.contains("bad.json") && stderr.contains("field `f`"),
+        "{stderr}"
+    );
     let not_json = heap_file("not-json", &Json::String("{".into()));
     std::fs::write(&not_json, "{\n  \"objects\": [").unwrap();
-    let stderr = String::from_utf8_lossy(&symex(&["run", "paper-examples/oo/aliasing_puzzle.sx", "--heap", not_json.to_str().unwrap()]).stderr).to_string();
-    assert!(stderr.contains("not-json.json:2:"), "file, line and column: {stderr}");
+    let stderr = String::from_utf8_lossy(
+        &symex(&[
+            "run",
+            "paper-examples/oo/aliasing_puzzle.sx",
+            "--heap",
+            not_json.to_str().unwrap(),
+        ])
+        .stderr,
+    )
+    .to_string();
+    assert!(
+        stderr.contains("not-json.json:2:"),
+        "file, line and column: {stderr}"
+    );
 }
 
 #[test]
 fn forward_execution_finds_the_same_counterexamples_as_wp() {
-    for (example, options) in [("aliasing_puzzle", vec![]), ("list_partition_buggy", vec!["--unfold", "3"])] {
+    for (example, options) in [
+        ("aliasing_puzzle", vec![]),
+        ("list_partition_buggy", vec!["--unfold", "3"]),
+    ] {
         let mut forward = options.clone();
         forward.extend(["--method", "forward"]);
         let (heap, _) = counterexample(example, &forward);
         let (wp_heap, _) = counterexample(example, &options);
-        assert_eq!(heap, wp_heap, "{example}: the same smallest counterexample under both methods");
-        let replay = symex(&["run", &format!("paper-examples/oo/{example}.sx"), "--heap", heap_file(&format!("forward-{example}"), &heap).to_str().unwrap()]);
-        assert_eq!(status(&replay), 1, "{example}: the forward counterexample replays to the failure");
+        assert_eq!(
+            heap, wp_heap,
+            "{example}: the same smallest counterexample under both methods"
+        );
+        let replay = symex(&[
+            "run",
+            &format!("paper-examples/oo/{example}.sx"),
+            "--heap",
+            heap_file(&format!("forward-{example}"), &heap)
+                .to_str()
+                .unwrap(),
+        ]);
+        assert_eq!(
+            status(&replay),
+            1,
+            "{example}: the forward counterexample replays to the failure"
+        );
     }
 }
 
@@ -184,8 +334,18 @@ fn check_finds_every_result_of_section_4_on_every_oo_example() {
         let (status, report) = check(&file, &["--runs", "5"]);
         assert_eq!(status, 0, "{file}: {report:#}");
         let results = report["results"].as_array().unwrap();
-        let names: Vec<&str> = results.iter().map(|r| r["result"].as_str().unwrap()).collect();
-        assert_eq!(names, ["Theorem 4.5 (path(ρ), Definition 4.2)", "Theorem 4.5 (incremental wp)", "§4 unfolding agrees with program semantics"]);
+        let names: Vec<&str> = results
+            .iter()
+            .map(|r| r["result"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Theorem 4.5 (path(ρ), Definition 4.2)",
+                "Theorem 4.5 (incremental wp)",
+                "§4 unfolding agrees with program semantics"
+            ]
+        );
         for result in results {
             assert!(result["cases"].as_u64().unwrap() > 0, "{file}: {result}");
         }
@@ -194,45 +354,90 @@ fn check_finds_every_result_of_section_4_on_every_oo_example() {
 
 #[test]
 fn both_methods_agree_on_every_oo_example_and_their_models_replay() {
-    let examples = ["aliasing_puzzle", "creation_under_aliasing", "method_chain", "list_insert", "list_find", "list_partition_buggy", "list_partition_fixed"];
+    let examples = [
+        "aliasing_puzzle",
+        "creation_under_aliasing",
+        "method_chain",
+        "list_insert",
+        "list_find",
+        "list_partition_buggy",
+        "list_partition_fixed",
+    ];
     for example in examples {
         let file = format!("paper-examples/oo/{example}.sx");
         let verdicts: Vec<(i32, Json)> = ["forward", "wp"]
             .iter()
             .map(|method| {
-                let verified = symex(&["verify", &file, "--unfold", "2", "--method", method, "--format", "json"]);
+                let verified = symex(&[
+                    "verify", &file, "--unfold", "2", "--method", method, "--format", "json",
+                ]);
                 (status(&verified), json(&verified)["verdict"].clone())
             })
             .collect();
         assert_eq!(verdicts[0], verdicts[1], "{example}: forward, then wp");
         let tests = symex(&["tests", &file, "--unfold", "2", "--method", "forward"]);
-        assert_eq!(status(&tests), 0, "{example}: every forward model replays: {}", String::from_utf8_lossy(&tests.stdout));
+        assert_eq!(
+            status(&tests),
+            0,
+            "{example}: every forward model replays: {}",
+            String::from_utf8_lossy(&tests.stdout)
+        );
     }
 }
 
 #[test]
 fn check_catches_the_aliasing_case_of_field_assignment_dropped() {
-    let (status, report) = check("paper-examples/oo/aliasing_puzzle.sx", &["--runs", "20", "--break", "aliasing"]);
+    let (status, report) = check(
+        "paper-examples/oo/aliasing_puzzle.sx",
+        &["--runs", "20", "--break", "aliasing"],
+    );
     assert_eq!(status, 1, "{report:#}");
-    let [definition, incremental, agreement] = [0, 1, 2].map(|k| report["results"][k]["counterexample"].clone());
+    let [definition, incremental, agreement] =
+        [0, 1, 2].map(|k| report["results"][k]["counterexample"].clone());
     for counterexample in [&definition, &incremental] {
-        assert!(counterexample["heap"].is_object(), "the initial heap of the counterexample: {counterexample}");
-        assert!(counterexample["explanation"].as_str().unwrap().contains("y.f := 2"), "{counterexample}");
+        assert!(
+            counterexample["heap"].is_object(),
+            "the initial heap of the counterexample: {counterexample}"
+        );
+        assert!(
+            counterexample["explanation"]
+                .as_str()
+                .unwrap()
+                .contains("y.f := 2"),
+            "{counterexample}"
+        );
     }
-    assert!(agreement.is_null(), "the trace semantics is not broken: {agreement}");
+    assert!(
+        agreement.is_null(),
+        "the trace semantics is not broken: {agreement}"
+    );
 }
 
 #[test]
 fn check_catches_the_literal_this_rule_where_it_differs() {
-    let (status, report) = check("paper-examples/oo/literal_this.sx", &["--runs", "50", "--break", "literal-this"]);
+    let (status, report) = check(
+        "paper-examples/oo/literal_this.sx",
+        &["--runs", "50", "--break", "literal-this"],
+    );
     assert_eq!(status, 1, "{report:#}");
     let agreement = &report["results"][2]["counterexample"];
-    assert!(agreement["explanation"].as_str().unwrap().contains("the program steps by"), "{agreement}");
+    assert!(
+        agreement["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("the program steps by"),
+        "{agreement}"
+    );
 }
 
 #[test]
 fn an_oo_rule_broken_on_a_basic_program_is_exit_2() {
-    let output = symex(&["check", "paper-examples/basic/abs.sx", "--break", "aliasing"]);
+    let output = symex(&[
+        "check",
+        "paper-examples/basic/abs.sx",
+        "--break",
+        "aliasing",
+    ]);
     assert_eq!(status(&output), 2);
     assert!(String::from_utf8_lossy(&output.stderr).contains("rules of §4"));
 }
@@ -242,14 +447,25 @@ fn models_of_independent_parts_of_a_path_keep_their_objects_apart() {
     // `x != nil` and `p != nil` share no variable, so the solver decides the
     // second on its own: its objects must not be merged into the first's.
     let program = "class N { field next: N; }\nclass P { field head: N; }\nvar p: P;\nvar x: N;\nx := x.next;\np.head := x";
-    let file = std::env::temp_dir().join(format!("symex-objects-two-classes-{}.sx", std::process::id()));
+    let file = std::env::temp_dir().join(format!(
+        "symex-objects-two-classes-{}.sx",
+        std::process::id()
+    ));
     std::fs::write(&file, program).unwrap();
-    let explored = json(&symex(&["explore", file.to_str().unwrap(), "--format", "json"]));
+    let explored = json(&symex(&[
+        "explore",
+        file.to_str().unwrap(),
+        "--format",
+        "json",
+    ]));
     for path in explored["paths"].as_array().unwrap() {
         let model = &path["model"];
         for (x, class) in [("p", "P"), ("x", "N")] {
             if let Some(o) = model["vars"][x].as_str() {
-                assert_eq!(model["objects"][o]["class"], class, "{x} names an object of its class: {model}");
+                assert_eq!(
+                    model["objects"][o]["class"], class,
+                    "{x} names an object of its class: {model}"
+                );
             }
         }
     }

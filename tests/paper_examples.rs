@@ -17,7 +17,10 @@ fn symex(args: &[&str]) -> String {
         args.join(" "),
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr),
-        output.status.code().map_or("signal".to_string(), |code| code.to_string()),
+        output
+            .status
+            .code()
+            .map_or("signal".to_string(), |code| code.to_string()),
     )
 }
 
@@ -32,21 +35,68 @@ fn snapshot(name: &str, args: &[&str]) {
 fn concrete_runs() {
     let runs: &[(&str, &str, &[&str])] = &[
         ("basic/while_loop", "run-while_loop", &["--input", "n=3"]),
-        ("basic/array_swap", "run-array_swap", &["--input", "a=[1,2,3]", "--input", "i=0", "--input", "j=2"]),
-        ("basic/array_max", "run-array_max", &["--input", "a=[3,9,2]", "--input", "n=3"]),
-        ("basic/array_max", "run-array_max-checked", &["--input", "a=[3,9,2]", "--input", "n=5", "--checked-arrays"]),
+        (
+            "basic/array_swap",
+            "run-array_swap",
+            &["--input", "a=[1,2,3]", "--input", "i=0", "--input", "j=2"],
+        ),
+        (
+            "basic/array_max",
+            "run-array_max",
+            &["--input", "a=[3,9,2]", "--input", "n=3"],
+        ),
+        (
+            "basic/array_max",
+            "run-array_max-checked",
+            &["--input", "a=[3,9,2]", "--input", "n=5", "--checked-arrays"],
+        ),
         ("basic/abs", "run-abs", &["--input", "x=-4"]),
-        ("basic/max", "run-max", &["--input", "x=1", "--input", "y=7", "--input", "z=3"]),
+        (
+            "basic/max",
+            "run-max",
+            &["--input", "x=1", "--input", "y=7", "--input", "z=3"],
+        ),
         ("basic/sum", "run-sum", &["--input", "n=4"]),
-        ("basic/gcd", "run-gcd", &["--input", "x=12", "--input", "y=18"]),
-        ("basic/king_sum", "run-king_sum", &["--input", "a=1", "--input", "b=2", "--input", "c=3"]),
-        ("basic/king_power", "run-king_power", &["--input", "x=2", "--input", "y=5"]),
-        ("basic/king_search", "run-king_search", &["--input", "a=[0,1,3,5,7,9]", "--input", "x=5"]),
-        ("basic/king_search_symbolic", "run-king_search_symbolic", &["--input", "a=[0,1,3,5,7,9]", "--input", "n=1", "--input", "x=5"]),
+        (
+            "basic/gcd",
+            "run-gcd",
+            &["--input", "x=12", "--input", "y=18"],
+        ),
+        (
+            "basic/king_sum",
+            "run-king_sum",
+            &["--input", "a=1", "--input", "b=2", "--input", "c=3"],
+        ),
+        (
+            "basic/king_power",
+            "run-king_power",
+            &["--input", "x=2", "--input", "y=5"],
+        ),
+        (
+            "basic/king_search",
+            "run-king_search",
+            &["--input", "a=[0,1,3,5,7,9]", "--input", "x=5"],
+        ),
+        (
+            "basic/king_search_symbolic",
+            "run-king_search_symbolic",
+            &[
+                "--input",
+                "a=[0,1,3,5,7,9]",
+                "--input",
+                "n=1",
+                "--input",
+                "x=5",
+            ],
+        ),
         ("recursive/factorial", "run-factorial", &["--input", "x=4"]),
         ("recursive/fibonacci", "run-fibonacci", &["--input", "k=4"]),
         ("recursive/even_odd", "run-even_odd", &["--input", "x=3"]),
-        ("recursive/accumulate", "run-accumulate", &["--input", "m=3"]),
+        (
+            "recursive/accumulate",
+            "run-accumulate",
+            &["--input", "m=3"],
+        ),
         ("recursive/countdown", "run-countdown", &["--input", "d=2"]),
     ];
     for (example, name, inputs) in runs {

@@ -4,13 +4,24 @@
 use std::process::{Command, Output};
 
 fn symex(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_symex")).args(args).env("NO_COLOR", "1").output().expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
 }
 
 fn simplified(expr: &str) -> String {
     let output = symex(&["simplify", expr]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).trim_end().to_string()
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .trim_end()
+        .to_string()
 }
 
 #[test]
@@ -46,7 +57,10 @@ fn a_bad_expression_is_located_and_exits_2() {
     let output = symex(&["simplify", "x + "]);
     assert_eq!(output.status.code(), Some(2));
     let message = String::from_utf8_lossy(&output.stderr);
-    assert!(message.starts_with("<expression>:1:5: error: expected an expression"), "{message}");
+    assert!(
+        message.starts_with("<expression>:1:5: error: expected an expression"),
+        "{message}"
+    );
     let output = symex(&["simplify", "x + true"]);
     assert_eq!(output.status.code(), Some(2));
 }

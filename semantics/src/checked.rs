@@ -5,12 +5,12 @@
 
 use crate::delta::{delta, Checks};
 use crate::eval::EvalError;
-use crate::term::{BinOp, TermKind};
-use crate::value::Value;
-use num_traits::Signed;
 use crate::program::{Code, ErrorKind, Halt, Stmt};
 use crate::system::Options;
 use crate::term::Term;
+use crate::term::{BinOp, TermKind};
+use crate::value::Value;
+use num_traits::Signed;
 
 /// `δ(e₁) ∧ … ∧ δ(eₙ)` under `--checked-arrays`; `true` otherwise.
 pub fn defined(options: Options, terms: &[Term]) -> Term {
@@ -46,8 +46,15 @@ pub fn out_of_bound(
     Ok(false)
 }
 
-fn reads_out_of_bound(e: &Term, value: &impl Fn(&Term) -> Result<Value, EvalError>) -> Result<bool, EvalError> {
-    let holds = |b: &Term| value(b)?.as_bool().ok_or_else(|| EvalError::IllTyped(format!("`{b}` is not boolean")));
+fn reads_out_of_bound(
+    e: &Term,
+    value: &impl Fn(&Term) -> Result<Value, EvalError>,
+) -> Result<bool, EvalError> {
+    let holds = |b: &Term| {
+        value(b)?
+            .as_bool()
+            .ok_or_else(|| EvalError::IllTyped(format!("`{b}` is not boolean")))
+    };
     match e.kind() {
         TermKind::Binary(op @ (BinOp::And | BinOp::Or | BinOp::Implies), a, b) => {
             if reads_out_of_bound(a, value)? {
@@ -66,8 +73,14 @@ fn reads_out_of_bound(e: &Term, value: &impl Fn(&Term) -> Result<Value, EvalErro
             if reads_out_of_bound(array, value)? || reads_out_of_bound(index, value)? {
                 return Ok(true);
             }
-            let length = value(array)?.as_array().map(|a| a.len.clone()).ok_or_else(|| EvalError::IllTyped(format!("`{array}` is not an array")))?;
-            let i = value(index)?.as_int().cloned().ok_or_else(|| EvalError::IllTyped(format!("`{index}` is not an integer")))?;
+            let length = value(array)?
+                .as_array()
+                .map(|a| a.len.clone())
+                .ok_or_else(|| EvalError::IllTyped(format!("`{array}` is not an array")))?;
+            let i = value(index)?
+                .as_int()
+                .cloned()
+                .ok_or_else(|| EvalError::IllTyped(format!("`{index}` is not an integer")))?;
             Ok(i.is_negative() || i >= length)
         }
         _ => {

@@ -22,11 +22,20 @@ pub struct Checks {
 
 impl Checks {
     /// Definition 4.1: absence of nil-pointer errors.
-    pub const NIL: Checks = Checks { bounds: false, nil: true };
+    pub const NIL: Checks = Checks {
+        bounds: false,
+        nil: true,
+    };
     /// §2.1: absence of array-out-of-bound errors.
-    pub const BOUNDS: Checks = Checks { bounds: true, nil: false };
+    pub const BOUNDS: Checks = Checks {
+        bounds: true,
+        nil: false,
+    };
     /// Both.
-    pub const ALL: Checks = Checks { bounds: true, nil: true };
+    pub const ALL: Checks = Checks {
+        bounds: true,
+        nil: true,
+    };
 }
 
 /// `δ(e)` for the errors `checks` names, with SPEC §1.5's half-open bound:
@@ -36,13 +45,20 @@ pub fn delta(e: &Term, checks: Checks) -> Term {
     for node in e.nodes() {
         let d = |t: &Term| memo[&t.id()].clone();
         let defined = match node.kind() {
-            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::FieldArray(..) => {
-                Term::bool(true)
-            }
+            TermKind::Int(_)
+            | TermKind::Bool(_)
+            | TermKind::Var(..)
+            | TermKind::Len(_)
+            | TermKind::Nil(_)
+            | TermKind::FieldArray(..) => Term::bool(true),
             TermKind::Field(object, ..) if checks.nil => Term::and(d(object), not_nil(object)),
             TermKind::Field(object, ..) | TermKind::Unary(_, object) => d(object),
-            TermKind::Binary(BinOp::And | BinOp::Implies, a, b) => Term::and(d(a), Term::implies(a.clone(), d(b))),
-            TermKind::Binary(BinOp::Or, a, b) => Term::and(d(a), Term::implies(Term::not(a.clone()), d(b))),
+            TermKind::Binary(BinOp::And | BinOp::Implies, a, b) => {
+                Term::and(d(a), Term::implies(a.clone(), d(b)))
+            }
+            TermKind::Binary(BinOp::Or, a, b) => {
+                Term::and(d(a), Term::implies(Term::not(a.clone()), d(b)))
+            }
             TermKind::Binary(_, a, b) => Term::and(d(a), d(b)),
             TermKind::Ite(c, a, b) => Term::conjunction([
                 d(c),
@@ -50,14 +66,22 @@ pub fn delta(e: &Term, checks: Checks) -> Term {
                 Term::implies(Term::not(c.clone()), d(b)),
             ]),
             // f[e] (§4.1) dereferences e, as e.f does.
-            TermKind::Select(array, index) if matches!(array.sort(), Sort::Field(..)) && checks.nil => {
+            TermKind::Select(array, index)
+                if matches!(array.sort(), Sort::Field(..)) && checks.nil =>
+            {
                 Term::conjunction([d(array), d(index), not_nil(index)])
             }
             TermKind::Select(array, index) => {
-                let bound = if checks.bounds { in_bounds(array, index) } else { Term::bool(true) };
+                let bound = if checks.bounds {
+                    in_bounds(array, index)
+                } else {
+                    Term::bool(true)
+                };
                 Term::conjunction([d(array), d(index), bound])
             }
-            TermKind::Store(array, index, value) => Term::conjunction([d(array), d(index), d(value)]),
+            TermKind::Store(array, index, value) => {
+                Term::conjunction([d(array), d(index), d(value)])
+            }
         };
         memo.insert(node.id(), defined);
     }
@@ -110,15 +134,24 @@ mod tests {
         let a = Term::var("a", Sort::int_array());
         let lo = Term::var("lo", Sort::Int);
         let read = Term::select(a.clone(), lo.clone());
-        assert_eq!(delta(&read, Checks::BOUNDS).to_string(), "0 <= lo && lo < len(a)");
+        assert_eq!(
+            delta(&read, Checks::BOUNDS).to_string(),
+            "0 <= lo && lo < len(a)"
+        );
         let guarded = Term::binary(
             BinOp::And,
             Term::binary(BinOp::Le, lo.clone(), Term::var("hi", Sort::Int)),
             Term::binary(BinOp::Le, read.clone(), Term::var("p", Sort::Int)),
         );
-        assert_eq!(delta(&guarded, Checks::BOUNDS).to_string(), "lo <= hi ==> 0 <= lo && lo < len(a)");
+        assert_eq!(
+            delta(&guarded, Checks::BOUNDS).to_string(),
+            "lo <= hi ==> 0 <= lo && lo < len(a)"
+        );
         assert!(delta(&Term::binary(BinOp::Add, lo, Term::int(1)), Checks::BOUNDS).is_true());
-        assert!(delta(&read, Checks::NIL).is_true(), "arrays are total functions without --checked-arrays");
+        assert!(
+            delta(&read, Checks::NIL).is_true(),
+            "arrays are total functions without --checked-arrays"
+        );
         let nested = Term::select(a, read);
         assert_eq!(
             delta(&nested, Checks::BOUNDS).to_string(),
@@ -133,7 +166,10 @@ mod tests {
         let x = Term::var("x", node.clone());
         let next = Term::field(x, "next", node);
         let val = Term::field(next, "val", Sort::Int);
-        assert_eq!(delta(&val, Checks::NIL).to_string(), "x != nil && x.next != nil");
+        assert_eq!(
+            delta(&val, Checks::NIL).to_string(),
+            "x != nil && x.next != nil"
+        );
         assert!(delta(&val, Checks::BOUNDS).is_true());
     }
 }

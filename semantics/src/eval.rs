@@ -60,7 +60,10 @@ impl fmt::Display for EvalError {
             EvalError::NilDereference(access) => write!(f, "`{access}` dereferences nil"),
             EvalError::Unbound(x) => write!(f, "variable `{x}` has no value"),
             EvalError::IllTyped(what) => write!(f, "ill-typed term: {what}"),
-            EvalError::TooLarge(operation) => write!(f, "`{operation}` exceeds the integer bound of {MAX_INTEGER_BITS} bits"),
+            EvalError::TooLarge(operation) => write!(
+                f,
+                "`{operation}` exceeds the integer bound of {MAX_INTEGER_BITS} bits"
+            ),
         }
     }
 }
@@ -69,7 +72,11 @@ impl fmt::Display for EvalError {
 type Defined = Option<Value>;
 
 /// `V(e)` for `V = (G, H)` with `lookup` giving `G(x)`.
-pub fn eval_in(e: &Term, lookup: impl Fn(&Name) -> Option<Value>, heap: &Heap) -> Result<Value, EvalError> {
+pub fn eval_in(
+    e: &Term,
+    lookup: impl Fn(&Name) -> Option<Value>,
+    heap: &Heap,
+) -> Result<Value, EvalError> {
     evaluate(e, &lookup, heap, None)
 }
 
@@ -86,11 +93,20 @@ pub struct GroundValues(IdMap<Value>);
 const GROUND_LIMIT: usize = 1 << 16;
 
 /// `V(e)`, reading and extending `ground`.
-pub fn eval_sharing(e: &Term, v: &Valuation, ground: &mut GroundValues) -> Result<Value, EvalError> {
+pub fn eval_sharing(
+    e: &Term,
+    v: &Valuation,
+    ground: &mut GroundValues,
+) -> Result<Value, EvalError> {
     if ground.0.len() >= GROUND_LIMIT {
         ground.0.clear();
     }
-    evaluate(e, &|x: &Name| v.get(x).cloned(), &v.heap, Some(&mut ground.0))
+    evaluate(
+        e,
+        &|x: &Name| v.get(x).cloned(),
+        &v.heap,
+        Some(&mut ground.0),
+    )
 }
 
 /// `V(e)` over the nodes of `e` children first, skipping the ground nodes
@@ -111,7 +127,8 @@ fn evaluate(
         if let Some(known) = ground.as_deref() {
             for child in node.children() {
                 if let Some(value) = known.get(&child.id()) {
-                    memo.entry(child.id()).or_insert_with(|| Some(value.clone()));
+                    memo.entry(child.id())
+                        .or_insert_with(|| Some(value.clone()));
                 }
             }
         }
@@ -130,9 +147,18 @@ fn evaluate(
 fn is_ground(node: &Term, known: &IdMap<Value>) -> bool {
     let operation = matches!(
         node.kind(),
-        TermKind::Int(_) | TermKind::Bool(_) | TermKind::Nil(_) | TermKind::Unary(..) | TermKind::Binary(..) | TermKind::Ite(..)
+        TermKind::Int(_)
+            | TermKind::Bool(_)
+            | TermKind::Nil(_)
+            | TermKind::Unary(..)
+            | TermKind::Binary(..)
+            | TermKind::Ite(..)
     );
-    operation && node.children().iter().all(|child| known.contains_key(&child.id()))
+    operation
+        && node
+            .children()
+            .iter()
+            .all(|child| known.contains_key(&child.id()))
 }
 
 /// `V(e)` for variables only (no heap), with `lookup` giving `V(x)`.
@@ -163,7 +189,12 @@ pub fn eval_all(terms: &[Term], v: &Valuation) -> Result<Vec<Value>, EvalError> 
                 memo.insert(node.id(), value);
             } else {
                 stack.push((node.clone(), true));
-                stack.extend(node.children().into_iter().filter(|c| !memo.contains_key(&c.id())).map(|c| (c.clone(), false)));
+                stack.extend(
+                    node.children()
+                        .into_iter()
+                        .filter(|c| !memo.contains_key(&c.id()))
+                        .map(|c| (c.clone(), false)),
+                );
             }
         }
         values.push(defined(term, memo[&term.id()].clone())?);
@@ -174,14 +205,20 @@ pub fn eval_all(terms: &[Term], v: &Valuation) -> Result<Vec<Value>, EvalError> 
 /// The value of `e`, or `⊥` as an error naming the access that failed.
 fn defined(e: &Term, value: Defined) -> Result<Value, EvalError> {
     value.ok_or_else(|| {
-        let access = e.nodes().into_iter().find(|node| matches!(node.kind(), TermKind::Field(..))).unwrap_or_else(|| e.clone());
+        let access = e
+            .nodes()
+            .into_iter()
+            .find(|node| matches!(node.kind(), TermKind::Field(..)))
+            .unwrap_or_else(|| e.clone());
         EvalError::NilDereference(access.to_string())
     })
 }
 
 /// `V(b)` for a boolean `b`.
 pub fn eval_bool(b: &Term, v: &Valuation) -> Result<bool, EvalError> {
-    eval(b, v)?.as_bool().ok_or_else(|| EvalError::IllTyped(format!("`{b}` is not boolean")))
+    eval(b, v)?
+        .as_bool()
+        .ok_or_else(|| EvalError::IllTyped(format!("`{b}` is not boolean")))
 }
 
 /// `V ∘ σ`, on every variable of `V` and of σ's domain: `(V ∘ σ)(x) = V(σ(x))`.
@@ -205,11 +242,15 @@ fn eval_node(
     let value_of = |t: &Term| memo[&t.id()].as_ref();
     let ill_typed = |t: &Term, what: &str| EvalError::IllTyped(format!("`{t}` is not {what}"));
     let boolean = |t: &Term| -> Result<Option<bool>, EvalError> {
-        value_of(t).map(|v| v.as_bool().ok_or_else(|| ill_typed(t, "boolean"))).transpose()
+        value_of(t)
+            .map(|v| v.as_bool().ok_or_else(|| ill_typed(t, "boolean")))
+            .transpose()
     };
     match node.kind() {
         TermKind::Binary(op @ (BinOp::And | BinOp::Or | BinOp::Implies), a, b) => {
-            let Some(first) = boolean(a)? else { return Ok(None) };
+            let Some(first) = boolean(a)? else {
+                return Ok(None);
+            };
             let decided = match op {
                 BinOp::And => (!first).then_some(false),
                 BinOp::Or => first.then_some(true),
@@ -229,13 +270,27 @@ fn eval_node(
         }
         _ => {}
     }
-    if node.children().iter().any(|child| value_of(child).is_none()) {
+    if node
+        .children()
+        .iter()
+        .any(|child| value_of(child).is_none())
+    {
         return Ok(None);
     }
     // Every operand below is defined (checked just above).
     let value = |t: &Term| value_of(t).unwrap_or(&Value::Nil);
-    let int = |t: &Term| value(t).as_int().cloned().ok_or_else(|| ill_typed(t, "an integer"));
-    let array = |t: &Term| value(t).as_array().cloned().ok_or_else(|| ill_typed(t, "an array"));
+    let int = |t: &Term| {
+        value(t)
+            .as_int()
+            .cloned()
+            .ok_or_else(|| ill_typed(t, "an integer"))
+    };
+    let array = |t: &Term| {
+        value(t)
+            .as_array()
+            .cloned()
+            .ok_or_else(|| ill_typed(t, "an array"))
+    };
     Ok(Some(match node.kind() {
         TermKind::Int(n) => Value::Int(n.clone()),
         TermKind::Bool(b) => Value::Bool(*b),
@@ -247,12 +302,19 @@ fn eval_node(
             None => return Err(EvalError::Unbound(a.clone())),
         },
         TermKind::Unary(UnOp::Neg, a) => Value::Int(-int(a)?),
-        TermKind::Unary(UnOp::Not, a) => Value::Bool(!value(a).as_bool().ok_or_else(|| ill_typed(a, "boolean"))?),
-        TermKind::Binary(op, a, b) => binary(*op, value(a), value(b)).map_err(|fault| match fault {
-            Fault::IllTyped => EvalError::IllTyped(node.to_string()),
-            Fault::TooLarge => EvalError::TooLarge(node.to_string()),
-        })?,
-        TermKind::FieldArray(f, _) => Value::Field(FieldValue { field: f.clone(), writes: im::Vector::new() }),
+        TermKind::Unary(UnOp::Not, a) => {
+            Value::Bool(!value(a).as_bool().ok_or_else(|| ill_typed(a, "boolean"))?)
+        }
+        TermKind::Binary(op, a, b) => {
+            binary(*op, value(a), value(b)).map_err(|fault| match fault {
+                Fault::IllTyped => EvalError::IllTyped(node.to_string()),
+                Fault::TooLarge => EvalError::TooLarge(node.to_string()),
+            })?
+        }
+        TermKind::FieldArray(f, _) => Value::Field(FieldValue {
+            field: f.clone(),
+            writes: im::Vector::new(),
+        }),
         TermKind::Select(a, i) => match value(a) {
             // f[e] (§4.1): the latest write at V(e), else H(V(e).f); ⊥ for nil.
             Value::Field(field) => match field.written(value(i)) {
@@ -260,7 +322,10 @@ fn eval_node(
                 None => match value(i).as_reference() {
                     Some(None) => return Ok(None),
                     Some(Some(o)) => heap.field(o, &field.field).cloned().ok_or_else(|| {
-                        EvalError::IllTyped(format!("`{node}`: the heap has no object {o} with a field `{}`", field.field))
+                        EvalError::IllTyped(format!(
+                            "`{node}`: the heap has no object {o} with a field `{}`",
+                            field.field
+                        ))
                     })?,
                     None => return Err(ill_typed(i, "an object")),
                 },
@@ -274,11 +339,15 @@ fn eval_node(
         TermKind::Field(object, f, _) => match value(object).as_reference() {
             Some(None) => return Ok(None),
             Some(Some(o)) => heap.field(o, f).cloned().ok_or_else(|| {
-                EvalError::IllTyped(format!("`{node}`: the heap has no object {o} with a field `{f}`"))
+                EvalError::IllTyped(format!(
+                    "`{node}`: the heap has no object {o} with a field `{f}`"
+                ))
             })?,
             None => return Err(ill_typed(object, "an object")),
         },
-        TermKind::Ite(..) => return Err(EvalError::IllTyped(format!("`{node}` is evaluated lazily"))),
+        TermKind::Ite(..) => {
+            return Err(EvalError::IllTyped(format!("`{node}` is evaluated lazily")))
+        }
     }))
 }
 
@@ -318,7 +387,9 @@ fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Fault> {
         (BinOp::Add, Int(x), Int(y)) => bounded(x + y)?,
         (BinOp::Sub, Int(x), Int(y)) => bounded(x - y)?,
         // The product has at least `bits(x) + bits(y) - 1` bits: refused before it is computed.
-        (BinOp::Mul, Int(x), Int(y)) if x.bits() + y.bits() > MAX_INTEGER_BITS + 1 => return Err(Fault::TooLarge),
+        (BinOp::Mul, Int(x), Int(y)) if x.bits() + y.bits() > MAX_INTEGER_BITS + 1 => {
+            return Err(Fault::TooLarge)
+        }
         (BinOp::Mul, Int(x), Int(y)) => bounded(x * y)?,
         (BinOp::Div, Int(x), Int(y)) => Int(euclidean_div_mod(x, y).0),
         (BinOp::Mod, Int(x), Int(y)) => Int(euclidean_div_mod(x, y).1),
@@ -349,7 +420,9 @@ mod tests {
             let previous = terms.last().cloned().unwrap();
             terms.push(Term::binary(BinOp::Sub, previous, Term::int(1)));
         }
-        let v: Valuation = [(Name::from("x"), Value::Int(BigInt::from(7)))].into_iter().collect();
+        let v: Valuation = [(Name::from("x"), Value::Int(BigInt::from(7)))]
+            .into_iter()
+            .collect();
         let one_at_a_time: Vec<Value> = terms.iter().map(|t| eval(t, &v).unwrap()).collect();
         assert_eq!(eval_all(&terms, &v).unwrap(), one_at_a_time);
         assert_eq!(one_at_a_time[50], Value::Int(BigInt::from(-43)));
@@ -362,10 +435,16 @@ mod tests {
         for _ in 0..20 {
             count = Term::binary(BinOp::Add, count, Term::int(1));
         }
-        let term = Term::binary(BinOp::Mul, count.clone(), Term::binary(BinOp::Add, x, Term::int(1)));
+        let term = Term::binary(
+            BinOp::Mul,
+            count.clone(),
+            Term::binary(BinOp::Add, x, Term::int(1)),
+        );
         let mut ground = GroundValues::default();
         for n in [2, 5] {
-            let v: Valuation = [(Name::from("x"), Value::Int(BigInt::from(n)))].into_iter().collect();
+            let v: Valuation = [(Name::from("x"), Value::Int(BigInt::from(n)))]
+                .into_iter()
+                .collect();
             assert_eq!(eval_sharing(&term, &v, &mut ground), eval(&term, &v));
         }
         assert!(ground.0.contains_key(&count.id()), "the count is ground");
@@ -376,9 +455,16 @@ mod tests {
     fn arithmetic_stops_at_the_integer_bound() {
         let y = Term::var("y", crate::term::Sort::Int);
         let square = Term::binary(BinOp::Mul, y.clone(), y.clone());
-        let at = |bits: u64| -> Valuation { [(Name::from("y"), Value::Int(BigInt::from(1) << bits))].into_iter().collect() };
+        let at = |bits: u64| -> Valuation {
+            [(Name::from("y"), Value::Int(BigInt::from(1) << bits))]
+                .into_iter()
+                .collect()
+        };
         let within = MAX_INTEGER_BITS / 2 - 1;
-        assert_eq!(eval(&square, &at(within)), Ok(Value::Int(BigInt::from(1) << (2 * within))));
+        assert_eq!(
+            eval(&square, &at(within)),
+            Ok(Value::Int(BigInt::from(1) << (2 * within)))
+        );
         assert!(eval(&square, &at(within + 1)).is_err_and(|error| error.is_too_large()));
         let double = Term::binary(BinOp::Add, y.clone(), y);
         assert!(eval(&double, &at(MAX_INTEGER_BITS - 1)).is_err_and(|error| error.is_too_large()));

@@ -50,12 +50,22 @@ impl Heap {
             return None;
         }
         let fields = object.fields.update(f.clone(), v);
-        Some(Heap { objects: self.objects.update(o, Object { class: object.class.clone(), fields }) })
+        Some(Heap {
+            objects: self.objects.update(
+                o,
+                Object {
+                    class: object.class.clone(),
+                    fields,
+                },
+            ),
+        })
     }
 
     /// `H` with the object `o` added (or replaced).
     pub fn insert(&self, o: Oid, object: Object) -> Heap {
-        Heap { objects: self.objects.update(o, object) }
+        Heap {
+            objects: self.objects.update(o, object),
+        }
     }
 
     /// `H'` of `V[x := new C]` (§4): a new object of class `class` whose
@@ -63,8 +73,20 @@ impl Heap {
     /// `0`, `false`), and its identity, the first one not in use.
     pub fn allocate(&self, class: &Name, fields: &BTreeMap<Name, Sort>) -> (Oid, Heap) {
         let o = Oid(self.objects.keys().next_back().map_or(1, |last| last.0 + 1));
-        let fields = fields.iter().map(|(f, sort)| (f.clone(), Value::default_of(sort))).collect();
-        (o, self.insert(o, Object { class: class.clone(), fields }))
+        let fields = fields
+            .iter()
+            .map(|(f, sort)| (f.clone(), Value::default_of(sort)))
+            .collect();
+        (
+            o,
+            self.insert(
+                o,
+                Object {
+                    class: class.clone(),
+                    fields,
+                },
+            ),
+        )
     }
 
     /// The objects with their local states, by identity.
@@ -84,7 +106,12 @@ impl Heap {
             }
             order.push(o);
             if let Some(object) = self.objects.get(&o) {
-                queue.extend(object.fields.values().filter_map(|v| v.as_reference().flatten()));
+                queue.extend(
+                    object
+                        .fields
+                        .values()
+                        .filter_map(|v| v.as_reference().flatten()),
+                );
             }
         }
         order
@@ -92,15 +119,27 @@ impl Heap {
 
     /// The heap restricted to the objects `keep`.
     pub fn restrict(&self, keep: &[Oid]) -> Heap {
-        Heap { objects: keep.iter().filter_map(|o| Some((*o, self.objects.get(o)?.clone()))).collect() }
+        Heap {
+            objects: keep
+                .iter()
+                .filter_map(|o| Some((*o, self.objects.get(o)?.clone())))
+                .collect(),
+        }
     }
 
     /// A reference that does not denote an existing object, if any among
     /// `values` and the fields of the existing objects: a heap is
     /// *consistent* (§4) when there is none.
     pub fn dangling<'v>(&'v self, values: impl IntoIterator<Item = &'v Value>) -> Option<Oid> {
-        let fields = self.objects.values().flat_map(|object| object.fields.values());
-        values.into_iter().chain(fields).filter_map(|v| v.as_reference().flatten()).find(|o| !self.objects.contains_key(o))
+        let fields = self
+            .objects
+            .values()
+            .flat_map(|object| object.fields.values());
+        values
+            .into_iter()
+            .chain(fields)
+            .filter_map(|v| v.as_reference().flatten())
+            .find(|o| !self.objects.contains_key(o))
     }
 }
 
@@ -130,7 +169,12 @@ mod tests {
     use super::*;
 
     fn node_fields() -> BTreeMap<Name, Sort> {
-        [("next".into(), Sort::Object("Node".into())), ("val".into(), Sort::Int)].into_iter().collect()
+        [
+            ("next".into(), Sort::Object("Node".into())),
+            ("val".into(), Sort::Int),
+        ]
+        .into_iter()
+        .collect()
     }
 
     #[test]
@@ -140,9 +184,14 @@ mod tests {
         assert_eq!((o1, o2), (Oid(1), Oid(2)));
         assert_eq!(heap.field(o2, "next"), Some(&Value::Nil));
         assert_eq!(heap.field(o2, "val"), Some(&Value::Int(0.into())));
-        let heap = heap.set_field(o1, &"next".into(), Value::Object(o2)).unwrap();
+        let heap = heap
+            .set_field(o1, &"next".into(), Value::Object(o2))
+            .unwrap();
         assert_eq!(heap.reachable([o1]), vec![o1, o2]);
-        assert_eq!(heap.to_string(), "{o1: Node{next ↦ o2, val ↦ 0}, o2: Node{next ↦ nil, val ↦ 0}}");
+        assert_eq!(
+            heap.to_string(),
+            "{o1: Node{next ↦ o2, val ↦ 0}, o2: Node{next ↦ nil, val ↦ 0}}"
+        );
         assert!(heap.set_field(Oid(7), &"next".into(), Value::Nil).is_none());
     }
 
@@ -150,7 +199,9 @@ mod tests {
     fn a_reference_to_a_missing_object_is_dangling() {
         let (o1, heap) = Heap::new().allocate(&"Node".into(), &node_fields());
         assert_eq!(heap.dangling([&Value::Object(o1)]), None);
-        let heap = heap.set_field(o1, &"next".into(), Value::Object(Oid(9))).unwrap();
+        let heap = heap
+            .set_field(o1, &"next".into(), Value::Object(Oid(9)))
+            .unwrap();
         assert_eq!(heap.dangling([]), Some(Oid(9)));
     }
 }

@@ -21,7 +21,8 @@ struct Effect {
 impl Effect {
     /// `self` followed by `next`.
     fn then(mut self, next: Effect) -> Effect {
-        self.reads.extend(next.reads.into_iter().filter(|x| !self.writes.contains(x)));
+        self.reads
+            .extend(next.reads.into_iter().filter(|x| !self.writes.contains(x)));
         self.writes.extend(next.writes);
         self
     }
@@ -39,7 +40,11 @@ impl Program {
     pub fn inputs(&self) -> BTreeMap<Name, Sort> {
         let analysis = Analysis::new(self);
         let reads = analysis.block(&self.main).reads;
-        self.globals.iter().filter(|(x, _)| reads.contains(*x)).map(|(x, sort)| (x.clone(), sort.clone())).collect()
+        self.globals
+            .iter()
+            .filter(|(x, _)| reads.contains(*x))
+            .map(|(x, sort)| (x.clone(), sort.clone()))
+            .collect()
     }
 }
 
@@ -53,11 +58,25 @@ impl<'a> Analysis<'a> {
     /// the summaries only grow in reads and shrink in writes, so iterating
     /// to a fixpoint terminates.
     fn new(program: &'a Program) -> Analysis<'a> {
-        let top = Effect { reads: BTreeSet::new(), writes: program.globals.keys().cloned().collect() };
-        let procedures = program.procedures.keys().map(|p| (p.clone(), top.clone())).collect();
-        let mut analysis = Analysis { program, procedures };
+        let top = Effect {
+            reads: BTreeSet::new(),
+            writes: program.globals.keys().cloned().collect(),
+        };
+        let procedures = program
+            .procedures
+            .keys()
+            .map(|p| (p.clone(), top.clone()))
+            .collect();
+        let mut analysis = Analysis {
+            program,
+            procedures,
+        };
         loop {
-            let next: BTreeMap<Name, Effect> = program.procedures.iter().map(|(p, procedure)| (p.clone(), analysis.block(&procedure.body))).collect();
+            let next: BTreeMap<Name, Effect> = program
+                .procedures
+                .iter()
+                .map(|(p, procedure)| (p.clone(), analysis.block(&procedure.body)))
+                .collect();
             if next == analysis.procedures {
                 return analysis;
             }
@@ -66,17 +85,29 @@ impl<'a> Analysis<'a> {
     }
 
     fn block(&self, block: &Block) -> Effect {
-        block.iter().fold(Effect::default(), |effect, stmt| effect.then(self.stmt(stmt)))
+        block.iter().fold(Effect::default(), |effect, stmt| {
+            effect.then(self.stmt(stmt))
+        })
     }
 
     fn reading(&self, terms: &[&Term]) -> Effect {
-        let reads = terms.iter().flat_map(|t| t.free_vars().into_keys()).filter(|x| self.program.globals.contains_key(x)).collect();
-        Effect { reads, writes: BTreeSet::new() }
+        let reads = terms
+            .iter()
+            .flat_map(|t| t.free_vars().into_keys())
+            .filter(|x| self.program.globals.contains_key(x))
+            .collect();
+        Effect {
+            reads,
+            writes: BTreeSet::new(),
+        }
     }
 
     fn writing(&self, target: &Target) -> Effect {
         match target {
-            Target::Var(x) if self.program.globals.contains_key(x) => Effect { reads: BTreeSet::new(), writes: BTreeSet::from([x.clone()]) },
+            Target::Var(x) if self.program.globals.contains_key(x) => Effect {
+                reads: BTreeSet::new(),
+                writes: BTreeSet::from([x.clone()]),
+            },
             Target::Var(_) => Effect::default(),
             Target::Field(object, _) => self.reading(&[object]),
         }
@@ -85,13 +116,17 @@ impl<'a> Analysis<'a> {
     fn stmt(&self, stmt: &Stmt) -> Effect {
         match stmt {
             Stmt::Skip | Stmt::EndCall(_) | Stmt::Halt(_) => Effect::default(),
-            Stmt::Assign(x, e) => self.reading(&[e]).then(self.writing(&Target::Var(x.clone()))),
+            Stmt::Assign(x, e) => self
+                .reading(&[e])
+                .then(self.writing(&Target::Var(x.clone()))),
             Stmt::ArrayAssign(a, i, e) => {
                 let mut effect = self.reading(&[i, e]);
                 effect.reads.insert(a.clone());
                 effect
             }
-            Stmt::If(b, then, otherwise) => self.reading(&[b]).then(self.block(then).or(self.block(otherwise))),
+            Stmt::If(b, then, otherwise) => self
+                .reading(&[b])
+                .then(self.block(then).or(self.block(otherwise))),
             Stmt::While(_, b, body) => {
                 let once = self.reading(&[b]).then(self.block(body));
                 self.reading(&[b]).or(once)
@@ -103,7 +138,12 @@ impl<'a> Analysis<'a> {
             Stmt::Assert(e) | Stmt::Assume(e) | Stmt::Return(_, e) => self.reading(&[e]),
             Stmt::FieldAssign(object, _, e) => self.reading(&[object, e]),
             Stmt::New(target, _) => self.writing(target),
-            Stmt::MethodCall { target, receiver, args, .. } => {
+            Stmt::MethodCall {
+                target,
+                receiver,
+                args,
+                ..
+            } => {
                 let mut terms = vec![receiver];
                 terms.extend(args);
                 self.reading(&terms).then(self.writing(target))
@@ -118,7 +158,11 @@ mod tests {
 
     fn inputs(source: &str) -> Vec<String> {
         let program = parse_program(source).expect("the program parses");
-        program.inputs().into_keys().map(|x| x.to_string()).collect()
+        program
+            .inputs()
+            .into_keys()
+            .map(|x| x.to_string())
+            .collect()
     }
 
     #[test]
@@ -129,13 +173,19 @@ mod tests {
 
     #[test]
     fn a_variable_written_on_one_branch_only_is_an_input_when_read_after() {
-        assert_eq!(inputs("if c { x := 1 } else { skip }; y := x"), vec!["c", "x"]);
+        assert_eq!(
+            inputs("if c { x := 1 } else { skip }; y := x"),
+            vec!["c", "x"]
+        );
         assert_eq!(inputs("if c { x := 1 } else { x := 2 }; y := x"), vec!["c"]);
     }
 
     #[test]
     fn a_loop_body_may_not_run() {
-        assert_eq!(inputs("while n > 0 { j := n; n := n - 1 }; y := j"), vec!["j", "n"]);
+        assert_eq!(
+            inputs("while n > 0 { j := n; n := n - 1 }; y := j"),
+            vec!["j", "n"]
+        );
     }
 
     #[test]
@@ -152,7 +202,11 @@ mod tests {
 
     #[test]
     fn king_search_reads_only_the_array_and_the_key() {
-        let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../paper-examples/basic/king_search.sx")).expect("the example exists");
+        let source = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../paper-examples/basic/king_search.sx"
+        ))
+        .expect("the example exists");
         assert_eq!(inputs(&source), vec!["a", "x"]);
     }
 }

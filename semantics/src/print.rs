@@ -284,7 +284,13 @@ fn write_stmt(out: &mut dyn Write, stmt: &Stmt, indent: Option<usize>) -> fmt::R
             write!(out, " := {e}")
         }
         Stmt::New(target, class) => write!(out, "{} := new {class}", ShowTarget(target)),
-        Stmt::MethodCall { target, receiver, method, args, .. } => {
+        Stmt::MethodCall {
+            target,
+            receiver,
+            method,
+            args,
+            ..
+        } => {
             write!(out, "{} := ", ShowTarget(target))?;
             write_access(out, receiver, method)?;
             out.write_char('(')?;
@@ -397,7 +403,10 @@ fn write_procedure(out: &mut dyn Write, procedure: &Procedure) -> fmt::Result {
     out.write_char('\n')
 }
 
-fn write_params(out: &mut dyn Write, params: &[(crate::term::Name, crate::term::Sort)]) -> fmt::Result {
+fn write_params(
+    out: &mut dyn Write,
+    params: &[(crate::term::Name, crate::term::Sort)],
+) -> fmt::Result {
     out.write_char('(')?;
     for (i, (u, sort)) in params.iter().enumerate() {
         if i > 0 {
@@ -441,11 +450,18 @@ mod tests {
         assert_eq!(test.to_string(), "!(x < n)");
         // `!` binds more loosely than `=` (SPEC §1.2), so it needs parentheses there.
         let negated = Term::not(Term::var("b", Sort::Bool));
-        assert_eq!(Term::binary(BinOp::Eq, negated, Term::var("c", Sort::Bool)).to_string(), "(!b) = c");
+        assert_eq!(
+            Term::binary(BinOp::Eq, negated, Term::var("c", Sort::Bool)).to_string(),
+            "(!b) = c"
+        );
         let implication = Term::binary(
             BinOp::Implies,
             Term::var("a", Sort::Bool),
-            Term::binary(BinOp::Implies, Term::var("b", Sort::Bool), Term::var("c", Sort::Bool)),
+            Term::binary(
+                BinOp::Implies,
+                Term::var("b", Sort::Bool),
+                Term::var("c", Sort::Bool),
+            ),
         );
         assert_eq!(implication.to_string(), "a ==> b ==> c");
     }
@@ -454,7 +470,10 @@ mod tests {
     fn arrays_print_in_the_papers_notation() {
         let a = Term::var("a", Sort::int_array());
         let updated = Term::store(a, Term::int(0), Term::int(7));
-        assert_eq!(Term::select(updated, var("i")).to_string(), "(a[0] := 7)[i]");
+        assert_eq!(
+            Term::select(updated, var("i")).to_string(),
+            "(a[0] := 7)[i]"
+        );
     }
 
     #[test]
@@ -470,7 +489,11 @@ mod tests {
     fn squares(times: usize) -> Term {
         let mut y = var("y");
         for _ in 0..times {
-            y = Term::binary(BinOp::Add, Term::binary(BinOp::Mul, y.clone(), y.clone()), y);
+            y = Term::binary(
+                BinOp::Add,
+                Term::binary(BinOp::Mul, y.clone(), y.clone()),
+                y,
+            );
         }
         y
     }
@@ -478,8 +501,15 @@ mod tests {
     #[test]
     fn shared_subterms_are_named_once_when_the_tree_would_blow_up() {
         let text = squares(20).to_string();
-        assert!(text.len() < 2_000, "linear in the DAG, not the tree: {} bytes", text.len());
-        assert!(text.starts_with("($19 * $19 + $19 where $1 = y * y + y, $2 = $1 * $1 + $1, "), "{text}");
+        assert!(
+            text.len() < 2_000,
+            "linear in the DAG, not the tree: {} bytes",
+            text.len()
+        );
+        assert!(
+            text.starts_with("($19 * $19 + $19 where $1 = y * y + y, $2 = $1 * $1 + $1, "),
+            "{text}"
+        );
         assert!(text.ends_with("$19 = $18 * $18 + $18)"), "{text}");
     }
 

@@ -101,7 +101,13 @@ pub enum Stmt {
     /// `h := new C` (oo).
     New(Target, Name),
     /// `h := e₀.m(e₁, …, eₙ)` (oo; statically resolved to class `C`'s `m`).
-    MethodCall { target: Target, receiver: Term, class: Name, method: Name, args: Vec<Term> },
+    MethodCall {
+        target: Target,
+        receiver: Term,
+        class: Name,
+        method: Name,
+        args: Vec<Term>,
+    },
     /// `return e`: the last statement of a method body (oo). Once the body
     /// is inlined at a call, the variable that receives the value (the
     /// paper's `r`, fresh for each call) is known.
@@ -150,7 +156,11 @@ impl Code {
         if from >= block.len() {
             return self.clone();
         }
-        Code(Some(Rc::new(Segment { block: block.clone(), from, rest: self.clone() })))
+        Code(Some(Rc::new(Segment {
+            block: block.clone(),
+            from,
+            rest: self.clone(),
+        })))
     }
 
     /// `A; S` split into `A` and `S`, or `None` for ε.
@@ -232,7 +242,6 @@ pub struct Program {
     pub classes: BTreeMap<Name, Class>,
     pub main: Block,
 }
-
 
 impl Program {
     /// The sort of field `f` (field names are global to a program, SPEC §1.4).

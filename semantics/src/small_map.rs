@@ -42,7 +42,10 @@ impl<K: Ord + Clone, V: Clone> SmallMap<K, V> {
     /// Sets `key` to `value`; the value it had, if any.
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
         match self.position(&key) {
-            Ok(at) => Some(std::mem::replace(&mut Rc::make_mut(&mut self.0)[at].1, value)),
+            Ok(at) => Some(std::mem::replace(
+                &mut Rc::make_mut(&mut self.0)[at].1,
+                value,
+            )),
             Err(at) => {
                 Rc::make_mut(&mut self.0).insert(at, (key, value));
                 None
@@ -153,8 +156,13 @@ mod tests {
 
     #[test]
     fn entries_stay_sorted_and_copies_stay_apart() {
-        let map: SmallMap<i32, &str> = [(3, "c"), (1, "a"), (2, "b"), (1, "A")].into_iter().collect();
-        assert_eq!(map.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(), [(1, "A"), (2, "b"), (3, "c")]);
+        let map: SmallMap<i32, &str> = [(3, "c"), (1, "a"), (2, "b"), (1, "A")]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            map.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(),
+            [(1, "A"), (2, "b"), (3, "c")]
+        );
         let changed = map.update(2, "B");
         assert_eq!((map.get(&2), changed.get(&2)), (Some(&"b"), Some(&"B")));
         let mut removed = changed.clone();

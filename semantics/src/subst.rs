@@ -42,7 +42,14 @@ impl Substitution {
     /// `σ(x)` for every variable `x` of `vars`, in name order.
     pub fn state(&self, vars: &std::collections::BTreeMap<Name, Sort>) -> Vec<(Name, Term)> {
         vars.iter()
-            .map(|(x, sort)| (x.clone(), self.lookup(x).cloned().unwrap_or_else(|| Term::var(x, sort.clone()))))
+            .map(|(x, sort)| {
+                (
+                    x.clone(),
+                    self.lookup(x)
+                        .cloned()
+                        .unwrap_or_else(|| Term::var(x, sort.clone())),
+                )
+            })
             .collect()
     }
 }
@@ -56,7 +63,11 @@ pub fn substitute(e: &Term, lookup: impl Fn(&Name) -> Option<Term>) -> Term {
         let image = match node.kind() {
             TermKind::Var(x, _) => lookup(x).unwrap_or_else(|| node.clone()),
             _ => {
-                let children: Vec<Term> = node.children().into_iter().map(|c| memo[&c.id()].clone()).collect();
+                let children: Vec<Term> = node
+                    .children()
+                    .into_iter()
+                    .map(|c| memo[&c.id()].clone())
+                    .collect();
                 node.with_children(&children)
             }
         };

@@ -132,10 +132,15 @@ pub trait SymbolicConfiguration: Configuration {
     /// (Theorem 4.5), which also names the objects the path creates.
     /// `ground` keeps the values of ground subterms from one call to the
     /// next (the paths of an exploration share their states' prefixes).
-    fn predicted_state(&self, inputs: &Valuation, ground: &mut GroundValues) -> Result<Valuation, String> {
+    fn predicted_state(
+        &self,
+        inputs: &Valuation,
+        ground: &mut GroundValues,
+    ) -> Result<Valuation, String> {
         let mut predicted = Valuation::new().with_heap(inputs.heap.clone());
         for (x, e) in self.global_state() {
-            let value = eval_sharing(&e, inputs, ground).map_err(|error| format!("the final state of `{x}` has no value: {error}"))?;
+            let value = eval_sharing(&e, inputs, ground)
+                .map_err(|error| format!("the final state of `{x}` has no value: {error}"))?;
             predicted.insert(x, value);
         }
         Ok(predicted)
@@ -163,7 +168,10 @@ pub trait SymbolicConfiguration: Configuration {
     /// The value of `e` here over the initial state: `eσ` (§2, §3), or
     /// `wp_ρ(e)` for an unfolding, where fields change too (§4).
     fn after(&self, e: &Term) -> Term {
-        self.global_state().into_iter().fold(Substitution::identity(), |s, (x, v)| s.update(x, v)).apply(e)
+        self.global_state()
+            .into_iter()
+            .fold(Substitution::identity(), |s, (x, v)| s.update(x, v))
+            .apply(e)
     }
 }
 

@@ -260,7 +260,10 @@ impl Interner {
             self.inserted_since_sweep = 0;
         }
         self.next_id += 1;
-        let node = Rc::new(Node { id: self.next_id, kind });
+        let node = Rc::new(Node {
+            id: self.next_id,
+            kind,
+        });
         self.nodes.insert(key, Rc::downgrade(&node));
         Term(node)
     }
@@ -327,7 +330,10 @@ impl Term {
 
     /// The field `f` of the objects of `class`, of sort `element`, as an array (§4.1).
     pub fn field_array(field: &str, class: &str, element: Sort) -> Term {
-        Term::new(TermKind::FieldArray(field.into(), Sort::Field(class.into(), Box::new(element))))
+        Term::new(TermKind::FieldArray(
+            field.into(),
+            Sort::Field(class.into(), Box::new(element)),
+        ))
     }
 
     #[allow(clippy::should_implement_trait)] // a smart constructor, not `std::ops::Not`
@@ -410,7 +416,9 @@ impl Term {
                 TermKind::Bool(_) | TermKind::Unary(UnOp::Not, _) => Sort::Bool,
                 TermKind::Binary(op, ..) if op.is_boolean() => Sort::Bool,
                 TermKind::Binary(..) => Sort::Int,
-                TermKind::Var(_, sort) | TermKind::Field(_, _, sort) | TermKind::FieldArray(_, sort) => sort.clone(),
+                TermKind::Var(_, sort)
+                | TermKind::Field(_, _, sort)
+                | TermKind::FieldArray(_, sort) => sort.clone(),
                 TermKind::Nil(class) => Sort::Object(class.clone()),
                 TermKind::Ite(_, then, _) => {
                     current = then;
@@ -431,7 +439,12 @@ impl Term {
     /// The direct subterms, left to right.
     pub fn children(&self) -> Vec<&Term> {
         match self.kind() {
-            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::FieldArray(..) => vec![],
+            TermKind::Int(_)
+            | TermKind::Bool(_)
+            | TermKind::Var(..)
+            | TermKind::Len(_)
+            | TermKind::Nil(_)
+            | TermKind::FieldArray(..) => vec![],
             TermKind::Unary(_, a) | TermKind::Field(a, ..) => vec![a],
             TermKind::Binary(_, a, b) | TermKind::Select(a, b) => vec![a, b],
             TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => vec![a, b, c],
@@ -445,9 +458,15 @@ impl Term {
         let rebuilt = match self.kind() {
             TermKind::Unary(op, _) => c(0).map(|a| Term::unary(*op, a)),
             TermKind::Binary(op, ..) => c(0).zip(c(1)).map(|(a, b)| Term::binary(*op, a, b)),
-            TermKind::Ite(..) => c(0).zip(c(1)).zip(c(2)).map(|((a, b), d)| Term::ite(a, b, d)),
+            TermKind::Ite(..) => c(0)
+                .zip(c(1))
+                .zip(c(2))
+                .map(|((a, b), d)| Term::ite(a, b, d)),
             TermKind::Select(..) => c(0).zip(c(1)).map(|(a, b)| Term::select(a, b)),
-            TermKind::Store(..) => c(0).zip(c(1)).zip(c(2)).map(|((a, b), d)| Term::store(a, b, d)),
+            TermKind::Store(..) => c(0)
+                .zip(c(1))
+                .zip(c(2))
+                .map(|((a, b), d)| Term::store(a, b, d)),
             TermKind::Field(_, f, sort) => c(0).map(|a| Term::field(a, f, sort.clone())),
             _ => None,
         };
@@ -489,10 +508,9 @@ impl Term {
     pub fn tree_size(&self) -> u64 {
         let mut sizes: IdMap<u64> = IdMap::default();
         for node in self.nodes() {
-            let size = node
-                .children()
-                .iter()
-                .fold(1u64, |total, child| total.saturating_add(sizes[&child.id()]));
+            let size = node.children().iter().fold(1u64, |total, child| {
+                total.saturating_add(sizes[&child.id()])
+            });
             sizes.insert(node.id(), size);
         }
         sizes[&self.id()]

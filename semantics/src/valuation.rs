@@ -36,7 +36,10 @@ impl Valuation {
 
     /// `V[x := v]`.
     pub fn update(&self, x: Name, v: Value) -> Valuation {
-        Valuation { vars: self.vars.update(x, v), heap: self.heap.clone() }
+        Valuation {
+            vars: self.vars.update(x, v),
+            heap: self.heap.clone(),
+        }
     }
 
     pub fn remove(&mut self, x: &str) -> Option<Value> {
@@ -62,12 +65,23 @@ impl Valuation {
 
     /// `(G, H')`: the same variables over another heap.
     pub fn with_heap(&self, heap: Heap) -> Valuation {
-        Valuation { vars: self.vars.clone(), heap }
+        Valuation {
+            vars: self.vars.clone(),
+            heap,
+        }
     }
 
     /// Only the variables `keep` accepts, over the same heap.
     pub fn retain(&self, keep: impl Fn(&Name) -> bool) -> Valuation {
-        Valuation { vars: self.vars.iter().filter(|(x, _)| keep(x)).map(|(x, v)| (x.clone(), v.clone())).collect(), heap: self.heap.clone() }
+        Valuation {
+            vars: self
+                .vars
+                .iter()
+                .filter(|(x, _)| keep(x))
+                .map(|(x, v)| (x.clone(), v.clone()))
+                .collect(),
+            heap: self.heap.clone(),
+        }
     }
 }
 
@@ -76,13 +90,18 @@ impl std::ops::Index<&str> for Valuation {
 
     /// Panics when `x` has no value, as indexing a map does.
     fn index(&self, x: &str) -> &Value {
-        self.vars.get(x).unwrap_or_else(|| panic!("no value for `{x}`"))
+        self.vars
+            .get(x)
+            .unwrap_or_else(|| panic!("no value for `{x}`"))
     }
 }
 
 impl FromIterator<(Name, Value)> for Valuation {
     fn from_iter<I: IntoIterator<Item = (Name, Value)>>(pairs: I) -> Valuation {
-        Valuation { vars: pairs.into_iter().collect(), heap: Heap::new() }
+        Valuation {
+            vars: pairs.into_iter().collect(),
+            heap: Heap::new(),
+        }
     }
 }
 

@@ -35,12 +35,19 @@ impl FieldValue {
     pub fn set(&self, reference: Value, value: Value) -> FieldValue {
         let mut writes = self.writes.clone();
         writes.push_back((reference, value));
-        FieldValue { field: self.field.clone(), writes }
+        FieldValue {
+            field: self.field.clone(),
+            writes,
+        }
     }
 
     /// The latest write at `reference`, if any.
     pub fn written(&self, reference: &Value) -> Option<&Value> {
-        self.writes.iter().rev().find(|(r, _)| r == reference).map(|(_, v)| v)
+        self.writes
+            .iter()
+            .rev()
+            .find(|(r, _)| r == reference)
+            .map(|(_, v)| v)
     }
 }
 
@@ -67,12 +74,19 @@ pub struct ArrayValue {
 impl ArrayValue {
     /// The array of length `len` holding `default` everywhere.
     pub fn constant(len: BigInt, default: Value) -> ArrayValue {
-        ArrayValue { len, default: Box::new(default), entries: im::OrdMap::new() }
+        ArrayValue {
+            len,
+            default: Box::new(default),
+            entries: im::OrdMap::new(),
+        }
     }
 
     /// `a[i]`.
     pub fn get(&self, index: &BigInt) -> Value {
-        self.entries.get(index).cloned().unwrap_or_else(|| (*self.default).clone())
+        self.entries
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| (*self.default).clone())
     }
 
     /// `(a[i] := v)`; entries equal to the default are not stored, so equal
@@ -84,7 +98,11 @@ impl ArrayValue {
         } else {
             entries.insert(index, value);
         }
-        ArrayValue { len: self.len.clone(), default: self.default.clone(), entries }
+        ArrayValue {
+            len: self.len.clone(),
+            default: self.default.clone(),
+            entries,
+        }
     }
 }
 
@@ -96,9 +114,15 @@ impl Value {
         match sort {
             Sort::Int => Value::Int(BigInt::from(0)),
             Sort::Bool => Value::Bool(false),
-            Sort::Array(element) => Value::Array(ArrayValue::constant(BigInt::from(0), Value::default_of(element))),
+            Sort::Array(element) => Value::Array(ArrayValue::constant(
+                BigInt::from(0),
+                Value::default_of(element),
+            )),
             Sort::Object(_) => Value::Nil,
-            Sort::Field(_, _) => Value::Field(FieldValue { field: "".into(), writes: im::Vector::new() }),
+            Sort::Field(_, _) => Value::Field(FieldValue {
+                field: "".into(),
+                writes: im::Vector::new(),
+            }),
         }
     }
 
@@ -154,7 +178,8 @@ impl fmt::Display for Value {
             Value::Array(a) => {
                 let zero = BigInt::from(0);
                 // The list shows no default: only when it is the element's own.
-                let plain_default = matches!(*a.default, Value::Int(ref n) if n == &zero) || *a.default == Value::Bool(false);
+                let plain_default = matches!(*a.default, Value::Int(ref n) if n == &zero)
+                    || *a.default == Value::Bool(false);
                 let dense = plain_default
                     && a.len <= BigInt::from(64)
                     && a.entries.keys().all(|i| *i >= zero && *i < a.len);

@@ -7,7 +7,9 @@
 //! Measures speed; no test asserts a time.
 
 use super::{bench_path, CliError};
-use crate::explore::{explore_into, Bounds, ExploreOptions, Finished, Observer, PathNode, Pruned, Stats, Unexplored};
+use crate::explore::{
+    explore_into, Bounds, ExploreOptions, Finished, Observer, PathNode, Pruned, Stats, Unexplored,
+};
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::text::TextReport;
 use crate::report::Header;
@@ -62,7 +64,12 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
     /// A scaling series: each family at each of these sizes (e.g. `--sizes 10,12,14`).
-    #[arg(long, value_name = "N,N,…", value_delimiter = ',', conflicts_with = "size")]
+    #[arg(
+        long,
+        value_name = "N,N,…",
+        value_delimiter = ',',
+        conflicts_with = "size"
+    )]
     pub sizes: Vec<usize>,
     /// Run each family R times and report the median time.
     #[arg(long, value_name = "R", default_value_t = 1)]
@@ -148,11 +155,14 @@ impl Family {
     /// The program of size `n` as source text; `path` and `all` explore none of their own.
     pub fn source(self, n: usize) -> Option<String> {
         Some(match self {
-            Family::Branches => {
-                (1..=n).map(|i| format!("if x{i} > 0 {{ c := c + 1 }} else {{ c := c - 1 }}")).collect::<Vec<_>>().join(";\n")
-            }
+            Family::Branches => (1..=n)
+                .map(|i| format!("if x{i} > 0 {{ c := c + 1 }} else {{ c := c - 1 }}"))
+                .collect::<Vec<_>>()
+                .join(";\n"),
             Family::Loop => LOOP.to_string(),
-            Family::Array => format!("i := 0; c := 0; while i < {n} {{ if a[i] = x {{ c := c + 1 }}; i := i + 1 }}"),
+            Family::Array => format!(
+                "i := 0; c := 0; while i < {n} {{ if a[i] = x {{ c := c + 1 }}; i := i + 1 }}"
+            ),
             Family::Path | Family::All => return None,
         })
     }
@@ -161,13 +171,22 @@ impl Family {
     pub fn expected_paths(self, n: usize) -> u64 {
         match self {
             Family::Loop => n as u64 + 2,
-            _ => u32::try_from(n).ok().and_then(|n| 2u64.checked_pow(n)).unwrap_or(u64::MAX),
+            _ => u32::try_from(n)
+                .ok()
+                .and_then(|n| 2u64.checked_pow(n))
+                .unwrap_or(u64::MAX),
         }
     }
 
     /// Depth first, unfolding each loop exactly as far as the family needs.
     pub fn options(self, n: usize) -> ExploreOptions {
-        ExploreOptions { bounds: Bounds { unfold: n, ..Bounds::default() }, ..ExploreOptions::default() }
+        ExploreOptions {
+            bounds: Bounds {
+                unfold: n,
+                ..Bounds::default()
+            },
+            ..ExploreOptions::default()
+        }
     }
 }
 
@@ -194,8 +213,13 @@ struct Timed<'a> {
 }
 
 impl Timed<'_> {
-    fn around<T>(&mut self, event: impl FnOnce(&mut dyn Observer) -> io::Result<T>) -> io::Result<()> {
-        let Some(report) = self.report.as_deref_mut() else { return Ok(()) };
+    fn around<T>(
+        &mut self,
+        event: impl FnOnce(&mut dyn Observer) -> io::Result<T>,
+    ) -> io::Result<()> {
+        let Some(report) = self.report.as_deref_mut() else {
+            return Ok(());
+        };
         let start = Instant::now();
         let result = event(report);
         self.time += start.elapsed();
@@ -234,12 +258,26 @@ struct Run {
 /// Parses, explores and reports the family's program of size `n` once.
 fn run_once(family: Family, n: usize, output: BenchOutput) -> Result<Run, CliError> {
     let start = Instant::now();
-    let source = family.source(n).ok_or_else(|| CliError::new(format!("the family {} explores no program", family.name())))?;
-    let program = parse_program(&source).map_err(|d| CliError::new(crate::report::diagnostic::render(&d, family.name(), &source, false)))?;
+    let source = family.source(n).ok_or_else(|| {
+        CliError::new(format!("the family {} explores no program", family.name()))
+    })?;
+    let program = parse_program(&source).map_err(|d| {
+        CliError::new(crate::report::diagnostic::render(
+            &d,
+            family.name(),
+            &source,
+            false,
+        ))
+    })?;
     let program = Rc::new(program);
     let system = Symbolic::new(program.clone(), Options::default()).map_err(CliError::new)?;
     let front_end = start.elapsed();
-    let header = Header { program: format!("{}({n})", family.name()), language: Language::Basic, method: "forward", inputs: program.inputs() };
+    let header = Header {
+        program: format!("{}({n})", family.name()),
+        language: Language::Basic,
+        method: "forward",
+        inputs: program.inputs(),
+    };
     let mut sink = Counted::default();
     let mut json;
     let mut lines;
@@ -259,25 +297,47 @@ fn run_once(family: Family, n: usize, output: BenchOutput) -> Result<Run, CliErr
         }
         BenchOutput::None => None,
     };
-    let mut timed = Timed { report, time: Duration::ZERO, models: 0 };
+    let mut timed = Timed {
+        report,
+        time: Duration::ZERO,
+        models: 0,
+    };
     let explored = Instant::now();
-    let stats = explore_into(&system, system.initial(), &program.globals, &family.options(n), &mut timed)?;
+    let stats = explore_into(
+        &system,
+        system.initial(),
+        &program.globals,
+        &family.options(n),
+        &mut timed,
+    )?;
     let exploration = explored.elapsed();
     let (output_time, models) = (timed.time, timed.models);
     drop(timed);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let split = Split {
         front_end_ms: ms(front_end),
-        exploration_ms: ms(exploration.saturating_sub(stats.timings.solver + stats.timings.simplifier + output_time)),
+        exploration_ms: ms(exploration
+            .saturating_sub(stats.timings.solver + stats.timings.simplifier + output_time)),
         solver_ms: ms(stats.timings.solver),
         simplifier_ms: ms(stats.timings.simplifier),
         output_ms: ms(output_time),
     };
-    Ok(Run { total: start.elapsed(), split, stats, models, bytes: sink.0 })
+    Ok(Run {
+        total: start.elapsed(),
+        split,
+        stats,
+        models,
+        bytes: sink.0,
+    })
 }
 
 /// Runs `family` at size `n` `repeat` times; the median run is reported.
-pub fn measure(family: Family, n: usize, repeat: usize, output: BenchOutput) -> Result<Measurement, CliError> {
+pub fn measure(
+    family: Family,
+    n: usize,
+    repeat: usize,
+    output: BenchOutput,
+) -> Result<Measurement, CliError> {
     reset_peak_memory();
     let mut runs = Vec::new();
     for _ in 0..repeat.max(1) {
@@ -336,7 +396,10 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
     }
     match args.format {
         BenchFormat::Json => {
-            let output = args.output.to_possible_value().map(|v| v.get_name().to_string());
+            let output = args
+                .output
+                .to_possible_value()
+                .map(|v| v.get_name().to_string());
             let document = serde_json::json!({ "repeat": args.repeat, "output": output, "results": results, "path_conditions": path_conditions });
             writeln!(out, "{document:#}")?;
         }
@@ -352,7 +415,12 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
     let wrong = results
         .iter()
         .filter(|m| m.paths as u64 != m.expected_paths)
-        .map(|m| format!("{}({}) reported {} paths, expected {}", m.family, m.size, m.paths, m.expected_paths))
+        .map(|m| {
+            format!(
+                "{}({}) reported {} paths, expected {}",
+                m.family, m.size, m.paths, m.expected_paths
+            )
+        })
         .collect::<Vec<_>>();
     if wrong.is_empty() {
         Ok(super::Exit::Done)
@@ -365,10 +433,25 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
     writeln!(
         out,
         "{:<14} {:>7} {:>7} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>9}",
-        "family", "paths", "models", "calls", "µs/path", "total ms", "front", "explore", "solver", "simplify", "simp %", "output", "peak MiB"
+        "family",
+        "paths",
+        "models",
+        "calls",
+        "µs/path",
+        "total ms",
+        "front",
+        "explore",
+        "solver",
+        "simplify",
+        "simp %",
+        "output",
+        "peak MiB"
     )?;
     for m in results {
-        let peak = m.peak_memory_kib.map_or_else(|| "?".to_string(), |kib| format!("{:.1}", kib as f64 / 1024.0));
+        let peak = m.peak_memory_kib.map_or_else(
+            || "?".to_string(),
+            |kib| format!("{:.1}", kib as f64 / 1024.0),
+        );
         let s = &m.split;
         writeln!(
             out,

@@ -45,10 +45,19 @@ pub fn action(k: usize) -> Action {
     let f = |object: Term| Term::field(object, "f", Sort::Int);
     let next = |object: Term| Term::field(object, "next", class.clone());
     match k % 5 {
-        0 => Action::Assign(Location::Field(var("p"), "f".into(), Sort::Int), Term::binary(BinOp::Add, f(var("q")), Term::int(1))),
-        1 => Action::Assign(Location::Field(var("q"), "next".into(), class.clone()), var("r")),
+        0 => Action::Assign(
+            Location::Field(var("p"), "f".into(), Sort::Int),
+            Term::binary(BinOp::Add, f(var("q")), Term::int(1)),
+        ),
+        1 => Action::Assign(
+            Location::Field(var("q"), "next".into(), class.clone()),
+            var("r"),
+        ),
         2 => Action::Assign(Location::Var("r".into(), class.clone()), next(var("p"))),
-        3 => Action::Assign(Location::Field(next(var("r")), "f".into(), Sort::Int), f(var("p"))),
+        3 => Action::Assign(
+            Location::Field(next(var("r")), "f".into(), Sort::Int),
+            f(var("p")),
+        ),
         _ => Action::Test(Term::binary(BinOp::Lt, f(var("q")), f(var("r")))),
     }
 }
@@ -56,7 +65,10 @@ pub fn action(k: usize) -> Action {
 /// `path(ρ)` for the trace of `n` actions, both ways, timed.
 pub fn measure(n: usize) -> PathMeasurement {
     let rho: Vec<Action> = (0..n).map(action).collect();
-    let field_writes = rho.iter().filter(|a| matches!(a, Action::Assign(Location::Field(..), _))).count();
+    let field_writes = rho
+        .iter()
+        .filter(|a| matches!(a, Action::Assign(Location::Field(..), _)))
+        .count();
     let (incremental, incremental_time) = timed(|| {
         let mut trace = wp::Trace::new();
         let mut phi = Term::bool(true);
@@ -85,7 +97,10 @@ fn timed(compute: impl FnOnce() -> Term) -> (Term, Duration) {
 }
 
 /// The table of `symex bench --family path`, with each size's growth over the previous.
-pub fn write_table(out: &mut dyn std::io::Write, results: &[PathMeasurement]) -> std::io::Result<()> {
+pub fn write_table(
+    out: &mut dyn std::io::Write,
+    results: &[PathMeasurement],
+) -> std::io::Result<()> {
     writeln!(
         out,
         "{:<12} {:>7} {:>10} {:>9} {:>9} {:>10} {:>9} {:>9}",

@@ -4,8 +4,8 @@
 
 use super::backstop::Backstop;
 use super::language::choose;
-use super::{load, CliError, Exit, LanguageArg};
 use super::mutant::{BrokenRule, Mutant};
+use super::{load, CliError, Exit, LanguageArg};
 use crate::theorems::broken;
 use crate::theorems::{check_program, CheckReport};
 use clap::{Args, ValueEnum};
@@ -48,7 +48,13 @@ pub struct CheckArgs {
 }
 
 /// The paper's results for `program` with `rule` broken.
-fn check_broken(rule: BrokenRule, program: Rc<Program>, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
+fn check_broken(
+    rule: BrokenRule,
+    program: Rc<Program>,
+    options: Options,
+    runs: u64,
+    seed: u64,
+) -> Result<CheckReport, String> {
     match rule.mutant() {
         Mutant::Basic(edit) => broken::check_broken(program, edit, options, runs, seed),
         Mutant::Oo(mutant) => broken::check_broken_oo(program, mutant, options, runs, seed),
@@ -57,11 +63,16 @@ fn check_broken(rule: BrokenRule, program: Rc<Program>, options: Options, runs: 
 
 /// Checks the results; exit 1 when one of them has a counterexample.
 pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let _backstop = Backstop::arm(Duration::from_millis(args.time_limit_ms), "symex check".to_string());
+    let _backstop = Backstop::arm(
+        Duration::from_millis(args.time_limit_ms),
+        "symex check".to_string(),
+    );
     let loaded = load(&args.file)?;
     let language = choose(&loaded.program, args.lang.map(Into::into))?;
     let seed = args.seed.unwrap_or_else(rand::random);
-    let options = Options { checked_arrays: args.checked_arrays };
+    let options = Options {
+        checked_arrays: args.checked_arrays,
+    };
     let report = match args.broken {
         None => check_program(loaded.program, language, options, args.runs, seed),
         Some(rule) => check_broken(rule, loaded.program, options, args.runs, seed),
@@ -69,7 +80,15 @@ pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError>
     .map_err(CliError::new)?;
     match args.format {
         CheckFormat::Text => write!(out, "{report}")?,
-        CheckFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report).map_err(|e| CliError::new(e.to_string()))?)?,
+        CheckFormat::Json => writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| CliError::new(e.to_string()))?
+        )?,
     }
-    Ok(if report.passed() { Exit::Done } else { Exit::Failed })
+    Ok(if report.passed() {
+        Exit::Done
+    } else {
+        Exit::Failed
+    })
 }

@@ -1,8 +1,8 @@
 //! `symex compare FILE…` and `symex compare --family NAME --sizes …`: forward
 //! and wp side by side on the same paths (SPEC §2; see [`crate::compare`]).
 
-use super::mutant::BrokenRule;
 use super::language::choose;
+use super::mutant::BrokenRule;
 use super::{load, CliError, Exit, LanguageArg};
 use crate::compare::families::Family;
 use crate::compare::{compare, plot, table, Comparison, Settings};
@@ -34,7 +34,13 @@ pub struct CompareArgs {
     #[arg(long, value_enum)]
     pub family: Option<FamilyArg>,
     /// The family's sizes.
-    #[arg(long, value_name = "N,N,…", value_delimiter = ',', default_value = "10,100,1000", requires = "family")]
+    #[arg(
+        long,
+        value_name = "N,N,…",
+        value_delimiter = ',',
+        default_value = "10,100,1000",
+        requires = "family"
+    )]
     pub sizes: Vec<usize>,
     /// Run under this language's semantics (default: the smallest that contains the program).
     #[arg(long, value_enum)]
@@ -92,10 +98,20 @@ impl CompareArgs {
     fn settings(&self, unfold: usize) -> Settings {
         Settings {
             language: self.lang.map(Language::from),
-            this: if self.literal_this { ThisRule::Literal } else { ThisRule::Fresh },
-            semantics: Options { checked_arrays: self.checked_arrays },
+            this: if self.literal_this {
+                ThisRule::Literal
+            } else {
+                ThisRule::Fresh
+            },
+            semantics: Options {
+                checked_arrays: self.checked_arrays,
+            },
             explore: ExploreOptions {
-                bounds: Bounds { unfold, depth: self.depth, ..Bounds::default() },
+                bounds: Bounds {
+                    unfold,
+                    depth: self.depth,
+                    ..Bounds::default()
+                },
                 timeout_ms: self.timeout_ms,
                 simplify: false,
                 ..ExploreOptions::default()
@@ -108,7 +124,9 @@ impl CompareArgs {
 impl CompareArgs {
     /// An error unless `--break` (if given) breaks a rule of the language `program` runs under.
     fn breakable(&self, name: &str, program: &Program) -> Result<(), CliError> {
-        let Some(rule) = self.broken else { return Ok(()) };
+        let Some(rule) = self.broken else {
+            return Ok(());
+        };
         let language = choose(program, self.lang.map(Language::from))?;
         let broken = rule.mutant().language();
         if language == broken {
@@ -125,10 +143,18 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
             for family in family.families() {
                 for &n in &args.sizes {
                     let source = family.source(n);
-                    let program = parse_program(&source).map_err(|d| CliError::new(crate::report::diagnostic::render(&d, family.name(), &source, false)))?;
+                    let program = parse_program(&source).map_err(|d| {
+                        CliError::new(crate::report::diagnostic::render(
+                            &d,
+                            family.name(),
+                            &source,
+                            false,
+                        ))
+                    })?;
                     let program = Rc::new(program);
                     args.breakable(family.name(), &program)?;
-                    let mut comparison = compare(family.name(), &program, &args.settings(family.unfold(n)));
+                    let mut comparison =
+                        compare(family.name(), &program, &args.settings(family.unfold(n)));
                     comparison.size = Some(n);
                     comparisons.push(comparison);
                 }
@@ -144,14 +170,22 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
     }
     let mut out = BufWriter::new(out);
     match args.format {
-        CompareFormat::Json => writeln!(out, "{:#}", serde_json::json!({ "comparisons": comparisons }))?,
+        CompareFormat::Json => writeln!(
+            out,
+            "{:#}",
+            serde_json::json!({ "comparisons": comparisons })
+        )?,
         CompareFormat::Csv => table::write_csv(&mut out, &comparisons)?,
-        CompareFormat::Text if args.family.is_some() => table::write_summary(&mut out, &comparisons)?,
+        CompareFormat::Text if args.family.is_some() => {
+            table::write_summary(&mut out, &comparisons)?
+        }
         CompareFormat::Text => table::write_paths(&mut out, &comparisons)?,
     }
     out.flush()?;
     if let Some(path) = &args.plot {
-        plot::draw(path, &comparisons).map_err(|error| CliError::new(format!("{}: cannot draw the plot: {error}", path.display())))?;
+        plot::draw(path, &comparisons).map_err(|error| {
+            CliError::new(format!("{}: cannot draw the plot: {error}", path.display()))
+        })?;
     }
     Ok(exit(&comparisons))
 }

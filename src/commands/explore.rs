@@ -6,13 +6,13 @@ use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
 use crate::explore::{explore_into, ExploreOptions, Observer, TreeRecorder};
 use crate::report::json::{JsonLinesReport, JsonReport};
-use crate::report::text::TextReport;
 use crate::report::smtlib::SmtlibFiles;
+use crate::report::text::TextReport;
 use crate::report::{dot, latex, svg};
 use clap::Args;
-use std::path::{Path, PathBuf};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort};
 
@@ -33,7 +33,14 @@ impl Visitor for ExploreInto<'_> {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        explore_into(&semantics.symbolic, semantics.initial, self.inputs, self.options, self.observer).map(|_| ())
+        explore_into(
+            &semantics.symbolic,
+            semantics.initial,
+            self.inputs,
+            self.options,
+            self.observer,
+        )
+        .map(|_| ())
     }
 }
 
@@ -53,13 +60,29 @@ pub fn command(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError
 
 /// The tree in `common.format`, with the program called `shown_as` where a
 /// view names it (the path as given when `None`).
-pub fn view(common: &Common, shown_as: Option<&str>, out: &mut dyn Write) -> Result<Exit, CliError> {
+pub fn view(
+    common: &Common,
+    shown_as: Option<&str>,
+    out: &mut dyn Write,
+) -> Result<Exit, CliError> {
     explore_view(common, shown_as, None, out)
 }
 
 /// [`view`], writing each path's SMT-LIB script to `smtlib` when given.
-fn explore_view(common: &Common, shown_as: Option<&str>, smtlib: Option<&Path>, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let formats = [Format::Text, Format::Json, Format::Jsonl, Format::Dot, Format::Svg, Format::Latex];
+fn explore_view(
+    common: &Common,
+    shown_as: Option<&str>,
+    smtlib: Option<&Path>,
+    out: &mut dyn Write,
+) -> Result<Exit, CliError> {
+    let formats = [
+        Format::Text,
+        Format::Json,
+        Format::Jsonl,
+        Format::Dot,
+        Format::Svg,
+        Format::Latex,
+    ];
     let session = common.session("explore", &formats)?;
     let program = session.loaded.program.clone();
     let mut header = session.header();
@@ -72,12 +95,17 @@ fn explore_view(common: &Common, shown_as: Option<&str>, smtlib: Option<&Path>, 
         let mut files;
         let observer = match smtlib {
             Some(dir) => {
-                files = SmtlibFiles::new(dir, &header_name, observer).map_err(|e| CliError::new(format!("{}: {e}", dir.display())))?;
+                files = SmtlibFiles::new(dir, &header_name, observer)
+                    .map_err(|e| CliError::new(format!("{}: {e}", dir.display())))?;
                 &mut files as &mut dyn Observer
             }
             None => observer,
         };
-        let visitor = ExploreInto { inputs: &program.globals, options: &session.explore, observer };
+        let visitor = ExploreInto {
+            inputs: &program.globals,
+            options: &session.explore,
+            observer,
+        };
         with_semantics(program.clone(), session.choice, session.semantics, visitor)
     };
     match common.format {

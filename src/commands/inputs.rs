@@ -9,14 +9,26 @@ use symex_semantics::term::{BinOp, Name, Sort, Term};
 use symex_semantics::value::{ArrayValue, Value};
 
 /// `name=value`, with the value read at the sort of the input `name`.
-pub fn parse_assignment(text: &str, globals: &BTreeMap<Name, Sort>, option: &str) -> Result<(Name, Value), CliError> {
+pub fn parse_assignment(
+    text: &str,
+    globals: &BTreeMap<Name, Sort>,
+    option: &str,
+) -> Result<(Name, Value), CliError> {
     let bad = |why: String| CliError::new(format!("bad `{option} {text}`: {why}"));
-    let (name, value) = text.split_once('=').ok_or_else(|| bad("expected NAME=VALUE".to_string()))?;
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| bad("expected NAME=VALUE".to_string()))?;
     let name = name.trim();
     let Some((name, sort)) = globals.get_key_value(name) else {
         let known: Vec<&str> = globals.keys().map(|x| &**x).collect();
-        let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-        return Err(bad(format!("the program has no input `{name}` (inputs: {known})")));
+        let known = if known.is_empty() {
+            "none".to_string()
+        } else {
+            known.join(", ")
+        };
+        return Err(bad(format!(
+            "the program has no input `{name}` (inputs: {known})"
+        )));
     };
     let value = parse_value(value.trim(), sort).map_err(bad)?;
     Ok((name.clone(), value))
@@ -27,29 +39,45 @@ pub fn parse_assignment(text: &str, globals: &BTreeMap<Name, Sort>, option: &str
 /// `explore` and `verify` print can be given back).
 fn parse_value(text: &str, sort: &Sort) -> Result<Value, String> {
     match sort {
-        Sort::Int => text.parse::<BigInt>().map(Value::Int).map_err(|_| format!("`{text}` is not an integer")),
+        Sort::Int => text
+            .parse::<BigInt>()
+            .map(Value::Int)
+            .map_err(|_| format!("`{text}` is not an integer")),
         Sort::Bool => match text {
             "true" => Ok(Value::Bool(true)),
             "false" => Ok(Value::Bool(false)),
             _ => Err(format!("`{text}` is not a boolean (true or false)")),
         },
         Sort::Array(element) => {
-            if let Some(inner) = text.strip_prefix('{').and_then(|rest| rest.strip_suffix('}')) {
+            if let Some(inner) = text
+                .strip_prefix('{')
+                .and_then(|rest| rest.strip_suffix('}'))
+            {
                 return parse_sparse(inner, element).map(Value::Array);
             }
             let inner = text
                 .strip_prefix('[')
                 .and_then(|rest| rest.strip_suffix(']'))
-                .ok_or_else(|| format!("`{text}` is not an array ([v0, v1, …] or {{default: d, i: v, …; len n}})"))?;
+                .ok_or_else(|| {
+                    format!(
+                        "`{text}` is not an array ([v0, v1, …] or {{default: d, i: v, …; len n}})"
+                    )
+                })?;
             let default = Value::default_of(element);
-            let items: Vec<&str> = if inner.trim().is_empty() { Vec::new() } else { inner.split(',').map(str::trim).collect() };
+            let items: Vec<&str> = if inner.trim().is_empty() {
+                Vec::new()
+            } else {
+                inner.split(',').map(str::trim).collect()
+            };
             let mut array = ArrayValue::constant(BigInt::from(items.len()), default);
             for (i, item) in items.into_iter().enumerate() {
                 array = array.set(BigInt::from(i), parse_value(item, element)?);
             }
             Ok(Value::Array(array))
         }
-        Sort::Object(class) | Sort::Field(class, _) => Err(format!("objects of class {class} cannot be given on the command line")),
+        Sort::Object(class) | Sort::Field(class, _) => Err(format!(
+            "objects of class {class} cannot be given on the command line"
+        )),
     }
 }
 
@@ -58,13 +86,21 @@ fn parse_sparse(inner: &str, element: &Sort) -> Result<ArrayValue, String> {
     let expected = || format!("`{{{inner}}}` is not an array {{default: d, i: v, …; len n}}");
     let (entries, len) = inner.rsplit_once(';').ok_or_else(expected)?;
     let len = len.trim().strip_prefix("len").ok_or_else(expected)?.trim();
-    let len = len.parse::<BigInt>().map_err(|_| format!("`{len}` is not a length"))?;
-    let mut parts = entries.split(',').map(|part| part.split_once(':').map(|(k, v)| (k.trim(), v.trim())));
-    let Some(Some(("default", default))) = parts.next() else { return Err(expected()) };
+    let len = len
+        .parse::<BigInt>()
+        .map_err(|_| format!("`{len}` is not a length"))?;
+    let mut parts = entries
+        .split(',')
+        .map(|part| part.split_once(':').map(|(k, v)| (k.trim(), v.trim())));
+    let Some(Some(("default", default))) = parts.next() else {
+        return Err(expected());
+    };
     let mut array = ArrayValue::constant(len, parse_value(default, element)?);
     for part in parts {
         let (index, value) = part.ok_or_else(expected)?;
-        let index = index.parse::<BigInt>().map_err(|_| format!("`{index}` is not an index"))?;
+        let index = index
+            .parse::<BigInt>()
+            .map_err(|_| format!("`{index}` is not an index"))?;
         array = array.set(index, parse_value(value, element)?);
     }
     Ok(array)
@@ -72,8 +108,14 @@ fn parse_sparse(inner: &str, element: &Sort) -> Result<ArrayValue, String> {
 
 /// Every global: the values given, the defaults of SPEC §2 elsewhere
 /// (`0`, `false`, `nil`, the empty array).
-pub fn valuation(assignments: &[String], globals: &BTreeMap<Name, Sort>) -> Result<Valuation, CliError> {
-    let mut valuation: Valuation = globals.iter().map(|(x, sort)| (x.clone(), Value::default_of(sort))).collect();
+pub fn valuation(
+    assignments: &[String],
+    globals: &BTreeMap<Name, Sort>,
+) -> Result<Valuation, CliError> {
+    let mut valuation: Valuation = globals
+        .iter()
+        .map(|(x, sort)| (x.clone(), Value::default_of(sort)))
+        .collect();
     for text in assignments {
         let (x, value) = parse_assignment(text, globals, "--input")?;
         valuation.insert(x, value);
@@ -83,24 +125,35 @@ pub fn valuation(assignments: &[String], globals: &BTreeMap<Name, Sort>) -> Resu
 
 /// `--fix` as a condition on the inputs: `x = 3`; for an array
 /// `len(a) = n ∧ a[0] = v0 ∧ …`.
-pub fn fixed_condition(assignments: &[String], globals: &BTreeMap<Name, Sort>) -> Result<Term, CliError> {
+pub fn fixed_condition(
+    assignments: &[String],
+    globals: &BTreeMap<Name, Sort>,
+) -> Result<Term, CliError> {
     let mut conjuncts = Vec::new();
     for text in assignments {
         let (x, value) = parse_assignment(text, globals, "--fix")?;
         let variable = Term::var(&x, globals[&x].clone());
         match value {
             Value::Array(array) => {
-                conjuncts.push(Term::binary(BinOp::Eq, Term::len(&x), Term::int(array.len.clone())));
+                conjuncts.push(Term::binary(
+                    BinOp::Eq,
+                    Term::len(&x),
+                    Term::int(array.len.clone()),
+                ));
                 let mut i = BigInt::from(0);
                 while i < array.len {
                     let element = Term::select(variable.clone(), Term::int(i.clone()));
-                    let value = literal(&array.get(&i)).ok_or_else(|| CliError::new(format!("bad `--fix {text}`: nested arrays")))?;
+                    let value = literal(&array.get(&i)).ok_or_else(|| {
+                        CliError::new(format!("bad `--fix {text}`: nested arrays"))
+                    })?;
                     conjuncts.push(Term::binary(BinOp::Eq, element, value));
                     i += 1;
                 }
             }
             scalar => {
-                let value = literal(&scalar).ok_or_else(|| CliError::new(format!("bad `--fix {text}`: objects are given with --heap")))?;
+                let value = literal(&scalar).ok_or_else(|| {
+                    CliError::new(format!("bad `--fix {text}`: objects are given with --heap"))
+                })?;
                 conjuncts.push(Term::binary(BinOp::Eq, variable, value));
             }
         }

@@ -9,7 +9,9 @@ use std::rc::Rc;
 use symex_semantics::eval::Valuation;
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Language, Program};
-use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{
+    ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
+};
 use symex_semantics::{basic, oo, recursive};
 
 /// A language's two transition systems, ready to start.
@@ -67,10 +69,24 @@ pub struct Choice {
 impl Choice {
     /// `language` (see [`choose`]) with `method`, by default `forward` for
     /// basic and recursive programs and `wp` for oo programs (SPEC §2).
-    pub fn new(program: &Program, language: Option<Language>, method: Option<Method>, this: ThisRule) -> Result<Choice, CliError> {
+    pub fn new(
+        program: &Program,
+        language: Option<Language>,
+        method: Option<Method>,
+        this: ThisRule,
+    ) -> Result<Choice, CliError> {
         let language = choose(program, language)?;
-        let method = method.unwrap_or(if language == Language::Oo { Method::Wp } else { Method::Forward });
-        Ok(Choice { language, method, this, broken: None })
+        let method = method.unwrap_or(if language == Language::Oo {
+            Method::Wp
+        } else {
+            Method::Forward
+        });
+        Ok(Choice {
+            language,
+            method,
+            this,
+            broken: None,
+        })
     }
 
     /// This choice with `mutant`'s rule broken; an error unless the rule is
@@ -84,7 +100,10 @@ impl Choice {
                 self.method.name()
             )));
         }
-        Ok(Choice { broken: Some(mutant), ..self })
+        Ok(Choice {
+            broken: Some(mutant),
+            ..self
+        })
     }
 }
 
@@ -93,13 +112,31 @@ impl Choice {
 /// which run programs of all three languages (§4); with `--method forward`,
 /// §2's and §3's systems, and for oo programs the unfolding run forward
 /// with fields as arrays (§4.1).
-pub fn with_semantics<V: Visitor>(program: Rc<Program>, choice: Choice, options: Options, visitor: V) -> Result<V::Output, CliError> {
+pub fn with_semantics<V: Visitor>(
+    program: Rc<Program>,
+    choice: Choice,
+    options: Options,
+    visitor: V,
+) -> Result<V::Output, CliError> {
     if choice.method == Method::Wp {
-        let this = if matches!(choice.broken, Some(Mutant::Oo(OoMutant::LiteralThis))) { ThisRule::Literal } else { choice.this };
+        let this = if matches!(choice.broken, Some(Mutant::Oo(OoMutant::LiteralThis))) {
+            ThisRule::Literal
+        } else {
+            choice.this
+        };
         let unfolding = oo::unfold::Unfold::new(program.clone(), options, this);
         let initial = unfolding.initial();
         return Ok(match choice.broken {
-            Some(Mutant::Oo(OoMutant::WithoutAliasing)) => with_unfolding(program, options, initial, Edited { real: unfolding, edit: PATH_WITHOUT_ALIASING }, visitor),
+            Some(Mutant::Oo(OoMutant::WithoutAliasing)) => with_unfolding(
+                program,
+                options,
+                initial,
+                Edited {
+                    real: unfolding,
+                    edit: PATH_WITHOUT_ALIASING,
+                },
+                visitor,
+            ),
             _ => with_unfolding(program, options, initial, unfolding, visitor),
         });
     }
@@ -108,7 +145,16 @@ pub fn with_semantics<V: Visitor>(program: Rc<Program>, choice: Choice, options:
             let symbolic = build(basic::symbolic::Symbolic::new(program.clone(), options))?;
             let initial = symbolic.initial();
             match choice.broken {
-                Some(Mutant::Basic(edit)) => with_basic(program, options, initial, Edited { real: symbolic, edit }, visitor),
+                Some(Mutant::Basic(edit)) => with_basic(
+                    program,
+                    options,
+                    initial,
+                    Edited {
+                        real: symbolic,
+                        edit,
+                    },
+                    visitor,
+                ),
                 _ => with_basic(program, options, initial, symbolic, visitor),
             }
         }
@@ -140,22 +186,44 @@ fn build<T>(system: Result<T, String>) -> Result<T, CliError> {
 /// Runs `visitor` on `symbolic`, a system over the unfolding's
 /// configurations starting at `initial` (the unfolding itself, or one with
 /// a rule broken on purpose), beside the program semantics.
-fn with_unfolding<S, V>(program: Rc<Program>, options: Options, initial: oo::unfold::Config, symbolic: S, visitor: V) -> V::Output
+fn with_unfolding<S, V>(
+    program: Rc<Program>,
+    options: Options,
+    initial: oo::unfold::Config,
+    symbolic: S,
+    visitor: V,
+) -> V::Output
 where
     S: TransitionSystem<Config = oo::unfold::Config>,
     V: Visitor,
 {
-    visitor.visit(Semantics { initial, symbolic, concrete: oo::concrete::Concrete::new(program, options), start: oo::concrete::Concrete::initial })
+    visitor.visit(Semantics {
+        initial,
+        symbolic,
+        concrete: oo::concrete::Concrete::new(program, options),
+        start: oo::concrete::Concrete::initial,
+    })
 }
 
 /// Runs `visitor` on `symbolic`, a system over §2's symbolic configurations
 /// starting at `initial` (§2's system itself, or one with a rule broken on
 /// purpose), beside §2's concrete system.
-fn with_basic<S, V>(program: Rc<Program>, options: Options, initial: basic::symbolic::Config, symbolic: S, visitor: V) -> Result<V::Output, CliError>
+fn with_basic<S, V>(
+    program: Rc<Program>,
+    options: Options,
+    initial: basic::symbolic::Config,
+    symbolic: S,
+    visitor: V,
+) -> Result<V::Output, CliError>
 where
     S: TransitionSystem<Config = basic::symbolic::Config>,
     V: Visitor,
 {
     let concrete = build(basic::concrete::Concrete::new(program, options))?;
-    Ok(visitor.visit(Semantics { initial, symbolic, concrete, start: basic::concrete::Concrete::initial }))
+    Ok(visitor.visit(Semantics {
+        initial,
+        symbolic,
+        concrete,
+        start: basic::concrete::Concrete::initial,
+    }))
 }

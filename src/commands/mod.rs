@@ -21,15 +21,15 @@ pub mod verify;
 
 use crate::explore::{Bounds, ExploreOptions, Strategy};
 use crate::report::{diagnostic, Header};
+use clap::{Args, ValueEnum};
 use language::Choice;
 use mutant::BrokenRule;
-use clap::{Args, ValueEnum};
 use std::fmt;
 use std::io::Read;
 use std::rc::Rc;
 use std::time::Duration;
-use symex_semantics::program::{Language, Program};
 use symex_semantics::oo::inline::ThisRule;
+use symex_semantics::program::{Language, Program};
 use symex_semantics::system::Options;
 
 /// How a command ended (SPEC §2 exit status).
@@ -94,12 +94,22 @@ pub fn load(path: &str) -> Result<Loaded, CliError> {
             .map_err(|error| CliError::new(format!("<stdin>: cannot read the program: {error}")))?;
         ("<stdin>", source)
     } else {
-        let source = std::fs::read_to_string(path).map_err(|error| CliError::new(format!("{path}: cannot read the program: {error}")))?;
+        let source = std::fs::read_to_string(path)
+            .map_err(|error| CliError::new(format!("{path}: cannot read the program: {error}")))?;
         (path, source)
     };
-    let program = symex_semantics::syntax::parse_program(&source)
-        .map_err(|d| CliError::new(diagnostic::render(&d, name, &source, diagnostic::colour_allowed())))?;
-    Ok(Loaded { path: path.to_string(), program: Rc::new(program) })
+    let program = symex_semantics::syntax::parse_program(&source).map_err(|d| {
+        CliError::new(diagnostic::render(
+            &d,
+            name,
+            &source,
+            diagnostic::colour_allowed(),
+        ))
+    })?;
+    Ok(Loaded {
+        path: path.to_string(),
+        program: Rc::new(program),
+    })
 }
 
 /// `--lang`.
@@ -182,7 +192,11 @@ pub struct SemanticsArgs {
 impl SemanticsArgs {
     /// The semantics these options choose for `program`.
     pub fn choice(&self, program: &Program) -> Result<Choice, CliError> {
-        let this = if self.literal_this { ThisRule::Literal } else { ThisRule::Fresh };
+        let this = if self.literal_this {
+            ThisRule::Literal
+        } else {
+            ThisRule::Fresh
+        };
         let choice = Choice::new(program, self.lang.map(Language::from), self.method, this)?;
         match self.broken {
             Some(rule) => choice.breaking(rule.mutant()),
@@ -270,8 +284,13 @@ impl Common {
     /// the formats the command offers.
     pub fn session(&self, command: &str, formats: &[Format]) -> Result<Session, CliError> {
         if !formats.contains(&self.format) {
-            let name = self.format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string());
-            return Err(CliError::new(format!("`symex {command}` has no `--format {name}`")));
+            let name = self
+                .format
+                .to_possible_value()
+                .map_or_else(String::new, |v| v.get_name().to_string());
+            return Err(CliError::new(format!(
+                "`symex {command}` has no `--format {name}`"
+            )));
         }
         let loaded = load(&self.file)?;
         let choice = self.semantics.choice(&loaded.program)?;
@@ -298,7 +317,17 @@ impl Common {
         if let Some(mb) = self.max_memory_mb {
             crate::memory::set_budget(mb.saturating_mul(1 << 20));
         }
-        let backstop = self.time_limit_ms.map(|ms| backstop::Backstop::arm(Duration::from_millis(ms), format!("symex {command}")));
-        Ok(Session { loaded, choice, semantics: Options { checked_arrays: self.checked_arrays }, explore, backstop })
+        let backstop = self.time_limit_ms.map(|ms| {
+            backstop::Backstop::arm(Duration::from_millis(ms), format!("symex {command}"))
+        });
+        Ok(Session {
+            loaded,
+            choice,
+            semantics: Options {
+                checked_arrays: self.checked_arrays,
+            },
+            explore,
+            backstop,
+        })
     }
 }

@@ -4,16 +4,18 @@ use super::backstop::Backstop;
 use super::language::{with_semantics, Choice, Semantics, Visitor};
 use super::{heap, inputs, load, CliError, Exit, LanguageArg};
 use crate::explore::run::{run, RunEnd, RunLimits};
-use crate::report::values::{heap_json, valuation_json};
-use symex_semantics::oo::inline::ThisRule;
 use crate::report::latex;
+use crate::report::values::{heap_json, valuation_json};
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 use std::io::Write;
 use std::time::{Duration, Instant};
 use symex_semantics::eval::{ShowValuation, Valuation};
+use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Halt, Language, Outcome};
-use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{
+    ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
+};
 
 /// `--format` of `run`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -92,8 +94,18 @@ impl Visitor for Execute {
                 trace.push((Some(rule.name()), config.to_string()));
             }
         });
-        let last = if run.end == RunEnd::Stuck { run.last.to_string() } else { String::new() };
-        Finished { end: run.end, state: run.last.global_state(), steps: run.steps, trace, last }
+        let last = if run.end == RunEnd::Stuck {
+            run.last.to_string()
+        } else {
+            String::new()
+        };
+        Finished {
+            end: run.end,
+            state: run.last.global_state(),
+            steps: run.steps,
+            trace,
+            last,
+        }
     }
 }
 
@@ -102,27 +114,53 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let deadline = limit.map(|limit| Instant::now() + limit);
     let _backstop = limit.map(|limit| Backstop::arm(limit, "symex run".to_string()));
     let loaded = load(&args.file)?;
-    let choice = Choice::new(&loaded.program, args.lang.map(Language::from), None, ThisRule::Fresh)?;
+    let choice = Choice::new(
+        &loaded.program,
+        args.lang.map(Language::from),
+        None,
+        ThisRule::Fresh,
+    )?;
     let mut valuation = inputs::valuation(&args.inputs, &loaded.program.globals)?;
     if let Some(path) = &args.heap {
         valuation = heap::read(path, &loaded.program, valuation)?;
     }
-    let options = Options { checked_arrays: args.checked_arrays };
+    let options = Options {
+        checked_arrays: args.checked_arrays,
+    };
     let trace = args.trace || args.format == RunFormat::Latex;
-    let visitor = Execute { inputs: valuation, limits: RunLimits { max_steps: args.max_steps, deadline }, trace };
+    let visitor = Execute {
+        inputs: valuation,
+        limits: RunLimits {
+            max_steps: args.max_steps,
+            deadline,
+        },
+        trace,
+    };
     let finished = with_semantics(loaded.program.clone(), choice, options, visitor)?;
     let (outcome, error, exit) = match finished.end {
         RunEnd::Finished(Outcome::Terminated) => ("terminated", None, Exit::Done),
-        RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) => ("assumption-violated", None, Exit::Done),
-        RunEnd::Finished(Outcome::Halted(Halt::Error(kind))) => ("error", Some(kind.to_string()), Exit::Failed),
+        RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) => {
+            ("assumption-violated", None, Exit::Done)
+        }
+        RunEnd::Finished(Outcome::Halted(Halt::Error(kind))) => {
+            ("error", Some(kind.to_string()), Exit::Failed)
+        }
         RunEnd::StepLimit => ("step-limit", None, Exit::Inconclusive),
         RunEnd::TimeLimit => ("time-limit", None, Exit::Inconclusive),
         RunEnd::IntegerBound => ("integer-bound", None, Exit::Inconclusive),
         RunEnd::Stuck => {
-            return Err(CliError::new(format!("{}: the concrete semantics is stuck at {}", args.file, finished.last)));
+            return Err(CliError::new(format!(
+                "{}: the concrete semantics is stuck at {}",
+                args.file, finished.last
+            )));
         }
     };
-    let ending = format!("{} after {} step{}", error.as_deref().unwrap_or(outcome), finished.steps, if finished.steps == 1 { "" } else { "s" });
+    let ending = format!(
+        "{} after {} step{}",
+        error.as_deref().unwrap_or(outcome),
+        finished.steps,
+        if finished.steps == 1 { "" } else { "s" }
+    );
     match args.format {
         RunFormat::Text => {
             for (rule, config) in &finished.trace {
@@ -140,7 +178,10 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             }
         }
         RunFormat::Latex => {
-            let body = latex::run_latex(&finished.trace, &format!("{ending}: {}", ShowValuation(&finished.state)));
+            let body = latex::run_latex(
+                &finished.trace,
+                &format!("{ending}: {}", ShowValuation(&finished.state)),
+            );
             out.write_all(latex::document(&body, args.standalone).as_bytes())?;
         }
         RunFormat::Json => {
@@ -154,7 +195,11 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 report["heap"] = heap_json(&finished.state);
             }
             if args.trace {
-                let trace: Vec<Json> = finished.trace.iter().map(|(rule, config)| json!({ "rule": rule, "configuration": config })).collect();
+                let trace: Vec<Json> = finished
+                    .trace
+                    .iter()
+                    .map(|(rule, config)| json!({ "rule": rule, "configuration": config }))
+                    .collect();
                 report["trace"] = Json::Array(trace);
             }
             writeln!(out, "{report:#}")?;

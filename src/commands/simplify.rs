@@ -23,7 +23,11 @@ pub struct SimplifyArgs {
 /// Prints the simplified expression (and its explanation).
 pub fn command(args: &SimplifyArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let term = parse_expression(&args.expr)?;
-    let Simplification { term: simplified, stop, steps } = explain(&term);
+    let Simplification {
+        term: simplified,
+        stop,
+        steps,
+    } = explain(&term);
     if args.explain {
         writeln!(out, "{term}")?;
         for step in steps.unwrap_or_default() {
@@ -48,23 +52,36 @@ pub fn parse_expression(source: &str) -> Result<Term, CliError> {
     let prefix = format!("{target} :=\n");
     let program = parse_program(&format!("{prefix}{source}")).map_err(|d| {
         let d = shifted(d, prefix.len());
-        CliError::new(diagnostic::render(&d, "<expression>", source, diagnostic::colour_allowed()))
+        CliError::new(diagnostic::render(
+            &d,
+            "<expression>",
+            source,
+            diagnostic::colour_allowed(),
+        ))
     })?;
     match &program.main[..] {
         [Stmt::Assign(_, term)] => Ok(term.clone()),
-        _ => Err(CliError::new(format!("<expression>: `{source}` is not one expression"))),
+        _ => Err(CliError::new(format!(
+            "<expression>: `{source}` is not one expression"
+        ))),
     }
 }
 
 /// A diagnostic about the wrapped source, moved to the expression's own
 /// positions (the wrapper's line ends at byte `offset`).
 fn shifted(d: Diagnostic, offset: usize) -> Diagnostic {
-    let back = |span: std::ops::Range<usize>| span.start.saturating_sub(offset)..span.end.saturating_sub(offset);
+    let back = |span: std::ops::Range<usize>| {
+        span.start.saturating_sub(offset)..span.end.saturating_sub(offset)
+    };
     Diagnostic {
         message: d.message,
         span: back(d.span),
         line: d.line.saturating_sub(1).max(1),
         column: d.column,
-        notes: d.notes.into_iter().map(|(note, span)| (note, back(span))).collect(),
+        notes: d
+            .notes
+            .into_iter()
+            .map(|(note, span)| (note, back(span)))
+            .collect(),
     }
 }

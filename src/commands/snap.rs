@@ -31,7 +31,12 @@ pub struct SnapArgs {
     /// Explore with one rule broken on purpose (see `explore --break`), in
     /// every program whose semantics has it: the snapshots that change are
     /// those of the programs the rule matters to.
-    #[arg(long = "break", value_enum, value_name = "RULE", conflicts_with = "accept")]
+    #[arg(
+        long = "break",
+        value_enum,
+        value_name = "RULE",
+        conflicts_with = "accept"
+    )]
     pub broken: Option<BrokenRule>,
 }
 
@@ -71,11 +76,18 @@ pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let mut programs = Vec::new();
     collect(&args.dir, &mut programs)?;
     if programs.is_empty() {
-        return Err(CliError::new(format!("{}: no `.sx` program in this folder", args.dir.display())));
+        return Err(CliError::new(format!(
+            "{}: no `.sx` program in this folder",
+            args.dir.display()
+        )));
     }
     let (mut changed, mut written) = (0, 0);
     for program in &programs {
-        let name = program.strip_prefix(&args.dir).unwrap_or(program).to_string_lossy().replace('\\', "/");
+        let name = program
+            .strip_prefix(&args.dir)
+            .unwrap_or(program)
+            .to_string_lossy()
+            .replace('\\', "/");
         let snapshot_path = program.with_extension("snap");
         let snapshot = isolated(|| snapshot(program, &name, args.format, args.broken))?;
         let verdict = match std::fs::read_to_string(&snapshot_path) {
@@ -86,14 +98,27 @@ pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         match (&verdict, args.accept) {
             (Verdict::Same, _) => {}
             (_, true) => {
-                std::fs::write(&snapshot_path, &snapshot)
-                    .map_err(|error| CliError::new(format!("{}: cannot write the snapshot: {error}", snapshot_path.display())))?;
+                std::fs::write(&snapshot_path, &snapshot).map_err(|error| {
+                    CliError::new(format!(
+                        "{}: cannot write the snapshot: {error}",
+                        snapshot_path.display()
+                    ))
+                })?;
                 written += 1;
-                writeln!(out, "written: {name} → {}", snapshot_path.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned()))?;
+                writeln!(
+                    out,
+                    "written: {name} → {}",
+                    snapshot_path
+                        .file_name()
+                        .map_or_else(String::new, |f| f.to_string_lossy().into_owned())
+                )?;
             }
             (Verdict::New, false) => {
                 changed += 1;
-                writeln!(out, "new: {name} has no snapshot yet (run with --accept to write it)")?;
+                writeln!(
+                    out,
+                    "new: {name} has no snapshot yet (run with --accept to write it)"
+                )?;
             }
             (Verdict::Changed(diff), false) => {
                 changed += 1;
@@ -106,8 +131,16 @@ pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         writeln!(out, "{total} programs, {written} snapshots written")?;
         return Ok(Exit::Done);
     }
-    writeln!(out, "{total} programs, {} unchanged, {changed} changed or new", total - changed)?;
-    Ok(if changed == 0 { Exit::Done } else { Exit::Failed })
+    writeln!(
+        out,
+        "{total} programs, {} unchanged, {changed} changed or new",
+        total - changed
+    )?;
+    Ok(if changed == 0 {
+        Exit::Done
+    } else {
+        Exit::Failed
+    })
 }
 
 /// `make` on a thread of its own. Terms are numbered per thread and the
@@ -115,7 +148,9 @@ pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
 /// depend on the programs snapshotted before it.
 fn isolated(make: impl FnOnce() -> Result<String, CliError> + Send) -> Result<String, CliError> {
     std::thread::scope(|scope| {
-        let worker = std::thread::Builder::new().stack_size(STACK_BYTES).spawn_scoped(scope, make);
+        let worker = std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, make);
         match worker.map(|handle| handle.join()) {
             Ok(Ok(result)) => result,
             _ => Err(CliError::new("internal error: a snapshot did not finish")),
@@ -125,8 +160,15 @@ fn isolated(make: impl FnOnce() -> Result<String, CliError> + Send) -> Result<St
 
 /// The `.sx` files under `dir`, in name order, subfolders included.
 fn collect(dir: &Path, programs: &mut Vec<PathBuf>) -> Result<(), CliError> {
-    let entries = std::fs::read_dir(dir).map_err(|error| CliError::new(format!("{}: cannot read the folder: {error}", dir.display())))?;
-    let mut paths: Vec<PathBuf> = entries.filter_map(|entry| entry.ok().map(|e| e.path())).collect();
+    let entries = std::fs::read_dir(dir).map_err(|error| {
+        CliError::new(format!(
+            "{}: cannot read the folder: {error}",
+            dir.display()
+        ))
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .collect();
     paths.sort();
     for path in paths {
         if path.is_dir() {
@@ -142,8 +184,18 @@ fn collect(dir: &Path, programs: &mut Vec<PathBuf>) -> Result<(), CliError> {
 /// made it, or for an oo program one such section per method its semantics
 /// offers (`wp`, and `forward` once [`super::language::Choice`] accepts
 /// it), so a snapshot keeps both views of §4.
-fn snapshot(program: &Path, name: &str, format: SnapFormat, broken: Option<BrokenRule>) -> Result<String, CliError> {
-    let source = std::fs::read_to_string(program).map_err(|error| CliError::new(format!("{}: cannot read the program: {error}", program.display())))?;
+fn snapshot(
+    program: &Path,
+    name: &str,
+    format: SnapFormat,
+    broken: Option<BrokenRule>,
+) -> Result<String, CliError> {
+    let source = std::fs::read_to_string(program).map_err(|error| {
+        CliError::new(format!(
+            "{}: cannot read the program: {error}",
+            program.display()
+        ))
+    })?;
     let options: Vec<String> = source
         .lines()
         .filter_map(|line| line.trim().strip_prefix("// snap:"))
@@ -152,7 +204,12 @@ fn snapshot(program: &Path, name: &str, format: SnapFormat, broken: Option<Broke
     let mut snapshot = String::new();
     for (method, broken) in methods(program, &options, broken)? {
         let mut options = options.clone();
-        options.extend(method.map(|method| ["--method".to_string(), method.name().to_string()]).into_iter().flatten());
+        options.extend(
+            method
+                .map(|method| ["--method".to_string(), method.name().to_string()])
+                .into_iter()
+                .flatten(),
+        );
         let (command, output) = explore_output(program, name, &options, format, broken)?;
         snapshot.push_str(&format!("$ {command}\n{output}"));
     }
@@ -164,18 +221,46 @@ fn snapshot(program: &Path, name: &str, format: SnapFormat, broken: Option<Broke
 /// loaded once: terms are numbered in the order they are made, and Z3's
 /// models follow the numbering, so a snapshot must not depend on `broken`
 /// where the rule does not apply.
-fn methods(program: &Path, options: &[String], broken: Option<BrokenRule>) -> Result<Vec<(Option<Method>, Option<BrokenRule>)>, CliError> {
+fn methods(
+    program: &Path,
+    options: &[String],
+    broken: Option<BrokenRule>,
+) -> Result<Vec<(Option<Method>, Option<BrokenRule>)>, CliError> {
     let line = parse(program, options, SnapFormat::Text)?;
     let loaded = load(&line.common.file)?;
     let semantics = &line.common.semantics;
-    let methods = if semantics.method.is_some() || semantics.choice(&loaded.program)?.language != Language::Oo {
+    let methods = if semantics.method.is_some()
+        || semantics.choice(&loaded.program)?.language != Language::Oo
+    {
         vec![None]
     } else {
-        let offered = |method: &Method| SemanticsArgs { method: Some(*method), ..semantics.clone() }.choice(&loaded.program).is_ok();
-        [Method::Wp, Method::Forward].into_iter().filter(offered).map(Some).collect()
+        let offered = |method: &Method| {
+            SemanticsArgs {
+                method: Some(*method),
+                ..semantics.clone()
+            }
+            .choice(&loaded.program)
+            .is_ok()
+        };
+        [Method::Wp, Method::Forward]
+            .into_iter()
+            .filter(offered)
+            .map(Some)
+            .collect()
     };
-    let breaks = |method: Option<Method>| SemanticsArgs { broken, method: method.or(semantics.method), ..semantics.clone() }.choice(&loaded.program).is_ok();
-    Ok(methods.into_iter().map(|method| (method, broken.filter(|_| breaks(method)))).collect())
+    let breaks = |method: Option<Method>| {
+        SemanticsArgs {
+            broken,
+            method: method.or(semantics.method),
+            ..semantics.clone()
+        }
+        .choice(&loaded.program)
+        .is_ok()
+    };
+    Ok(methods
+        .into_iter()
+        .map(|method| (method, broken.filter(|_| breaks(method))))
+        .collect())
 }
 
 /// `options` read as `explore`'s, for `program` in `format`.
@@ -183,21 +268,36 @@ fn parse(program: &Path, options: &[String], format: SnapFormat) -> Result<Explo
     let mut words = vec![program.to_string_lossy().into_owned()];
     words.extend(options.iter().cloned());
     words.extend(["--format".to_string(), format_name(format)]);
-    ExploreLine::try_parse_from(&words).map_err(|error| CliError::new(format!("{}: the `// snap:` options: {}", program.display(), error.render())))
+    ExploreLine::try_parse_from(&words).map_err(|error| {
+        CliError::new(format!(
+            "{}: the `// snap:` options: {}",
+            program.display(),
+            error.render()
+        ))
+    })
 }
 
 fn format_name(format: SnapFormat) -> String {
-    format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+    format
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
 }
 
 /// The command line to show and the `explore` output for `program` with
 /// `broken` (the command shown stays the snapshot's own, so that only the
 /// output can differ).
-fn explore_output(program: &Path, name: &str, options: &[String], format: SnapFormat, broken: Option<BrokenRule>) -> Result<(String, String), CliError> {
+fn explore_output(
+    program: &Path,
+    name: &str,
+    options: &[String],
+    format: SnapFormat,
+    broken: Option<BrokenRule>,
+) -> Result<(String, String), CliError> {
     let mut common = parse(program, options, format)?.common;
     common.semantics.broken = broken;
     let mut output = Vec::new();
-    view(&common, Some(name), &mut output).map_err(|error| CliError::new(format!("{}: {error}", program.display())))?;
+    view(&common, Some(name), &mut output)
+        .map_err(|error| CliError::new(format!("{}: {error}", program.display())))?;
     let mut command = format!("symex explore {name}");
     for option in options {
         command.push(' ');

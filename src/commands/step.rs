@@ -13,7 +13,9 @@ use rustyline::error::ReadlineError;
 use rustyline::DefaultEditor;
 use std::io::{BufRead, IsTerminal, Write};
 use symex_semantics::program::Program;
-use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{
+    ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
+};
 
 #[derive(Clone, Debug, Args)]
 pub struct StepArgs {
@@ -38,7 +40,11 @@ pub struct StepArgs {
 /// Where commands come from.
 enum Input {
     /// A script's lines with their numbers, and the script's name for errors.
-    Script { name: String, lines: Box<dyn Iterator<Item = std::io::Result<String>>>, number: usize },
+    Script {
+        name: String,
+        lines: Box<dyn Iterator<Item = std::io::Result<String>>>,
+        number: usize,
+    },
     Terminal(DefaultEditor),
 }
 
@@ -52,31 +58,55 @@ struct Line {
 impl Input {
     fn open(args: &StepArgs) -> Result<Input, CliError> {
         if let Some(path) = &args.script {
-            let file = std::fs::File::open(path).map_err(|error| CliError::new(format!("{path}: cannot read the script: {error}")))?;
-            return Ok(Input::Script { name: path.clone(), lines: Box::new(std::io::BufReader::new(file).lines()), number: 0 });
+            let file = std::fs::File::open(path).map_err(|error| {
+                CliError::new(format!("{path}: cannot read the script: {error}"))
+            })?;
+            return Ok(Input::Script {
+                name: path.clone(),
+                lines: Box::new(std::io::BufReader::new(file).lines()),
+                number: 0,
+            });
         }
         if args.file == "-" {
-            return Err(CliError::new("with the program on standard input, give the commands with --script FILE"));
+            return Err(CliError::new(
+                "with the program on standard input, give the commands with --script FILE",
+            ));
         }
         if std::io::stdin().is_terminal() {
-            let editor = DefaultEditor::new().map_err(|error| CliError::new(format!("cannot open the terminal: {error}")))?;
+            let editor = DefaultEditor::new()
+                .map_err(|error| CliError::new(format!("cannot open the terminal: {error}")))?;
             return Ok(Input::Terminal(editor));
         }
-        Ok(Input::Script { name: "<stdin>".to_string(), lines: Box::new(std::io::stdin().lock().lines()), number: 0 })
+        Ok(Input::Script {
+            name: "<stdin>".to_string(),
+            lines: Box::new(std::io::stdin().lock().lines()),
+            number: 0,
+        })
     }
 
     fn next(&mut self, out: &mut dyn Write) -> Result<Option<Line>, CliError> {
         match self {
-            Input::Script { name, lines, number } => loop {
-                let Some(line) = lines.next() else { return Ok(None) };
-                let line = line.map_err(|error| CliError::new(format!("{name}: cannot read the script: {error}")))?;
+            Input::Script {
+                name,
+                lines,
+                number,
+            } => loop {
+                let Some(line) = lines.next() else {
+                    return Ok(None);
+                };
+                let line = line.map_err(|error| {
+                    CliError::new(format!("{name}: cannot read the script: {error}"))
+                })?;
                 *number += 1;
                 let text = line.trim();
                 if text.is_empty() || text.starts_with('#') {
                     continue;
                 }
                 writeln!(out, "› {text}")?;
-                return Ok(Some(Line { text: text.to_string(), place: Some(format!("{name}:{number}")) }));
+                return Ok(Some(Line {
+                    text: text.to_string(),
+                    place: Some(format!("{name}:{number}")),
+                }));
             },
             Input::Terminal(editor) => {
                 out.flush()?;
@@ -113,12 +143,19 @@ impl Visitor for Session<'_> {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        let mut stepper = Stepper::new(&semantics.symbolic, semantics.initial, self.program, self.options);
+        let mut stepper = Stepper::new(
+            &semantics.symbolic,
+            semantics.initial,
+            self.program,
+            self.options,
+        );
         write!(self.out, "{}", stepper.where_now())?;
         while let Some(line) = self.input.next(self.out)? {
             let commands = match (parse_line(&line.text), &line.place) {
                 (Ok(commands), _) => commands,
-                (Err(message), Some(place)) => return Err(CliError::new(format!("{place}: error: {message}"))),
+                (Err(message), Some(place)) => {
+                    return Err(CliError::new(format!("{place}: error: {message}")))
+                }
                 (Err(message), None) => {
                     writeln!(self.out, "error: {message}")?;
                     continue;
@@ -140,8 +177,18 @@ pub fn command(args: &StepArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let loaded = load(&args.file)?;
     let choice = args.semantics.choice(&loaded.program)?;
     let input = Input::open(args)?;
-    let options = StepOptions { max_steps: args.max_steps, timeout_ms: args.timeout_ms };
-    let session = Session { program: &loaded.program, options, input, out };
-    let semantics = Options { checked_arrays: args.checked_arrays };
+    let options = StepOptions {
+        max_steps: args.max_steps,
+        timeout_ms: args.timeout_ms,
+    };
+    let session = Session {
+        program: &loaded.program,
+        options,
+        input,
+        out,
+    };
+    let semantics = Options {
+        checked_arrays: args.checked_arrays,
+    };
     with_semantics(loaded.program.clone(), choice, semantics, session)?
 }

@@ -6,11 +6,11 @@ use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
 use crate::explore::{explore, replay, ExploreOptions, Replay, Tree};
 use crate::report::values::{heap_json, valuation_json};
-use symex_semantics::program::{ErrorKind, Language};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
 use symex_semantics::eval::ShowValuation;
+use symex_semantics::program::{ErrorKind, Language};
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort};
 
@@ -39,7 +39,12 @@ impl Visitor for ExploreAndReplay<'_> {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        let tree = explore(&semantics.symbolic, semantics.initial.clone(), self.inputs, self.options);
+        let tree = explore(
+            &semantics.symbolic,
+            semantics.initial.clone(),
+            self.inputs,
+            self.options,
+        );
         let mut tests = Vec::new();
         let mut order: Vec<(usize, usize)> = tree.paths.iter().copied().enumerate().collect();
         if self.first_error_only {
@@ -47,16 +52,25 @@ impl Visitor for ExploreAndReplay<'_> {
             // errors, and the smallest counterexample first: the fewest objects (§4).
             order.sort_by_key(|(_, node)| {
                 let leaf = tree.leaf(*node);
-                let assertion = leaf.is_some_and(|leaf| leaf.status.error() == Some(ErrorKind::AssertionFailed));
-                (!assertion, leaf.and_then(|leaf| leaf.model.as_ref()).map_or(usize::MAX, |model| model.heap.len()))
+                let assertion = leaf
+                    .is_some_and(|leaf| leaf.status.error() == Some(ErrorKind::AssertionFailed));
+                (
+                    !assertion,
+                    leaf.and_then(|leaf| leaf.model.as_ref())
+                        .map_or(usize::MAX, |model| model.heap.len()),
+                )
             });
         }
         for (path, node) in order {
-            let is_error = tree.leaf(node).is_some_and(|leaf| leaf.status.error().is_some());
+            let is_error = tree
+                .leaf(node)
+                .is_some_and(|leaf| leaf.status.error().is_some());
             if self.first_error_only && !is_error {
                 continue;
             }
-            if let Some(replayed) = replay(&tree, node, &semantics.concrete, |inputs| semantics.start(inputs)) {
+            if let Some(replayed) = replay(&tree, node, &semantics.concrete, |inputs| {
+                semantics.start(inputs)
+            }) {
                 tests.push((path, replayed));
                 if self.first_error_only {
                     break;
@@ -70,11 +84,20 @@ impl Visitor for ExploreAndReplay<'_> {
 pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     let session = common.session("tests", &[Format::Text, Format::Json])?;
     let program = session.loaded.program.clone();
-    let visitor = ExploreAndReplay { inputs: &program.globals, options: &session.explore, first_error_only: false };
-    let Replayed { tree, tests } = with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
+    let visitor = ExploreAndReplay {
+        inputs: &program.globals,
+        options: &session.explore,
+        first_error_only: false,
+    };
+    let Replayed { tree, tests } =
+        with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
     let header = session.header();
     let undecided = tests.iter().filter(|(_, test)| test.cut).count();
-    let failures = tests.iter().filter(|(_, test)| test.mismatch.is_some()).count() - undecided;
+    let failures = tests
+        .iter()
+        .filter(|(_, test)| test.mismatch.is_some())
+        .count()
+        - undecided;
     match common.format {
         Format::Json => {
             let tests: Vec<_> = tests
@@ -114,7 +137,11 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
             }
             let untested = tree.stats.paths - tests.len();
             let replayed = tests.len() - failures - undecided;
-            let undecided = if undecided > 0 { format!(", {undecided} undecided") } else { String::new() };
+            let undecided = if undecided > 0 {
+                format!(", {undecided} undecided")
+            } else {
+                String::new()
+            };
             writeln!(out, "{} tests, {replayed} replayed{undecided}; {untested} paths without a test (not run to their end)", tests.len())?;
         }
     }

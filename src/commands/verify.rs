@@ -7,17 +7,26 @@ use super::tests::{ExploreAndReplay, Replayed};
 use super::{CliError, Common, Exit, Format};
 use crate::report::values::{heap_json, inputs_json};
 use serde_json::{json, Value as Json};
-use symex_semantics::program::Language;
 use std::io::Write;
 use symex_semantics::eval::ShowValuation;
+use symex_semantics::program::Language;
 use symex_semantics::system::Rule;
 
 pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     let session = common.session("verify", &[Format::Text, Format::Json])?;
     let program = session.loaded.program.clone();
-    let visitor = ExploreAndReplay { inputs: &program.globals, options: &session.explore, first_error_only: true };
-    let Replayed { tree, tests } = with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
-    let proved = tree.pruned.iter().filter(|pruned| pruned.rule == Rule::AssertFails).count();
+    let visitor = ExploreAndReplay {
+        inputs: &program.globals,
+        options: &session.explore,
+        first_error_only: true,
+    };
+    let Replayed { tree, tests } =
+        with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
+    let proved = tree
+        .pruned
+        .iter()
+        .filter(|pruned| pruned.rule == Rule::AssertFails)
+        .count();
     let stats = &tree.stats;
     let cut = stats.bounded + stats.unknown + tree.unexplored.len();
     let (verdict, exit) = match tests.first() {
@@ -29,10 +38,21 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     let counterexample = tests.first().map(|(path, test)| {
         let node = tree.paths[*path];
         let leaf = tree.leaf(node);
-        let trace: Vec<String> = tree.trace_to(node).iter().map(|entry| entry.to_string()).collect();
+        let trace: Vec<String> = tree
+            .trace_to(node)
+            .iter()
+            .map(|entry| entry.to_string())
+            .collect();
         // Shown like a model: the program's inputs only (the run replayed them with the rest at their defaults).
         let shown = test.inputs.clone().retain(|x| inputs.contains_key(x));
-        (path, test, shown, leaf.map(|leaf| leaf.path_condition.to_string()).unwrap_or_default(), trace)
+        (
+            path,
+            test,
+            shown,
+            leaf.map(|leaf| leaf.path_condition.to_string())
+                .unwrap_or_default(),
+            trace,
+        )
     });
     match common.format {
         Format::Json => {

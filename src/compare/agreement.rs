@@ -43,8 +43,16 @@ impl Agreement {
 }
 
 /// Whether `forward` and `wp` are equivalent over `inputs`.
-pub fn agree(forward: &Term, wp: &Term, inputs: &BTreeMap<Name, Sort>, timeout_ms: u64) -> Agreement {
-    let equivalence = Term::and(Term::implies(forward.clone(), wp.clone()), Term::implies(wp.clone(), forward.clone()));
+pub fn agree(
+    forward: &Term,
+    wp: &Term,
+    inputs: &BTreeMap<Name, Sort>,
+    timeout_ms: u64,
+) -> Agreement {
+    let equivalence = Term::and(
+        Term::implies(forward.clone(), wp.clone()),
+        Term::implies(wp.clone(), forward.clone()),
+    );
     match prove(&equivalence, inputs, timeout_ms) {
         Proof::Valid => Agreement::Equivalent,
         Proof::Counterexample(inputs) => Agreement::Differ(valuation_json(&inputs).to_string()),

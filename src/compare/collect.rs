@@ -33,7 +33,12 @@ pub struct PathCollector {
 
 impl Default for PathCollector {
     fn default() -> PathCollector {
-        PathCollector { paths: Vec::new(), stats: Stats::default(), since: Instant::now(), successors: HashMap::new() }
+        PathCollector {
+            paths: Vec::new(),
+            stats: Stats::default(),
+            since: Instant::now(),
+            successors: HashMap::new(),
+        }
     }
 }
 
@@ -82,7 +87,10 @@ impl Observer for PathCollector {
         let choices = self.choices(path.node);
         let status = path.leaf.status.to_string();
         self.paths.push(Collected {
-            key: format!("{} {status}", if choices.is_empty() { "-" } else { &choices }),
+            key: format!(
+                "{} {status}",
+                if choices.is_empty() { "-" } else { &choices }
+            ),
             status,
             condition: path.leaf.path_condition,
             build: self.since.elapsed(),

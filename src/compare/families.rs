@@ -22,7 +22,13 @@ pub enum Family {
 }
 
 impl Family {
-    pub const ALL: [Family; 5] = [Family::Aliasing, Family::Creation, Family::Arrays, Family::Loop, Family::Recursion];
+    pub const ALL: [Family; 5] = [
+        Family::Aliasing,
+        Family::Creation,
+        Family::Arrays,
+        Family::Loop,
+        Family::Recursion,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -36,20 +42,33 @@ impl Family {
 
     /// The program of size `n` as source text.
     pub fn source(self, n: usize) -> String {
-        let lines = |line: &dyn Fn(usize) -> String| (1..=n).map(line).collect::<Vec<_>>().join(";\n");
+        let lines =
+            |line: &dyn Fn(usize) -> String| (1..=n).map(line).collect::<Vec<_>>().join(";\n");
         match self {
             Family::Aliasing => {
-                let vars = (1..=n).map(|i| format!("r{i}: C")).collect::<Vec<_>>().join(", ");
+                let vars = (1..=n)
+                    .map(|i| format!("r{i}: C"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 let not_nil = lines(&|i| format!("assume r{i} != nil"));
-                format!("class C {{ field f: int; }}\nvar {vars};\n{not_nil};\n{};\nassert r1.f = 1", lines(&|i| format!("r{i}.f := {i}")))
+                format!(
+                    "class C {{ field f: int; }}\nvar {vars};\n{not_nil};\n{};\nassert r1.f = 1",
+                    lines(&|i| format!("r{i}.f := {i}"))
+                )
             }
             Family::Creation => format!(
                 "class C {{ field next: C; }}\nvar x: C;\nl := x;\n{};\nassert l != x",
                 lines(&|_| "c := new C; c.next := l; l := c".to_string())
             ),
-            Family::Arrays => format!("{};\nassert a[i1] = 1", lines(&|i| format!("a[i{i}] := {i}"))),
+            Family::Arrays => format!(
+                "{};\nassert a[i1] = 1",
+                lines(&|i| format!("a[i{i}] := {i}"))
+            ),
             Family::Loop => bench::LOOP.to_string(),
-            Family::Recursion => "proc down(k: int) { if k > 0 { s := s + k; down(k - 1) } }\ns := 0;\ndown(n)".to_string(),
+            Family::Recursion => {
+                "proc down(k: int) { if k > 0 { s := s + k; down(k - 1) } }\ns := 0;\ndown(n)"
+                    .to_string()
+            }
         }
     }
 

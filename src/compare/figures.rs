@@ -16,7 +16,10 @@ pub struct Size {
 
 impl Size {
     pub fn of(term: &Term) -> Size {
-        Size { dag: term.dag_size(), printed: term.to_string().len() }
+        Size {
+            dag: term.dag_size(),
+            printed: term.to_string().len(),
+        }
     }
 }
 
@@ -34,14 +37,25 @@ pub struct PathFigures {
 }
 
 /// The figures of `condition`, built in `build_ms`.
-pub fn measure(condition: &Term, build_ms: f64, simplifier: &mut Simplifier, timeout_ms: u64) -> PathFigures {
+pub fn measure(
+    condition: &Term,
+    build_ms: f64,
+    simplifier: &mut Simplifier,
+    timeout_ms: u64,
+) -> PathFigures {
     let simplified = simplifier.simplify(condition);
     let mut solver = Solver::new(timeout_ms);
     let start = Instant::now();
     solver.assert(condition);
     let answer = solver.check();
     let decide_ms = start.elapsed().as_secs_f64() * 1e3;
-    PathFigures { raw: Size::of(condition), simplified: Size::of(&simplified), build_ms, decide_ms, answer: answer_name(answer) }
+    PathFigures {
+        raw: Size::of(condition),
+        simplified: Size::of(&simplified),
+        build_ms,
+        decide_ms,
+        answer: answer_name(answer),
+    }
 }
 
 pub fn answer_name(answer: SatResult) -> &'static str {

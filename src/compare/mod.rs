@@ -87,12 +87,18 @@ pub struct Comparison {
 impl Comparison {
     /// Paths on which the methods disagree.
     pub fn disagreements(&self) -> usize {
-        self.paths.iter().filter(|row| row.agreement.is_disagreement()).count()
+        self.paths
+            .iter()
+            .filter(|row| row.agreement.is_disagreement())
+            .count()
     }
 
     /// Paths proved equivalent.
     pub fn agreements(&self) -> usize {
-        self.paths.iter().filter(|row| row.agreement == Agreement::Equivalent).count()
+        self.paths
+            .iter()
+            .filter(|row| row.agreement == Agreement::Equivalent)
+            .count()
     }
 }
 
@@ -103,15 +109,26 @@ struct Measured {
 }
 
 /// Explores `program` with `method` and measures every path.
-fn run(program: &Rc<Program>, method: Method, settings: &Settings) -> Result<(Measured, Vec<Term>), String> {
-    let mut choice = Choice::new(program, settings.language, Some(method), settings.this).map_err(|e| e.to_string())?;
+fn run(
+    program: &Rc<Program>,
+    method: Method,
+    settings: &Settings,
+) -> Result<(Measured, Vec<Term>), String> {
+    let mut choice = Choice::new(program, settings.language, Some(method), settings.this)
+        .map_err(|e| e.to_string())?;
     if let Some(mutant) = settings.broken.filter(|mutant| mutant.method() == method) {
         choice = choice.breaking(mutant).map_err(|e| e.to_string())?;
     }
     let mut collector = PathCollector::default();
     let start = Instant::now();
-    let visitor = ExploreInto { inputs: &program.globals, options: &settings.explore, observer: &mut collector };
-    with_semantics(program.clone(), choice, settings.semantics, visitor).map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
+    let visitor = ExploreInto {
+        inputs: &program.globals,
+        options: &settings.explore,
+        observer: &mut collector,
+    };
+    with_semantics(program.clone(), choice, settings.semantics, visitor)
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     let mut summary = MethodSummary {
         method: method.name(),
@@ -123,7 +140,12 @@ fn run(program: &Rc<Program>, method: Method, settings: &Settings) -> Result<(Me
     let mut paths = Vec::new();
     let mut conditions = Vec::new();
     for path in collector.paths {
-        let figures = measure(&path.condition, ms(path.build), &mut simplifier, settings.explore.timeout_ms);
+        let figures = measure(
+            &path.condition,
+            ms(path.build),
+            &mut simplifier,
+            settings.explore.timeout_ms,
+        );
         summary.paths += 1;
         summary.dag_total += figures.raw.dag;
         summary.dag_max = summary.dag_max.max(figures.raw.dag);
@@ -139,21 +161,51 @@ fn run(program: &Rc<Program>, method: Method, settings: &Settings) -> Result<(Me
 /// Both methods on `program`, path by path.
 pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Comparison {
     let language = settings.language.unwrap_or(program.language);
-    let (forward, wp) = (run(program, Method::Forward, settings), run(program, Method::Wp, settings));
+    let (forward, wp) = (
+        run(program, Method::Forward, settings),
+        run(program, Method::Wp, settings),
+    );
     let mut rows = Vec::new();
     let summaries = match (forward, wp) {
         (Ok((forward, forward_conditions)), Ok((wp, wp_conditions))) => {
-            let mut unmatched: BTreeMap<String, usize> = wp.paths.iter().enumerate().map(|(i, (key, ..))| (key.clone(), i)).collect();
-            for ((key, status, figures), condition) in forward.paths.into_iter().zip(&forward_conditions) {
+            let mut unmatched: BTreeMap<String, usize> = wp
+                .paths
+                .iter()
+                .enumerate()
+                .map(|(i, (key, ..))| (key.clone(), i))
+                .collect();
+            for ((key, status, figures), condition) in
+                forward.paths.into_iter().zip(&forward_conditions)
+            {
                 let (wp_figures, agreement) = match unmatched.remove(&key) {
-                    Some(i) => (Some(wp.paths[i].2.clone()), agree(condition, &wp_conditions[i], &program.globals, settings.explore.timeout_ms)),
+                    Some(i) => (
+                        Some(wp.paths[i].2.clone()),
+                        agree(
+                            condition,
+                            &wp_conditions[i],
+                            &program.globals,
+                            settings.explore.timeout_ms,
+                        ),
+                    ),
                     None => (None, Agreement::OnlyIn("forward")),
                 };
-                rows.push(PathRow { key, status, forward: Some(figures), wp: wp_figures, agreement });
+                rows.push(PathRow {
+                    key,
+                    status,
+                    forward: Some(figures),
+                    wp: wp_figures,
+                    agreement,
+                });
             }
             for i in unmatched.into_values() {
                 let (key, status, figures) = wp.paths[i].clone();
-                rows.push(PathRow { key, status, forward: None, wp: Some(figures), agreement: Agreement::OnlyIn("wp") });
+                rows.push(PathRow {
+                    key,
+                    status,
+                    forward: None,
+                    wp: Some(figures),
+                    agreement: Agreement::OnlyIn("wp"),
+                });
             }
             (forward.summary, wp.summary)
         }
@@ -162,24 +214,57 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
                 Ok(_) => String::new(),
                 Err(error) => format!("{method}: {error}"),
             };
-            let reason = [why(&forward, "forward"), why(&wp, "wp")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("; ");
-            (alone(Method::Forward, forward, &reason, &mut rows), alone(Method::Wp, wp, &reason, &mut rows))
+            let reason = [why(&forward, "forward"), why(&wp, "wp")]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("; ");
+            (
+                alone(Method::Forward, forward, &reason, &mut rows),
+                alone(Method::Wp, wp, &reason, &mut rows),
+            )
         }
     };
-    Comparison { program: name.to_string(), size: None, language: language.to_string(), forward: summaries.0, wp: summaries.1, paths: rows }
+    Comparison {
+        program: name.to_string(),
+        size: None,
+        language: language.to_string(),
+        forward: summaries.0,
+        wp: summaries.1,
+        paths: rows,
+    }
 }
 
 /// The rows of a method whose paths cannot be matched (the other one could
 /// not run), or its summary as unavailable.
-fn alone(method: Method, result: Result<(Measured, Vec<Term>), String>, reason: &str, rows: &mut Vec<PathRow>) -> MethodSummary {
+fn alone(
+    method: Method,
+    result: Result<(Measured, Vec<Term>), String>,
+    reason: &str,
+    rows: &mut Vec<PathRow>,
+) -> MethodSummary {
     match result {
         Ok((measured, _)) => {
             for (key, status, figures) in measured.paths {
-                let (forward, wp) = if method == Method::Forward { (Some(figures), None) } else { (None, Some(figures)) };
-                rows.push(PathRow { key, status, forward, wp, agreement: Agreement::NotCompared(reason.to_string()) });
+                let (forward, wp) = if method == Method::Forward {
+                    (Some(figures), None)
+                } else {
+                    (None, Some(figures))
+                };
+                rows.push(PathRow {
+                    key,
+                    status,
+                    forward,
+                    wp,
+                    agreement: Agreement::NotCompared(reason.to_string()),
+                });
             }
             measured.summary
         }
-        Err(error) => MethodSummary { method: method.name(), unavailable: Some(error), ..MethodSummary::default() },
+        Err(error) => MethodSummary {
+            method: method.name(),
+            unavailable: Some(error),
+            ..MethodSummary::default()
+        },
     }
 }

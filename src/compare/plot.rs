@@ -17,8 +17,14 @@ struct Panel {
 }
 
 const PANELS: [Panel; 2] = [
-    Panel { caption: "path conditions: DAG nodes, all paths", value: |s| s.dag_total as f64 },
-    Panel { caption: "time: exploration + Z3 decisions (ms)", value: |s| s.explore_ms + s.decide_ms_total },
+    Panel {
+        caption: "path conditions: DAG nodes, all paths",
+        value: |s| s.dag_total as f64,
+    },
+    Panel {
+        caption: "time: exploration + Z3 decisions (ms)",
+        value: |s| s.explore_ms + s.decide_ms_total,
+    },
 ];
 
 /// Draws `comparisons` (family members, with sizes) to the SVG file `path`.
@@ -35,23 +41,43 @@ pub fn draw(path: &Path, comparisons: &[Comparison]) -> Result<(), String> {
 fn series(panel: &Panel, comparisons: &[Comparison]) -> BTreeMap<(String, &'static str), Series> {
     let mut lines: BTreeMap<(String, &'static str), Series> = BTreeMap::new();
     for comparison in comparisons {
-        let Some(size) = comparison.size else { continue };
-        for summary in [&comparison.forward, &comparison.wp].into_iter().filter(|s| s.unavailable.is_none()) {
+        let Some(size) = comparison.size else {
+            continue;
+        };
+        for summary in [&comparison.forward, &comparison.wp]
+            .into_iter()
+            .filter(|s| s.unavailable.is_none())
+        {
             let value = (panel.value)(summary);
             if value > 0.0 {
-                lines.entry((comparison.program.clone(), summary.method)).or_default().push((size as f64, value));
+                lines
+                    .entry((comparison.program.clone(), summary.method))
+                    .or_default()
+                    .push((size as f64, value));
             }
         }
     }
     lines
 }
 
-fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, panel: &Panel, comparisons: &[Comparison]) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+fn draw_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    panel: &Panel,
+    comparisons: &[Comparison],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let lines = series(panel, comparisons);
     let points = || lines.values().flatten();
     let range = |pick: fn(&(f64, f64)) -> f64| {
-        let (low, high) = points().map(pick).fold((f64::MAX, f64::MIN), |(low, high), v| (low.min(v), high.max(v)));
-        if low > high { 1.0..10.0 } else { (low / 2.0)..(high * 2.0) }
+        let (low, high) = points()
+            .map(pick)
+            .fold((f64::MAX, f64::MIN), |(low, high), v| {
+                (low.min(v), high.max(v))
+            });
+        if low > high {
+            1.0..10.0
+        } else {
+            (low / 2.0)..(high * 2.0)
+        }
     };
     let mut chart = ChartBuilder::on(area)
         .caption(panel.caption, ("sans-serif", 18))
@@ -62,14 +88,29 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>
     chart.configure_mesh().x_desc("size n").draw()?;
     for (index, ((family, method), points)) in lines.iter().enumerate() {
         let colour = Palette99::pick(index / 2).to_rgba();
-        let style = ShapeStyle { color: colour, filled: true, stroke_width: 2 };
+        let style = ShapeStyle {
+            color: colour,
+            filled: true,
+            stroke_width: 2,
+        };
         let label = format!("{family} {method}");
         if *method == "wp" {
-            chart.draw_series(DashedLineSeries::new(points.iter().copied(), 6, 4, style))?.label(label).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+            chart
+                .draw_series(DashedLineSeries::new(points.iter().copied(), 6, 4, style))?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
         } else {
-            chart.draw_series(LineSeries::new(points.iter().copied(), style))?.label(label).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+            chart
+                .draw_series(LineSeries::new(points.iter().copied(), style))?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
         }
         chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, style)))?;
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).position(SeriesLabelPosition::UpperLeft).draw()
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
 }

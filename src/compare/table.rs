@@ -16,11 +16,18 @@ pub fn write_paths(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Resul
         writeln!(
             out,
             "  {:<30} {:>21} {:>21} {:>13} {:>13} {:>9}",
-            "path (choices status)", "DAG raw→simp fwd|wp", "chars raw fwd|wp", "build ms", "Z3 ms", "agree"
+            "path (choices status)",
+            "DAG raw→simp fwd|wp",
+            "chars raw fwd|wp",
+            "build ms",
+            "Z3 ms",
+            "agree"
         )?;
         for row in &comparison.paths {
             let pair = |pick: &dyn Fn(&PathFigures) -> String| {
-                let side = |figures: &Option<PathFigures>| figures.as_ref().map_or_else(|| "-".to_string(), pick);
+                let side = |figures: &Option<PathFigures>| {
+                    figures.as_ref().map_or_else(|| "-".to_string(), pick)
+                };
                 format!("{}|{}", side(&row.forward), side(&row.wp))
             };
             writeln!(
@@ -34,7 +41,13 @@ pub fn write_paths(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Resul
                 row.agreement.word()
             )?;
         }
-        writeln!(out, "  {} paths; {} equivalent, {} disagree", comparison.paths.len(), comparison.agreements(), comparison.disagreements())?;
+        writeln!(
+            out,
+            "  {} paths; {} equivalent, {} disagree",
+            comparison.paths.len(),
+            comparison.agreements(),
+            comparison.disagreements()
+        )?;
     }
     Ok(())
 }
@@ -44,15 +57,29 @@ pub fn write_summary(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Res
     writeln!(
         out,
         "{:<18} {:<8} {:>6} {:>10} {:>8} {:>10} {:>11} {:>10} {:>10} {:>6}",
-        "program", "method", "paths", "DAG total", "DAG max", "simp DAG", "chars", "build ms", "Z3 ms", "agree"
+        "program",
+        "method",
+        "paths",
+        "DAG total",
+        "DAG max",
+        "simp DAG",
+        "chars",
+        "build ms",
+        "Z3 ms",
+        "agree"
     )?;
     for comparison in comparisons {
         let name = match comparison.size {
             Some(n) => format!("{}({n})", comparison.program),
             None => comparison.program.clone(),
         };
-        let compared = comparison.forward.unavailable.is_none() && comparison.wp.unavailable.is_none();
-        let agree = if compared { format!("{}/{}", comparison.agreements(), comparison.paths.len()) } else { "-".to_string() };
+        let compared =
+            comparison.forward.unavailable.is_none() && comparison.wp.unavailable.is_none();
+        let agree = if compared {
+            format!("{}/{}", comparison.agreements(), comparison.paths.len())
+        } else {
+            "-".to_string()
+        };
         for summary in [&comparison.forward, &comparison.wp] {
             write_summary_line(out, &name, summary, &agree)?;
         }
@@ -60,14 +87,27 @@ pub fn write_summary(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Res
     Ok(())
 }
 
-fn write_summary_line(out: &mut dyn Write, name: &str, s: &MethodSummary, agree: &str) -> io::Result<()> {
+fn write_summary_line(
+    out: &mut dyn Write,
+    name: &str,
+    s: &MethodSummary,
+    agree: &str,
+) -> io::Result<()> {
     if let Some(why) = &s.unavailable {
         return writeln!(out, "{name:<18} {:<8} not available: {why}", s.method);
     }
     writeln!(
         out,
         "{name:<18} {:<8} {:>6} {:>10} {:>8} {:>10} {:>11} {:>10.1} {:>10.1} {:>6}",
-        s.method, s.paths, s.dag_total, s.dag_max, s.simplified_dag_total, s.printed_total, s.explore_ms, s.decide_ms_total, agree
+        s.method,
+        s.paths,
+        s.dag_total,
+        s.dag_max,
+        s.simplified_dag_total,
+        s.printed_total,
+        s.explore_ms,
+        s.decide_ms_total,
+        agree
     )
 }
 

@@ -23,7 +23,12 @@ pub struct Bounds {
 
 impl Default for Bounds {
     fn default() -> Bounds {
-        Bounds { depth: 100_000, unfold: 10, max_paths: None, time_limit: None }
+        Bounds {
+            depth: 100_000,
+            unfold: 10,
+            max_paths: None,
+            time_limit: None,
+        }
     }
 }
 
@@ -34,7 +39,12 @@ pub(crate) struct Unfoldings(SmallMap<LoopId, usize>);
 impl Unfoldings {
     /// The counts after a step by `rule` from a configuration whose next
     /// statement is `head`, or the bound it would exceed.
-    pub(crate) fn after(&self, rule: Rule, head: Option<&Stmt>, bounds: &Bounds) -> Result<Unfoldings, BoundReason> {
+    pub(crate) fn after(
+        &self,
+        rule: Rule,
+        head: Option<&Stmt>,
+        bounds: &Bounds,
+    ) -> Result<Unfoldings, BoundReason> {
         match (rule, head) {
             (Rule::IterationEnter, Some(Stmt::While(id, ..))) => {
                 let count = self.0.get(id).copied().unwrap_or(0) + 1;

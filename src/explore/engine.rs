@@ -7,7 +7,10 @@ use super::observer::{Finished, Observer, TreeRecorder};
 use super::path_solver::{Feasibility, Link, PathSolver};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
-use super::tree::{BoundReason, Edge, Leaf, Limit, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree, Unexplored, UnknownReason};
+use super::tree::{
+    BoundReason, Edge, Leaf, Limit, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree,
+    Unexplored, UnknownReason,
+};
 use crate::simplify::{GuardFolder, Simplifier};
 use crate::solver::SatResult;
 use std::collections::BTreeMap;
@@ -68,7 +71,12 @@ struct Pending<C> {
 /// Symbolic execution of `system` from `initial`: the tree of all paths
 /// within the bounds. `inputs` are the program's globals, the variables
 /// every model assigns.
-pub fn explore<S>(system: &S, initial: S::Config, inputs: &BTreeMap<Name, Sort>, options: &ExploreOptions) -> Tree
+pub fn explore<S>(
+    system: &S,
+    initial: S::Config,
+    inputs: &BTreeMap<Name, Sort>,
+    options: &ExploreOptions,
+) -> Tree
 where
     S: TransitionSystem,
     S::Config: SymbolicConfiguration,
@@ -113,7 +121,10 @@ where
     let unexplored = explorer.run(initial, deadline)?;
     explorer.stats.solver_calls = explorer.solver.calls();
     explorer.stats.time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-    explorer.stats.timings = Timings { solver: explorer.solver.solver_time(), simplifier: explorer.simplifier_time };
+    explorer.stats.timings = Timings {
+        solver: explorer.solver.solver_time(),
+        simplifier: explorer.simplifier_time,
+    };
     explorer.observer.finish(&unexplored, &explorer.stats)?;
     Ok(explorer.stats)
 }
@@ -140,14 +151,38 @@ where
 {
     /// Explores until the frontier is empty or a limit is reached; returns
     /// the frontier left unexplored.
-    fn run(&mut self, initial: S::Config, deadline: Option<Instant>) -> io::Result<Vec<Unexplored>> {
+    fn run(
+        &mut self,
+        initial: S::Config,
+        deadline: Option<Instant>,
+    ) -> io::Result<Vec<Unexplored>> {
         let bounds = self.options.bounds;
         let assumption = self.guards.fold(&self.options.assumption);
-        let unknown = Feasibility { result: SatResult::Sat, model: None, confirmed: false };
-        let (root, link) = self.add_node(None, None, &initial, (&assumption, &Term::bool(true)), unknown)?;
+        let unknown = Feasibility {
+            result: SatResult::Sat,
+            model: None,
+            confirmed: false,
+        };
+        let (root, link) = self.add_node(
+            None,
+            None,
+            &initial,
+            (&assumption, &Term::bool(true)),
+            unknown,
+        )?;
         let mut frontier = Frontier::new(&self.options.strategy);
-        let root_candidate = Candidate { node: root.id, depth: 0, rule: None };
-        let pending = Pending { node: root, link, config: initial, unfoldings: Unfoldings::default(), end: None };
+        let root_candidate = Candidate {
+            node: root.id,
+            depth: 0,
+            rule: None,
+        };
+        let pending = Pending {
+            node: root,
+            link,
+            config: initial,
+            unfoldings: Unfoldings::default(),
+            end: None,
+        };
         frontier.extend(vec![(root_candidate, pending)]);
         let mut unexplored = Vec::new();
         while let Some(pending) = frontier.pop() {
@@ -161,7 +196,13 @@ where
                 None
             };
             if let Some(reason) = limit {
-                let mut leave = |p: &Pending<S::Config>| unexplored.push(Unexplored { node: p.node.id, depth: p.node.depth, reason });
+                let mut leave = |p: &Pending<S::Config>| {
+                    unexplored.push(Unexplored {
+                        node: p.node.id,
+                        depth: p.node.depth,
+                        reason,
+                    })
+                };
                 leave(&pending);
                 while let Some(rest) = frontier.pop() {
                     leave(&rest);
@@ -183,8 +224,17 @@ where
     }
 
     /// Ends the path at `pending` or returns its feasible successors.
-    fn expand(&mut self, pending: Pending<S::Config>) -> io::Result<Vec<(Candidate, Pending<S::Config>)>> {
-        let Pending { node, link, config, unfoldings, end } = pending;
+    fn expand(
+        &mut self,
+        pending: Pending<S::Config>,
+    ) -> io::Result<Vec<(Candidate, Pending<S::Config>)>> {
+        let Pending {
+            node,
+            link,
+            config,
+            unfoldings,
+            end,
+        } = pending;
         let depth = node.depth;
         let ended = if let Some(status) = end {
             Some(status)
@@ -230,7 +280,10 @@ where
             SatResult::Unknown => Some(Status::Unknown(UnknownReason::Solver)),
             SatResult::Unsat => {
                 self.stats.pruned += 1;
-                self.observer.pruned(Pruned { parent: node.id, rule })?;
+                self.observer.pruned(Pruned {
+                    parent: node.id,
+                    rule,
+                })?;
                 if !self.options.keep_infeasible {
                     return Ok(None);
                 }
@@ -246,17 +299,46 @@ where
             }
         };
         if next.max_active_calls() > self.options.bounds.unfold {
-            end.get_or_insert(Status::Bounded(BoundReason::CallDepth(self.options.bounds.unfold)));
+            end.get_or_insert(Status::Bounded(BoundReason::CallDepth(
+                self.options.bounds.unfold,
+            )));
         }
-        let condition = if self.options.simplify { self.simplify(&guard) } else { guard.clone() };
+        let condition = if self.options.simplify {
+            self.simplify(&guard)
+        } else {
+            guard.clone()
+        };
         let trace = match next.actions_since(config) {
             Some(actions) => actions.into_iter().map(TraceEntry::Action).collect(),
             None => trace_entry(rule, head, self.inputs).into_iter().collect(),
         };
-        let edge = Edge { rule, trace, condition };
-        let (child, link) = self.add_node(Some((node, link)), Some(edge), &next, (&folded, &guard), feasibility)?;
-        let candidate = Candidate { node: child.id, depth: child.depth, rule: Some(rule) };
-        Ok(Some((candidate, Pending { node: child, link, config: next, unfoldings, end })))
+        let edge = Edge {
+            rule,
+            trace,
+            condition,
+        };
+        let (child, link) = self.add_node(
+            Some((node, link)),
+            Some(edge),
+            &next,
+            (&folded, &guard),
+            feasibility,
+        )?;
+        let candidate = Candidate {
+            node: child.id,
+            depth: child.depth,
+            rule: Some(rule),
+        };
+        Ok(Some((
+            candidate,
+            Pending {
+                node: child,
+                link,
+                config: next,
+                unfoldings,
+                end,
+            },
+        )))
     }
 
     /// Adds a node reached under `guard` (folded, and as the rule built
@@ -274,23 +356,48 @@ where
             None => built.clone(),
         };
         let (depth, conjunction) = match (parent, &edge) {
-            (Some((parent, _)), Some(edge)) => (parent.depth + 1, Term::and(parent.conjunction.clone(), edge.condition.clone())),
+            (Some((parent, _)), Some(edge)) => (
+                parent.depth + 1,
+                Term::and(parent.conjunction.clone(), edge.condition.clone()),
+            ),
             _ if self.options.simplify => (0, guard.clone()),
             _ => (0, self.options.assumption.clone()),
         };
         let id = self.next_id;
         self.next_id += 1;
-        let link = self.solver.link(parent.map(|(_, link)| link), guard, feasibility);
-        let configuration = self.options.record_configurations.then(|| config.to_string());
-        let node = Rc::new(PathNode { id, parent: parent.map(|(node, _)| node.clone()), depth, edge, configuration, conjunction, guards });
+        let link = self
+            .solver
+            .link(parent.map(|(_, link)| link), guard, feasibility);
+        let configuration = self
+            .options
+            .record_configurations
+            .then(|| config.to_string());
+        let node = Rc::new(PathNode {
+            id,
+            parent: parent.map(|(node, _)| node.clone()),
+            depth,
+            edge,
+            configuration,
+            conjunction,
+            guards,
+        });
         self.observer.node(&node)?;
         Ok((node, link))
     }
 
     /// Reports the path ending at `node`, with a model where it is feasible.
-    fn end_path(&mut self, node: &PathNode, link: &Link, config: &S::Config, status: Status) -> io::Result<()> {
+    fn end_path(
+        &mut self,
+        node: &PathNode,
+        link: &Link,
+        config: &S::Config,
+        status: Status,
+    ) -> io::Result<()> {
         let wants_model = !matches!(status, Status::Unknown(_) | Status::Infeasible);
-        let path_condition = Term::and(self.options.assumption.clone(), config.path_condition().clone());
+        let path_condition = Term::and(
+            self.options.assumption.clone(),
+            config.path_condition().clone(),
+        );
         let mut state = config.global_state();
         let reported = if self.options.simplify {
             // Timed as one block: a clock read per value would be a tenth of
@@ -307,10 +414,23 @@ where
         };
         // The path condition is the guards the solver holds (folded), either
         // as the rules conjoined them or as the nodes' simplified conditions.
-        let conjoined = config.path_condition() == &node.guards || (self.options.simplify && reported == node.conjunction);
-        let model = if wants_model { self.solver.model(link, &path_condition, conjoined).map(|model| config.inputs_from(model)) } else { None };
-        let prediction = model.as_ref().map(|inputs| config.predicted_state(inputs, &mut self.ground));
-        let status = if wants_model && model.is_none() { Status::Unknown(UnknownReason::NoModel) } else { status };
+        let conjoined = config.path_condition() == &node.guards
+            || (self.options.simplify && reported == node.conjunction);
+        let model = if wants_model {
+            self.solver
+                .model(link, &path_condition, conjoined)
+                .map(|model| config.inputs_from(model))
+        } else {
+            None
+        };
+        let prediction = model
+            .as_ref()
+            .map(|inputs| config.predicted_state(inputs, &mut self.ground));
+        let status = if wants_model && model.is_none() {
+            Status::Unknown(UnknownReason::NoModel)
+        } else {
+            status
+        };
         let stats = &mut self.stats;
         let id = stats.paths;
         stats.paths += 1;
@@ -321,7 +441,13 @@ where
             Status::Unknown(_) => stats.unknown += 1,
             Status::Infeasible => {}
         }
-        let leaf = Leaf { status, path_condition: reported, state, model, prediction };
+        let leaf = Leaf {
+            status,
+            path_condition: reported,
+            state,
+            model,
+            prediction,
+        };
         self.observer.path(Finished { id, node, leaf })
     }
 }

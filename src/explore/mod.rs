@@ -23,4 +23,7 @@ pub use node::PathNode;
 pub use observer::{Finished, Observer, TreeRecorder};
 pub use replay::{replay, Replay};
 pub use strategy::{Candidate, Priority, Strategy};
-pub use tree::{BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree, Unexplored, UnknownReason};
+pub use tree::{
+    BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree,
+    Unexplored, UnknownReason,
+};

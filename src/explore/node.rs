@@ -42,14 +42,21 @@ impl PathNode {
 
     /// The symbolic trace (§4) of the path to this node, root first.
     pub fn trace(&self) -> Vec<&TraceEntry> {
-        let mut trace: Vec<&TraceEntry> = self.ancestors().filter_map(|node| node.edge.as_ref()).flat_map(|edge| edge.trace.iter().rev()).collect();
+        let mut trace: Vec<&TraceEntry> = self
+            .ancestors()
+            .filter_map(|node| node.edge.as_ref())
+            .flat_map(|edge| edge.trace.iter().rev())
+            .collect();
         trace.reverse();
         trace
     }
 
     /// The rules taken from the root to this node.
     pub fn rules(&self) -> Vec<Rule> {
-        let mut rules: Vec<Rule> = self.ancestors().filter_map(|node| node.edge.as_ref().map(|edge| edge.rule)).collect();
+        let mut rules: Vec<Rule> = self
+            .ancestors()
+            .filter_map(|node| node.edge.as_ref().map(|edge| edge.rule))
+            .collect();
         rules.reverse();
         rules
     }

@@ -43,11 +43,19 @@ pub(crate) struct Feasibility {
 
 impl Feasibility {
     fn unsat() -> Feasibility {
-        Feasibility { result: SatResult::Unsat, model: None, confirmed: false }
+        Feasibility {
+            result: SatResult::Unsat,
+            model: None,
+            confirmed: false,
+        }
     }
 
     fn sat(model: Option<Valuation>, confirmed: bool) -> Feasibility {
-        Feasibility { result: SatResult::Sat, confirmed: confirmed && model.is_some(), model }
+        Feasibility {
+            result: SatResult::Sat,
+            confirmed: confirmed && model.is_some(),
+            model,
+        }
     }
 }
 
@@ -117,7 +125,11 @@ pub(crate) struct PathSolver {
 }
 
 impl PathSolver {
-    pub(crate) fn new(timeout_ms: u64, deadline: Option<Instant>, inputs: &BTreeMap<Name, Sort>) -> PathSolver {
+    pub(crate) fn new(
+        timeout_ms: u64,
+        deadline: Option<Instant>,
+        inputs: &BTreeMap<Name, Sort>,
+    ) -> PathSolver {
         PathSolver {
             solver: None,
             scratch: None,
@@ -132,11 +144,17 @@ impl PathSolver {
     /// The link of a node with `parent`'s link, its guard as given to
     /// [`PathSolver::check_step`], and the model that check gave. The root's
     /// model is the default input, if that satisfies its guard.
-    pub(crate) fn link(&self, parent: Option<&Link>, guard: &Term, feasibility: Feasibility) -> Link {
+    pub(crate) fn link(
+        &self,
+        parent: Option<&Link>,
+        guard: &Term,
+        feasibility: Feasibility,
+    ) -> Link {
         let (model, confirmed) = match parent {
             Some(_) => (feasibility.model, feasibility.confirmed),
             None => {
-                let model = Some(self.default_input()).filter(|input| eval_bool(guard, input) == Ok(true));
+                let model =
+                    Some(self.default_input()).filter(|input| eval_bool(guard, input) == Ok(true));
                 let confirmed = model.is_some();
                 (model, confirmed)
             }
@@ -144,7 +162,12 @@ impl PathSolver {
         let inherited = parent.and_then(|p| p.anchor.clone());
         let summary = parent.map(|p| p.summary.clone()).unwrap_or_default();
         if guard.is_true() {
-            return Link { anchor: inherited, model, confirmed, summary };
+            return Link {
+                anchor: inherited,
+                model,
+                confirmed,
+                summary,
+            };
         }
         let vars = self.vars_of(guard);
         let summary = summary.with(guard, vars.keys().cloned());
@@ -153,10 +176,22 @@ impl PathSolver {
             None => (Rc::default(), 0),
         };
         if !vars.keys().all(|x| path_vars.contains_key(x)) {
-            Rc::make_mut(&mut path_vars).extend(vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
+            Rc::make_mut(&mut path_vars)
+                .extend(vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
         }
-        let anchor = GuardNode { guard: guard.clone(), vars: vars.into_iter().collect(), path_vars, previous: inherited, level };
-        Link { anchor: Some(Rc::new(anchor)), model, confirmed, summary }
+        let anchor = GuardNode {
+            guard: guard.clone(),
+            vars: vars.into_iter().collect(),
+            path_vars,
+            previous: inherited,
+            level,
+        };
+        Link {
+            anchor: Some(Rc::new(anchor)),
+            model,
+            confirmed,
+            summary,
+        }
     }
 
     /// Is the path condition of `node` conjoined with `guard` satisfiable?
@@ -168,10 +203,17 @@ impl PathSolver {
         if guard.is_false() {
             return Feasibility::unsat();
         }
-        if let Some(model) = known.as_ref().filter(|model| eval_bool(guard, model) == Ok(true)) {
+        if let Some(model) = known
+            .as_ref()
+            .filter(|model| eval_bool(guard, model) == Ok(true))
+        {
             return Feasibility::sat(Some(model.clone()), node.confirmed);
         }
-        let current = |x: &Name| known.as_ref().and_then(|model| model.get(x)?.as_int().cloned());
+        let current = |x: &Name| {
+            known
+                .as_ref()
+                .and_then(|model| model.get(x)?.as_int().cloned())
+        };
         if let Some((x, decision)) = node.summary.decide(guard, |x| current(x)) {
             match (decision, &known) {
                 (None, _) => return Feasibility::unsat(),
@@ -190,7 +232,12 @@ impl PathSolver {
             }
         }
         let vars = self.vars_of(guard);
-        let found = match node.model.is_some().then(|| independent_slice(node, &vars)).flatten() {
+        let found = match node
+            .model
+            .is_some()
+            .then(|| independent_slice(node, &vars))
+            .flatten()
+        {
             Some(slice) => self.check_slice(node, &slice, guard, vars),
             None => self.check_path(node, guard, vars),
         };
@@ -208,21 +255,28 @@ impl PathSolver {
     fn confirmed_repair(&self, node: &Link, model: &Valuation, guard: &Term) -> Option<Valuation> {
         if node.confirmed {
             let mended = candidate(model, guard)?;
-            return (eval_bool(guard, &mended) == Ok(true) && confirms(node, model, &mended)).then_some(mended);
+            return (eval_bool(guard, &mended) == Ok(true) && confirms(node, model, &mended))
+                .then_some(mended);
         }
         let short = path_guards(node).nth(REPAIR_DEPTH).is_none();
-        short.then(|| repaired(model, guard, path_guards(node))).flatten()
+        short
+            .then(|| repaired(model, guard, path_guards(node)))
+            .flatten()
     }
 
     /// Inputs that satisfy `path_condition`, the path condition of `node`,
     /// confirmed by the evaluator; `None` when no confirmed model is found.
     /// `conjoined` says that `path_condition` is literally the conjunction of
     /// the node's guards, so a confirmed model needs no further evaluation.
-    pub(crate) fn model(&mut self, node: &Link, path_condition: &Term, conjoined: bool) -> Option<Valuation> {
-        let known = node
-            .model
-            .as_ref()
-            .filter(|model| (conjoined && node.confirmed) || eval_bool(path_condition, model) == Ok(true));
+    pub(crate) fn model(
+        &mut self,
+        node: &Link,
+        path_condition: &Term,
+        conjoined: bool,
+    ) -> Option<Valuation> {
+        let known = node.model.as_ref().filter(|model| {
+            (conjoined && node.confirmed) || eval_bool(path_condition, model) == Ok(true)
+        });
         if let Some(model) = known {
             if model.keys().all(|x| self.inputs.contains_key(x)) {
                 return Some(model.clone());
@@ -240,12 +294,14 @@ impl PathSolver {
     }
 
     pub(crate) fn calls(&self) -> u64 {
-        self.solver.as_ref().map_or(0, Solver::calls) + self.scratch.as_ref().map_or(0, Solver::calls)
+        self.solver.as_ref().map_or(0, Solver::calls)
+            + self.scratch.as_ref().map_or(0, Solver::calls)
     }
 
     /// Time spent in Z3 so far.
     pub(crate) fn solver_time(&self) -> std::time::Duration {
-        self.solver.as_ref().map(Solver::time).unwrap_or_default() + self.scratch.as_ref().map(Solver::time).unwrap_or_default()
+        self.solver.as_ref().map(Solver::time).unwrap_or_default()
+            + self.scratch.as_ref().map(Solver::time).unwrap_or_default()
     }
 
     /// The variables of `term` with their sorts: an input's as declared
@@ -264,7 +320,10 @@ impl PathSolver {
 
     /// Every input at its default value.
     fn default_input(&self) -> Valuation {
-        self.inputs.iter().map(|(x, sort)| (x.clone(), Value::default_of(sort))).collect()
+        self.inputs
+            .iter()
+            .map(|(x, sort)| (x.clone(), Value::default_of(sort)))
+            .collect()
     }
 
     /// A solver made on first use, with the query time limit and the deadline.
@@ -278,8 +337,18 @@ impl PathSolver {
 
     /// `guard` against the independent conjuncts `slice` only; the other
     /// variables keep their values from the model of `node`.
-    fn check_slice(&mut self, node: &Link, slice: &[&GuardNode], guard: &Term, vars: BTreeMap<Name, Sort>) -> Feasibility {
-        let mut key: SliceKey = slice.iter().map(|g| g.guard.id()).chain([guard.id()]).collect();
+    fn check_slice(
+        &mut self,
+        node: &Link,
+        slice: &[&GuardNode],
+        guard: &Term,
+        vars: BTreeMap<Name, Sort>,
+    ) -> Feasibility {
+        let mut key: SliceKey = slice
+            .iter()
+            .map(|g| g.guard.id())
+            .chain([guard.id()])
+            .collect();
         key.sort_unstable();
         let (result, values) = match self.slices.get(&key) {
             Some(answer) => answer.clone(),
@@ -288,11 +357,18 @@ impl PathSolver {
                 let scratch = Self::make(&mut self.scratch, self.timeout_ms, self.deadline);
                 scratch.push();
                 for conjunct in slice {
-                    slice_vars.extend(conjunct.vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
+                    slice_vars.extend(
+                        conjunct
+                            .vars
+                            .iter()
+                            .map(|(x, sort)| (x.clone(), sort.clone())),
+                    );
                     scratch.assert(&conjunct.guard);
                 }
                 let result = scratch.check_assuming(guard);
-                let values = (result == SatResult::Sat).then(|| scratch.unconfirmed_values(&slice_vars)).flatten();
+                let values = (result == SatResult::Sat)
+                    .then(|| scratch.unconfirmed_values(&slice_vars))
+                    .flatten();
                 scratch.pop();
                 if self.slices.len() >= SLICE_CACHE_LIMIT {
                     self.slices.clear();
@@ -314,25 +390,45 @@ impl PathSolver {
             }
             _ => None,
         };
-        Feasibility { result, model, confirmed: false }
+        Feasibility {
+            result,
+            model,
+            confirmed: false,
+        }
     }
 
     /// `guard` against the whole path condition of `node`, incrementally.
     fn check_path(&mut self, node: &Link, guard: &Term, vars: BTreeMap<Name, Sort>) -> Feasibility {
         self.sync(node);
-        let Some(solver) = self.solver.as_mut() else { return Feasibility { result: SatResult::Unknown, model: None, confirmed: false } };
+        let Some(solver) = self.solver.as_mut() else {
+            return Feasibility {
+                result: SatResult::Unknown,
+                model: None,
+                confirmed: false,
+            };
+        };
         let result = solver.check_assuming(guard);
         let model = if result == SatResult::Sat {
             let mut all = self.inputs.clone();
             all.extend(vars);
             if let Some(g) = &node.anchor {
-                all.extend(g.path_vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
+                all.extend(
+                    g.path_vars
+                        .iter()
+                        .map(|(x, sort)| (x.clone(), sort.clone())),
+                );
             }
-            solver.unconfirmed_values(&all).filter(|model| eval_bool(guard, model) == Ok(true))
+            solver
+                .unconfirmed_values(&all)
+                .filter(|model| eval_bool(guard, model) == Ok(true))
         } else {
             None
         };
-        Feasibility { result, model, confirmed: false }
+        Feasibility {
+            result,
+            model,
+            confirmed: false,
+        }
     }
 
     /// Makes the solver hold exactly the path condition of `node`.
@@ -341,7 +437,11 @@ impl PathSolver {
         let mut missing = Vec::new();
         let mut current = node.anchor.as_ref();
         while let Some(g) = current {
-            if self.stack.get(g.level).is_some_and(|held| Rc::ptr_eq(held, g)) {
+            if self
+                .stack
+                .get(g.level)
+                .is_some_and(|held| Rc::ptr_eq(held, g))
+            {
                 break;
             }
             missing.push(g.clone());
@@ -379,19 +479,26 @@ fn has_objects(v: &Valuation) -> bool {
 
 /// The guard nodes on the path to `node` that share variables,
 /// transitively, with `vars`; `None` when that is all of them.
-fn independent_slice<'n>(node: &'n Link, vars: &BTreeMap<Name, Sort>) -> Option<Vec<&'n GuardNode>> {
+fn independent_slice<'n>(
+    node: &'n Link,
+    vars: &BTreeMap<Name, Sort>,
+) -> Option<Vec<&'n GuardNode>> {
     let mut wanted: BTreeSet<&Name> = vars.keys().collect();
     let (mut slice, mut skipped): (Vec<&GuardNode>, Vec<&GuardNode>) = (Vec::new(), Vec::new());
     let mut current = node.anchor.as_deref();
     while let Some(guard) = current {
-        if guard.path_vars.len() <= wanted.len() && guard.path_vars.keys().all(|x| wanted.contains(x)) {
+        if guard.path_vars.len() <= wanted.len()
+            && guard.path_vars.keys().all(|x| wanted.contains(x))
+        {
             // Everything from here to the root is in the slice, and adds
             // no variable; a guard skipped on the way may still share one
             // with a guard taken in after it (below).
             if skipped.is_empty() {
                 return None;
             }
-            slice.extend(std::iter::successors(Some(guard), |g| g.previous.as_deref()));
+            slice.extend(std::iter::successors(Some(guard), |g| {
+                g.previous.as_deref()
+            }));
             break;
         }
         if guard.vars.keys().any(|x| wanted.contains(x)) {
@@ -403,8 +510,9 @@ fn independent_slice<'n>(node: &'n Link, vars: &BTreeMap<Name, Sort>) -> Option<
         current = guard.previous.as_deref();
     }
     loop {
-        let (joining, apart): (Vec<&GuardNode>, Vec<&GuardNode>) =
-            skipped.iter().partition(|g| g.vars.keys().any(|x| wanted.contains(x)));
+        let (joining, apart): (Vec<&GuardNode>, Vec<&GuardNode>) = skipped
+            .iter()
+            .partition(|g| g.vars.keys().any(|x| wanted.contains(x)));
         if joining.is_empty() {
             break;
         }

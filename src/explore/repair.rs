@@ -89,7 +89,11 @@ pub(crate) fn candidate(model: &Valuation, guard: &Term) -> Option<Valuation> {
 
 /// `model`, mended to satisfy `guard`, if the evaluator confirms `guard`
 /// and every condition of `path` under the mended model.
-pub(crate) fn repaired<'p>(model: &Valuation, guard: &Term, mut path: impl Iterator<Item = &'p Term>) -> Option<Valuation> {
+pub(crate) fn repaired<'p>(
+    model: &Valuation,
+    guard: &Term,
+    mut path: impl Iterator<Item = &'p Term>,
+) -> Option<Valuation> {
     let mended = candidate(model, guard)?;
     let holds = |b: &Term| eval_bool(b, &mended) == Ok(true);
     (holds(guard) && path.all(holds)).then_some(mended)
@@ -103,10 +107,14 @@ mod tests {
 
     fn model() -> Valuation {
         let a = ArrayValue::constant(BigInt::from(0), Value::Int(BigInt::from(0)));
-        [("a", Value::Array(a)), ("x", Value::Int(BigInt::from(7))), ("y", Value::Int(BigInt::from(0)))]
-            .into_iter()
-            .map(|(name, value)| (Name::from(name), value))
-            .collect()
+        [
+            ("a", Value::Array(a)),
+            ("x", Value::Int(BigInt::from(7))),
+            ("y", Value::Int(BigInt::from(0))),
+        ]
+        .into_iter()
+        .map(|(name, value)| (Name::from(name), value))
+        .collect()
     }
 
     #[test]
@@ -125,7 +133,10 @@ mod tests {
         let y = Term::var("y", Sort::Int);
         let path = [Term::binary(BinOp::Lt, y.clone(), Term::int(1))];
         let guard = Term::binary(BinOp::Gt, y.clone(), Term::int(0));
-        assert!(repaired(&model(), &guard, path.iter()).is_none(), "y > 0 contradicts y < 1");
+        assert!(
+            repaired(&model(), &guard, path.iter()).is_none(),
+            "y > 0 contradicts y < 1"
+        );
         let guard = Term::binary(BinOp::Gt, Term::int(0), y);
         let mended = repaired(&model(), &guard, path.iter()).expect("y := -1");
         assert_eq!(mended.get("y"), Some(&Value::Int(BigInt::from(-1))));

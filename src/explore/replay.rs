@@ -25,7 +25,12 @@ pub struct Replay {
 
 /// Replays the path ending at `node`; `None` for a path with no model or
 /// that did not run to its end.
-pub fn replay<C>(tree: &Tree, node: NodeId, concrete: &C, start: impl FnOnce(Valuation) -> C::Config) -> Option<Replay>
+pub fn replay<C>(
+    tree: &Tree,
+    node: NodeId,
+    concrete: &C,
+    start: impl FnOnce(Valuation) -> C::Config,
+) -> Option<Replay>
 where
     C: TransitionSystem,
     C::Config: ConcreteConfiguration,
@@ -39,12 +44,21 @@ where
     };
     let expected_rules = tree.rules_to(node);
     let mut rules = Vec::with_capacity(expected_rules.len());
-    let finished = run(concrete, start(inputs.clone()), RunLimits::steps(expected_rules.len()), |rule, _| rules.push(rule));
+    let finished = run(
+        concrete,
+        start(inputs.clone()),
+        RunLimits::steps(expected_rules.len()),
+        |rule, _| rules.push(rule),
+    );
     let cut = finished.end == RunEnd::IntegerBound;
     let final_state = finished.last.global_state();
     if cut {
         mismatch = Some(format!("undecided: after {} steps the concrete run reaches an integer beyond the evaluator's bound", finished.steps));
-    } else if let Some(step) = rules.iter().zip(&expected_rules).position(|(taken, expected)| taken != expected) {
+    } else if let Some(step) = rules
+        .iter()
+        .zip(&expected_rules)
+        .position(|(taken, expected)| taken != expected)
+    {
         mismatch = Some(format!(
             "step {}: the concrete run took `{}` where the path takes `{}`",
             step + 1,
@@ -54,15 +68,36 @@ where
     } else if finished.end != RunEnd::Finished(expected_outcome) {
         let ended = match finished.end {
             RunEnd::Finished(outcome) => outcome.to_string(),
-            RunEnd::StepLimit | RunEnd::TimeLimit | RunEnd::IntegerBound => "not finished".to_string(),
+            RunEnd::StepLimit | RunEnd::TimeLimit | RunEnd::IntegerBound => {
+                "not finished".to_string()
+            }
             RunEnd::Stuck => "stuck".to_string(),
         };
-        mismatch = Some(format!("after {} steps the concrete run is {ended}, the path predicts {expected_outcome}", finished.steps));
-    } else if let Some((x, value)) = expected_state.iter().find(|(x, value)| final_state.get(*x) != Some(*value)) {
-        let actual = final_state.get(x).map_or_else(|| "no value".to_string(), |v| v.to_string());
-        mismatch = mismatch.or(Some(format!("`{x}` ends as {actual}, the path predicts {value}")));
+        mismatch = Some(format!(
+            "after {} steps the concrete run is {ended}, the path predicts {expected_outcome}",
+            finished.steps
+        ));
+    } else if let Some((x, value)) = expected_state
+        .iter()
+        .find(|(x, value)| final_state.get(*x) != Some(*value))
+    {
+        let actual = final_state
+            .get(x)
+            .map_or_else(|| "no value".to_string(), |v| v.to_string());
+        mismatch = mismatch.or(Some(format!(
+            "`{x}` ends as {actual}, the path predicts {value}"
+        )));
     } else if final_state.heap != expected_state.heap {
-        mismatch = mismatch.or(Some(format!("the heap ends as {}, the path predicts {}", final_state.heap, expected_state.heap)));
+        mismatch = mismatch.or(Some(format!(
+            "the heap ends as {}, the path predicts {}",
+            final_state.heap, expected_state.heap
+        )));
     }
-    Some(Replay { inputs, expected_outcome, expected_state, mismatch, cut })
+    Some(Replay {
+        inputs,
+        expected_outcome,
+        expected_state,
+        mismatch,
+        cut,
+    })
 }

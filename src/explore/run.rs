@@ -38,13 +38,21 @@ pub struct RunLimits {
 impl RunLimits {
     /// At most `max_steps` transitions, however long they take.
     pub fn steps(max_steps: usize) -> RunLimits {
-        RunLimits { max_steps, deadline: None }
+        RunLimits {
+            max_steps,
+            deadline: None,
+        }
     }
 }
 
 /// Runs the concrete `system` from `initial` within `limits`, showing each
 /// step (rule and configuration reached) to `observe`.
-pub fn run<S>(system: &S, initial: S::Config, limits: RunLimits, mut observe: impl FnMut(Rule, &S::Config)) -> Run<S::Config>
+pub fn run<S>(
+    system: &S,
+    initial: S::Config,
+    limits: RunLimits,
+    mut observe: impl FnMut(Rule, &S::Config),
+) -> Run<S::Config>
 where
     S: TransitionSystem,
     S::Config: Configuration,
@@ -56,21 +64,38 @@ where
             Some(RunEnd::Finished(outcome))
         } else if steps >= limits.max_steps {
             Some(RunEnd::StepLimit)
-        } else if limits.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+        } else if limits
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
             Some(RunEnd::TimeLimit)
         } else {
             None
         };
         if let Some(end) = cut {
-            return Run { end, last: config, steps };
+            return Run {
+                end,
+                last: config,
+                steps,
+            };
         }
         let step = match system.try_successors(&config) {
             Ok(successors) => successors.into_iter().next(),
-            Err(error) if error.is_too_large() => return Run { end: RunEnd::IntegerBound, last: config, steps },
+            Err(error) if error.is_too_large() => {
+                return Run {
+                    end: RunEnd::IntegerBound,
+                    last: config,
+                    steps,
+                }
+            }
             Err(_) => None,
         };
         let Some(step) = step else {
-            return Run { end: RunEnd::Stuck, last: config, steps };
+            return Run {
+                end: RunEnd::Stuck,
+                last: config,
+                steps,
+            };
         };
         observe(step.rule, &step.next);
         config = step.next;

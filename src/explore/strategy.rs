@@ -87,7 +87,9 @@ impl<T> Frontier<T> {
         match strategy {
             Strategy::Dfs => Frontier::Stack(Vec::new()),
             Strategy::Bfs => Frontier::Queue(VecDeque::new()),
-            Strategy::Random { seed } => Frontier::Random(Vec::new(), Box::new(StdRng::seed_from_u64(*seed))),
+            Strategy::Random { seed } => {
+                Frontier::Random(Vec::new(), Box::new(StdRng::seed_from_u64(*seed)))
+            }
             Strategy::Depth => {
                 let shallowest: Priority = Rc::new(|c: &Candidate| -(c.depth as i64));
                 Frontier::Heap(BinaryHeap::new(), shallowest, 0)
@@ -106,7 +108,10 @@ impl<T> Frontier<T> {
             Frontier::Heap(heap, priority, counter) => {
                 for (candidate, item) in items {
                     *counter += 1;
-                    heap.push(Ranked { key: (priority(&candidate), Reverse(*counter)), item });
+                    heap.push(Ranked {
+                        key: (priority(&candidate), Reverse(*counter)),
+                        item,
+                    });
                 }
             }
         }

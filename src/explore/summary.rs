@@ -46,7 +46,8 @@ impl Interval {
     }
 
     fn contains(&self, n: &BigInt) -> bool {
-        self.low.as_ref().is_none_or(|low| low <= n) && self.high.as_ref().is_none_or(|high| n <= high)
+        self.low.as_ref().is_none_or(|low| low <= n)
+            && self.high.as_ref().is_none_or(|high| n <= high)
     }
 
     /// The member nearest to `n` (the interval is not empty).
@@ -61,7 +62,9 @@ impl Interval {
 
 /// A guard `x op c` (or `c op x`) on an integer input `x`: the input and the interval it allows.
 pub(crate) fn bound(guard: &Term) -> Option<(&Name, Interval)> {
-    let TermKind::Binary(op, left, right) = guard.kind() else { return None };
+    let TermKind::Binary(op, left, right) = guard.kind() else {
+        return None;
+    };
     let (x, c, op) = match (left.kind(), right.kind()) {
         (TermKind::Var(x, Sort::Int), TermKind::Int(c)) => (x, c, *op),
         (TermKind::Int(c), TermKind::Var(x, Sort::Int)) => (x, c, mirrored(*op)?),
@@ -74,11 +77,26 @@ pub(crate) fn bound(guard: &Term) -> Option<(&Name, Interval)> {
 fn allowed(op: BinOp, c: &BigInt) -> Option<Interval> {
     let one = BigInt::from(1);
     Some(match op {
-        BinOp::Lt => Interval { low: None, high: Some(c - &one) },
-        BinOp::Le => Interval { low: None, high: Some(c.clone()) },
-        BinOp::Gt => Interval { low: Some(c + &one), high: None },
-        BinOp::Ge => Interval { low: Some(c.clone()), high: None },
-        BinOp::Eq => Interval { low: Some(c.clone()), high: Some(c.clone()) },
+        BinOp::Lt => Interval {
+            low: None,
+            high: Some(c - &one),
+        },
+        BinOp::Le => Interval {
+            low: None,
+            high: Some(c.clone()),
+        },
+        BinOp::Gt => Interval {
+            low: Some(c + &one),
+            high: None,
+        },
+        BinOp::Ge => Interval {
+            low: Some(c.clone()),
+            high: None,
+        },
+        BinOp::Eq => Interval {
+            low: Some(c.clone()),
+            high: Some(c.clone()),
+        },
         _ => return None,
     })
 }
@@ -87,7 +105,9 @@ fn allowed(op: BinOp, c: &BigInt) -> Option<Interval> {
 /// guards of a countdown): the input and the interval it allows, so that
 /// confirming a model does not evaluate the ever longer sums again.
 fn shifted(guard: &Term) -> Option<(&Name, Interval)> {
-    let TermKind::Binary(op, left, right) = guard.kind() else { return None };
+    let TermKind::Binary(op, left, right) = guard.kind() else {
+        return None;
+    };
     let ((x, d), c, op) = match (offset(left), right.kind(), offset(right), left.kind()) {
         (Some(shift), TermKind::Int(c), ..) => (shift, c, *op),
         (_, _, Some(shift), TermKind::Int(c)) => (shift, c, mirrored(*op)?),
@@ -175,17 +195,26 @@ impl Summary {
     pub(crate) fn with(&self, guard: &Term, vars: impl Iterator<Item = Name>) -> Summary {
         let mut next = self.clone();
         if let Some((x, interval)) = bound(guard) {
-            let met = self.intervals.get(x).map_or_else(|| interval.clone(), |old| old.meet(&interval));
+            let met = self
+                .intervals
+                .get(x)
+                .map_or_else(|| interval.clone(), |old| old.meet(&interval));
             next.intervals.insert(x.clone(), met);
             return next;
         }
         if let Some((x, interval)) = shifted(guard) {
-            let met = self.shifted.get(x).map_or_else(|| interval.clone(), |old| old.meet(&interval));
+            let met = self
+                .shifted
+                .get(x)
+                .map_or_else(|| interval.clone(), |old| old.meet(&interval));
             next.shifted.insert(x.clone(), met);
             return next;
         }
         for x in vars {
-            let list = Guards { guard: guard.clone(), next: self.others.get(&x).cloned() };
+            let list = Guards {
+                guard: guard.clone(),
+                next: self.others.get(&x).cloned(),
+            };
             next.others.insert(x, Rc::new(list));
         }
         next
@@ -195,15 +224,20 @@ impl Summary {
     /// satisfies the whole path.
     pub(crate) fn holds(&self, model: &Valuation, changed: &BTreeSet<Name>) -> bool {
         changed.iter().all(|x| {
-            let within = |intervals: &SmallMap<Name, Interval>| match (intervals.get(x), model.get(x).and_then(Value::as_int)) {
+            let within = |intervals: &SmallMap<Name, Interval>| match (
+                intervals.get(x),
+                model.get(x).and_then(Value::as_int),
+            ) {
                 (Some(interval), Some(n)) => interval.contains(n),
                 (Some(_), None) => false,
                 (None, _) => true,
             };
             within(&self.intervals)
                 && within(&self.shifted)
-                && std::iter::successors(self.others.get(x).map(Rc::as_ref), |list| list.next.as_deref())
-                    .all(|list| eval_bool(&list.guard, model) == Ok(true))
+                && std::iter::successors(self.others.get(x).map(Rc::as_ref), |list| {
+                    list.next.as_deref()
+                })
+                .all(|list| eval_bool(&list.guard, model) == Ok(true))
         })
     }
 
@@ -211,12 +245,19 @@ impl Summary {
     /// mentions: `(x, None)` when the path leaves no room for it, or
     /// `(x, Some(v))` with the value nearest to `x`'s `current` one that
     /// satisfies the path and the guard; `None` when the guard is not of that kind.
-    pub(crate) fn decide(&self, guard: &Term, current: impl Fn(&Name) -> Option<BigInt>) -> Option<(Name, Option<BigInt>)> {
+    pub(crate) fn decide(
+        &self,
+        guard: &Term,
+        current: impl Fn(&Name) -> Option<BigInt>,
+    ) -> Option<(Name, Option<BigInt>)> {
         let (x, interval) = bound(guard)?;
         if self.others.contains_key(x) || self.shifted.contains_key(x) {
             return None;
         }
-        let met = self.intervals.get(x).map_or_else(|| interval.clone(), |old| old.meet(&interval));
+        let met = self
+            .intervals
+            .get(x)
+            .map_or_else(|| interval.clone(), |old| old.meet(&interval));
         let value = (!met.is_empty()).then(|| met.nearest(&current(x).unwrap_or_default()));
         Some((x.clone(), value))
     }
@@ -227,7 +268,11 @@ pub(crate) fn changed(old: &Valuation, new: &Valuation) -> Option<BTreeSet<Name>
     if old.heap != new.heap {
         return None;
     }
-    let mut changed: BTreeSet<Name> = new.iter().filter(|(x, v)| old.get(x) != Some(*v)).map(|(x, _)| x.clone()).collect();
+    let mut changed: BTreeSet<Name> = new
+        .iter()
+        .filter(|(x, v)| old.get(x) != Some(*v))
+        .map(|(x, _)| x.clone())
+        .collect();
     changed.extend(old.keys().filter(|x| !new.contains_key(x)).cloned());
     Some(changed)
 }

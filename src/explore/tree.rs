@@ -289,12 +289,19 @@ impl Tree {
 
     /// The rules taken from the root to `node`.
     pub fn rules_to(&self, node: NodeId) -> Vec<Rule> {
-        self.path_to(node).iter().filter_map(|n| n.edge.as_ref().map(|e| e.rule)).collect()
+        self.path_to(node)
+            .iter()
+            .filter_map(|n| n.edge.as_ref().map(|e| e.rule))
+            .collect()
     }
 
     /// The symbolic trace (§4) of the path to `node`.
     pub fn trace_to(&self, node: NodeId) -> Vec<&TraceEntry> {
-        self.path_to(node).into_iter().filter_map(|n| n.edge.as_ref()).flat_map(|edge| &edge.trace).collect()
+        self.path_to(node)
+            .into_iter()
+            .filter_map(|n| n.edge.as_ref())
+            .flat_map(|edge| &edge.trace)
+            .collect()
     }
 
     /// The leaf of `node`, if a path ends there.
@@ -324,5 +331,8 @@ fn state_text<S: Serializer>(state: &[(Name, Term)], serializer: S) -> Result<S:
 }
 
 fn model_text<S: Serializer>(model: &Option<Valuation>, serializer: S) -> Result<S::Ok, S::Error> {
-    model.as_ref().map(crate::report::values::valuation_json).serialize(serializer)
+    model
+        .as_ref()
+        .map(crate::report::values::valuation_json)
+        .serialize(serializer)
 }

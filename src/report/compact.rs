@@ -32,11 +32,16 @@ pub struct Box {
 pub enum Kind {
     Fork,
     /// A path ends here: its number in the report and its status.
-    End { path: usize, status: Status },
+    End {
+        path: usize,
+        status: Status,
+    },
     /// Left unexplored by `--max-paths` or `--time-limit-ms`.
     Unexplored,
     /// A subtree folded away, with how many paths end in it.
-    Folded { paths: usize },
+    Folded {
+        paths: usize,
+    },
 }
 
 /// The compact tree of `tree`, folded below the depth that keeps it within `max_boxes`.
@@ -45,7 +50,9 @@ pub fn compact(tree: &Tree, max_boxes: usize) -> Box {
     let unexplored: HashSet<NodeId> = tree.unexplored.iter().map(|u| u.node).collect();
     let full = build(tree, &children, &unexplored, 0, None, usize::MAX);
     // Fold at depth d: the boxes of levels 0..=d are drawn. Take the deepest d within the budget.
-    let depth = (0..).find(|&d| d + 1 >= full.height() || full.count_to(d + 2) > max_boxes).unwrap_or(0);
+    let depth = (0..)
+        .find(|&d| d + 1 >= full.height() || full.count_to(d + 2) > max_boxes)
+        .unwrap_or(0);
     build(tree, &children, &unexplored, 0, None, depth)
 }
 
@@ -61,7 +68,14 @@ fn children(tree: &Tree) -> Vec<Vec<NodeId>> {
 
 /// The box for the chain that starts with the edge into `first` (the root
 /// when `rule` is `None`), with boxes below `fold_depth` folded.
-fn build(tree: &Tree, children: &[Vec<NodeId>], unexplored: &HashSet<NodeId>, first: NodeId, rule: Option<Rule>, fold_depth: usize) -> Box {
+fn build(
+    tree: &Tree,
+    children: &[Vec<NodeId>],
+    unexplored: &HashSet<NodeId>,
+    first: NodeId,
+    rule: Option<Rule>,
+    fold_depth: usize,
+) -> Box {
     let mut node = first;
     let mut conditions = Vec::new();
     let mut steps = usize::from(rule.is_some());
@@ -82,26 +96,54 @@ fn build(tree: &Tree, children: &[Vec<NodeId>], unexplored: &HashSet<NodeId>, fi
     }
     let kind = if let Some(leaf) = &tree.nodes[node].leaf {
         let path = tree.paths.iter().position(|&p| p == node).unwrap_or(0);
-        Kind::End { path, status: leaf.status.clone() }
+        Kind::End {
+            path,
+            status: leaf.status.clone(),
+        }
     } else if unexplored.contains(&node) {
         Kind::Unexplored
     } else {
         Kind::Fork
     };
     let condition = Term::conjunction(conditions);
-    let below: Vec<NodeId> = if matches!(kind, Kind::End { .. }) { Vec::new() } else { children[node].clone() };
+    let below: Vec<NodeId> = if matches!(kind, Kind::End { .. }) {
+        Vec::new()
+    } else {
+        children[node].clone()
+    };
     if fold_depth == 0 && !below.is_empty() {
         let paths = count_paths(tree, children, node);
-        return Box { node, rule, condition, steps, kind: Kind::Folded { paths }, children: Vec::new() };
+        return Box {
+            node,
+            rule,
+            condition,
+            steps,
+            kind: Kind::Folded { paths },
+            children: Vec::new(),
+        };
     }
     let children = below
         .into_iter()
         .map(|child| {
             let rule = tree.nodes[child].edge.as_ref().map(|edge| edge.rule);
-            build(tree, children, unexplored, child, rule, fold_depth.saturating_sub(1))
+            build(
+                tree,
+                children,
+                unexplored,
+                child,
+                rule,
+                fold_depth.saturating_sub(1),
+            )
         })
         .collect();
-    Box { node, rule, condition, steps, kind, children }
+    Box {
+        node,
+        rule,
+        condition,
+        steps,
+        kind,
+        children,
+    }
 }
 
 /// The paths that end in the subtree of `node`.
@@ -126,7 +168,11 @@ impl Box {
         if levels == 0 {
             return 0;
         }
-        1 + self.children.iter().map(|child| child.count_to(levels - 1)).sum::<usize>()
+        1 + self
+            .children
+            .iter()
+            .map(|child| child.count_to(levels - 1))
+            .sum::<usize>()
     }
 
     /// Every box, parents before children.

@@ -8,12 +8,17 @@ use symex_semantics::syntax::Diagnostic;
 
 /// Whether stderr may be coloured: a terminal, and neither `CI` nor `NO_COLOR` set.
 pub fn colour_allowed() -> bool {
-    std::io::stderr().is_terminal() && std::env::var_os("CI").is_none() && std::env::var_os("NO_COLOR").is_none()
+    std::io::stderr().is_terminal()
+        && std::env::var_os("CI").is_none()
+        && std::env::var_os("NO_COLOR").is_none()
 }
 
 /// The diagnostic as text, for the file called `file` with contents `source`.
 pub fn render(diagnostic: &Diagnostic, file: &str, source: &str, colour: bool) -> String {
-    let mut text = format!("{file}:{}:{}: error: {}\n", diagnostic.line, diagnostic.column, diagnostic.message);
+    let mut text = format!(
+        "{file}:{}:{}: error: {}\n",
+        diagnostic.line, diagnostic.column, diagnostic.message
+    );
     let clamp = |span: &std::ops::Range<usize>| {
         let end = span.end.min(source.len());
         span.start.min(end)..end
@@ -27,7 +32,11 @@ pub fn render(diagnostic: &Diagnostic, file: &str, source: &str, colour: bool) -
         report = report.with_label(Label::new((file, clamp(span))).with_message(note));
     }
     let mut excerpt = Vec::new();
-    if report.finish().write((file, Source::from(source)), &mut excerpt).is_ok() {
+    if report
+        .finish()
+        .write((file, Source::from(source)), &mut excerpt)
+        .is_ok()
+    {
         text.push_str(&String::from_utf8_lossy(&excerpt));
     }
     text

@@ -9,7 +9,10 @@ pub fn tree_dot(tree: &Tree) -> String {
     let unexplored: HashSet<NodeId> = tree.unexplored.iter().map(|u| u.node).collect();
     let mut out = String::from("digraph symex {\n  node [shape=box, fontname=\"monospace\"];\n");
     for node in &tree.nodes {
-        let mut label = node.configuration.clone().unwrap_or_else(|| format!("#{}", node.id));
+        let mut label = node
+            .configuration
+            .clone()
+            .unwrap_or_else(|| format!("#{}", node.id));
         let mut attributes = String::new();
         if let Some(leaf) = &node.leaf {
             let _ = write!(label, "\n{}", leaf.status);
@@ -19,14 +22,24 @@ pub fn tree_dot(tree: &Tree) -> String {
             label.push_str("\nunexplored");
             attributes.push_str(", style=dashed");
         }
-        let _ = writeln!(out, "  n{} [label=\"{}\"{attributes}];", node.id, escape(&label));
+        let _ = writeln!(
+            out,
+            "  n{} [label=\"{}\"{attributes}];",
+            node.id,
+            escape(&label)
+        );
         if let (Some(parent), Some(edge)) = (node.parent, &node.edge) {
             let label = if edge.condition.is_true() {
                 edge.rule.name().to_string()
             } else {
                 format!("{}\n{}", edge.rule.name(), edge.condition)
             };
-            let _ = writeln!(out, "  n{parent} -> n{} [label=\"{}\"];", node.id, escape(&label));
+            let _ = writeln!(
+                out,
+                "  n{parent} -> n{} [label=\"{}\"];",
+                node.id,
+                escape(&label)
+            );
         }
     }
     out.push_str("}\n");

@@ -81,7 +81,9 @@ impl Serialize for PathJson<'_> {
         if let Some(trace) = self.trace {
             map.serialize_entry("trace", &TraceJson(trace))?;
         }
-        let model = leaf.model.as_ref().map(|model| super::values::inputs_json(&self.header.inputs_of(model), self.header.language));
+        let model = leaf.model.as_ref().map(|model| {
+            super::values::inputs_json(&self.header.inputs_of(model), self.header.language)
+        });
         map.serialize_entry("model", &model)?;
         map.serialize_entry("steps", &self.path.node.depth)?;
         map.end()
@@ -93,7 +95,10 @@ fn header_json(header: &Header) -> serde_json::Value {
 }
 
 fn unexplored_json(unexplored: &[Unexplored]) -> serde_json::Value {
-    unexplored.iter().map(|u| json!({ "node": u.node, "depth": u.depth, "reason": u.reason })).collect()
+    unexplored
+        .iter()
+        .map(|u| json!({ "node": u.node, "depth": u.depth, "reason": u.reason }))
+        .collect()
 }
 
 /// `explore --format json`: `{"program", "language", "method", "paths":
@@ -106,14 +111,22 @@ pub struct JsonReport<W: Write> {
 
 impl<W: Write> JsonReport<W> {
     pub fn new(out: W, header: Header) -> JsonReport<W> {
-        JsonReport { out, header, paths: 0 }
+        JsonReport {
+            out,
+            header,
+            paths: 0,
+        }
     }
 
     /// Everything before the first path.
     fn open(&mut self) -> io::Result<()> {
         let text = format!("{:#}", header_json(&self.header));
         // The header object without its closing brace, continued by the paths.
-        write!(self.out, "{},\n  \"paths\": [", text.trim_end().trim_end_matches('}').trim_end())
+        write!(
+            self.out,
+            "{},\n  \"paths\": [",
+            text.trim_end().trim_end_matches('}').trim_end()
+        )
     }
 }
 
@@ -123,11 +136,18 @@ impl<W: Write> Observer for JsonReport<W> {
             self.open()?;
         }
         let trace = path.node.trace();
-        let view = PathJson { path: &path, header: &self.header, id_key: "id", path_condition: true, trace: Some(&trace) };
+        let view = PathJson {
+            path: &path,
+            header: &self.header,
+            id_key: "id",
+            path_condition: true,
+            trace: Some(&trace),
+        };
         let text = serde_json::to_string_pretty(&view)?;
         write!(self.out, "{}\n    ", if self.paths == 0 { "" } else { "," })?;
         // Nested two levels deep; JSON strings hold no raw line breaks.
-        self.out.write_all(text.replace('\n', "\n    ").as_bytes())?;
+        self.out
+            .write_all(text.replace('\n', "\n    ").as_bytes())?;
         self.paths += 1;
         Ok(())
     }
@@ -139,7 +159,10 @@ impl<W: Write> Observer for JsonReport<W> {
         } else {
             write!(self.out, "\n  ]")?;
         }
-        let rest = format!("{:#}", json!({ "unexplored": unexplored_json(unexplored), "stats": stats }));
+        let rest = format!(
+            "{:#}",
+            json!({ "unexplored": unexplored_json(unexplored), "stats": stats })
+        );
         // The rest object without its opening brace, continuing the document.
         writeln!(self.out, ",{}", rest.trim_start().trim_start_matches('{'))?;
         self.out.flush()
@@ -189,23 +212,47 @@ impl<W: Write> Observer for JsonLinesReport<W> {
             parent: node.parent_id(),
             depth: node.depth,
             rule: node.edge.as_ref().map(|edge| edge.rule.name()),
-            condition: AsText(node.edge.as_ref().map_or(&node.conjunction, |edge| &edge.condition)),
-            trace: node.edge.iter().flat_map(|edge| &edge.trace).map(AsText).collect(),
+            condition: AsText(
+                node.edge
+                    .as_ref()
+                    .map_or(&node.conjunction, |edge| &edge.condition),
+            ),
+            trace: node
+                .edge
+                .iter()
+                .flat_map(|edge| &edge.trace)
+                .map(AsText)
+                .collect(),
         };
         line(&mut self.out, &node_line)
     }
 
     fn pruned(&mut self, pruned: Pruned) -> io::Result<()> {
-        line(&mut self.out, &json!({ "pruned": pruned.parent, "rule": pruned.rule.name() }))
+        line(
+            &mut self.out,
+            &json!({ "pruned": pruned.parent, "rule": pruned.rule.name() }),
+        )
     }
 
     fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
         let path_condition = path.leaf.path_condition != path.node.conjunction;
-        line(&mut self.out, &PathJson { path: &path, header: &self.header, id_key: "path", path_condition, trace: None })
+        line(
+            &mut self.out,
+            &PathJson {
+                path: &path,
+                header: &self.header,
+                id_key: "path",
+                path_condition,
+                trace: None,
+            },
+        )
     }
 
     fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
-        line(&mut self.out, &json!({ "unexplored": unexplored_json(unexplored), "stats": stats }))?;
+        line(
+            &mut self.out,
+            &json!({ "unexplored": unexplored_json(unexplored), "stats": stats }),
+        )?;
         self.out.flush()
     }
 }

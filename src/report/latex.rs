@@ -40,7 +40,12 @@ pub fn run_latex(trace: &[(Option<&'static str>, String)], ending: &str) -> Stri
                 let _ = writeln!(out, "  \\item[] \\texttt{{{}}}", tex(config));
             }
             Some(rule) => {
-                let _ = writeln!(out, "  \\item[$\\xrightarrow{{\\text{{{}}}}}$] \\texttt{{{}}}", tex(rule), tex(config));
+                let _ = writeln!(
+                    out,
+                    "  \\item[$\\xrightarrow{{\\text{{{}}}}}$] \\texttt{{{}}}",
+                    tex(rule),
+                    tex(config)
+                );
             }
         }
     }
@@ -50,12 +55,21 @@ pub fn run_latex(trace: &[(Option<&'static str>, String)], ending: &str) -> Stri
 
 /// An exploration: the tree, the table of paths, the trace `ρ` of each path.
 pub fn tree_latex(tree: &Tree, header: &Header) -> String {
-    let mut out = format!("\\section*{{Symbolic execution of \\texttt{{{}}}}}\n{}.\n\n", tex(&header.program), tex(&paths_summary(&tree.stats)));
+    let mut out = format!(
+        "\\section*{{Symbolic execution of \\texttt{{{}}}}}\n{}.\n\n",
+        tex(&header.program),
+        tex(&paths_summary(&tree.stats))
+    );
     out.push_str(&tikz(tree));
     out.push_str("\\begin{longtable}{r l p{0.45\\linewidth} p{0.25\\linewidth}}\npath & status & path condition $\\varphi$ & model \\\\ \\hline\n\\endhead\n");
     for (id, &node) in tree.paths.iter().enumerate() {
-        let Some(leaf) = tree.leaf(node) else { continue };
-        let model = leaf.model.as_ref().map_or_else(|| "none".to_string(), |model| ShowValuation(&header.inputs_of(model)).to_string());
+        let Some(leaf) = tree.leaf(node) else {
+            continue;
+        };
+        let model = leaf.model.as_ref().map_or_else(
+            || "none".to_string(),
+            |model| ShowValuation(&header.inputs_of(model)).to_string(),
+        );
         let _ = writeln!(
             out,
             "{id} & {} & \\texttt{{{}}} & \\texttt{{{}}} \\\\",
@@ -64,10 +78,20 @@ pub fn tree_latex(tree: &Tree, header: &Header) -> String {
             tex(&model)
         );
     }
-    out.push_str("\\end{longtable}\n\n\\subsection*{Traces $\\rho$}\n\\begin{description}\\raggedright\n");
+    out.push_str(
+        "\\end{longtable}\n\n\\subsection*{Traces $\\rho$}\n\\begin{description}\\raggedright\n",
+    );
     for (id, &node) in tree.paths.iter().enumerate() {
-        let trace: Vec<String> = tree.trace_to(node).iter().map(|entry| tex(&entry.to_string())).collect();
-        let trace = if trace.is_empty() { "$\\varepsilon$".to_string() } else { trace.join(" $\\cdot$ ") };
+        let trace: Vec<String> = tree
+            .trace_to(node)
+            .iter()
+            .map(|entry| tex(&entry.to_string()))
+            .collect();
+        let trace = if trace.is_empty() {
+            "$\\varepsilon$".to_string()
+        } else {
+            trace.join(" $\\cdot$ ")
+        };
         let _ = writeln!(out, "  \\item[path {id}] \\texttt{{{trace}}}");
     }
     out.push_str("\\end{description}\n");
@@ -82,7 +106,10 @@ fn tikz(tree: &Tree) -> String {
     let tops = layout.level_tops(0.0);
     let mut out = String::from("\\begin{center}\n\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%\n\\begin{tikzpicture}[x=1pt, y=-1pt, every node/.style={draw, rounded corners, align=center, font=\\ttfamily\\scriptsize, inner sep=2pt}]\n");
     for (id, placed) in layout.boxes.iter().enumerate() {
-        let (x, y) = (placed.center * POINTS, (tops[placed.level] + placed.height / 2.0) * POINTS);
+        let (x, y) = (
+            placed.center * POINTS,
+            (tops[placed.level] + placed.height / 2.0) * POINTS,
+        );
         let lines: Vec<String> = placed.lines.iter().map(|line| tex(line)).collect();
         let style = match placed.kind {
             Look::Plain => "",
@@ -92,7 +119,12 @@ fn tikz(tree: &Tree) -> String {
             Look::Folded => ", dashed, fill=blue!6",
             Look::Unexplored => ", dashed",
         };
-        let _ = writeln!(out, "  \\node[minimum width={:.1}pt{style}] (b{id}) at ({x:.1}, {y:.1}) {{{}}};", placed.width * POINTS, lines.join(" \\\\ "));
+        let _ = writeln!(
+            out,
+            "  \\node[minimum width={:.1}pt{style}] (b{id}) at ({x:.1}, {y:.1}) {{{}}};",
+            placed.width * POINTS,
+            lines.join(" \\\\ ")
+        );
         if let Some(parent) = placed.parent {
             let _ = writeln!(out, "  \\draw (b{parent}.south) -- (b{id}.north);");
         }
@@ -169,7 +201,9 @@ pub fn tex(text: &str) -> String {
 
 /// The digit a subscript digit (`₁` of a fresh name `c₁`) stands for.
 fn subscript_digit(c: char) -> Option<char> {
-    let offset = u32::from(c).checked_sub(u32::from('₀')).filter(|&offset| offset < 10)?;
+    let offset = u32::from(c)
+        .checked_sub(u32::from('₀'))
+        .filter(|&offset| offset < 10)?;
     char::from_u32(u32::from('0') + offset)
 }
 
@@ -179,9 +213,18 @@ mod tests {
 
     #[test]
     fn the_paper_notation_becomes_math_and_specials_are_escaped() {
-        assert_eq!(tex("⟨x := 1, {x ↦ 0}⟩"), "$\\langle$x := 1, \\{x $\\mapsto$ 0\\}$\\rangle$");
-        assert_eq!(tex("!(a[3] != x) && y <= 5_%"), "$\\neg$(a[3] $\\neq$ x) $\\wedge$ y $\\leq$ 5\\_\\%");
+        assert_eq!(
+            tex("⟨x := 1, {x ↦ 0}⟩"),
+            "$\\langle$x := 1, \\{x $\\mapsto$ 0\\}$\\rangle$"
+        );
+        assert_eq!(
+            tex("!(a[3] != x) && y <= 5_%"),
+            "$\\neg$(a[3] $\\neq$ x) $\\wedge$ y $\\leq$ 5\\_\\%"
+        );
         assert_eq!(tex("ψ"), "\\textsf{U+03C8}");
-        assert_eq!(tex("c₁₂ := new C, {o1: C}"), "c$_{12}$ := new C, \\{o1:\\ C\\}");
+        assert_eq!(
+            tex("c₁₂ := new C, {o1: C}"),
+            "c$_{12}$ := new C, \\{o1:\\ C\\}"
+        );
     }
 }

@@ -50,7 +50,11 @@ pub struct Layout {
 
 impl Layout {
     pub fn of(root: &Box) -> Layout {
-        let mut layout = Layout { boxes: Vec::new(), levels: Vec::new(), width: band(root) };
+        let mut layout = Layout {
+            boxes: Vec::new(),
+            levels: Vec::new(),
+            width: band(root),
+        };
         layout.place(root, None, 0, 0.0);
         layout
     }
@@ -80,9 +84,18 @@ impl Layout {
         }
         self.levels[level] = self.levels[level].max(height);
         let kind = look(&b.kind);
-        self.boxes.push(Placed { parent, level, center: left + span / 2.0, width, height, lines, kind });
+        self.boxes.push(Placed {
+            parent,
+            level,
+            center: left + span / 2.0,
+            width,
+            height,
+            lines,
+            kind,
+        });
         let id = self.boxes.len() - 1;
-        let children: f64 = b.children.iter().map(band).sum::<f64>() + GAP_X * b.children.len().saturating_sub(1) as f64;
+        let children: f64 = b.children.iter().map(band).sum::<f64>()
+            + GAP_X * b.children.len().saturating_sub(1) as f64;
         let mut x = left + (span - children) / 2.0;
         for child in &b.children {
             self.place(child, Some(id), level + 1, x);
@@ -93,12 +106,17 @@ impl Layout {
 
 /// The width of the band `b`'s subtree needs.
 fn band(b: &Box) -> f64 {
-    let children: f64 = b.children.iter().map(band).sum::<f64>() + GAP_X * b.children.len().saturating_sub(1) as f64;
+    let children: f64 = b.children.iter().map(band).sum::<f64>()
+        + GAP_X * b.children.len().saturating_sub(1) as f64;
     box_width(&lines(b)).max(children)
 }
 
 fn box_width(lines: &[String]) -> f64 {
-    lines.iter().map(|line| text_width(line)).fold(0.0, f64::max) + 2.0 * PADDING
+    lines
+        .iter()
+        .map(|line| text_width(line))
+        .fold(0.0, f64::max)
+        + 2.0 * PADDING
 }
 
 pub fn text_width(text: &str) -> f64 {
@@ -112,7 +130,11 @@ fn lines(b: &Box) -> Vec<String> {
         Some(rule) => (rule.to_string(), b.steps.saturating_sub(1)),
         None => ("start".to_string(), b.steps),
     };
-    lines.push(if more == 0 { first } else { format!("{first} +{more} step{}", if more == 1 { "" } else { "s" }) });
+    lines.push(if more == 0 {
+        first
+    } else {
+        format!("{first} +{more} step{}", if more == 1 { "" } else { "s" })
+    });
     if !b.condition.is_true() {
         let mut wrapped = wrap(&b.condition.to_string());
         if wrapped.len() > MAX_CONDITION_LINES {
@@ -125,7 +147,9 @@ fn lines(b: &Box) -> Vec<String> {
         Kind::Fork => format!("fork #{}", b.node),
         Kind::End { path, status } => format!("path {path}: {status}"),
         Kind::Unexplored => "unexplored".to_string(),
-        Kind::Folded { paths } => format!("{paths} path{} folded", if *paths == 1 { "" } else { "s" }),
+        Kind::Folded { paths } => {
+            format!("{paths} path{} folded", if *paths == 1 { "" } else { "s" })
+        }
     });
     lines
 }
@@ -134,7 +158,11 @@ fn lines(b: &Box) -> Vec<String> {
 fn wrap(text: &str) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for (i, part) in text.split(" && ").enumerate() {
-        let part = if i == 0 { part.to_string() } else { format!("&& {part}") };
+        let part = if i == 0 {
+            part.to_string()
+        } else {
+            format!("&& {part}")
+        };
         match lines.last_mut() {
             Some(line) if line.chars().count() + 1 + part.chars().count() <= WRAP => {
                 line.push(' ');
@@ -149,11 +177,19 @@ fn wrap(text: &str) -> Vec<String> {
 fn look(kind: &Kind) -> Look {
     match kind {
         Kind::Fork => Look::Plain,
-        Kind::End { status: Status::Terminated | Status::AssumptionViolated, .. } => Look::Terminated,
-        Kind::End { status: Status::Error(_), .. } => Look::Error,
-        Kind::End { status: Status::Bounded(_), .. } => Look::Cut,
+        Kind::End {
+            status: Status::Terminated | Status::AssumptionViolated,
+            ..
+        } => Look::Terminated,
+        Kind::End {
+            status: Status::Error(_),
+            ..
+        } => Look::Error,
+        Kind::End {
+            status: Status::Bounded(_),
+            ..
+        } => Look::Cut,
         Kind::End { .. } | Kind::Unexplored => Look::Unexplored,
         Kind::Folded { .. } => Look::Folded,
     }
 }
-

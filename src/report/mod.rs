@@ -4,11 +4,11 @@
 pub mod compact;
 pub mod diagnostic;
 pub mod dot;
-pub mod smtlib;
-pub mod svg;
 pub mod json;
 pub mod latex;
 pub mod layout;
+pub mod smtlib;
+pub mod svg;
 pub mod text;
 pub mod values;
 

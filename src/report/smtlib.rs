@@ -27,9 +27,17 @@ pub struct SmtlibFiles<'a> {
 
 impl<'a> SmtlibFiles<'a> {
     /// Creates `dir` if needed.
-    pub fn new(dir: &Path, program: &str, report: &'a mut dyn Observer) -> io::Result<SmtlibFiles<'a>> {
+    pub fn new(
+        dir: &Path,
+        program: &str,
+        report: &'a mut dyn Observer,
+    ) -> io::Result<SmtlibFiles<'a>> {
         std::fs::create_dir_all(dir)?;
-        Ok(SmtlibFiles { dir: dir.to_path_buf(), program: program.to_string(), report })
+        Ok(SmtlibFiles {
+            dir: dir.to_path_buf(),
+            program: program.to_string(),
+            report,
+        })
     }
 }
 

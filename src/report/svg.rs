@@ -20,7 +20,12 @@ pub fn tree_svg(tree: &Tree, header: &Header) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"{FONT_SIZE}\">"
     );
     let _ = writeln!(out, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
-    let _ = writeln!(out, "<text x=\"{PADDING}\" y=\"{:.1}\" font-weight=\"bold\">{}</text>", PADDING + FONT_SIZE, escape(&title));
+    let _ = writeln!(
+        out,
+        "<text x=\"{PADDING}\" y=\"{:.1}\" font-weight=\"bold\">{}</text>",
+        PADDING + FONT_SIZE,
+        escape(&title)
+    );
     let level_top = layout.level_tops(top);
     for placed in &layout.boxes {
         let y = level_top[placed.level];
@@ -35,7 +40,11 @@ pub fn tree_svg(tree: &Tree, header: &Header) -> String {
             );
         }
         let (fill, stroke) = colours(placed.kind);
-        let dash = if matches!(placed.kind, Look::Folded | Look::Unexplored) { " stroke-dasharray=\"4 3\"" } else { "" };
+        let dash = if matches!(placed.kind, Look::Folded | Look::Unexplored) {
+            " stroke-dasharray=\"4 3\""
+        } else {
+            ""
+        };
         let left = placed.center - placed.width / 2.0;
         let _ = writeln!(
             out,
@@ -43,9 +52,18 @@ pub fn tree_svg(tree: &Tree, header: &Header) -> String {
             placed.width, placed.height
         );
         for (i, line) in placed.lines.iter().enumerate() {
-            let weight = if i + 1 == placed.lines.len() { " font-weight=\"bold\"" } else { "" };
+            let weight = if i + 1 == placed.lines.len() {
+                " font-weight=\"bold\""
+            } else {
+                ""
+            };
             let baseline = y + PADDING + FONT_SIZE + i as f64 * LINE_HEIGHT - 2.0;
-            let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{baseline:.1}\" text-anchor=\"middle\"{weight}>{}</text>", placed.center, escape(line));
+            let _ = writeln!(
+                out,
+                "<text x=\"{:.1}\" y=\"{baseline:.1}\" text-anchor=\"middle\"{weight}>{}</text>",
+                placed.center,
+                escape(line)
+            );
         }
     }
     out.push_str("</svg>\n");
@@ -65,5 +83,8 @@ fn colours(look: Look) -> (&'static str, &'static str) {
 
 /// Text for SVG: `&`, `<`, `>` and `"` escaped.
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

@@ -3,7 +3,7 @@
 //! counters), so it can be snapshotted.
 
 use super::Header;
-use crate::explore::{Finished, Leaf, Observer, Stats, Tree, TraceEntry, Unexplored};
+use crate::explore::{Finished, Leaf, Observer, Stats, TraceEntry, Tree, Unexplored};
 use std::io::{self, Write};
 use symex_semantics::eval::ShowValuation;
 
@@ -21,7 +21,14 @@ impl<W: Write> TextReport<W> {
 
 impl<W: Write> Observer for TextReport<W> {
     fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
-        write_path(&mut self.out, &self.header, path.id, path.node.depth, &path.leaf, &path.node.trace())
+        write_path(
+            &mut self.out,
+            &self.header,
+            path.id,
+            path.node.depth,
+            &path.leaf,
+            &path.node.trace(),
+        )
     }
 
     fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
@@ -35,15 +42,34 @@ pub fn tree_text(tree: &Tree, header: &Header) -> String {
     let mut out = Vec::new();
     for (id, &node) in tree.paths.iter().enumerate() {
         if let Some(leaf) = tree.leaf(node) {
-            let _ = write_path(&mut out, header, id, tree.nodes[node].depth, leaf, &tree.trace_to(node));
+            let _ = write_path(
+                &mut out,
+                header,
+                id,
+                tree.nodes[node].depth,
+                leaf,
+                &tree.trace_to(node),
+            );
         }
     }
     let _ = write_summary(&mut out, &tree.unexplored, &tree.stats);
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn write_path(out: &mut dyn Write, header: &Header, id: usize, steps: usize, leaf: &Leaf, trace: &[&TraceEntry]) -> io::Result<()> {
-    writeln!(out, "path {id}: {} after {steps} step{}", leaf.status, if steps == 1 { "" } else { "s" })?;
+fn write_path(
+    out: &mut dyn Write,
+    header: &Header,
+    id: usize,
+    steps: usize,
+    leaf: &Leaf,
+    trace: &[&TraceEntry],
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "path {id}: {} after {steps} step{}",
+        leaf.status,
+        if steps == 1 { "" } else { "s" }
+    )?;
     writeln!(out, "  φ = {}", leaf.path_condition)?;
     write!(out, "  σ = {{")?;
     for (i, (x, e)) in leaf.state.iter().enumerate() {
@@ -66,9 +92,18 @@ fn write_path(out: &mut dyn Write, header: &Header, id: usize, steps: usize, lea
 
 fn write_summary(out: &mut dyn Write, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
     let pruned = stats.pruned;
-    writeln!(out, "{}; {pruned} infeasible branch{} pruned", super::paths_summary(stats), if pruned == 1 { "" } else { "es" })?;
+    writeln!(
+        out,
+        "{}; {pruned} infeasible branch{} pruned",
+        super::paths_summary(stats),
+        if pruned == 1 { "" } else { "es" }
+    )?;
     for u in unexplored {
-        writeln!(out, "unexplored: node {} at depth {} ({})", u.node, u.depth, u.reason)?;
+        writeln!(
+            out,
+            "unexplored: node {} at depth {} ({})",
+            u.node, u.depth, u.reason
+        )?;
     }
     Ok(())
 }

@@ -16,7 +16,11 @@ pub fn value_json(value: &Value) -> Json {
         // Never a variable's value: only forward execution's field arrays evaluate to it.
         Value::Field(_) => Json::String(value.to_string()),
         Value::Array(array) => {
-            let entries: Map<String, Json> = array.entries.iter().map(|(i, v)| (i.to_string(), value_json(v))).collect();
+            let entries: Map<String, Json> = array
+                .entries
+                .iter()
+                .map(|(i, v)| (i.to_string(), value_json(v)))
+                .collect();
             json!({ "default": value_json(&array.default), "entries": entries, "len": value_json(&Value::Int(array.len.clone())) })
         }
     }
@@ -24,7 +28,12 @@ pub fn value_json(value: &Value) -> Json {
 
 /// A valuation as one JSON object, in name order.
 pub fn valuation_json(valuation: &Valuation) -> Json {
-    Json::Object(valuation.iter().map(|(x, v)| (x.to_string(), value_json(v))).collect())
+    Json::Object(
+        valuation
+            .iter()
+            .map(|(x, v)| (x.to_string(), value_json(v)))
+            .collect(),
+    )
 }
 
 /// A valuation with its heap, as `run --heap` reads it (SPEC §2.1):
@@ -36,7 +45,12 @@ pub fn heap_json(valuation: &Valuation) -> Json {
         .map(|(o, object)| {
             let mut fields = Map::new();
             fields.insert("class".to_string(), Json::String(object.class.to_string()));
-            fields.extend(object.fields.iter().map(|(f, v)| (f.to_string(), value_json(v))));
+            fields.extend(
+                object
+                    .fields
+                    .iter()
+                    .map(|(f, v)| (f.to_string(), value_json(v))),
+            );
             (o.to_string(), Json::Object(fields))
         })
         .collect();

@@ -62,7 +62,11 @@ impl NormalForm {
     /// conjunction plain.
     fn appended(&mut self, left: &Term, right: &Term, mut tags: Tags) -> Option<(Term, Tags)> {
         let mut conjunction = left.clone();
-        for conjunct in right.conjuncts().into_iter().filter(|conjunct| !conjunct.is_true()) {
+        for conjunct in right
+            .conjuncts()
+            .into_iter()
+            .filter(|conjunct| !conjunct.is_true())
+        {
             if !self.admit(&conjunct, &mut tags) {
                 return None;
             }
@@ -82,19 +86,30 @@ impl NormalForm {
         }
         conjuncts.push(rest);
         let mut tags = Tags::default();
-        conjuncts.iter().rev().all(|conjunct| self.admit(conjunct, &mut tags)).then_some(tags)
+        conjuncts
+            .iter()
+            .rev()
+            .all(|conjunct| self.admit(conjunct, &mut tags))
+            .then_some(tags)
     }
 
     /// Adds `conjunct` to a plain conjunction's tags, unless the normal
     /// form would not simply append it: it may meet a conjunct already
     /// there, pins a variable, or is no single conjunct in normal form.
     fn admit(&mut self, conjunct: &Term, tags: &mut Tags) -> bool {
-        if matches!(conjunct.kind(), TermKind::Binary(BinOp::And | BinOp::Or, ..) | TermKind::Bool(_)) {
+        if matches!(
+            conjunct.kind(),
+            TermKind::Binary(BinOp::And | BinOp::Or, ..) | TermKind::Bool(_)
+        ) {
             return false;
         }
         if let Some((comparison, written)) = self.linear.compared(conjunct) {
             let pins = comparison.op == BinOp::Eq && variable(&comparison.lhs).is_some();
-            let form = self.forms.entry(conjunct.id()).or_insert_with(|| comparison.lhs.term()).id();
+            let form = self
+                .forms
+                .entry(conjunct.id())
+                .or_insert_with(|| comparison.lhs.term())
+                .id();
             if written != conjunct || pins || tags.may_contain(form) {
                 return false;
             }
@@ -102,7 +117,10 @@ impl NormalForm {
             return true;
         }
         let complement = self.complement(conjunct);
-        if self.normalise(conjunct) != *conjunct || tags.may_contain(conjunct.id()) || tags.may_contain(complement.id()) {
+        if self.normalise(conjunct) != *conjunct
+            || tags.may_contain(conjunct.id())
+            || tags.may_contain(complement.id())
+        {
             return false;
         }
         tags.insert(conjunct.id());

@@ -33,7 +33,14 @@ struct Interval {
 
 impl Interval {
     fn new(lhs: Polynomial) -> Interval {
-        Interval { lhs, lower: None, upper: None, excluded: Vec::new(), only: None, compared: 0 }
+        Interval {
+            lhs,
+            lower: None,
+            upper: None,
+            excluded: Vec::new(),
+            only: None,
+            compared: 0,
+        }
     }
 
     fn add(&mut self, comparison: Comparison, written: Term) {
@@ -88,29 +95,62 @@ impl Interval {
             return Some(vec![written]);
         }
         let one = BigInt::one();
-        while let Some((lo, strict)) = self.lower.as_mut().filter(|(lo, _)| self.excluded.contains(lo)) {
+        while let Some((lo, strict)) = self
+            .lower
+            .as_mut()
+            .filter(|(lo, _)| self.excluded.contains(lo))
+        {
             *lo += &one;
             *strict = true;
         }
-        while let Some((hi, strict)) = self.upper.as_mut().filter(|(hi, _)| self.excluded.contains(hi)) {
+        while let Some((hi, strict)) = self
+            .upper
+            .as_mut()
+            .filter(|(hi, _)| self.excluded.contains(hi))
+        {
             *hi -= &one;
             *strict = true;
         }
-        let compare = |op, k| Comparison { lhs: self.lhs.clone(), op, k }.term();
+        let compare = |op, k| {
+            Comparison {
+                lhs: self.lhs.clone(),
+                op,
+                k,
+            }
+            .term()
+        };
         match (&self.lower, &self.upper) {
             (Some((lo, _)), Some((hi, _))) if lo > hi => return None,
-            (Some((lo, _)), Some((hi, _))) if lo == hi => return Some(vec![compare(BinOp::Eq, lo.clone())]),
+            (Some((lo, _)), Some((hi, _))) if lo == hi => {
+                return Some(vec![compare(BinOp::Eq, lo.clone())])
+            }
             _ => {}
         }
         let mut conjuncts = Vec::new();
         if let Some((lo, strict)) = &self.lower {
-            conjuncts.push(if *strict { compare(BinOp::Gt, lo - &one) } else { compare(BinOp::Ge, lo.clone()) });
+            conjuncts.push(if *strict {
+                compare(BinOp::Gt, lo - &one)
+            } else {
+                compare(BinOp::Ge, lo.clone())
+            });
         }
         if let Some((hi, strict)) = &self.upper {
-            conjuncts.push(if *strict { compare(BinOp::Lt, hi + &one) } else { compare(BinOp::Le, hi.clone()) });
+            conjuncts.push(if *strict {
+                compare(BinOp::Lt, hi + &one)
+            } else {
+                compare(BinOp::Le, hi.clone())
+            });
         }
-        let inside = |k: &BigInt| self.lower.as_ref().is_none_or(|(lo, _)| k > lo) && self.upper.as_ref().is_none_or(|(hi, _)| k < hi);
-        conjuncts.extend(self.excluded.iter().filter(|k| inside(k)).map(|k| compare(BinOp::Ne, k.clone())));
+        let inside = |k: &BigInt| {
+            self.lower.as_ref().is_none_or(|(lo, _)| k > lo)
+                && self.upper.as_ref().is_none_or(|(hi, _)| k < hi)
+        };
+        conjuncts.extend(
+            self.excluded
+                .iter()
+                .filter(|k| inside(k))
+                .map(|k| compare(BinOp::Ne, k.clone())),
+        );
         Some(conjuncts)
     }
 }
@@ -118,7 +158,11 @@ impl Interval {
 /// `x` when the linear form is the variable `x` itself, which an equality
 /// pins.
 pub fn variable(lhs: &Polynomial) -> Option<Name> {
-    let (monomial, coefficient) = lhs.monomials.iter().next().filter(|_| lhs.monomials.len() == 1)?;
+    let (monomial, coefficient) = lhs
+        .monomials
+        .iter()
+        .next()
+        .filter(|_| lhs.monomials.len() == 1)?;
     match (&monomial[..], coefficient.is_one()) {
         ([atom], true) => match atom.term().kind() {
             TermKind::Var(x, _) => Some(x.clone()),
@@ -132,7 +176,10 @@ pub fn variable(lhs: &Polynomial) -> Option<Name> {
 type Key = Vec<(Vec<u64>, BigInt)>;
 
 fn key(lhs: &Polynomial) -> Key {
-    lhs.monomials.iter().map(|(m, c)| (m.iter().map(|atom| atom.term().id()).collect(), c.clone())).collect()
+    lhs.monomials
+        .iter()
+        .map(|(m, c)| (m.iter().map(|atom| atom.term().id()).collect(), c.clone()))
+        .collect()
 }
 
 /// The normal form of a term: arithmetic by [`LinearForm`], and every
@@ -150,7 +197,12 @@ pub struct NormalForm {
 
 impl NormalForm {
     pub fn new() -> NormalForm {
-        NormalForm { linear: LinearForm::new(), memo: IdMap::default(), plain: IdMap::default(), forms: IdMap::default() }
+        NormalForm {
+            linear: LinearForm::new(),
+            memo: IdMap::default(),
+            plain: IdMap::default(),
+            forms: IdMap::default(),
+        }
     }
 
     /// Forgets every normal form, keeping the tables' capacity (they fill
@@ -191,7 +243,9 @@ impl NormalForm {
                 }
             }
         }
-        kept.into_iter().reduce(Term::or).unwrap_or_else(|| Term::bool(false))
+        kept.into_iter()
+            .reduce(Term::or)
+            .unwrap_or_else(|| Term::bool(false))
     }
 
     /// `¬t` in normal form: a comparison turned round, otherwise `!t` (or
@@ -233,13 +287,22 @@ impl NormalForm {
                 }
             }
         }
-        let pinned: Vec<(Name, BigInt)> = intervals.iter().filter_map(Interval::pinned_variable).collect();
-        let mut merged: Vec<Option<Vec<Term>>> = intervals.into_iter().map(Interval::conjuncts).collect();
+        let pinned: Vec<(Name, BigInt)> = intervals
+            .iter()
+            .filter_map(Interval::pinned_variable)
+            .collect();
+        let mut merged: Vec<Option<Vec<Term>>> =
+            intervals.into_iter().map(Interval::conjuncts).collect();
         let mut result = Vec::new();
         for slot in slots {
             match slot {
                 Slot::Term(term) if !pinned.is_empty() && !has_fields(&term) => {
-                    let known = substitute(&term, |x| pinned.iter().find(|(y, _)| y == x).map(|(_, k)| Term::int(k.clone())));
+                    let known = substitute(&term, |x| {
+                        pinned
+                            .iter()
+                            .find(|(y, _)| y == x)
+                            .map(|(_, k)| Term::int(k.clone()))
+                    });
                     match self.normalise(&known) {
                         known if known.is_false() => return Term::bool(false),
                         known => result.push(known),
@@ -254,14 +317,21 @@ impl NormalForm {
         }
         // Absorption: `a && (a || b)` is `a`.
         let present: IdSet = result.iter().map(Term::id).collect();
-        let absorbed = |t: &Term| matches!(t.kind(), TermKind::Binary(BinOp::Or, ..)) && operands(t, BinOp::Or).iter().any(|d| present.contains(&d.id()));
+        let absorbed = |t: &Term| {
+            matches!(t.kind(), TermKind::Binary(BinOp::Or, ..))
+                && operands(t, BinOp::Or)
+                    .iter()
+                    .any(|d| present.contains(&d.id()))
+        };
         Term::conjunction(result.iter().filter(|t| !absorbed(t)).cloned())
     }
 }
 
 /// Whether `term` reads a field (and may be undefined, so must keep its place).
 fn has_fields(term: &Term) -> bool {
-    term.nodes().iter().any(|node| matches!(node.kind(), TermKind::Field(..)))
+    term.nodes()
+        .iter()
+        .any(|node| matches!(node.kind(), TermKind::Field(..)))
 }
 
 /// The operands of a chain of `op` (`a && (b && c)` and `(a && b) && c`

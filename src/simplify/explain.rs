@@ -16,12 +16,19 @@ pub struct Step {
 }
 
 /// The steps from `from` to `to`, which the e-graph knows to be equal.
-pub fn steps(egraph: &mut EGraph<Node, ConstantFold>, from: &RecExpr<Node>, to: &RecExpr<Node>) -> Vec<Step> {
+pub fn steps(
+    egraph: &mut EGraph<Node, ConstantFold>,
+    from: &RecExpr<Node>,
+    to: &RecExpr<Node>,
+) -> Vec<Step> {
     let mut explanation = egraph.explain_equivalence(from, to);
     let flat = explanation.make_flat_explanation();
     flat.iter()
         .skip(1)
-        .map(|term| Step { rule: rule_of(term).unwrap_or_else(|| "?".to_string()), term: term_of(term) })
+        .map(|term| Step {
+            rule: rule_of(term).unwrap_or_else(|| "?".to_string()),
+            term: term_of(term),
+        })
         .collect()
 }
 

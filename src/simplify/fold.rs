@@ -52,16 +52,25 @@ pub fn fold(node: &Node, constant: impl Fn(Id) -> Option<Constant>) -> Option<Co
     let decided = match node {
         Node::Int(n) => Some(Constant::Int(n.clone())),
         Node::Bool(b) => Some(Constant::Bool(*b)),
-        Node::Binary(BinOp::And, [a, b]) if known(*a, Constant::Bool(false)) || known(*b, Constant::Bool(false)) => {
+        Node::Binary(BinOp::And, [a, b])
+            if known(*a, Constant::Bool(false)) || known(*b, Constant::Bool(false)) =>
+        {
             Some(Constant::Bool(false))
         }
-        Node::Binary(BinOp::Or, [a, b]) if known(*a, Constant::Bool(true)) || known(*b, Constant::Bool(true)) => {
+        Node::Binary(BinOp::Or, [a, b])
+            if known(*a, Constant::Bool(true)) || known(*b, Constant::Bool(true)) =>
+        {
             Some(Constant::Bool(true))
         }
-        Node::Binary(BinOp::Implies, [a, b]) if known(*a, Constant::Bool(false)) || known(*b, Constant::Bool(true)) => {
+        Node::Binary(BinOp::Implies, [a, b])
+            if known(*a, Constant::Bool(false)) || known(*b, Constant::Bool(true)) =>
+        {
             Some(Constant::Bool(true))
         }
-        Node::Binary(BinOp::Mul, [a, b]) if known(*a, Constant::Int(BigInt::zero())) || known(*b, Constant::Int(BigInt::zero())) => {
+        Node::Binary(BinOp::Mul, [a, b])
+            if known(*a, Constant::Int(BigInt::zero()))
+                || known(*b, Constant::Int(BigInt::zero())) =>
+        {
             Some(Constant::Int(BigInt::zero()))
         }
         Node::Ite([c, a, b]) => match constant(*c) {
@@ -102,7 +111,11 @@ impl GuardFolder {
             self.memo.clear();
         }
         for node in guard.nodes_besides(|node| self.memo.contains_key(&node.id())) {
-            let children: Vec<&(Term, Option<Constant>)> = node.children().iter().map(|child| &self.memo[&child.id()]).collect();
+            let children: Vec<&(Term, Option<Constant>)> = node
+                .children()
+                .iter()
+                .map(|child| &self.memo[&child.id()])
+                .collect();
             let value = match positional(&node) {
                 Some(enode) => fold(&enode, |id| children[usize::from(id)].1.clone()),
                 None => None,
@@ -131,7 +144,11 @@ fn positional(node: &Term) -> Option<Node> {
     Some(match node.kind() {
         TermKind::Int(n) => Node::Int(n.clone()),
         TermKind::Bool(b) => Node::Bool(*b),
-        TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::Field(..) | TermKind::FieldArray(..) => return None,
+        TermKind::Var(..)
+        | TermKind::Len(_)
+        | TermKind::Nil(_)
+        | TermKind::Field(..)
+        | TermKind::FieldArray(..) => return None,
         TermKind::Unary(op, _) => Node::Unary(*op, [id(0)]),
         TermKind::Binary(op, ..) => Node::Binary(*op, [id(0), id(1)]),
         TermKind::Ite(..) => Node::Ite([id(0), id(1), id(2)]),
@@ -143,8 +160,12 @@ fn positional(node: &Term) -> Option<Node> {
 /// `!(a op b)` as `a op' b` for a comparison `op` (integers are totally
 /// ordered); any other term as it is.
 fn turned_round(term: Term) -> Term {
-    let TermKind::Unary(UnOp::Not, inner) = term.kind() else { return term };
-    let TermKind::Binary(op, a, b) = inner.kind() else { return term };
+    let TermKind::Unary(UnOp::Not, inner) = term.kind() else {
+        return term;
+    };
+    let TermKind::Binary(op, a, b) = inner.kind() else {
+        return term;
+    };
     let (a, b) = (a.clone(), b.clone());
     match op {
         BinOp::Lt => Term::binary(BinOp::Le, b, a),

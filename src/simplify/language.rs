@@ -11,7 +11,6 @@ use num_bigint::BigInt;
 use std::fmt;
 use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind, UnOp};
 
-
 /// An e-node: a [`TermKind`] whose children are e-class ids (names and
 /// sorts as interned symbols: rewrite rules are shared between threads).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -41,7 +40,9 @@ impl Language for Node {
         match (self, other) {
             (Node::Unary(a, _), Node::Unary(b, _)) => a == b,
             (Node::Binary(a, _), Node::Binary(b, _)) => a == b,
-            (Node::Ite(_), Node::Ite(_)) | (Node::Select(_), Node::Select(_)) | (Node::Store(_), Node::Store(_)) => true,
+            (Node::Ite(_), Node::Ite(_))
+            | (Node::Select(_), Node::Select(_))
+            | (Node::Store(_), Node::Store(_)) => true,
             (Node::Field(f, s, _), Node::Field(g, t, _)) => f == g && s == t,
             _ => self.is_leaf() && self == other,
         }
@@ -49,7 +50,12 @@ impl Language for Node {
 
     fn children(&self) -> &[Id] {
         match self {
-            Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Len(_) | Node::Nil(_) | Node::FieldArray(..) => &[],
+            Node::Int(_)
+            | Node::Bool(_)
+            | Node::Var(..)
+            | Node::Len(_)
+            | Node::Nil(_)
+            | Node::FieldArray(..) => &[],
             Node::Unary(_, ids) | Node::Field(_, _, ids) => ids,
             Node::Binary(_, ids) | Node::Select(ids) => ids,
             Node::Ite(ids) | Node::Store(ids) => ids,
@@ -58,7 +64,12 @@ impl Language for Node {
 
     fn children_mut(&mut self) -> &mut [Id] {
         match self {
-            Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Len(_) | Node::Nil(_) | Node::FieldArray(..) => &mut [],
+            Node::Int(_)
+            | Node::Bool(_)
+            | Node::Var(..)
+            | Node::Len(_)
+            | Node::Nil(_)
+            | Node::FieldArray(..) => &mut [],
             Node::Unary(_, ids) | Node::Field(_, _, ids) => ids,
             Node::Binary(_, ids) | Node::Select(ids) => ids,
             Node::Ite(ids) | Node::Store(ids) => ids,
@@ -103,7 +114,11 @@ impl FromOp for Node {
             ("ite", &[c, a, b]) => Ok(Node::Ite([c, a, b])),
             ("select", &[a, i]) => Ok(Node::Select([a, i])),
             ("store", &[a, i, v]) => Ok(Node::Store([a, i, v])),
-            (_, &[a, b]) => BINARY.iter().find(|o| o.symbol() == op).map(|&o| Node::Binary(o, [a, b])).ok_or_else(unknown),
+            (_, &[a, b]) => BINARY
+                .iter()
+                .find(|o| o.symbol() == op)
+                .map(|&o| Node::Binary(o, [a, b]))
+                .ok_or_else(unknown),
             (_, []) => op.parse().map(Node::Int).map_err(|_| unknown()),
             _ => Err(unknown()),
         }
@@ -164,7 +179,9 @@ pub fn to_term(node: &Node, children: &[Term]) -> Term {
         (Node::Ite(_), [c, a, b]) => TermKind::Ite(c.clone(), a.clone(), b.clone()),
         (Node::Select(_), [a, i]) => TermKind::Select(a.clone(), i.clone()),
         (Node::Store(_), [a, i, v]) => TermKind::Store(a.clone(), i.clone(), v.clone()),
-        (Node::Field(name, sort, _), [o]) => TermKind::Field(o.clone(), name_of(*name), sort_of(*sort)),
+        (Node::Field(name, sort, _), [o]) => {
+            TermKind::Field(o.clone(), name_of(*name), sort_of(*sort))
+        }
         (Node::Int(n), _) => TermKind::Int(n.clone()),
         (Node::Bool(b), _) => TermKind::Bool(*b),
         (Node::Var(x, sort), _) => TermKind::Var(name_of(*x), sort_of(*sort)),
@@ -181,7 +198,11 @@ pub fn to_term(node: &Node, children: &[Term]) -> Term {
 pub fn from_expr(expr: &RecExpr<Node>) -> Term {
     let mut terms: Vec<Term> = Vec::with_capacity(expr.as_ref().len());
     for node in expr.as_ref() {
-        let children: Vec<Term> = node.children().iter().map(|&id| terms[usize::from(id)].clone()).collect();
+        let children: Vec<Term> = node
+            .children()
+            .iter()
+            .map(|&id| terms[usize::from(id)].clone())
+            .collect();
         terms.push(to_term(node, &children));
     }
     terms.pop().unwrap_or_else(|| Term::bool(true))

@@ -62,7 +62,9 @@ impl PartialOrd for Atom {
 
 impl Ord for Atom {
     fn cmp(&self, other: &Atom) -> Ordering {
-        self.key.cmp(&other.key).then_with(|| self.term.id().cmp(&other.term.id()))
+        self.key
+            .cmp(&other.key)
+            .then_with(|| self.term.id().cmp(&other.term.id()))
     }
 }
 
@@ -80,11 +82,17 @@ pub struct Polynomial {
 
 impl Polynomial {
     pub fn constant(k: BigInt) -> Polynomial {
-        Polynomial { monomials: Vec::new(), constant: k }
+        Polynomial {
+            monomials: Vec::new(),
+            constant: k,
+        }
     }
 
     fn atom(term: Term) -> Polynomial {
-        Polynomial { monomials: vec![(vec![Atom::new(term)], BigInt::one())], constant: BigInt::zero() }
+        Polynomial {
+            monomials: vec![(vec![Atom::new(term)], BigInt::one())],
+            constant: BigInt::zero(),
+        }
     }
 
     pub fn as_constant(&self) -> Option<&BigInt> {
@@ -112,7 +120,11 @@ impl Polynomial {
             return Polynomial::default();
         }
         Polynomial {
-            monomials: self.monomials.iter().map(|(m, c)| (m.clone(), c * factor)).collect(),
+            monomials: self
+                .monomials
+                .iter()
+                .map(|(m, c)| (m.clone(), c * factor))
+                .collect(),
             constant: &self.constant * factor,
         }
     }
@@ -127,14 +139,21 @@ impl Polynomial {
         if let Some(k) = self.as_constant() {
             return Some(other.scale(k));
         }
-        let single = |p: &Polynomial| match (p.monomials.iter().next(), p.monomials.len(), p.constant.is_zero()) {
+        let single = |p: &Polynomial| match (
+            p.monomials.iter().next(),
+            p.monomials.len(),
+            p.constant.is_zero(),
+        ) {
             (Some((m, c)), 1, true) => Some((m.clone(), c.clone())),
             _ => None,
         };
         let ((mut m, c), (n, d)) = (single(self)?, single(other)?);
         m.extend(n);
         m.sort();
-        Some(Polynomial { monomials: vec![(m, c * d)], constant: BigInt::zero() })
+        Some(Polynomial {
+            monomials: vec![(m, c * d)],
+            constant: BigInt::zero(),
+        })
     }
 
     /// `(q, r)` with `self = d·q + r`, `q` collecting every monomial whose
@@ -154,12 +173,15 @@ impl Polynomial {
 
     /// The gcd of the monomials' coefficients (`0` for a constant).
     fn content(&self) -> BigInt {
-        self.monomials.iter().fold(BigInt::zero(), |g, (_, c)| g.gcd(c))
+        self.monomials
+            .iter()
+            .fold(BigInt::zero(), |g, (_, c)| g.gcd(c))
     }
 
     /// The polynomial written out: positive monomials first, constant last.
     pub fn term(&self) -> Term {
-        let (positive, negative): (Vec<_>, Vec<_>) = self.monomials.iter().partition(|(_, c)| c.is_positive());
+        let (positive, negative): (Vec<_>, Vec<_>) =
+            self.monomials.iter().partition(|(_, c)| c.is_positive());
         let mut sum: Option<Term> = None;
         for (m, c) in positive.into_iter().chain(negative) {
             let scaled = scaled(m, &c.abs());
@@ -173,7 +195,9 @@ impl Polynomial {
         match sum {
             None => Term::int(self.constant.clone()),
             Some(s) if self.constant.is_zero() => s,
-            Some(s) if self.constant.is_negative() => Term::binary(BinOp::Sub, s, Term::int(-&self.constant)),
+            Some(s) if self.constant.is_negative() => {
+                Term::binary(BinOp::Sub, s, Term::int(-&self.constant))
+            }
             Some(s) => Term::binary(BinOp::Add, s, Term::int(self.constant.clone())),
         }
     }
@@ -181,7 +205,10 @@ impl Polynomial {
 
 /// `c * m` (`m` alone when `c = 1`).
 fn scaled(m: &Monomial, c: &BigInt) -> Term {
-    let product = m.iter().map(|atom| atom.term.clone()).reduce(|p, a| Term::binary(BinOp::Mul, p, a));
+    let product = m
+        .iter()
+        .map(|atom| atom.term.clone())
+        .reduce(|p, a| Term::binary(BinOp::Mul, p, a));
     let product = product.unwrap_or_else(|| Term::int(1));
     if c.is_one() {
         product
@@ -221,7 +248,14 @@ impl Comparison {
             BinOp::Le | BinOp::Gt => k.div_floor(&g),
             _ => -((-&k).div_floor(&g)),
         };
-        let lhs = Polynomial { monomials: lhs.monomials.into_iter().map(|(m, c)| (m, c / &g)).collect(), constant: BigInt::zero() };
+        let lhs = Polynomial {
+            monomials: lhs
+                .monomials
+                .into_iter()
+                .map(|(m, c)| (m, c / &g))
+                .collect(),
+            constant: BigInt::zero(),
+        };
         Ok(Comparison { lhs, op, k })
     }
 
@@ -235,7 +269,11 @@ impl Comparison {
             BinOp::Gt => BinOp::Le,
             _ => BinOp::Lt,
         };
-        Comparison { lhs: self.lhs.clone(), op, k: self.k.clone() }
+        Comparison {
+            lhs: self.lhs.clone(),
+            op,
+            k: self.k.clone(),
+        }
     }
 
     /// `positive op negative + k`.
@@ -300,7 +338,9 @@ pub struct LinearForm {
 
 impl LinearForm {
     pub fn new() -> LinearForm {
-        LinearForm { memo: IdMap::default() }
+        LinearForm {
+            memo: IdMap::default(),
+        }
     }
 
     /// Forgets every normal form, keeping the table's capacity.
@@ -321,7 +361,8 @@ impl LinearForm {
     /// The comparison `term` normalised to, if it is an integer comparison,
     /// with its term.
     pub fn comparison(&mut self, term: &Term) -> Option<(Comparison, Term)> {
-        self.compared(term).map(|(c, written)| (c.clone(), written.clone()))
+        self.compared(term)
+            .map(|(c, written)| (c.clone(), written.clone()))
     }
 
     /// [`LinearForm::comparison`] borrowed.
@@ -372,16 +413,18 @@ impl LinearForm {
             TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) if a.sort() != Sort::Int => {
                 Normal::Other(equality(*op, self.rebuilt(a), self.rebuilt(b)))
             }
-            TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b)
-                if a.sort() == Sort::Int =>
-            {
-                match Comparison::new(*op, &p(a), &p(b)) {
-                    Ok(comparison) => compared(comparison),
-                    Err(truth) => Normal::Other(Term::bool(truth)),
-                }
-            }
+            TermKind::Binary(
+                op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+                a,
+                b,
+            ) if a.sort() == Sort::Int => match Comparison::new(*op, &p(a), &p(b)) {
+                Ok(comparison) => compared(comparison),
+                Err(truth) => Normal::Other(Term::bool(truth)),
+            },
             _ if node.sort() == Sort::Int && !node.children().is_empty() => self.atom(node),
-            TermKind::Var(_, Sort::Int) | TermKind::Len(_) => Normal::Integer(Polynomial::atom(node.clone())),
+            TermKind::Var(_, Sort::Int) | TermKind::Len(_) => {
+                Normal::Integer(Polynomial::atom(node.clone()))
+            }
             _ => Normal::Other(self.with_children(node)),
         }
     }
@@ -392,7 +435,11 @@ impl LinearForm {
 
     /// `node` over its children's normal forms.
     fn with_children(&self, node: &Term) -> Term {
-        let children: Vec<Term> = node.children().into_iter().map(|child| self.rebuilt(child)).collect();
+        let children: Vec<Term> = node
+            .children()
+            .into_iter()
+            .map(|child| self.rebuilt(child))
+            .collect();
         node.with_children(&children)
     }
 }
@@ -417,7 +464,11 @@ fn equality(op: BinOp, a: Term, b: Term) -> Term {
     if a == b {
         return Term::bool(op == BinOp::Eq);
     }
-    let (a, b) = if Atom::new(b.clone()) < Atom::new(a.clone()) { (b, a) } else { (a, b) };
+    let (a, b) = if Atom::new(b.clone()) < Atom::new(a.clone()) {
+        (b, a)
+    } else {
+        (a, b)
+    };
     Term::binary(op, a, b)
 }
 
@@ -432,7 +483,13 @@ fn divide(op: BinOp, p: &Polynomial, d: &BigInt) -> Polynomial {
     let (q, r) = p.divide(d);
     let rest = match r.as_constant() {
         // 0 ≤ r < |d|: the remainder's own quotient is 0.
-        Some(r) => return if op == BinOp::Div { q } else { Polynomial::constant(r.clone()) },
+        Some(r) => {
+            return if op == BinOp::Div {
+                q
+            } else {
+                Polynomial::constant(r.clone())
+            }
+        }
         None => Polynomial::atom(Term::binary(op, r.term(), Term::int(d.clone()))),
     };
     if op == BinOp::Div {

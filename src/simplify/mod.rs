@@ -47,7 +47,11 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { iterations: 8, nodes: 4_000, rounds: 4 }
+        Limits {
+            iterations: 8,
+            nodes: 4_000,
+            rounds: 4,
+        }
     }
 }
 
@@ -149,7 +153,10 @@ impl Simplifier {
     /// exploration, which share their prefixes, cost one small e-graph per
     /// distinct guard rather than one per path that grows with it.
     pub fn simplify(&mut self, term: &Term) -> Term {
-        if matches!(term.kind(), TermKind::Var(..) | TermKind::Int(_) | TermKind::Bool(_)) {
+        if matches!(
+            term.kind(),
+            TermKind::Var(..) | TermKind::Int(_) | TermKind::Bool(_)
+        ) {
             // Most values of a reported state: their own simplest form.
             return term.clone();
         }
@@ -192,7 +199,8 @@ impl Simplifier {
                 let right = self.memoised(right);
                 let left = self.memo[&left.id()].1.clone();
                 let simplified = self.normal.conjoin(&left, &right);
-                self.memo.insert(conjunction.id(), (conjunction.clone(), simplified));
+                self.memo
+                    .insert(conjunction.id(), (conjunction.clone(), simplified));
             }
         }
         self.memo[&term.id()].1.clone()
@@ -201,7 +209,11 @@ impl Simplifier {
     /// [`arithmetic`], memoised per node.
     fn arithmetic(&mut self, term: &Term) -> bool {
         for node in term.nodes_besides(|node| self.arithmetic.contains_key(&node.id())) {
-            let throughout = arithmetic_node(&node) && node.children().iter().all(|child| self.arithmetic[&child.id()]);
+            let throughout = arithmetic_node(&node)
+                && node
+                    .children()
+                    .iter()
+                    .all(|child| self.arithmetic[&child.id()]);
             self.arithmetic.insert(node.id(), throughout);
         }
         self.arithmetic[&term.id()]
@@ -211,7 +223,11 @@ impl Simplifier {
     pub fn run(&self, term: &Term, explained: bool) -> Simplification {
         if !explained && polynomial(term, arithmetic) {
             // No rule improves on the normal form of a polynomial (comparison).
-            return Simplification { term: NormalForm::new().normalise(term), stop: Stop::Saturated, steps: None };
+            return Simplification {
+                term: NormalForm::new().normalise(term),
+                stop: Stop::Saturated,
+                steps: None,
+            };
         }
         let mut egraph = EGraph::new(ConstantFold);
         if explained {
@@ -249,7 +265,11 @@ impl Simplifier {
             stop = limited.unwrap_or(Stop::RoundLimit(self.limits.rounds));
         }
         let steps = explained.then(|| explain::steps(&mut egraph, &original, &to_expr(&result)));
-        Simplification { term: result, stop, steps }
+        Simplification {
+            term: result,
+            stop,
+            steps,
+        }
     }
 }
 
@@ -265,9 +285,10 @@ fn polynomial(term: &Term, mut arithmetic: impl FnMut(&Term) -> bool) -> bool {
         _ => term,
     };
     match top.kind() {
-        TermKind::Binary(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => {
-            top.children().into_iter().all(arithmetic)
-        }
+        TermKind::Binary(
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
+            ..,
+        ) => top.children().into_iter().all(arithmetic),
         _ => arithmetic(term),
     }
 }

@@ -40,7 +40,12 @@ pub struct Rule {
 }
 
 const fn rule(name: &'static str, lhs: &'static str, rhs: &'static str) -> Rule {
-    Rule { name, lhs, rhs, condition: None }
+    Rule {
+        name,
+        lhs,
+        rhs,
+        condition: None,
+    }
 }
 
 /// Every rule of the simplifier, by family.
@@ -132,7 +137,11 @@ pub const MUTANT: Rule = rule("mutant-cancel-division", "(/ (* ?a ?d) ?d)", "?a"
 /// comparison pushed into the first branch only (caught on objects, where
 /// `if c then x else nil fi = y` meets aliasing).
 #[cfg(test)]
-pub const MUTANT_ITE: Rule = rule("mutant-ite-first-branch", "(= (ite ?c ?a ?b) ?d)", "(= ?a ?d)");
+pub const MUTANT_ITE: Rule = rule(
+    "mutant-ite-first-branch",
+    "(= (ite ?c ?a ?b) ?d)",
+    "(= ?a ?d)",
+);
 
 /// A deliberately unsound rule that only a heap can refute: `&&` made
 /// commutative, forgetting that `x != nil && x.f > 0` is `false` where
@@ -153,7 +162,14 @@ pub fn rewrite(rule: &Rule) -> Rewrite<Node, ConstantFold> {
                     egraph[*subst.get(var)?].data.clone()
                 })
             };
-            Rewrite::new(rule.name, lhs, ConditionalApplier { condition: check, applier: rhs })
+            Rewrite::new(
+                rule.name,
+                lhs,
+                ConditionalApplier {
+                    condition: check,
+                    applier: rhs,
+                },
+            )
         }
     };
     result.unwrap_or_else(|error| panic!("rule {} is malformed: {error}", rule.name))
@@ -161,5 +177,7 @@ pub fn rewrite(rule: &Rule) -> Rewrite<Node, ConstantFold> {
 
 /// A rule side; the rules are constants of this file, checked by a test.
 pub fn pattern(source: &str) -> Pattern<Node> {
-    source.parse().unwrap_or_else(|error| panic!("pattern `{source}` is malformed: {error:?}"))
+    source
+        .parse()
+        .unwrap_or_else(|error| panic!("pattern `{source}` is malformed: {error:?}"))
 }

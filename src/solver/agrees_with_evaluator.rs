@@ -46,7 +46,14 @@ enum Ground {
 }
 
 const INT_OPS: [BinOp; 5] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Mod];
-const COMPARISONS: [BinOp; 6] = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+const COMPARISONS: [BinOp; 6] = [
+    BinOp::Eq,
+    BinOp::Ne,
+    BinOp::Lt,
+    BinOp::Le,
+    BinOp::Gt,
+    BinOp::Ge,
+];
 const CONNECTIVES: [BinOp; 3] = [BinOp::And, BinOp::Or, BinOp::Implies];
 
 fn pick<T: Copy>(g: &mut Gen, options: &[T]) -> T {
@@ -64,33 +71,65 @@ impl Ground {
         match (kind, leaf) {
             (Kind::Int, true) => match pick(g, &[0, 0, 0, 1, 2]) {
                 0 => Ground::Int(BigInt::from(pick(g, &[-3, -2, -1, 0, 1, 2, 3, 7]))),
-                1 => Ground::Int((BigInt::from(1) << 70) * pick(g, &[-1, 1]) + pick(g, &[-1, 0, 1])),
+                1 => {
+                    Ground::Int((BigInt::from(1) << 70) * pick(g, &[-1, 1]) + pick(g, &[-1, 0, 1]))
+                }
                 _ => Ground::Len,
             },
             (Kind::Int, false) => match pick(g, &[0, 0, 0, 1, 2, 3]) {
-                0 => Ground::Binary(pick(g, &INT_OPS), boxed(g, Kind::Int, half), boxed(g, Kind::Int, half)),
+                0 => Ground::Binary(
+                    pick(g, &INT_OPS),
+                    boxed(g, Kind::Int, half),
+                    boxed(g, Kind::Int, half),
+                ),
                 1 => Ground::Unary(UnOp::Neg, boxed(g, Kind::Int, budget - 1)),
                 2 => Ground::Select(boxed(g, Kind::Array, half), boxed(g, Kind::Int, half)),
-                _ => Ground::Ite(boxed(g, Kind::Bool, half), boxed(g, Kind::Int, half), boxed(g, Kind::Int, half)),
+                _ => Ground::Ite(
+                    boxed(g, Kind::Bool, half),
+                    boxed(g, Kind::Int, half),
+                    boxed(g, Kind::Int, half),
+                ),
             },
             (Kind::Bool, true) => Ground::Bool(pick(g, &[true, false])),
             (Kind::Bool, false) => match pick(g, &[0, 0, 1, 2, 3]) {
-                0 => Ground::Binary(pick(g, &COMPARISONS), boxed(g, Kind::Int, half), boxed(g, Kind::Int, half)),
-                1 => Ground::Binary(pick(g, &CONNECTIVES), boxed(g, Kind::Bool, half), boxed(g, Kind::Bool, half)),
+                0 => Ground::Binary(
+                    pick(g, &COMPARISONS),
+                    boxed(g, Kind::Int, half),
+                    boxed(g, Kind::Int, half),
+                ),
+                1 => Ground::Binary(
+                    pick(g, &CONNECTIVES),
+                    boxed(g, Kind::Bool, half),
+                    boxed(g, Kind::Bool, half),
+                ),
                 2 => Ground::Unary(UnOp::Not, boxed(g, Kind::Bool, budget - 1)),
-                _ => Ground::Binary(pick(g, &[BinOp::Eq, BinOp::Ne]), boxed(g, Kind::Array, half), boxed(g, Kind::Array, half)),
+                _ => Ground::Binary(
+                    pick(g, &[BinOp::Eq, BinOp::Ne]),
+                    boxed(g, Kind::Array, half),
+                    boxed(g, Kind::Array, half),
+                ),
             },
             (Kind::Array, true) => Ground::Input,
             (Kind::Array, false) => match pick(g, &[0, 0, 1]) {
-                0 => Ground::Store(boxed(g, Kind::Array, half), boxed(g, Kind::Int, half), boxed(g, Kind::Int, half)),
-                _ => Ground::Ite(boxed(g, Kind::Bool, half), boxed(g, Kind::Array, half), boxed(g, Kind::Array, half)),
+                0 => Ground::Store(
+                    boxed(g, Kind::Array, half),
+                    boxed(g, Kind::Int, half),
+                    boxed(g, Kind::Int, half),
+                ),
+                _ => Ground::Ite(
+                    boxed(g, Kind::Bool, half),
+                    boxed(g, Kind::Array, half),
+                    boxed(g, Kind::Array, half),
+                ),
             },
         }
     }
 
     fn kind(&self) -> Kind {
         match self {
-            Ground::Int(_) | Ground::Len | Ground::Select(..) | Ground::Unary(UnOp::Neg, _) => Kind::Int,
+            Ground::Int(_) | Ground::Len | Ground::Select(..) | Ground::Unary(UnOp::Neg, _) => {
+                Kind::Int
+            }
             Ground::Bool(_) | Ground::Unary(UnOp::Not, _) => Kind::Bool,
             Ground::Binary(op, ..) if op.is_boolean() => Kind::Bool,
             Ground::Binary(..) => Kind::Int,
@@ -136,9 +175,15 @@ impl Arbitrary for Case {
         let kind = pick(g, &[Kind::Int, Kind::Bool, Kind::Array]);
         let budget = g.size();
         let term = Ground::generate(g, kind, budget);
-        let mut input = ArrayValue::constant(BigInt::from(pick(g, &[0, 1, 3])), Value::Int(BigInt::from(pick(g, &[0, 5]))));
+        let mut input = ArrayValue::constant(
+            BigInt::from(pick(g, &[0, 1, 3])),
+            Value::Int(BigInt::from(pick(g, &[0, 5]))),
+        );
         for _ in 0..pick(g, &[0, 1, 2]) {
-            input = input.set(BigInt::from(pick(g, &[-1, 0, 1, 2])), Value::Int(BigInt::from(pick(g, &[-4, 0, 9]))));
+            input = input.set(
+                BigInt::from(pick(g, &[-1, 0, 1, 2])),
+                Value::Int(BigInt::from(pick(g, &[-4, 0, 9]))),
+            );
         }
         Case { term, input }
     }
@@ -146,14 +191,30 @@ impl Arbitrary for Case {
     /// Subterms of the same sort, then the term with one child shrunk.
     fn shrink(&self) -> Box<dyn Iterator<Item = Case>> {
         let kind = self.term.kind();
-        let mut smaller: Vec<Ground> =
-            self.term.children().into_iter().filter(|child| child.kind() == kind).cloned().collect();
+        let mut smaller: Vec<Ground> = self
+            .term
+            .children()
+            .into_iter()
+            .filter(|child| child.kind() == kind)
+            .cloned()
+            .collect();
         for (position, child) in self.term.children().into_iter().enumerate() {
-            let shrunk = Case { term: child.clone(), input: self.input.clone() }.shrink();
-            smaller.extend(shrunk.take(4).map(|shrunk| self.term.replace_child(position, shrunk.term)));
+            let shrunk = Case {
+                term: child.clone(),
+                input: self.input.clone(),
+            }
+            .shrink();
+            smaller.extend(
+                shrunk
+                    .take(4)
+                    .map(|shrunk| self.term.replace_child(position, shrunk.term)),
+            );
         }
         let input = self.input.clone();
-        Box::new(smaller.into_iter().map(move |term| Case { term, input: input.clone() }))
+        Box::new(smaller.into_iter().map(move |term| Case {
+            term,
+            input: input.clone(),
+        }))
     }
 }
 
@@ -175,7 +236,10 @@ impl Ground {
 
 /// Asserts that the input `name` of `sort` has `value`, in Z3's own terms.
 fn pin(solver: &mut Solver, name: &str, sort: &Sort, value: &Value) {
-    let variable = solver.encoder.variable(&Name::from(name), sort).expect("generated sorts are encodable");
+    let variable = solver
+        .encoder
+        .variable(&Name::from(name), sort)
+        .expect("generated sorts are encodable");
     let pinned = match (&variable, value) {
         (Encoded::Int(x), Value::Int(v)) => x.eq(Int::from_big_int(v)),
         (Encoded::Bool(x), Value::Bool(v)) => x.eq(Bool::from_bool(*v)),
@@ -198,7 +262,11 @@ fn agrees(case: Case, mutant: Option<Mutant>) -> TestResult {
     let valuation: Valuation = [(Name::from("a"), input.clone())].into_iter().collect();
     let expected = match eval(&term, &valuation) {
         Ok(value) => value,
-        Err(error) => return TestResult::error(format!("the generator made an ill-typed term `{term}`: {error}")),
+        Err(error) => {
+            return TestResult::error(format!(
+                "the generator made an ill-typed term `{term}`: {error}"
+            ))
+        }
     };
     let sort = match case.term.kind() {
         Kind::Int => Sort::Int,
@@ -245,7 +313,10 @@ fn division_truncates(case: Case) -> TestResult {
 }
 
 fn checker() -> QuickCheck {
-    QuickCheck::new().rng(Gen::from_size_and_seed(SIZE, SEED)).tests(TESTS).max_tests(TESTS)
+    QuickCheck::new()
+        .rng(Gen::from_size_and_seed(SIZE, SEED))
+        .tests(TESTS)
+        .max_tests(TESTS)
 }
 
 #[test]
@@ -263,6 +334,9 @@ fn the_property_catches_a_wrong_division_or_modulo() {
         ("/ truncating", division_truncates),
     ];
     for (mutant, property) in mutants {
-        assert!(checker().quicktest(property).is_err(), "the mutant `{mutant}` went unnoticed (seed {SEED:#x})");
+        assert!(
+            checker().quicktest(property).is_err(),
+            "the mutant `{mutant}` went unnoticed (seed {SEED:#x})"
+        );
     }
 }

@@ -73,11 +73,22 @@ pub(crate) enum Encoded {
     Int(Int),
     Bool(Bool),
     /// An array and its length `len(a)` (the length of the input array it updates).
-    Array { array: Array, len: Int, element: Element },
+    Array {
+        array: Array,
+        len: Int,
+        element: Element,
+    },
     /// An object of the class, an element of the class's sort.
-    Object { value: Dynamic, class: Name },
+    Object {
+        value: Dynamic,
+        class: Name,
+    },
     /// A field as an array from the objects of `class` to `sort` (§4.1).
-    Field { array: Array, class: Name, sort: Sort },
+    Field {
+        array: Array,
+        class: Name,
+        sort: Sort,
+    },
 }
 
 impl Encoded {
@@ -197,16 +208,30 @@ impl Encoder {
             Sort::Array(element) => {
                 let element = Element::of(element)?;
                 let array = Array::new_const(name.as_ref(), &z3::Sort::int(), &element.z3_sort());
-                Encoded::Array { array, len: self.length(name), element }
+                Encoded::Array {
+                    array,
+                    len: self.length(name),
+                    element,
+                }
             }
-            Sort::Object(class) => Encoded::Object { value: Dynamic::new_const(name.as_ref(), &self.class(class)), class: class.clone() },
-            Sort::Field(class, element) => Encoded::Field { array: self.field(class, name, element)?, class: class.clone(), sort: (**element).clone() },
+            Sort::Object(class) => Encoded::Object {
+                value: Dynamic::new_const(name.as_ref(), &self.class(class)),
+                class: class.clone(),
+            },
+            Sort::Field(class, element) => Encoded::Field {
+                array: self.field(class, name, element)?,
+                class: class.clone(),
+                sort: (**element).clone(),
+            },
         })
     }
 
     /// The sort of the objects of `class`.
     pub(crate) fn class(&mut self, class: &Name) -> z3::Sort {
-        self.classes.entry(class.clone()).or_insert_with(|| z3::Sort::uninterpreted(Symbol::String(class.to_string()))).clone()
+        self.classes
+            .entry(class.clone())
+            .or_insert_with(|| z3::Sort::uninterpreted(Symbol::String(class.to_string())))
+            .clone()
     }
 
     /// `nil` of `class`.
@@ -235,10 +260,13 @@ impl Encoder {
             Sort::Int => z3::Sort::int(),
             Sort::Bool => z3::Sort::bool(),
             Sort::Object(target) => self.class(target),
-            Sort::Array(_) | Sort::Field(..) => return Err(EncodeError::Unsupported(format!("the array field `{f}`"))),
+            Sort::Array(_) | Sort::Field(..) => {
+                return Err(EncodeError::Unsupported(format!("the array field `{f}`")))
+            }
         };
         let array = Array::new_const(format!("{class}.{f}"), &self.class(class), &range);
-        self.fields.insert((class.clone(), f.clone()), (array.clone(), sort.clone()));
+        self.fields
+            .insert((class.clone(), f.clone()), (array.clone(), sort.clone()));
         Ok(array)
     }
 
@@ -247,7 +275,10 @@ impl Encoder {
         Some(match sort {
             Sort::Int => Encoded::Int(value.as_int()?),
             Sort::Bool => Encoded::Bool(value.as_bool()?),
-            Sort::Object(class) => Encoded::Object { value, class: class.clone() },
+            Sort::Object(class) => Encoded::Object {
+                value,
+                class: class.clone(),
+            },
             Sort::Array(_) | Sort::Field(..) => return None,
         })
     }
@@ -267,13 +298,19 @@ impl Encoder {
         match node.kind() {
             TermKind::Var(name, sort) => self.variable(name, sort),
             TermKind::Len(name) => Ok(Encoded::Int(self.length(name))),
-            TermKind::Nil(class) => Ok(Encoded::Object { value: self.nil(class), class: class.clone() }),
+            TermKind::Nil(class) => Ok(Encoded::Object {
+                value: self.nil(class),
+                class: class.clone(),
+            }),
             TermKind::Field(object, f, sort) => {
                 let Encoded::Object { value, class } = self.memo[&object.id()].clone() else {
-                    return Err(EncodeError::IllTyped(format!("`{object}` is not an object")));
+                    return Err(EncodeError::IllTyped(format!(
+                        "`{object}` is not an object"
+                    )));
                 };
                 let array = self.field(&class, f, sort)?;
-                Encoder::read(array.select(&value), sort).ok_or_else(|| EncodeError::IllTyped(node.to_string()))
+                Encoder::read(array.select(&value), sort)
+                    .ok_or_else(|| EncodeError::IllTyped(node.to_string()))
             }
             TermKind::FieldArray(f, sort) => self.variable(f, sort),
             _ => self.encode_operation(node),
@@ -297,10 +334,16 @@ impl Encoder {
             TermKind::Bool(b) => Encoded::Bool(Bool::from_bool(*b)),
             TermKind::Unary(UnOp::Neg, a) => Encoded::Int(int(a)?.unary_minus()),
             TermKind::Unary(UnOp::Not, a) => Encoded::Bool(boolean(a)?.not()),
-            TermKind::Binary(op, a, b) => self.binary(*op, child(a), child(b)).ok_or_else(ill_typed)?,
-            TermKind::Ite(c, a, b) => ite(&boolean(c)?, child(a), child(b)).ok_or_else(ill_typed)?,
+            TermKind::Binary(op, a, b) => {
+                self.binary(*op, child(a), child(b)).ok_or_else(ill_typed)?
+            }
+            TermKind::Ite(c, a, b) => {
+                ite(&boolean(c)?, child(a), child(b)).ok_or_else(ill_typed)?
+            }
             TermKind::Select(a, i) => match child(a) {
-                Encoded::Field { array, sort, .. } => Encoder::read(array.select(&child(i).dynamic()), sort).ok_or_else(ill_typed)?,
+                Encoded::Field { array, sort, .. } => {
+                    Encoder::read(array.select(&child(i).dynamic()), sort).ok_or_else(ill_typed)?
+                }
                 Encoded::Array { array, element, .. } => {
                     let read = array.select(&int(i)?);
                     match element {
@@ -311,19 +354,45 @@ impl Encoder {
                 _ => return Err(ill_typed()),
             },
             TermKind::Store(a, i, v) => match (child(a), child(v)) {
-                (Encoded::Field { array, class, sort }, value) => {
-                    Encoded::Field { array: array.store(&child(i).dynamic(), &value.dynamic()), class: class.clone(), sort: sort.clone() }
-                }
-                (Encoded::Array { array, len, element: Element::Int }, Encoded::Int(v)) => {
-                    Encoded::Array { array: array.store(&int(i)?, v), len: len.clone(), element: Element::Int }
-                }
-                (Encoded::Array { array, len, element: Element::Bool }, Encoded::Bool(v)) => {
-                    Encoded::Array { array: array.store(&int(i)?, v), len: len.clone(), element: Element::Bool }
-                }
+                (Encoded::Field { array, class, sort }, value) => Encoded::Field {
+                    array: array.store(&child(i).dynamic(), &value.dynamic()),
+                    class: class.clone(),
+                    sort: sort.clone(),
+                },
+                (
+                    Encoded::Array {
+                        array,
+                        len,
+                        element: Element::Int,
+                    },
+                    Encoded::Int(v),
+                ) => Encoded::Array {
+                    array: array.store(&int(i)?, v),
+                    len: len.clone(),
+                    element: Element::Int,
+                },
+                (
+                    Encoded::Array {
+                        array,
+                        len,
+                        element: Element::Bool,
+                    },
+                    Encoded::Bool(v),
+                ) => Encoded::Array {
+                    array: array.store(&int(i)?, v),
+                    len: len.clone(),
+                    element: Element::Bool,
+                },
                 _ => return Err(ill_typed()),
             },
-            TermKind::Var(..) | TermKind::Len(_) | TermKind::Nil(_) | TermKind::Field(..) | TermKind::FieldArray(..) => {
-                return Err(EncodeError::IllTyped(format!("`{node}` is not an operation")))
+            TermKind::Var(..)
+            | TermKind::Len(_)
+            | TermKind::Nil(_)
+            | TermKind::Field(..)
+            | TermKind::FieldArray(..) => {
+                return Err(EncodeError::IllTyped(format!(
+                    "`{node}` is not an operation"
+                )))
             }
         })
     }
@@ -379,7 +448,10 @@ fn truncated(x: &Int, y: &Int) -> Int {
     let zero = Int::from_i64(0);
     let euclidean = x.div(y);
     let inexact = Bool::and(&[&x.lt(&zero), &x.modulo(y).eq(&zero).not()]);
-    let towards_zero = y.gt(&zero).ite(&Int::add(&[&euclidean, &Int::from_i64(1)]), &Int::sub(&[&euclidean, &Int::from_i64(1)]));
+    let towards_zero = y.gt(&zero).ite(
+        &Int::add(&[&euclidean, &Int::from_i64(1)]),
+        &Int::sub(&[&euclidean, &Int::from_i64(1)]),
+    );
     inexact.ite(&towards_zero, &euclidean)
 }
 
@@ -397,10 +469,23 @@ fn equal(x: &Encoded, y: &Encoded) -> Option<Bool> {
     Some(match (x, y) {
         (Encoded::Int(x), Encoded::Int(y)) => x.eq(y),
         (Encoded::Bool(x), Encoded::Bool(y)) => x.eq(y),
-        (Encoded::Array { array: a, len: m, element: e }, Encoded::Array { array: b, len: n, element: f }) if e == f => {
-            Bool::and(&[a.eq(b), m.eq(n)])
+        (
+            Encoded::Array {
+                array: a,
+                len: m,
+                element: e,
+            },
+            Encoded::Array {
+                array: b,
+                len: n,
+                element: f,
+            },
+        ) if e == f => Bool::and(&[a.eq(b), m.eq(n)]),
+        (Encoded::Object { value: a, class: c }, Encoded::Object { value: b, class: d })
+            if c == d =>
+        {
+            a.eq(b)
         }
-        (Encoded::Object { value: a, class: c }, Encoded::Object { value: b, class: d }) if c == d => a.eq(b),
         _ => return None,
     })
 }
@@ -410,11 +495,29 @@ fn ite(c: &Bool, x: &Encoded, y: &Encoded) -> Option<Encoded> {
     Some(match (x, y) {
         (Encoded::Int(x), Encoded::Int(y)) => Encoded::Int(c.ite(x, y)),
         (Encoded::Bool(x), Encoded::Bool(y)) => Encoded::Bool(c.ite(x, y)),
-        (Encoded::Array { array: a, len: m, element: e }, Encoded::Array { array: b, len: n, element: f }) if e == f => {
-            Encoded::Array { array: c.ite(a, b), len: c.ite(m, n), element: *e }
-        }
-        (Encoded::Object { value: a, class }, Encoded::Object { value: b, class: d }) if class == d => {
-            Encoded::Object { value: c.ite(a, b), class: class.clone() }
+        (
+            Encoded::Array {
+                array: a,
+                len: m,
+                element: e,
+            },
+            Encoded::Array {
+                array: b,
+                len: n,
+                element: f,
+            },
+        ) if e == f => Encoded::Array {
+            array: c.ite(a, b),
+            len: c.ite(m, n),
+            element: *e,
+        },
+        (Encoded::Object { value: a, class }, Encoded::Object { value: b, class: d })
+            if class == d =>
+        {
+            Encoded::Object {
+                value: c.ite(a, b),
+                class: class.clone(),
+            }
         }
         _ => return None,
     })

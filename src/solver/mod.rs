@@ -22,11 +22,11 @@ pub use encode::EncodeError;
 pub use encode::{break_encoding, Mutant};
 
 use encode::Encoder;
-use watchdog::Watchdog;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::term::{Name, Sort, Term};
+use watchdog::Watchdog;
 use z3::ast::Bool;
 
 /// The answer to a satisfiability query.
@@ -95,7 +95,9 @@ impl Solver {
 
     /// Closes the innermost scope (no effect when none is open).
     pub fn pop(&mut self) {
-        let Some(asserted) = self.scopes.pop() else { return };
+        let Some(asserted) = self.scopes.pop() else {
+            return;
+        };
         self.z3.pop(1);
         self.asserted.truncate(asserted);
         self.last = None;
@@ -147,11 +149,17 @@ impl Solver {
     /// `None` when there is no model or the evaluator disagrees with Z3: the
     /// path must then count as `unknown`, never as feasible.
     pub fn model(&mut self, inputs: &BTreeMap<Name, Sort>) -> Option<Valuation> {
-        let Some((SatResult::Sat, extra)) = &self.last else { return None };
+        let Some((SatResult::Sat, extra)) = &self.last else {
+            return None;
+        };
         let conditions = Term::conjunction(self.asserted.iter().chain(extra).cloned());
         let model = self.z3.get_model()?;
         let mut vars = conditions.free_vars();
-        vars.extend(inputs.iter().map(|(name, sort)| (name.clone(), sort.clone())));
+        vars.extend(
+            inputs
+                .iter()
+                .map(|(name, sort)| (name.clone(), sort.clone())),
+        );
         let valuation = model::valuation(&model, &mut self.encoder, &vars)?;
         if eval_bool(&conditions, &valuation) != Ok(true) {
             return None;
@@ -164,7 +172,9 @@ impl Solver {
     /// (the explorer checks each path's model against its whole path
     /// condition before reporting it); [`Solver::model`] otherwise.
     pub fn unconfirmed_values(&mut self, vars: &BTreeMap<Name, Sort>) -> Option<Valuation> {
-        let Some((SatResult::Sat, _)) = &self.last else { return None };
+        let Some((SatResult::Sat, _)) = &self.last else {
+            return None;
+        };
         let model = self.z3.get_model()?;
         model::valuation(&model, &mut self.encoder, vars)
     }
@@ -193,7 +203,9 @@ impl Solver {
     fn run_check(&mut self, extra: Option<&Term>) -> SatResult {
         self.calls += 1;
         let start = Instant::now();
-        let result = if self.unsupported.is_some() || self.deadline.is_some_and(|deadline| start >= deadline) {
+        let result = if self.unsupported.is_some()
+            || self.deadline.is_some_and(|deadline| start >= deadline)
+        {
             SatResult::Unknown
         } else {
             match extra.map(|extra| self.encoder.boolean(extra)).transpose() {
@@ -241,7 +253,9 @@ pub fn prove(formula: &Term, inputs: &BTreeMap<Name, Sort>, timeout_ms: u64) -> 
     solver.assert(&Term::not(formula.clone()));
     match solver.check() {
         SatResult::Unsat => Proof::Valid,
-        SatResult::Sat => solver.model(inputs).map_or(Proof::Unknown, Proof::Counterexample),
+        SatResult::Sat => solver
+            .model(inputs)
+            .map_or(Proof::Unknown, Proof::Counterexample),
         SatResult::Unknown => Proof::Unknown,
     }
 }

@@ -13,16 +13,20 @@
 use super::encode::{Element, Encoded, Encoder};
 use num_bigint::BigInt;
 use std::collections::BTreeMap;
-use symex_semantics::eval::Valuation;
-use symex_semantics::term::{Name, Sort};
 use std::collections::{HashMap, VecDeque};
+use symex_semantics::eval::Valuation;
 use symex_semantics::heap::{Heap, Object};
+use symex_semantics::term::{Name, Sort};
 use symex_semantics::value::{ArrayValue, Oid, Value};
 use z3::ast::{Array, Ast, Bool, Dynamic, Int};
 use z3::{DeclKind, Model};
 
 /// The value of every variable of `vars` in `model`.
-pub(crate) fn valuation(model: &Model, encoder: &mut Encoder, vars: &BTreeMap<Name, Sort>) -> Option<Valuation> {
+pub(crate) fn valuation(
+    model: &Model,
+    encoder: &mut Encoder,
+    vars: &BTreeMap<Name, Sort>,
+) -> Option<Valuation> {
     let mut valuation = Valuation::new();
     let mut objects = Objects::default();
     for (name, sort) in vars {
@@ -50,11 +54,25 @@ struct Objects {
 }
 
 /// The value of `encoded` in `model`.
-fn value(model: &Model, encoder: &mut Encoder, objects: &mut Objects, encoded: Encoded) -> Option<Value> {
+fn value(
+    model: &Model,
+    encoder: &mut Encoder,
+    objects: &mut Objects,
+    encoded: Encoded,
+) -> Option<Value> {
     Some(match encoded {
         Encoded::Int(x) => Value::Int(integer(&model.eval(&x, true)?)?),
         Encoded::Bool(b) => Value::Bool(model.eval(&b, true)?.as_bool()?),
-        Encoded::Array { array, len, element } => Value::Array(array_value(model, &array, integer(&model.eval(&len, true)?)?, element)?),
+        Encoded::Array {
+            array,
+            len,
+            element,
+        } => Value::Array(array_value(
+            model,
+            &array,
+            integer(&model.eval(&len, true)?)?,
+            element,
+        )?),
         // A field array is the initial heap, read object by object below.
         Encoded::Field { .. } => return None,
         Encoded::Object { value, class } => {
@@ -92,7 +110,10 @@ fn array_value(model: &Model, array: &Array, len: BigInt, element: Element) -> O
                 let function = model.get_func_interp(&array.decl())?;
                 for entry in function.get_entries() {
                     let [index] = <[Dynamic; 1]>::try_from(entry.get_args()).ok()?;
-                    entries.push((integer(&index.as_int()?)?, element_value(&entry.get_value(), element)?));
+                    entries.push((
+                        integer(&index.as_int()?)?,
+                        element_value(&entry.get_value(), element)?,
+                    ));
                 }
                 break element_value(&function.get_else(), element)?;
             }
@@ -121,7 +142,10 @@ fn integer(numeral: &Int) -> Option<BigInt> {
         return Some(BigInt::from(small));
     }
     let spelled = numeral.to_string();
-    match spelled.strip_prefix("(-").and_then(|rest| rest.strip_suffix(')')) {
+    match spelled
+        .strip_prefix("(-")
+        .and_then(|rest| rest.strip_suffix(')'))
+    {
         Some(magnitude) => magnitude.trim().parse::<BigInt>().ok().map(|n| -n),
         None => spelled.trim().parse().ok(),
     }

@@ -15,7 +15,10 @@ impl Solver {
         if let Some(error) = solver.unsupported() {
             return Err(error.clone());
         }
-        Ok(format!("(set-logic ALL)\n{}(check-sat)\n(get-model)\n", solver.z3))
+        Ok(format!(
+            "(set-logic ALL)\n{}(check-sat)\n(get-model)\n",
+            solver.z3
+        ))
     }
 }
 
@@ -48,17 +51,34 @@ mod tests {
         let a = Term::var("a", Sort::int_array());
         let o = Term::var("o", Sort::Object("C".into()));
         let field = Term::field(o.clone(), "f", Sort::Int);
-        let sat = Term::and(Term::binary(BinOp::Gt, x.clone(), Term::int(3)), Term::binary(BinOp::Lt, Term::select(a.clone(), x.clone()), Term::len("a")));
+        let sat = Term::and(
+            Term::binary(BinOp::Gt, x.clone(), Term::int(3)),
+            Term::binary(
+                BinOp::Lt,
+                Term::select(a.clone(), x.clone()),
+                Term::len("a"),
+            ),
+        );
         let unsat = Term::and(
             Term::binary(BinOp::Eq, field.clone(), Term::int(1)),
-            Term::and(Term::binary(BinOp::Eq, o.clone(), Term::nil("C")), Term::binary(BinOp::Eq, field, Term::int(2))),
+            Term::and(
+                Term::binary(BinOp::Eq, o.clone(), Term::nil("C")),
+                Term::binary(BinOp::Eq, field, Term::int(2)),
+            ),
         );
         let unsat_by_axiom = Term::binary(BinOp::Lt, Term::len("a"), Term::int(0));
-        let cases = [(&sat, z3::SatResult::Sat, &["x", "a"][..]), (&unsat, z3::SatResult::Unsat, &["o"][..]), (&unsat_by_axiom, z3::SatResult::Unsat, &[][..])];
+        let cases = [
+            (&sat, z3::SatResult::Sat, &["x", "a"][..]),
+            (&unsat, z3::SatResult::Unsat, &["o"][..]),
+            (&unsat_by_axiom, z3::SatResult::Unsat, &[][..]),
+        ];
         for (condition, expected, variables) in cases {
             let script = Solver::smtlib(condition).expect("a translation");
             for declared in variables {
-                assert!(script.contains(&format!("(declare-fun {declared} ")), "{declared} undeclared in {script}");
+                assert!(
+                    script.contains(&format!("(declare-fun {declared} ")),
+                    "{declared} undeclared in {script}"
+                );
             }
             assert_eq!(reread(condition), expected, "{script}");
             let tool = answer(condition);

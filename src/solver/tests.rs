@@ -18,7 +18,9 @@ fn n(value: i64) -> Term {
 }
 
 fn inputs(vars: &[(&str, Sort)]) -> BTreeMap<Name, Sort> {
-    vars.iter().map(|(name, sort)| (Name::from(*name), sort.clone())).collect()
+    vars.iter()
+        .map(|(name, sort)| (Name::from(*name), sort.clone()))
+        .collect()
 }
 
 fn int_of(valuation: &Valuation, name: &str) -> BigInt {
@@ -56,7 +58,11 @@ fn pop_retracts_what_push_opened() {
     assert_eq!(solver.check(), SatResult::Sat);
     solver.pop();
     solver.assert(&bin(BinOp::Le, x, n(0)));
-    assert_eq!(solver.check(), SatResult::Unsat, "popping with no open scope keeps the base assertions");
+    assert_eq!(
+        solver.check(),
+        SatResult::Unsat,
+        "popping with no open scope keeps the base assertions"
+    );
 }
 
 #[test]
@@ -64,10 +70,20 @@ fn check_assuming_does_not_keep_the_extra_condition() {
     let x = int("x");
     let mut solver = Solver::new(TIMEOUT_MS);
     solver.assert(&bin(BinOp::Gt, x.clone(), n(0)));
-    assert_eq!(solver.check_assuming(&bin(BinOp::Lt, x.clone(), n(0))), SatResult::Unsat);
-    assert_eq!(solver.check_assuming(&bin(BinOp::Eq, x.clone(), n(7))), SatResult::Sat);
+    assert_eq!(
+        solver.check_assuming(&bin(BinOp::Lt, x.clone(), n(0))),
+        SatResult::Unsat
+    );
+    assert_eq!(
+        solver.check_assuming(&bin(BinOp::Eq, x.clone(), n(7))),
+        SatResult::Sat
+    );
     let model = solver.model(&inputs(&[("x", Sort::Int)])).expect("a model");
-    assert_eq!(int_of(&model, "x"), BigInt::from(7), "the model satisfies the extra condition");
+    assert_eq!(
+        int_of(&model, "x"),
+        BigInt::from(7),
+        "the model satisfies the extra condition"
+    );
     assert_eq!(solver.check(), SatResult::Sat);
 }
 
@@ -75,15 +91,29 @@ fn check_assuming_does_not_keep_the_extra_condition() {
 fn ill_typed_terms_are_unknown_until_popped() {
     let mut solver = Solver::new(TIMEOUT_MS);
     solver.push();
-    solver.assert(&bin(BinOp::Eq, bin(BinOp::Add, Term::bool(true), n(1)), n(2)));
+    solver.assert(&bin(
+        BinOp::Eq,
+        bin(BinOp::Add, Term::bool(true), n(1)),
+        n(2),
+    ));
     assert_eq!(solver.check(), SatResult::Unknown);
-    assert!(matches!(solver.unsupported(), Some(EncodeError::IllTyped(_))));
+    assert!(matches!(
+        solver.unsupported(),
+        Some(EncodeError::IllTyped(_))
+    ));
     solver.pop();
     assert_eq!(solver.unsupported(), None);
     assert_eq!(solver.check(), SatResult::Sat);
     let ill_typed = bin(BinOp::Add, Term::bool(true), n(1));
-    assert_eq!(solver.check_assuming(&bin(BinOp::Eq, ill_typed, n(2))), SatResult::Unknown);
-    assert_eq!(solver.check(), SatResult::Sat, "an untranslatable extra condition is not kept either");
+    assert_eq!(
+        solver.check_assuming(&bin(BinOp::Eq, ill_typed, n(2))),
+        SatResult::Unknown
+    );
+    assert_eq!(
+        solver.check(),
+        SatResult::Sat,
+        "an untranslatable extra condition is not kept either"
+    );
 }
 
 fn node(name: &str) -> Term {
@@ -109,9 +139,13 @@ fn aliased_objects_come_back_as_one_object_of_the_heap() {
         bin(BinOp::Eq, next(x.clone()), Term::nil("Node")),
     ]));
     assert_eq!(solver.check(), SatResult::Sat);
-    let model = solver.model(&inputs(&[("x", x.sort()), ("y", y.sort())])).expect("a model");
+    let model = solver
+        .model(&inputs(&[("x", x.sort()), ("y", y.sort())]))
+        .expect("a model");
     assert_eq!(model["x"], model["y"], "x = y names one object");
-    let Value::Object(o) = model["x"] else { panic!("x is an object, got {}", model["x"]) };
+    let Value::Object(o) = model["x"] else {
+        panic!("x is an object, got {}", model["x"])
+    };
     let object = model.heap.get(o).expect("the object is in the heap");
     assert_eq!(object.fields["val"], Value::Int(BigInt::from(5)));
     assert_eq!(object.fields["next"], Value::Nil);
@@ -129,10 +163,18 @@ fn a_field_chain_gives_distinct_objects_where_the_condition_needs_them() {
     ]));
     assert_eq!(solver.check(), SatResult::Sat);
     let model = solver.model(&inputs(&[("x", x.sort())])).expect("a model");
-    let Value::Object(first) = model["x"] else { panic!("x is an object") };
-    let Value::Object(second) = model.heap.get(first).expect("x's object").fields["next"] else { panic!("x.next is an object") };
+    let Value::Object(first) = model["x"] else {
+        panic!("x is an object")
+    };
+    let Value::Object(second) = model.heap.get(first).expect("x's object").fields["next"] else {
+        panic!("x.next is an object")
+    };
     assert_ne!(first, second, "the two values differ, so the objects do");
-    assert!(is_valid(&bin(BinOp::Eq, Term::nil("Node"), Term::nil("Node"))));
+    assert!(is_valid(&bin(
+        BinOp::Eq,
+        Term::nil("Node"),
+        Term::nil("Node")
+    )));
     assert!(!is_valid(&bin(BinOp::Eq, x.clone(), Term::nil("Node"))));
 }
 
@@ -157,12 +199,22 @@ fn boolean_models() {
     let mut solver = Solver::new(TIMEOUT_MS);
     solver.assert(&Term::and(p.clone(), Term::not(q.clone())));
     assert_eq!(solver.check(), SatResult::Sat);
-    let requested = inputs(&[("p", Sort::Bool), ("q", Sort::Bool), ("unused", Sort::Bool), ("flags", Sort::bool_array())]);
+    let requested = inputs(&[
+        ("p", Sort::Bool),
+        ("q", Sort::Bool),
+        ("unused", Sort::Bool),
+        ("flags", Sort::bool_array()),
+    ]);
     let model = solver.model(&requested).expect("a model");
     assert_eq!(model["p"], Value::Bool(true));
     assert_eq!(model["q"], Value::Bool(false));
-    assert!(model["unused"].as_bool().is_some(), "every requested input gets a value");
-    assert!(model["flags"].as_array().is_some_and(|flags| flags.len >= BigInt::from(0)));
+    assert!(
+        model["unused"].as_bool().is_some(),
+        "every requested input gets a value"
+    );
+    assert!(model["flags"]
+        .as_array()
+        .is_some_and(|flags| flags.len >= BigInt::from(0)));
 }
 
 #[test]
@@ -177,7 +229,9 @@ fn array_models_satisfy_the_path_condition() {
     let mut solver = Solver::new(TIMEOUT_MS);
     solver.assert(&condition);
     assert_eq!(solver.check(), SatResult::Sat);
-    let model = solver.model(&condition.free_vars()).expect("a model the evaluator accepts");
+    let model = solver
+        .model(&condition.free_vars())
+        .expect("a model the evaluator accepts");
     let array = model["a"].as_array().expect("an array");
     assert_eq!(array.get(&int_of(&model, "i")), model["x"]);
     assert_ne!(array.get(&int_of(&model, "j")), model["x"]);
@@ -192,7 +246,9 @@ fn stores_and_boolean_arrays() {
     solver.assert(&Term::not(Term::select(flags.clone(), n(3))));
     solver.assert(&Term::select(updated.clone(), n(3)));
     assert_eq!(solver.check(), SatResult::Sat);
-    let model = solver.model(&inputs(&[("flags", Sort::bool_array()), ("k", Sort::Int)])).expect("a model");
+    let model = solver
+        .model(&inputs(&[("flags", Sort::bool_array()), ("k", Sort::Int)]))
+        .expect("a model");
     assert_eq!(int_of(&model, "k"), BigInt::from(3));
     solver.assert(&bin(BinOp::Ne, Term::select(updated, k), Term::bool(true)));
     assert_eq!(solver.check(), SatResult::Unsat, "a[k := v][k] = v");
@@ -200,12 +256,19 @@ fn stores_and_boolean_arrays() {
 
 #[test]
 fn array_equality_includes_the_length() {
-    let (a, b) = (Term::var("a", Sort::int_array()), Term::var("b", Sort::int_array()));
+    let (a, b) = (
+        Term::var("a", Sort::int_array()),
+        Term::var("b", Sort::int_array()),
+    );
     let mut solver = Solver::new(TIMEOUT_MS);
     solver.assert(&bin(BinOp::Eq, a.clone(), b.clone()));
     solver.assert(&bin(BinOp::Ne, Term::len("a"), Term::len("b")));
     assert_eq!(solver.check(), SatResult::Unsat);
-    assert!(is_valid(&bin(BinOp::Eq, Term::store(a.clone(), n(0), Term::select(a.clone(), n(0))), a)));
+    assert!(is_valid(&bin(
+        BinOp::Eq,
+        Term::store(a.clone(), n(0), Term::select(a.clone(), n(0))),
+        a
+    )));
 }
 
 #[test]
@@ -217,13 +280,19 @@ fn lengths_are_non_negative_inputs() {
     solver.assert(&bin(BinOp::Eq, Term::len("a"), n(3)));
     solver.assert(&bin(BinOp::Eq, Term::select(a, n(1)), n(9)));
     assert_eq!(solver.check(), SatResult::Sat);
-    let model = solver.model(&inputs(&[("a", Sort::int_array())])).expect("a model");
+    let model = solver
+        .model(&inputs(&[("a", Sort::int_array())]))
+        .expect("a model");
     let array = model["a"].as_array().expect("an array");
     assert_eq!(array.len, BigInt::from(3));
     assert_eq!(array.get(&BigInt::from(1)), Value::Int(BigInt::from(9)));
     solver.pop();
     solver.assert(&bin(BinOp::Lt, Term::len("a"), n(0)));
-    assert_eq!(solver.check(), SatResult::Unsat, "the axiom outlives the scope that introduced len(a)");
+    assert_eq!(
+        solver.check(),
+        SatResult::Unsat,
+        "the axiom outlives the scope that introduced len(a)"
+    );
 }
 
 #[test]
@@ -239,15 +308,38 @@ fn division_is_euclidean_and_total() {
         (div(n(-7), n(-2)), 4),
         (rem(n(-7), n(-2)), 1),
     ] {
-        assert!(is_valid(&bin(BinOp::Eq, claim.clone(), n(expected))), "{claim} = {expected}");
+        assert!(
+            is_valid(&bin(BinOp::Eq, claim.clone(), n(expected))),
+            "{claim} = {expected}"
+        );
     }
-    assert!(is_valid(&bin(BinOp::Eq, div(x.clone(), n(0)), n(0))), "x / 0 = 0");
-    assert!(is_valid(&bin(BinOp::Eq, rem(x.clone(), n(0)), x.clone())), "x % 0 = x");
-    assert!(is_valid(&bin(BinOp::Eq, div(x.clone(), y.clone()), div(x.clone(), y.clone()))));
-    let recomposed = bin(BinOp::Add, bin(BinOp::Mul, div(x.clone(), y.clone()), y.clone()), rem(x.clone(), y.clone()));
-    assert!(is_valid(&bin(BinOp::Eq, recomposed, x.clone())), "x = (x/y)*y + x%y, also for y = 0");
+    assert!(
+        is_valid(&bin(BinOp::Eq, div(x.clone(), n(0)), n(0))),
+        "x / 0 = 0"
+    );
+    assert!(
+        is_valid(&bin(BinOp::Eq, rem(x.clone(), n(0)), x.clone())),
+        "x % 0 = x"
+    );
+    assert!(is_valid(&bin(
+        BinOp::Eq,
+        div(x.clone(), y.clone()),
+        div(x.clone(), y.clone())
+    )));
+    let recomposed = bin(
+        BinOp::Add,
+        bin(BinOp::Mul, div(x.clone(), y.clone()), y.clone()),
+        rem(x.clone(), y.clone()),
+    );
+    assert!(
+        is_valid(&bin(BinOp::Eq, recomposed, x.clone())),
+        "x = (x/y)*y + x%y, also for y = 0"
+    );
     let y_is_zero = bin(BinOp::Eq, y.clone(), n(0));
-    assert!(is_valid(&Term::implies(y_is_zero, bin(BinOp::Eq, rem(x.clone(), y.clone()), x.clone()))));
+    assert!(is_valid(&Term::implies(
+        y_is_zero,
+        bin(BinOp::Eq, rem(x.clone(), y.clone()), x.clone())
+    )));
 }
 
 #[test]
@@ -267,7 +359,9 @@ fn big_integers_round_trip() {
     solver.assert(&bin(BinOp::Eq, int("x"), Term::int(huge.clone())));
     solver.assert(&bin(BinOp::Eq, int("y"), Term::unary(UnOp::Neg, int("x"))));
     assert_eq!(solver.check(), SatResult::Sat);
-    let model = solver.model(&inputs(&[("x", Sort::Int), ("y", Sort::Int)])).expect("a model");
+    let model = solver
+        .model(&inputs(&[("x", Sort::Int), ("y", Sort::Int)]))
+        .expect("a model");
     assert_eq!(int_of(&model, "x"), huge);
     assert_eq!(int_of(&model, "y"), -huge);
 }
@@ -284,7 +378,9 @@ fn shared_terms_are_translated_once() {
     let mut solver = Solver::new(TIMEOUT_MS);
     solver.assert(&bin(BinOp::Eq, doubled, target));
     assert_eq!(solver.check(), SatResult::Sat);
-    let model = solver.model(&inputs(&[("x", Sort::Int)])).expect("a model the evaluator confirms");
+    let model = solver
+        .model(&inputs(&[("x", Sort::Int)]))
+        .expect("a model the evaluator confirms");
     assert_eq!(int_of(&model, "x"), BigInt::from(3));
 }
 

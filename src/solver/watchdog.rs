@@ -47,7 +47,11 @@ impl Watchdog {
             .name("z3-watchdog".into())
             .spawn(move || watch(&theirs, &watched))
             .ok();
-        Watchdog { limit, shared, thread }
+        Watchdog {
+            limit,
+            shared,
+            thread,
+        }
     }
 
     /// Runs the query `check` under the time limit, and not past `deadline`.
@@ -80,7 +84,11 @@ fn watch(shared: &Shared, context: &Interruptible) {
                     state.deadline = None;
                     state
                 } else {
-                    shared.1.wait_timeout(state, deadline - now).unwrap_or_else(PoisonError::into_inner).0
+                    shared
+                        .1
+                        .wait_timeout(state, deadline - now)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0
                 }
             }
         };

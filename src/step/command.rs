@@ -59,24 +59,43 @@ commands (chain several with `;`):
 /// The commands of one input line, or a message naming the one not understood.
 pub fn parse_line(line: &str) -> Result<Vec<Command>, String> {
     // Expressions contain no `;`, so every `;` separates two commands.
-    line.split(';').map(str::trim).filter(|part| !part.is_empty()).map(parse_command).collect()
+    line.split(';')
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .map(parse_command)
+        .collect()
 }
 
 fn parse_command(text: &str) -> Result<Command, String> {
-    let (word, rest) = text.split_once(char::is_whitespace).map_or((text, ""), |(w, r)| (w, r.trim()));
-    let no_argument = |command: Command| if rest.is_empty() { Ok(command) } else { Err(format!("`{word}` takes no argument")) };
+    let (word, rest) = text
+        .split_once(char::is_whitespace)
+        .map_or((text, ""), |(w, r)| (w, r.trim()));
+    let no_argument = |command: Command| {
+        if rest.is_empty() {
+            Ok(command)
+        } else {
+            Err(format!("`{word}` takes no argument"))
+        }
+    };
     match word {
         "go" => match rest {
             "" => Ok(Command::Go),
             "true" => Ok(Command::GoBranch(Branch::True)),
             "false" => Ok(Command::GoBranch(Branch::False)),
             "error" => Ok(Command::GoBranch(Branch::Error)),
-            other => Err(format!("`go {other}`: expected `go`, `go true`, `go false` or `go error`")),
+            other => Err(format!(
+                "`go {other}`: expected `go`, `go true`, `go false` or `go error`"
+            )),
         },
-        "assume" if rest.is_empty() => Err("`assume` needs a condition, as in `assume x > 0`".to_string()),
+        "assume" if rest.is_empty() => {
+            Err("`assume` needs a condition, as in `assume x > 0`".to_string())
+        }
         "assume" => Ok(Command::Assume(rest.to_string())),
         "save" => no_argument(Command::Save),
-        "restore" => rest.parse().map(Command::Restore).map_err(|_| format!("`restore N` needs the number `save` printed, not `{rest}`")),
+        "restore" => rest
+            .parse()
+            .map(Command::Restore)
+            .map_err(|_| format!("`restore N` needs the number `save` printed, not `{rest}`")),
         "back" => no_argument(Command::Back),
         "show" => no_argument(Command::Show),
         "tree" => no_argument(Command::Tree),
@@ -95,15 +114,32 @@ mod tests {
         let commands = parse_line("save; go true ;assume a[i] > 0;; restore 2").expect("parses");
         assert_eq!(
             commands,
-            vec![Command::Save, Command::GoBranch(Branch::True), Command::Assume("a[i] > 0".to_string()), Command::Restore(2)]
+            vec![
+                Command::Save,
+                Command::GoBranch(Branch::True),
+                Command::Assume("a[i] > 0".to_string()),
+                Command::Restore(2)
+            ]
         );
     }
 
     #[test]
     fn mistakes_are_named() {
-        assert_eq!(parse_line("go left"), Err("`go left`: expected `go`, `go true`, `go false` or `go error`".to_string()));
-        assert_eq!(parse_line("restore x"), Err("`restore N` needs the number `save` printed, not `x`".to_string()));
-        assert_eq!(parse_line("jump"), Err("unknown command `jump` (type `help`)".to_string()));
-        assert_eq!(parse_line("save 3"), Err("`save` takes no argument".to_string()));
+        assert_eq!(
+            parse_line("go left"),
+            Err("`go left`: expected `go`, `go true`, `go false` or `go error`".to_string())
+        );
+        assert_eq!(
+            parse_line("restore x"),
+            Err("`restore N` needs the number `save` printed, not `x`".to_string())
+        );
+        assert_eq!(
+            parse_line("jump"),
+            Err("unknown command `jump` (type `help`)".to_string())
+        );
+        assert_eq!(
+            parse_line("save 3"),
+            Err("`save` takes no argument".to_string())
+        );
     }
 }

@@ -74,8 +74,19 @@ where
     S: TransitionSystem,
     S::Config: SymbolicConfiguration,
 {
-    pub fn new(system: &'a S, initial: S::Config, program: &'a Program, options: StepOptions) -> Stepper<'a, S> {
-        let root = Stop { config: initial, assumed: Term::bool(true), parent: None, how: "start".to_string(), steps: 0 };
+    pub fn new(
+        system: &'a S,
+        initial: S::Config,
+        program: &'a Program,
+        options: StepOptions,
+    ) -> Stepper<'a, S> {
+        let root = Stop {
+            config: initial,
+            assumed: Term::bool(true),
+            parent: None,
+            how: "start".to_string(),
+            steps: 0,
+        };
         Stepper {
             system,
             program,
@@ -107,7 +118,10 @@ where
             }
             Command::Restore(n) => match n.checked_sub(1).and_then(|i| self.saved.get(i)) {
                 Some(&stop) => Ok(self.move_to(stop)),
-                None => Err(format!("nothing saved as {n} ({} saved so far)", self.saved.len())),
+                None => Err(format!(
+                    "nothing saved as {n} ({} saved so far)",
+                    self.saved.len()
+                )),
             },
             Command::Back => match self.history.pop() {
                 Some(stop) => {
@@ -119,26 +133,43 @@ where
             Command::Show => Ok(self.show()),
             Command::Tree => Ok(self.tree()),
             Command::Help => Ok(format!("{HELP}\n")),
-            Command::Quit => return Answer { text: String::new(), quit: true },
+            Command::Quit => {
+                return Answer {
+                    text: String::new(),
+                    quit: true,
+                }
+            }
         };
-        Answer { text: text.unwrap_or_else(|refusal| format!("refused: {refusal}\n")), quit: false }
+        Answer {
+            text: text.unwrap_or_else(|refusal| format!("refused: {refusal}\n")),
+            quit: false,
+        }
     }
 
     /// `go` and `go b`: take branch `b` of the fork here, then run on to the
     /// next fork or the end of the path.
     fn go(&mut self, branch: Option<Branch>) -> Result<String, String> {
         let here = &self.stops[self.current];
-        let (mut config, assumed, mut steps) = (here.config.clone(), here.assumed.clone(), here.steps);
+        let (mut config, assumed, mut steps) =
+            (here.config.clone(), here.assumed.clone(), here.steps);
         if config.outcome().is_some() {
-            return Err(format!("the path ends at #{}: `back` or `restore N` to walk another", self.current));
+            return Err(format!(
+                "the path ends at #{}: `back` or `restore N` to walk another",
+                self.current
+            ));
         }
         let mut how = "go".to_string();
         if let Some(branch) = branch {
             let successors = self.successors(&config);
             if successors.len() < 2 {
-                return Err(format!("`go {branch}` chooses at a fork, and #{} is none: type `go`", self.current));
+                return Err(format!(
+                    "`go {branch}` chooses at a fork, and #{} is none: type `go`",
+                    self.current
+                ));
             }
-            let chosen = successors.into_iter().find(|step| classify(step.rule) == branch);
+            let chosen = successors
+                .into_iter()
+                .find(|step| classify(step.rule) == branch);
             let Some(step) = chosen else {
                 return Err(format!("this fork has no {branch} branch"));
             };
@@ -147,8 +178,14 @@ where
             let name = condition_name(&config);
             match self.satisfiable(&phi, &guard) {
                 SatResult::Sat => {}
-                SatResult::Unsat => return Err(format!("`go {branch}` is infeasible: {name} = {phi} implies ¬({guard})")),
-                SatResult::Unknown => return Err(format!("`go {branch}`: the solver cannot tell whether {name} ∧ {guard} is satisfiable")),
+                SatResult::Unsat => {
+                    return Err(format!(
+                        "`go {branch}` is infeasible: {name} = {phi} implies ¬({guard})"
+                    ))
+                }
+                SatResult::Unknown => return Err(format!(
+                    "`go {branch}`: the solver cannot tell whether {name} ∧ {guard} is satisfiable"
+                )),
             }
             config = step.next;
             steps += 1;
@@ -161,7 +198,10 @@ where
             }
             if taken >= self.options.max_steps {
                 let stop = self.add_stop(config, assumed, how, steps);
-                return Ok(format!("stopped after {taken} steps without reaching a fork (type `go` to go on)\n{}", self.describe(stop)));
+                return Ok(format!(
+                    "stopped after {taken} steps without reaching a fork (type `go` to go on)\n{}",
+                    self.describe(stop)
+                ));
             }
             let mut choices = self.feasible(&config, &assumed)?;
             if choices.len() != 1 {
@@ -169,8 +209,15 @@ where
                     return Err("no successor of this configuration is feasible".to_string());
                 }
                 if branch.is_none() && taken == 0 {
-                    let offered: Vec<String> = choices.iter().map(|step| format!("`go {}`", classify(step.rule))).collect();
-                    return Err(format!("#{} is a fork: choose a branch with {}", self.current, offered.join(" or ")));
+                    let offered: Vec<String> = choices
+                        .iter()
+                        .map(|step| format!("`go {}`", classify(step.rule)))
+                        .collect();
+                    return Err(format!(
+                        "#{} is a fork: choose a branch with {}",
+                        self.current,
+                        offered.join(" or ")
+                    ));
                 }
                 break;
             }
@@ -190,7 +237,9 @@ where
         let (config, assumed, steps) = (here.config.clone(), here.assumed.clone(), here.steps);
         let e_sigma = self.simplifier.simplify(&config.after(&e));
         if e_sigma.is_false() {
-            return Err(format!("`assume {text}` is false here: it reads `false` after the path"));
+            return Err(format!(
+                "`assume {text}` is false here: it reads `false` after the path"
+            ));
         }
         let phi = self.phi(&config, &assumed);
         let name = condition_name(&config);
@@ -207,13 +256,21 @@ where
     /// Reads `text` as a Boolean expression over the program's globals (and
     /// the fields of its classes).
     fn condition(&self, text: &str) -> Result<Term, String> {
-        let declarations = Program { main: Rc::from([]), ..self.program.clone() };
-        let parsed = symex_semantics::syntax::parse_program(&format!("{declarations}assume {text}"))
-            .map_err(|diagnostic| format!("cannot read `{text}`: {}", diagnostic.message))?;
+        let declarations = Program {
+            main: Rc::from([]),
+            ..self.program.clone()
+        };
+        let parsed =
+            symex_semantics::syntax::parse_program(&format!("{declarations}assume {text}"))
+                .map_err(|diagnostic| format!("cannot read `{text}`: {}", diagnostic.message))?;
         let Some(Stmt::Assume(e)) = parsed.main.first().filter(|_| parsed.main.len() == 1) else {
             return Err(format!("`{text}` is not one Boolean expression"));
         };
-        if let Some(x) = e.free_vars().keys().find(|x| !self.program.globals.contains_key(*x)) {
+        if let Some(x) = e
+            .free_vars()
+            .keys()
+            .find(|x| !self.program.globals.contains_key(*x))
+        {
             return Err(format!("`{x}` is not a global variable of the program"));
         }
         Ok(e.clone())
@@ -224,7 +281,11 @@ where
     }
 
     /// The successors of `config` whose path condition (with `assumed`) is satisfiable.
-    fn feasible(&mut self, config: &S::Config, assumed: &Term) -> Result<Vec<Step<S::Config>>, String> {
+    fn feasible(
+        &mut self,
+        config: &S::Config,
+        assumed: &Term,
+    ) -> Result<Vec<Step<S::Config>>, String> {
         let phi = self.phi(config, assumed);
         let mut feasible = Vec::new();
         for step in self.successors(config) {
@@ -232,7 +293,12 @@ where
             match self.satisfiable(&phi, &guard) {
                 SatResult::Sat => feasible.push(step),
                 SatResult::Unsat => {}
-                SatResult::Unknown => return Err(format!("the solver cannot tell whether the `{}` step is feasible", step.rule)),
+                SatResult::Unknown => {
+                    return Err(format!(
+                        "the solver cannot tell whether the `{}` step is feasible",
+                        step.rule
+                    ))
+                }
             }
         }
         Ok(feasible)
@@ -263,7 +329,13 @@ where
     }
 
     fn add_stop(&mut self, config: S::Config, assumed: Term, how: String, steps: usize) -> StopId {
-        self.stops.push(Stop { config, assumed, parent: Some(self.current), how, steps });
+        self.stops.push(Stop {
+            config,
+            assumed,
+            parent: Some(self.current),
+            how,
+            steps,
+        });
         self.history.push(self.current);
         self.current = self.stops.len() - 1;
         self.current
@@ -279,19 +351,36 @@ where
     /// for an unfolding), and at a fork the condition over the symbols with
     /// the branches on offer.
     fn describe(&mut self, id: StopId) -> String {
-        let (config, assumed, steps) = (self.stops[id].config.clone(), self.stops[id].assumed.clone(), self.stops[id].steps);
+        let (config, assumed, steps) = (
+            self.stops[id].config.clone(),
+            self.stops[id].assumed.clone(),
+            self.stops[id].steps,
+        );
         let phi = self.phi(&config, &assumed);
         let name = condition_name(&config);
         let mut out = String::new();
         if let Some(outcome) = config.outcome() {
-            let _ = writeln!(out, "#{id}: path ends: {outcome} after {steps} step{}", plural(steps));
+            let _ = writeln!(
+                out,
+                "#{id}: path ends: {outcome} after {steps} step{}",
+                plural(steps)
+            );
             let _ = writeln!(out, "  {name} = {phi}");
             let _ = writeln!(out, "  {}", self.state(&config));
-            let _ = writeln!(out, "  model: {}", self.model(&config, &phi).map_or_else(|| "none".to_string(), |m| ShowValuation(&m).to_string()));
+            let _ = writeln!(
+                out,
+                "  model: {}",
+                self.model(&config, &phi)
+                    .map_or_else(|| "none".to_string(), |m| ShowValuation(&m).to_string())
+            );
             return out;
         }
         let head = config.head().map_or_else(|| "ε".to_string(), summary);
-        let _ = writeln!(out, "#{id}: after {steps} step{}, at `{head}`", plural(steps));
+        let _ = writeln!(
+            out,
+            "#{id}: after {steps} step{}, at `{head}`",
+            plural(steps)
+        );
         let _ = writeln!(out, "  {}", self.state(&config));
         let _ = writeln!(out, "  {name} = {phi}");
         let choices = match self.feasible(&config, &assumed) {
@@ -302,13 +391,22 @@ where
             }
         };
         if choices.len() > 1 {
-            let condition = self.successors(&config).into_iter().find(|s| classify(s.rule) == Branch::True).map(|s| self.simplifier.simplify(&s.guard));
+            let condition = self
+                .successors(&config)
+                .into_iter()
+                .find(|s| classify(s.rule) == Branch::True)
+                .map(|s| self.simplifier.simplify(&s.guard));
             if let Some(condition) = condition {
                 let _ = writeln!(out, "  fork on {condition}");
             }
             for step in &choices {
                 let guard = self.simplifier.simplify(&step.guard);
-                let _ = writeln!(out, "    go {:<5}  {}: {name} ∧ {guard}", classify(step.rule).to_string(), step.rule);
+                let _ = writeln!(
+                    out,
+                    "    go {:<5}  {}: {name} ∧ {guard}",
+                    classify(step.rule).to_string(),
+                    step.rule
+                );
             }
         }
         out
@@ -319,7 +417,11 @@ where
         if let Some(rho) = config.trace() {
             return format!("ρ = {}", ShowTrace(&rho));
         }
-        let pairs: Vec<String> = config.global_state().iter().map(|(x, e)| format!("{x} ↦ {}", self.simplifier.simplify(e))).collect();
+        let pairs: Vec<String> = config
+            .global_state()
+            .iter()
+            .map(|(x, e)| format!("{x} ↦ {}", self.simplifier.simplify(e)))
+            .collect();
         format!("σ = {{{}}}", pairs.join(", "))
     }
 
@@ -333,7 +435,11 @@ where
             SatResult::Unsat | SatResult::Unknown => None,
         };
         self.solver.pop();
-        model.map(|model| config.inputs_from(model).retain(|x| self.inputs.contains_key(x)))
+        model.map(|model| {
+            config
+                .inputs_from(model)
+                .retain(|x| self.inputs.contains_key(x))
+        })
     }
 
     /// `show`: the configuration in the paper's notation, then `φ` (or
@@ -351,7 +457,9 @@ where
         let _ = writeln!(out, "  {name} = {phi}");
         let verdict = match self.model(&config, &phi) {
             Some(model) => format!("satisfiable, e.g. {}", ShowValuation(&model)),
-            None if self.satisfiable(&Term::bool(true), &phi) == SatResult::Unsat => "unsatisfiable".to_string(),
+            None if self.satisfiable(&Term::bool(true), &phi) == SatResult::Unsat => {
+                "unsatisfiable".to_string()
+            }
             None => "not known to be satisfiable".to_string(),
         };
         let _ = writeln!(out, "  {name} is {verdict}");
@@ -370,8 +478,17 @@ where
         let mut pending = vec![(0, 0)];
         while let Some((id, indent)) = pending.pop() {
             let label = self.label(id);
-            let here = if id == self.current { "   ◀ here" } else { "" };
-            let _ = writeln!(out, "{}#{id} {}: {label}{here}", "  ".repeat(indent), self.stops[id].how);
+            let here = if id == self.current {
+                "   ◀ here"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "{}#{id} {}: {label}{here}",
+                "  ".repeat(indent),
+                self.stops[id].how
+            );
             for &child in children.get(&id).into_iter().flatten().rev() {
                 pending.push((child, indent + 1));
             }
@@ -381,9 +498,16 @@ where
 
     /// One line about a stop: its outcome, or the fork's condition.
     fn label(&mut self, id: StopId) -> String {
-        let (config, assumed) = (self.stops[id].config.clone(), self.stops[id].assumed.clone());
+        let (config, assumed) = (
+            self.stops[id].config.clone(),
+            self.stops[id].assumed.clone(),
+        );
         if let Some(outcome) = config.outcome() {
-            return format!("{outcome}, {} = {}", condition_name(&config), self.phi(&config, &assumed));
+            return format!(
+                "{outcome}, {} = {}",
+                condition_name(&config),
+                self.phi(&config, &assumed)
+            );
         }
         let head = config.head().map_or_else(|| "ε".to_string(), summary);
         format!("at `{head}`")

@@ -35,9 +35,19 @@ where
     C: TransitionSystem<Config = concrete::Config>,
 {
     /// The given systems for `program`, started in the real `⟨S, id, true⟩`.
-    pub fn new(program: Rc<Program>, options: Options, symbolic: S, concrete: C) -> Result<Basic<S, C>, String> {
+    pub fn new(
+        program: Rc<Program>,
+        options: Options,
+        symbolic: S,
+        concrete: C,
+    ) -> Result<Basic<S, C>, String> {
         let initial = symbolic::Symbolic::new(program.clone(), options)?.initial();
-        Ok(Basic { program, symbolic, concrete, initial })
+        Ok(Basic {
+            program,
+            symbolic,
+            concrete,
+            initial,
+        })
     }
 }
 
@@ -70,7 +80,10 @@ where
     }
 
     fn concrete_initial(&self, inputs: &Valuation) -> concrete::Config {
-        concrete::Config { code: Code::empty().push(&self.program.main), valuation: inputs.clone() }
+        concrete::Config {
+            code: Code::empty().push(&self.program.main),
+            valuation: inputs.clone(),
+        }
     }
 
     fn substitution(&self, c: &symbolic::Config) -> Substitution {
@@ -80,16 +93,29 @@ where
     /// `⟨S, V∘σ⟩`.
     fn instantiate(&self, c: &symbolic::Config, v: &Valuation) -> Result<concrete::Config, String> {
         let valuation = compose(v, &c.sigma).map_err(|e| e.to_string())?;
-        Ok(concrete::Config { code: c.code.clone(), valuation })
+        Ok(concrete::Config {
+            code: c.code.clone(),
+            valuation,
+        })
     }
 
     fn difference(&self, expected: &concrete::Config, actual: &concrete::Config) -> Option<String> {
         if expected.code.statements() != actual.code.statements() {
-            return Some(format!("the statement is `{}`, expected `{}`", actual.code, expected.code));
+            return Some(format!(
+                "the statement is `{}`, expected `{}`",
+                actual.code, expected.code
+            ));
         }
-        let (expected_state, actual_state) = (self.globals_of(&expected.valuation), self.globals_of(&actual.valuation));
+        let (expected_state, actual_state) = (
+            self.globals_of(&expected.valuation),
+            self.globals_of(&actual.valuation),
+        );
         (expected_state != actual_state).then(|| {
-            format!("the state is {}, expected {}", ShowValuation(&actual_state), ShowValuation(&expected_state))
+            format!(
+                "the state is {}, expected {}",
+                ShowValuation(&actual_state),
+                ShowValuation(&expected_state)
+            )
         })
     }
 }
@@ -97,6 +123,9 @@ where
 impl<S, C> Basic<S, C> {
     /// `v` restricted to the program's global variables.
     fn globals_of(&self, v: &Valuation) -> Valuation {
-        v.iter().filter(|(x, _)| self.program.globals.contains_key(*x)).map(|(x, value)| (x.clone(), value.clone())).collect()
+        v.iter()
+            .filter(|(x, _)| self.program.globals.contains_key(*x))
+            .map(|(x, value)| (x.clone(), value.clone()))
+            .collect()
     }
 }

@@ -51,7 +51,8 @@ pub fn swap_choice_guards<C>(steps: &mut [Step<C>], phi: impl Fn(&mut C) -> &mut
 }
 
 /// Symbolic choice with the guards `bσ` and `¬bσ` exchanged.
-pub const SWAPPED_CHOICE: Edit<symbolic::Config> = |_, steps| swap_choice_guards(steps, |c| &mut c.phi);
+pub const SWAPPED_CHOICE: Edit<symbolic::Config> =
+    |_, steps| swap_choice_guards(steps, |c| &mut c.phi);
 
 /// Symbolic assignment `σ[x := e]`, forgetting to apply `σ` to `e`.
 pub const ASSIGNMENT_WITHOUT_SIGMA: Edit<symbolic::Config> = |c, steps| {
@@ -72,14 +73,31 @@ pub const LOOP_EXIT_WITHOUT_GUARD: Edit<symbolic::Config> = |c, steps| {
 
 /// The paper's results for a basic `program` whose symbolic system has one
 /// rule broken by `edit` (the concrete system stays the real one).
-pub fn check_broken(program: Rc<Program>, edit: Edit<symbolic::Config>, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
+pub fn check_broken(
+    program: Rc<Program>,
+    edit: Edit<symbolic::Config>,
+    options: Options,
+    runs: u64,
+    seed: u64,
+) -> Result<CheckReport, String> {
     if program.language != Language::Basic {
-        return Err(format!("--break breaks a rule of §2's symbolic system; this is a {} program", program.language));
+        return Err(format!(
+            "--break breaks a rule of §2's symbolic system; this is a {} program",
+            program.language
+        ));
     }
     let real = symbolic::Symbolic::new(program.clone(), options)?;
     let concrete = concrete::Concrete::new(program.clone(), options)?;
     let simulation = Basic::new(program, options, Edited { real, edit }, concrete)?;
-    Ok(check(&simulation, "basic", BASIC_RESULTS, options.checked_arrays, runs, seed, Bounds::default()))
+    Ok(check(
+        &simulation,
+        "basic",
+        BASIC_RESULTS,
+        options.checked_arrays,
+        runs,
+        seed,
+        Bounds::default(),
+    ))
 }
 
 /// `(h'.f)[h.f := e] = h'[h.f := e].f`: the aliasing case of `[h.f := e]` dropped.
@@ -110,15 +128,35 @@ pub enum OoMutant {
 }
 
 /// §4's results for an oo `program` with one rule broken.
-pub fn check_broken_oo(program: Rc<Program>, mutant: OoMutant, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
+pub fn check_broken_oo(
+    program: Rc<Program>,
+    mutant: OoMutant,
+    options: Options,
+    runs: u64,
+    seed: u64,
+) -> Result<CheckReport, String> {
     if program.language != Language::Oo {
-        return Err(format!("--break aliasing and --break literal-this break rules of §4; this is a {} program", program.language));
+        return Err(format!(
+            "--break aliasing and --break literal-this break rules of §4; this is a {} program",
+            program.language
+        ));
     }
     let bounds = Bounds::default();
     Ok(match mutant {
         OoMutant::WithoutAliasing => {
-            let broken = Edited { real: Unfold::new(program.clone(), options, ThisRule::Fresh), edit: PATH_WITHOUT_ALIASING };
-            check_objects(program, &broken, &WithoutAliasing, options, runs, seed, bounds)
+            let broken = Edited {
+                real: Unfold::new(program.clone(), options, ThisRule::Fresh),
+                edit: PATH_WITHOUT_ALIASING,
+            };
+            check_objects(
+                program,
+                &broken,
+                &WithoutAliasing,
+                options,
+                runs,
+                seed,
+                bounds,
+            )
         }
         OoMutant::LiteralThis => {
             let literal = Unfold::new(program.clone(), options, ThisRule::Literal);

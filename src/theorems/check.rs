@@ -34,7 +34,12 @@ pub struct Bounds {
 
 impl Default for Bounds {
     fn default() -> Bounds {
-        Bounds { max_steps: 200, feasible_steps: 60, definition_steps: 30, timeout_ms: 2000 }
+        Bounds {
+            max_steps: 200,
+            feasible_steps: 60,
+            definition_steps: 30,
+            timeout_ms: 2000,
+        }
     }
 }
 
@@ -85,17 +90,32 @@ impl CheckReport {
 impl fmt::Display for CheckReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let arrays = if self.checked_arrays { "on" } else { "off" };
-        writeln!(f, "{} program, {} runs, seed {}, checked arrays {arrays}", self.language, self.runs, self.seed)?;
+        writeln!(
+            f,
+            "{} program, {} runs, seed {}, checked arrays {arrays}",
+            self.language, self.runs, self.seed
+        )?;
         for r in &self.results {
-            let verdict = if r.counterexample.is_some() { "FAILED" } else { "ok" };
+            let verdict = if r.counterexample.is_some() {
+                "FAILED"
+            } else {
+                "ok"
+            };
             write!(f, "  {:<40} {verdict:<6} {} cases", r.result, r.cases)?;
             if r.undecided > 0 {
                 write!(f, " ({} successors undecided by Z3)", r.undecided)?;
             }
             writeln!(f)?;
             if let Some(c) = &r.counterexample {
-                let inputs: Vec<String> = c.inputs.iter().map(|(x, v)| format!("{x} = {v}")).collect();
-                writeln!(f, "    counterexample (run {}, steps {}): {}", c.run, c.steps, inputs.join(", "))?;
+                let inputs: Vec<String> =
+                    c.inputs.iter().map(|(x, v)| format!("{x} = {v}")).collect();
+                writeln!(
+                    f,
+                    "    counterexample (run {}, steps {}): {}",
+                    c.run,
+                    c.steps,
+                    inputs.join(", ")
+                )?;
                 if let Some(heap) = &c.heap {
                     writeln!(f, "    heap: {heap}")?;
                 }
@@ -141,7 +161,12 @@ pub fn check<M: Simulation>(
     let mut rng = StdRng::seed_from_u64(seed);
     let mut results: Vec<ResultReport> = names
         .iter()
-        .map(|name| ResultReport { result: name.to_string(), cases: 0, undecided: 0, counterexample: None })
+        .map(|name| ResultReport {
+            result: name.to_string(),
+            cases: 0,
+            undecided: 0,
+            counterexample: None,
+        })
         .collect();
     let apply = |sigma: &Substitution, e: &symex_semantics::term::Term| sigma.apply(e);
     for r in 0..runs {
@@ -149,19 +174,52 @@ pub fn check<M: Simulation>(
         let run = symbolic_run(simulation, bounds.max_steps, |_, successors| {
             (!successors.is_empty()).then(|| rng.gen_range(0..successors.len()))
         });
-        record(&mut results[0], r, &run, &inputs, |run, v| check_substitution(simulation, run, v, &[], &apply), |_, _| true);
-        record(&mut results[1], r, &run, &inputs, |run, v| check_soundness_assignment(simulation, run, v), |_, _| true);
+        record(
+            &mut results[0],
+            r,
+            &run,
+            &inputs,
+            |run, v| check_substitution(simulation, run, v, &[], &apply),
+            |_, _| true,
+        );
+        record(
+            &mut results[1],
+            r,
+            &run,
+            &inputs,
+            |run, v| check_soundness_assignment(simulation, run, v),
+            |_, _| true,
+        );
         if results[2].counterexample.is_none() {
-            let feasible = feasible_run(simulation, inputs.clone(), bounds.feasible_steps, bounds.timeout_ms, |n| rng.gen_range(0..n));
+            let feasible = feasible_run(
+                simulation,
+                inputs.clone(),
+                bounds.feasible_steps,
+                bounds.timeout_ms,
+                |n| rng.gen_range(0..n),
+            );
             results[2].undecided += feasible.unknown as u64;
             let satisfies = |run: &SymbolicRun<SymbolicConfig<M>>, v: &Valuation| {
                 eval_bool(run.last().path_condition(), v) == Ok(true)
             };
-            record(&mut results[2], r, &feasible.run, &feasible.model, |run, v| check_correctness(simulation, run, v), satisfies);
+            record(
+                &mut results[2],
+                r,
+                &feasible.run,
+                &feasible.model,
+                |run, v| check_correctness(simulation, run, v),
+                satisfies,
+            );
         }
         record_completeness(simulation, &mut results[3], r, &inputs, bounds.max_steps);
     }
-    CheckReport { language: language.to_string(), seed, runs, checked_arrays, results }
+    CheckReport {
+        language: language.to_string(),
+        seed,
+        runs,
+        checked_arrays,
+        results,
+    }
 }
 
 /// Checks one run and, on failure, shrinks it to the shortest failing
@@ -192,28 +250,59 @@ fn record<C: Clone>(
             let fails = |v: &Valuation| premise(&shortest, v) && check(&shortest, v).is_err();
             let minimal = shrink(inputs.clone(), fails);
             let explanation = check(&shortest, &minimal).err().unwrap_or_default();
-            result.counterexample = Some(counterexample(r, &minimal, shortest.steps.len(), explanation));
+            result.counterexample = Some(counterexample(
+                r,
+                &minimal,
+                shortest.steps.len(),
+                explanation,
+            ));
         }
     }
 }
 
-fn record_completeness<M: Simulation>(simulation: &M, result: &mut ResultReport, r: u64, inputs: &Valuation, max_steps: usize) {
+fn record_completeness<M: Simulation>(
+    simulation: &M,
+    result: &mut ResultReport,
+    r: u64,
+    inputs: &Valuation,
+    max_steps: usize,
+) {
     if result.counterexample.is_some() {
         return;
     }
     match check_completeness(simulation, inputs, max_steps) {
         Ok(_) => result.cases += 1,
         Err(_) => {
-            let steps = (0..=max_steps).find(|&n| check_completeness(simulation, inputs, n).is_err()).unwrap_or(max_steps);
-            let minimal = shrink(inputs.clone(), |v| check_completeness(simulation, v, steps).is_err());
-            let explanation = check_completeness(simulation, &minimal, steps).err().unwrap_or_default();
+            let steps = (0..=max_steps)
+                .find(|&n| check_completeness(simulation, inputs, n).is_err())
+                .unwrap_or(max_steps);
+            let minimal = shrink(inputs.clone(), |v| {
+                check_completeness(simulation, v, steps).is_err()
+            });
+            let explanation = check_completeness(simulation, &minimal, steps)
+                .err()
+                .unwrap_or_default();
             result.counterexample = Some(counterexample(r, &minimal, steps, explanation));
         }
     }
 }
 
 /// The counterexample of run `run`, without a heap (oo programs add theirs).
-pub(super) fn counterexample(run: u64, inputs: &Valuation, steps: usize, explanation: String) -> Counterexample {
-    let variables = inputs.iter().map(|(x, v)| (x.to_string(), v.to_string())).collect();
-    Counterexample { run, inputs: variables, heap: None, steps, explanation }
+pub(super) fn counterexample(
+    run: u64,
+    inputs: &Valuation,
+    steps: usize,
+    explanation: String,
+) -> Counterexample {
+    let variables = inputs
+        .iter()
+        .map(|(x, v)| (x.to_string(), v.to_string()))
+        .collect();
+    Counterexample {
+        run,
+        inputs: variables,
+        heap: None,
+        steps,
+        explanation,
+    }
 }

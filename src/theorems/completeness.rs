@@ -20,29 +20,50 @@ use symex_semantics::system::{Rule, SymbolicConfiguration, TransitionSystem};
 /// Theorem 2.4 for the concrete run from the inputs `v0`, followed for at
 /// most `max_steps` steps. Returns the steps checked, by rule (the exempt
 /// last step included).
-pub fn check_completeness<M: Simulation>(simulation: &M, v0: &Valuation, max_steps: usize) -> Result<Cases, String> {
+pub fn check_completeness<M: Simulation>(
+    simulation: &M,
+    v0: &Valuation,
+    max_steps: usize,
+) -> Result<Cases, String> {
     let mut checked = Cases::default();
     let mut concrete = simulation.concrete_initial(v0);
     let mut symbolic = simulation.symbolic_initial();
-    let at = |k: usize, why: String| format!("from V₀ = {}, after {k} steps: {why}", ShowValuation(v0));
+    let at =
+        |k: usize, why: String| format!("from V₀ = {}, after {k} steps: {why}", ShowValuation(v0));
     for k in 0..=max_steps {
         if eval_bool(symbolic.path_condition(), v0) != Ok(true) {
-            return Err(at(k, format!("V₀ falsifies the path condition {}", symbolic.path_condition())));
+            return Err(at(
+                k,
+                format!(
+                    "V₀ falsifies the path condition {}",
+                    symbolic.path_condition()
+                ),
+            ));
         }
         let expected = simulation.instantiate(&symbolic, v0)?;
         if let Some(why) = simulation.difference(&expected, &concrete) {
-            return Err(at(k, format!("{why}\n  symbolic: {symbolic}\n  concrete: {concrete}")));
+            return Err(at(
+                k,
+                format!("{why}\n  symbolic: {symbolic}\n  concrete: {concrete}"),
+            ));
         }
         if k == max_steps {
             break;
         }
-        let Some(step) = simulation.concrete().successors(&concrete).into_iter().next() else {
+        let Some(step) = simulation
+            .concrete()
+            .successors(&concrete)
+            .into_iter()
+            .next()
+        else {
             return Ok(checked);
         };
         checked.add(step.rule);
-        let counterpart = simulation.symbolic().successors(&symbolic).into_iter().find(|s| {
-            s.rule == step.rule && eval_bool(&s.guard, v0) == Ok(true)
-        });
+        let counterpart = simulation
+            .symbolic()
+            .successors(&symbolic)
+            .into_iter()
+            .find(|s| s.rule == step.rule && eval_bool(&s.guard, v0) == Ok(true));
         match counterpart {
             Some(symbolic_step) => symbolic = symbolic_step.next,
             None if step.rule == Rule::AssumptionViolated => return Ok(checked),

@@ -37,31 +37,39 @@ pub fn feasible_run<M: Simulation>(
     let mut solver = Solver::new(timeout_ms);
     let mut model = start;
     let mut unknown = 0;
-    let run = symbolic_run(simulation, max_steps, |_, successors: &[Step<SymbolicConfig<M>>]| {
-        let mut candidates: Vec<usize> = (0..successors.len()).collect();
-        while !candidates.is_empty() {
-            let chosen = candidates.remove(pick(candidates.len()) % candidates.len());
-            let step = &successors[chosen];
-            if eval_bool(step.next.path_condition(), &model) == Ok(true) {
-                solver.assert(&step.guard);
-                return Some(chosen);
+    let run = symbolic_run(
+        simulation,
+        max_steps,
+        |_, successors: &[Step<SymbolicConfig<M>>]| {
+            let mut candidates: Vec<usize> = (0..successors.len()).collect();
+            while !candidates.is_empty() {
+                let chosen = candidates.remove(pick(candidates.len()) % candidates.len());
+                let step = &successors[chosen];
+                if eval_bool(step.next.path_condition(), &model) == Ok(true) {
+                    solver.assert(&step.guard);
+                    return Some(chosen);
+                }
+                match solver.check_assuming(&step.guard) {
+                    SatResult::Sat => match solver.model(simulation.inputs()) {
+                        Some(found) => {
+                            model = found;
+                            solver.assert(&step.guard);
+                            return Some(chosen);
+                        }
+                        None => unknown += 1,
+                    },
+                    SatResult::Unsat => {}
+                    SatResult::Unknown => unknown += 1,
+                }
             }
-            match solver.check_assuming(&step.guard) {
-                SatResult::Sat => match solver.model(simulation.inputs()) {
-                    Some(found) => {
-                        model = found;
-                        solver.assert(&step.guard);
-                        return Some(chosen);
-                    }
-                    None => unknown += 1,
-                },
-                SatResult::Unsat => {}
-                SatResult::Unknown => unknown += 1,
-            }
-        }
-        None
-    });
-    FeasibleRun { run, model, unknown }
+            None
+        },
+    );
+    FeasibleRun {
+        run,
+        model,
+        unknown,
+    }
 }
 
 /// Theorem 2.3 on `run` and `v`: for every `k` with `V(φₖ)`, the concrete

@@ -18,8 +18,12 @@ use symex_semantics::value::{ArrayValue, Oid, Value};
 
 /// A random value of every variable of `inputs` (objects have none).
 pub fn random_inputs(inputs: &BTreeMap<Name, Sort>, rng: &mut impl Rng) -> Valuation {
-    let values = inputs.iter().filter(|(_, sort)| !matches!(sort, Sort::Object(_)));
-    values.map(|(x, sort)| (x.clone(), random_value(sort, &[], rng))).collect()
+    let values = inputs
+        .iter()
+        .filter(|(_, sort)| !matches!(sort, Sort::Object(_)));
+    values
+        .map(|(x, sort)| (x.clone(), random_value(sort, &[], rng)))
+        .collect()
 }
 
 /// Random inputs `(G, H)` of `program`: a consistent heap of up to three
@@ -34,10 +38,23 @@ pub fn random_heap_inputs(program: &Program, rng: &mut impl Rng) -> Valuation {
     let mut heap = Heap::new();
     for (o, class) in &objects {
         let declared = &program.classes[class].fields;
-        let fields = declared.iter().map(|(f, sort)| (f.clone(), random_value(sort, &objects, rng))).collect();
-        heap = heap.insert(*o, Object { class: class.clone(), fields });
+        let fields = declared
+            .iter()
+            .map(|(f, sort)| (f.clone(), random_value(sort, &objects, rng)))
+            .collect();
+        heap = heap.insert(
+            *o,
+            Object {
+                class: class.clone(),
+                fields,
+            },
+        );
     }
-    let globals: Valuation = program.globals.iter().map(|(x, sort)| (x.clone(), random_value(sort, &objects, rng))).collect();
+    let globals: Valuation = program
+        .globals
+        .iter()
+        .map(|(x, sort)| (x.clone(), random_value(sort, &objects, rng)))
+        .collect();
     globals.with_heap(heap)
 }
 
@@ -48,14 +65,24 @@ fn random_value(sort: &Sort, objects: &[(Oid, Name)], rng: &mut impl Rng) -> Val
         Sort::Int => Value::Int(BigInt::from(rng.gen_range(-8..8))),
         Sort::Bool => Value::Bool(rng.gen()),
         Sort::Array(element) => {
-            let mut array = ArrayValue::constant(BigInt::from(rng.gen_range(0..4)), random_value(element, objects, rng));
+            let mut array = ArrayValue::constant(
+                BigInt::from(rng.gen_range(0..4)),
+                random_value(element, objects, rng),
+            );
             for _ in 0..rng.gen_range(0..4) {
-                array = array.set(BigInt::from(rng.gen_range(-1..5)), random_value(element, objects, rng));
+                array = array.set(
+                    BigInt::from(rng.gen_range(-1..5)),
+                    random_value(element, objects, rng),
+                );
             }
             Value::Array(array)
         }
         Sort::Object(class) => {
-            let candidates: Vec<Oid> = objects.iter().filter(|(_, c)| c == class).map(|(o, _)| *o).collect();
+            let candidates: Vec<Oid> = objects
+                .iter()
+                .filter(|(_, c)| c == class)
+                .map(|(o, _)| *o)
+                .collect();
             match rng.gen_range(0..=candidates.len()) {
                 0 => Value::Nil,
                 k => Value::Object(candidates[k - 1]),
@@ -70,7 +97,11 @@ fn random_value(sort: &Sort, objects: &[(Oid, Name)], rng: &mut impl Rng) -> Val
 /// simpler, each strictly smaller than `v` (so shrinking terminates).
 pub fn smaller_valuations(v: &Valuation) -> Vec<Valuation> {
     v.iter()
-        .flat_map(|(x, value)| smaller_values(value).into_iter().map(move |smaller| v.update(x.clone(), smaller)))
+        .flat_map(|(x, value)| {
+            smaller_values(value)
+                .into_iter()
+                .map(move |smaller| v.update(x.clone(), smaller))
+        })
         .collect()
 }
 
@@ -88,7 +119,10 @@ pub fn smaller_values(value: &Value) -> Vec<Value> {
         }
         Value::Bool(true) => vec![Value::Bool(false)],
         Value::Bool(false) | Value::Nil | Value::Object(_) | Value::Field(_) => Vec::new(),
-        Value::Array(array) => smaller_arrays(array).into_iter().map(Value::Array).collect(),
+        Value::Array(array) => smaller_arrays(array)
+            .into_iter()
+            .map(Value::Array)
+            .collect(),
     }
 }
 
@@ -101,13 +135,25 @@ fn smaller_arrays(array: &ArrayValue) -> Vec<ArrayValue> {
     }
     for len in [BigInt::zero(), &array.len - 1] {
         if !len.is_negative() && len < array.len {
-            smaller.push(ArrayValue { len, ..array.clone() });
+            smaller.push(ArrayValue {
+                len,
+                ..array.clone()
+            });
         }
     }
     for default in smaller_values(&array.default) {
         // Entries stay as they are: only the elements not set change.
-        let entries = array.entries.iter().filter(|(_, v)| **v != default).map(|(i, v)| (i.clone(), v.clone())).collect();
-        smaller.push(ArrayValue { default: Box::new(default), entries, len: array.len.clone() });
+        let entries = array
+            .entries
+            .iter()
+            .filter(|(_, v)| **v != default)
+            .map(|(i, v)| (i.clone(), v.clone()))
+            .collect();
+        smaller.push(ArrayValue {
+            default: Box::new(default),
+            entries,
+            len: array.len.clone(),
+        });
     }
     for (index, element) in array.entries.iter() {
         for simpler in smaller_values(element) {

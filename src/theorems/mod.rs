@@ -45,21 +45,45 @@ use symex_semantics::system::Options;
 
 /// Checks the paper's results for `program` under `language`'s semantics on
 /// `runs` random inputs and symbolic paths drawn from `seed`.
-pub fn check_program(program: Rc<Program>, language: Language, options: Options, runs: u64, seed: u64) -> Result<CheckReport, String> {
+pub fn check_program(
+    program: Rc<Program>,
+    language: Language,
+    options: Options,
+    runs: u64,
+    seed: u64,
+) -> Result<CheckReport, String> {
     let name = language.to_string();
     let bounds = Bounds::default();
     match language {
         Language::Basic => {
             let simulation = Basic::real(program, options)?;
-            Ok(check::check(&simulation, &name, check::BASIC_RESULTS, options.checked_arrays, runs, seed, bounds))
+            Ok(check::check(
+                &simulation,
+                &name,
+                check::BASIC_RESULTS,
+                options.checked_arrays,
+                runs,
+                seed,
+                bounds,
+            ))
         }
         Language::Recursive => {
             let simulation = Recursive::real(program, options)?;
-            Ok(check::check(&simulation, &name, check::RECURSIVE_RESULTS, options.checked_arrays, runs, seed, bounds))
+            Ok(check::check(
+                &simulation,
+                &name,
+                check::RECURSIVE_RESULTS,
+                options.checked_arrays,
+                runs,
+                seed,
+                bounds,
+            ))
         }
         Language::Oo => {
             let unfold = Unfold::new(program.clone(), options, ThisRule::Fresh);
-            Ok(objects::check_objects(program, &unfold, &Reference, options, runs, seed, bounds))
+            Ok(objects::check_objects(
+                program, &unfold, &Reference, options, runs, seed, bounds,
+            ))
         }
     }
 }

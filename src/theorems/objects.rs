@@ -23,7 +23,15 @@ use symex_semantics::system::{Options, TransitionSystem};
 /// §4's results for `program` under the unfolding `unfold` and the calculus
 /// `calculus` (the real ones, or a broken one), on `runs` random heaps drawn
 /// from `seed`. Every unfolding of a program starts in the same `⟨S, ε⟩`.
-pub fn check_objects<U, C>(program: Rc<Program>, unfold: &U, calculus: &C, options: Options, runs: u64, seed: u64, bounds: Bounds) -> CheckReport
+pub fn check_objects<U, C>(
+    program: Rc<Program>,
+    unfold: &U,
+    calculus: &C,
+    options: Options,
+    runs: u64,
+    seed: u64,
+    bounds: Bounds,
+) -> CheckReport
 where
     U: TransitionSystem<Config = unfold::Config>,
     C: Calculus,
@@ -31,9 +39,21 @@ where
     let concrete = Concrete::new(program.clone(), options);
     let traces = Traces::new(program.clone(), options);
     let initial = unfold::Unfold::new(program.clone(), options, ThisRule::Fresh).initial();
-    let lockstep = Lockstep { unfold, initial, concrete: &concrete, traces: &traces, calculus, checks: Errors::new(options).checks };
+    let lockstep = Lockstep {
+        unfold,
+        initial,
+        concrete: &concrete,
+        traces: &traces,
+        calculus,
+        checks: Errors::new(options).checks,
+    };
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut results = OO_RESULTS.map(|name| ResultReport { result: name.to_string(), cases: 0, undecided: 0, counterexample: None });
+    let mut results = OO_RESULTS.map(|name| ResultReport {
+        result: name.to_string(),
+        cases: 0,
+        undecided: 0,
+        counterexample: None,
+    });
     for r in 0..runs {
         let v = random_heap_inputs(&program, &mut rng);
         let mut cases: [Cases; 3] = Default::default();
@@ -55,12 +75,24 @@ where
             };
             // A result stays refuted on a longer run: the shortest by bisection.
             let lengths: Vec<usize> = (0..=bounds.max_steps).collect();
-            let steps = lengths[lengths.partition_point(|&n| fails(&v, n).is_none()).min(bounds.max_steps)];
+            let steps = lengths[lengths
+                .partition_point(|&n| fails(&v, n).is_none())
+                .min(bounds.max_steps)];
             let minimal = shrink(v.clone(), |w| fails(w, steps).is_some());
-            let explanation = fails(&minimal, steps).map_or(disagreement.explanation, |d| d.explanation);
+            let explanation =
+                fails(&minimal, steps).map_or(disagreement.explanation, |d| d.explanation);
             let heap = Some(heap_json(&minimal)["objects"].clone());
-            result.counterexample = Some(Counterexample { heap, ..counterexample(r, &minimal, steps, explanation) });
+            result.counterexample = Some(Counterexample {
+                heap,
+                ..counterexample(r, &minimal, steps, explanation)
+            });
         }
     }
-    CheckReport { language: "oo".to_string(), seed, runs, checked_arrays: options.checked_arrays, results: results.into() }
+    CheckReport {
+        language: "oo".to_string(),
+        seed,
+        runs,
+        checked_arrays: options.checked_arrays,
+        results: results.into(),
+    }
 }

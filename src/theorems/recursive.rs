@@ -43,22 +43,41 @@ where
     C: TransitionSystem<Config = concrete::Config>,
 {
     /// The given systems for `program`, started in the real `⟨(id, S), id, true⟩`.
-    pub fn new(program: Rc<Program>, options: Options, symbolic: S, concrete: C) -> Result<Recursive<S, C>, String> {
+    pub fn new(
+        program: Rc<Program>,
+        options: Options,
+        symbolic: S,
+        concrete: C,
+    ) -> Result<Recursive<S, C>, String> {
         let initial = symbolic::Symbolic::new(program.clone(), options)?.initial();
-        let concrete_main = concrete::Concrete::new(program.clone(), options)?.initial(Valuation::new());
-        Ok(Recursive { program, symbolic, concrete, initial, concrete_main })
+        let concrete_main =
+            concrete::Concrete::new(program.clone(), options)?.initial(Valuation::new());
+        Ok(Recursive {
+            program,
+            symbolic,
+            concrete,
+            initial,
+            concrete_main,
+        })
     }
 }
 
 impl<S, C> Recursive<S, C> {
     /// `v` restricted to the program's global variables.
     fn globals_of(&self, v: &Valuation) -> Valuation {
-        v.iter().filter(|(x, _)| self.program.globals.contains_key(*x)).map(|(x, value)| (x.clone(), value.clone())).collect()
+        v.iter()
+            .filter(|(x, _)| self.program.globals.contains_key(*x))
+            .map(|(x, value)| (x.clone(), value.clone()))
+            .collect()
     }
 
     /// `LVar`: the formal parameters of every procedure.
     fn local_variables(&self) -> BTreeSet<Name> {
-        self.program.procedures.values().flat_map(|p| p.params.iter().map(|(u, _)| u.clone())).collect()
+        self.program
+            .procedures
+            .values()
+            .flat_map(|p| p.params.iter().map(|(u, _)| u.clone()))
+            .collect()
     }
 }
 
@@ -97,28 +116,50 @@ where
 
     /// `⟨(L, S), G⟩` with `L` empty: the main statement has no locals.
     fn concrete_initial(&self, inputs: &Valuation) -> concrete::Config {
-        concrete::Config { globals: inputs.clone(), ..self.concrete_main.clone() }
+        concrete::Config {
+            globals: inputs.clone(),
+            ..self.concrete_main.clone()
+        }
     }
 
     /// `θ = τ ∪ σ` for the top closure's `τ`.
     fn substitution(&self, c: &symbolic::Config) -> Substitution {
-        let tau = c.stack.front().map(|frame| frame.tau.iter()).into_iter().flatten();
-        c.sigma.iter().chain(tau).map(|(x, e)| (x.clone(), e.clone())).collect()
+        let tau = c
+            .stack
+            .front()
+            .map(|frame| frame.tau.iter())
+            .into_iter()
+            .flatten();
+        c.sigma
+            .iter()
+            .chain(tau)
+            .map(|(x, e)| (x.clone(), e.clone()))
+            .collect()
     }
 
     /// `⟨(V∘τ, S')·V•Δ, V∘σ⟩`, every `τ(u)` and `σ(x)` evaluated together:
     /// the substitutions of nested calls share their subterms.
     fn instantiate(&self, c: &symbolic::Config, v: &Valuation) -> Result<concrete::Config, String> {
-        let bindings: Vec<(&Name, &Term)> = c.stack.iter().flat_map(|frame| frame.tau.iter()).chain(c.sigma.iter()).collect();
+        let bindings: Vec<(&Name, &Term)> = c
+            .stack
+            .iter()
+            .flat_map(|frame| frame.tau.iter())
+            .chain(c.sigma.iter())
+            .collect();
         let terms: Vec<Term> = bindings.iter().map(|(_, e)| (*e).clone()).collect();
-        let values = eval_all(&terms, v).map_err(|error| format!("V∘τ or V∘σ is undefined: {error}"))?;
+        let values =
+            eval_all(&terms, v).map_err(|error| format!("V∘τ or V∘σ is undefined: {error}"))?;
         let mut values = bindings.iter().map(|(x, _)| (*x).clone()).zip(values);
         let stack = c
             .stack
             .iter()
             .map(|frame| {
                 let locals = values.by_ref().take(frame.tau.iter().count()).collect();
-                concrete::Frame { locals, code: frame.code.clone(), procedure: frame.procedure.clone() }
+                concrete::Frame {
+                    locals,
+                    code: frame.code.clone(),
+                    procedure: frame.procedure.clone(),
+                }
             })
             .collect();
         let mut globals = self.globals_of(v);
@@ -128,27 +169,44 @@ where
 
     fn difference(&self, expected: &concrete::Config, actual: &concrete::Config) -> Option<String> {
         if expected.stack.len() != actual.stack.len() {
-            return Some(format!("the stack has {} closures, expected {}", actual.stack.len(), expected.stack.len()));
+            return Some(format!(
+                "the stack has {} closures, expected {}",
+                actual.stack.len(),
+                expected.stack.len()
+            ));
         }
         for (depth, (e, a)) in expected.stack.iter().zip(&actual.stack).enumerate() {
             if e.code.statements() != a.code.statements() || e.procedure != a.procedure {
-                return Some(format!("closure {depth} executes `{}`, expected `{}`", a.code, e.code));
+                return Some(format!(
+                    "closure {depth} executes `{}`, expected `{}`",
+                    a.code, e.code
+                ));
             }
             if e.locals != a.locals {
                 let (a, e) = (ShowValuation(&a.locals), ShowValuation(&e.locals));
                 return Some(format!("closure {depth} has the locals {a}, expected {e}"));
             }
         }
-        let (expected_state, actual_state) = (self.globals_of(&expected.globals), self.globals_of(&actual.globals));
+        let (expected_state, actual_state) = (
+            self.globals_of(&expected.globals),
+            self.globals_of(&actual.globals),
+        );
         (expected_state != actual_state).then(|| {
-            format!("the globals are {}, expected {}", ShowValuation(&actual_state), ShowValuation(&expected_state))
+            format!(
+                "the globals are {}, expected {}",
+                ShowValuation(&actual_state),
+                ShowValuation(&expected_state)
+            )
         })
     }
 }
 
 /// The local variables occurring in `term`, if any.
 fn locals_in(term: &Term, locals: &BTreeSet<Name>) -> Vec<Name> {
-    term.free_vars().into_keys().filter(|x| locals.contains(x)).collect()
+    term.free_vars()
+        .into_keys()
+        .filter(|x| locals.contains(x))
+        .collect()
 }
 
 /// Proposition 3.1: in every configuration after the first of `run`, no
@@ -163,7 +221,12 @@ pub fn check_no_locals_in_substitutions<S, C>(
     let mut checked = Cases::default();
     for (n, (c, step)) in run.configs().skip(1).zip(&run.steps).enumerate() {
         let n = n + 1;
-        let top = c.stack.front().map(|frame| frame.tau.iter()).into_iter().flatten();
+        let top = c
+            .stack
+            .front()
+            .map(|frame| frame.tau.iter())
+            .into_iter()
+            .flatten();
         for (x, e) in c.sigma.iter().chain(top) {
             let found = locals_in(e, &locals);
             if !found.is_empty() {
@@ -187,7 +250,10 @@ pub fn check_no_locals_in_path_conditions<S, C>(
     for (n, (c, rule)) in run.configs().zip(rules).enumerate() {
         let found = locals_in(&c.phi, &locals);
         if !found.is_empty() {
-            return Err(format!("after {n} steps, the path condition `{}` contains the local variables {found:?}", c.phi));
+            return Err(format!(
+                "after {n} steps, the path condition `{}` contains the local variables {found:?}",
+                c.phi
+            ));
         }
         match rule {
             Some(rule) => checked.add(rule),

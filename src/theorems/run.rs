@@ -29,12 +29,19 @@ impl<C> SymbolicRun<C> {
 
 /// A run from `⟨S, id, true⟩` of at most `max_steps` steps: `choose` picks
 /// the index of the successor to take, or `None` to stop there.
-pub fn symbolic_run<M, F>(simulation: &M, max_steps: usize, mut choose: F) -> SymbolicRun<SymbolicConfig<M>>
+pub fn symbolic_run<M, F>(
+    simulation: &M,
+    max_steps: usize,
+    mut choose: F,
+) -> SymbolicRun<SymbolicConfig<M>>
 where
     M: Simulation,
     F: FnMut(&SymbolicConfig<M>, &[Step<SymbolicConfig<M>>]) -> Option<usize>,
 {
-    let mut run = SymbolicRun { initial: simulation.symbolic_initial(), steps: Vec::new() };
+    let mut run = SymbolicRun {
+        initial: simulation.symbolic_initial(),
+        steps: Vec::new(),
+    };
     while run.steps.len() < max_steps {
         let mut successors = simulation.symbolic().successors(run.last());
         let Some(index) = choose(run.last(), &successors).filter(|&i| i < successors.len()) else {

@@ -4,11 +4,11 @@
 //! stands for the concrete `⟨S, V∘σ⟩` (§2), and `⟨(τ, S)·Δ, σ, φ⟩` for
 //! `⟨(V∘τ, S)·V•Δ, V∘σ⟩` (§3).
 
+use std::collections::BTreeMap;
 use symex_semantics::eval::Valuation;
 use symex_semantics::subst::Substitution;
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort, Term};
-use std::collections::BTreeMap;
 
 /// The configurations of a simulation's symbolic system.
 pub type SymbolicConfig<M> = <<M as Simulation>::Symbolic as TransitionSystem>::Config;
@@ -45,9 +45,17 @@ pub trait Simulation {
     fn substitution(&self, c: &SymbolicConfig<Self>) -> Substitution;
 
     /// The concrete configuration `c` stands for under `v`: `⟨S, V∘σ⟩`.
-    fn instantiate(&self, c: &SymbolicConfig<Self>, v: &Valuation) -> Result<ConcreteConfig<Self>, String>;
+    fn instantiate(
+        &self,
+        c: &SymbolicConfig<Self>,
+        v: &Valuation,
+    ) -> Result<ConcreteConfig<Self>, String>;
 
     /// `None` when two concrete configurations have the same statements and
     /// the same state, else what differs.
-    fn difference(&self, expected: &ConcreteConfig<Self>, actual: &ConcreteConfig<Self>) -> Option<String>;
+    fn difference(
+        &self,
+        expected: &ConcreteConfig<Self>,
+        actual: &ConcreteConfig<Self>,
+    ) -> Option<String>;
 }

@@ -15,7 +15,10 @@ use symex_semantics::system::{Configuration, Rule, Step, TransitionSystem};
 /// The rules the corollary is about (§2.1's array assignment is the
 /// assignment `a := (a[e] := e')`).
 pub fn is_assignment(rule: Rule) -> bool {
-    matches!(rule, Rule::Assignment | Rule::ArrayAssignment | Rule::GlobalAssignment | Rule::LocalAssignment)
+    matches!(
+        rule,
+        Rule::Assignment | Rule::ArrayAssignment | Rule::GlobalAssignment | Rule::LocalAssignment
+    )
 }
 
 /// The corollary for the symbolic assignment step `c → step.next` and `v`:
@@ -37,7 +40,11 @@ pub fn soundness_assignment<M: Simulation>(
     let concrete_steps = simulation.concrete().successors(&before);
     let Some(concrete) = concrete_steps.iter().find(|s| s.rule == step.rule) else {
         let rules: Vec<String> = concrete_steps.iter().map(|s| s.rule.to_string()).collect();
-        return Err(format!("`{assignment}` from {before}: the concrete system takes [{}], not {}", rules.join(", "), step.rule));
+        return Err(format!(
+            "`{assignment}` from {before}: the concrete system takes [{}], not {}",
+            rules.join(", "),
+            step.rule
+        ));
     };
     let expected = simulation.instantiate(&step.next, v)?;
     match simulation.difference(&expected, &concrete.next) {

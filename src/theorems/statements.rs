@@ -1,7 +1,7 @@
 //! The expressions a program evaluates, for Lemma 2.1's `e`.
 
-use symex_semantics::program::{Block, Stmt};
 use std::collections::BTreeMap;
+use symex_semantics::program::{Block, Stmt};
 use symex_semantics::term::{Name, Sort, Term};
 
 /// Every expression of `block` and of the blocks nested in it, in source
@@ -13,10 +13,16 @@ pub fn expressions(block: &Block, globals: &BTreeMap<Name, Sort>) -> Vec<Term> {
     let mut pending: Vec<&Stmt> = block.iter().rev().collect();
     while let Some(stmt) = pending.pop() {
         match stmt {
-            Stmt::Assign(_, e) | Stmt::Assert(e) | Stmt::Assume(e) | Stmt::Return(_, e) => found.push(e.clone()),
+            Stmt::Assign(_, e) | Stmt::Assert(e) | Stmt::Assume(e) | Stmt::Return(_, e) => {
+                found.push(e.clone())
+            }
             Stmt::ArrayAssign(a, e, e2) => {
                 let array = Term::var(a, globals.get(a).cloned().unwrap_or_else(Sort::int_array));
-                found.extend([e.clone(), e2.clone(), Term::store(array, e.clone(), e2.clone())]);
+                found.extend([
+                    e.clone(),
+                    e2.clone(),
+                    Term::store(array, e.clone(), e2.clone()),
+                ]);
             }
             Stmt::If(b, then, otherwise) => {
                 found.push(b.clone());

@@ -13,7 +13,12 @@ use symex_semantics::term::Term;
 pub type Apply = dyn Fn(&Substitution, &Term) -> Term;
 
 /// Lemma 2.1 for one valuation `v`, substitution `sigma` and expression `e`.
-pub fn substitution_lemma(apply: &Apply, v: &Valuation, sigma: &Substitution, e: &Term) -> Result<(), String> {
+pub fn substitution_lemma(
+    apply: &Apply,
+    v: &Valuation,
+    sigma: &Substitution,
+    e: &Term,
+) -> Result<(), String> {
     let composed = compose(v, sigma).map_err(|error| format!("V∘σ is undefined: {error}"))?;
     let e_sigma = apply(sigma, e);
     let left = eval(e, &composed).map_err(|error| format!("V∘σ({e}) is undefined: {error}"))?;
@@ -41,7 +46,8 @@ pub fn check_substitution<M: Simulation>(
     for (k, c) in run.configs().enumerate() {
         let sigma = simulation.substitution(c);
         for e in simulation.expressions(c).iter().chain(extra) {
-            substitution_lemma(apply, v, &sigma, e).map_err(|why| format!("after {k} symbolic steps: {why}"))?;
+            substitution_lemma(apply, v, &sigma, e)
+                .map_err(|why| format!("after {k} symbolic steps: {why}"))?;
             checked.add(expression_case(e));
         }
     }

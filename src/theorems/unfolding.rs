@@ -68,7 +68,10 @@ pub struct Disagreement {
 }
 
 fn disagree(result: usize, explanation: String) -> Disagreement {
-    Disagreement { result, explanation }
+    Disagreement {
+        result,
+        explanation,
+    }
 }
 
 /// Whether `V(φ) = true` (`⊥` is not).
@@ -76,13 +79,19 @@ fn true_in(phi: &Term, v: &Valuation, result: usize) -> Result<bool, Disagreemen
     match eval_bool(phi, v) {
         Ok(truth) => Ok(truth),
         Err(error) if error.is_nil_dereference() => Ok(false),
-        Err(error) => Err(disagree(result, format!("{error} in the path condition {phi}"))),
+        Err(error) => Err(disagree(
+            result,
+            format!("{error} in the path condition {phi}"),
+        )),
     }
 }
 
 /// The same heap, and the same values where both know a variable.
 pub fn same_state(trace: &Valuation, program: &Valuation) -> bool {
-    trace.heap == program.heap && program.iter().all(|(x, value)| trace.get(x).map_or(true, |w| w == value))
+    trace.heap == program.heap
+        && program
+            .iter()
+            .all(|(x, value)| trace.get(x).map_or(true, |w| w == value))
 }
 
 /// How the program halted, as a case of the agreement.
@@ -106,7 +115,13 @@ where
     /// disagreement of each result that has one: a result stops being
     /// checked at its first, and the lockstep ends at a disagreement of
     /// the agreement itself.
-    pub fn run(&self, v: &Valuation, steps: usize, definition_steps: usize, cases: &mut [Cases; 3]) -> Vec<Disagreement> {
+    pub fn run(
+        &self,
+        v: &Valuation,
+        steps: usize,
+        definition_steps: usize,
+        cases: &mut [Cases; 3],
+    ) -> Vec<Disagreement> {
         let mut found = Vec::new();
         if let Err(disagreement) = self.walk(v, steps, definition_steps, cases, &mut found) {
             found.push(disagreement);
@@ -114,18 +129,35 @@ where
         found
     }
 
-    fn walk(&self, v: &Valuation, steps: usize, definition_steps: usize, cases: &mut [Cases; 3], found: &mut Vec<Disagreement>) -> Result<(), Disagreement> {
-        let (mut c, mut u, mut after) = (self.concrete.initial(v.clone()), self.initial.clone(), v.clone());
+    fn walk(
+        &self,
+        v: &Valuation,
+        steps: usize,
+        definition_steps: usize,
+        cases: &mut [Cases; 3],
+        found: &mut Vec<Disagreement>,
+    ) -> Result<(), Disagreement> {
+        let (mut c, mut u, mut after) = (
+            self.concrete.initial(v.clone()),
+            self.initial.clone(),
+            v.clone(),
+        );
         for k in 0..steps {
             let next = match self.concrete.try_successors(&c) {
                 // Beyond the evaluator's integer bound nothing can be compared: the lockstep ends here.
                 Err(error) if error.is_too_large() => return Ok(()),
-                successors => successors.map_err(|error| disagree(AGREEMENT, format!("in {c}: {error}")))?.into_iter().next(),
+                successors => successors
+                    .map_err(|error| disagree(AGREEMENT, format!("in {c}: {error}")))?
+                    .into_iter()
+                    .next(),
             };
             let mut runnable = Vec::new();
             for step in self.unfold.successors(&u) {
                 let actions = step.next.state.actions();
-                let run = self.traces.run(after.clone(), actions.get(u.state.len()..).unwrap_or_default());
+                let run = self.traces.run(
+                    after.clone(),
+                    actions.get(u.state.len()..).unwrap_or_default(),
+                );
                 let case = if run.is_ok() { RUNS } else { STUCK };
                 let mut theorem = |result: usize, phi: &Term| {
                     if found.iter().any(|d| d.result == result) {
@@ -155,7 +187,10 @@ where
                     cases[AGREEMENT].add(outcome_case(&c));
                     return match c.outcome() == u.outcome() {
                         true => Ok(()),
-                        false => Err(disagree(AGREEMENT, format!("the program ends in {c}, the unfolding in {u}"))),
+                        false => Err(disagree(
+                            AGREEMENT,
+                            format!("the program ends in {c}, the unfolding in {u}"),
+                        )),
                     };
                 }
                 (Some(program_step), Some(unfolded)) if count == 1 => (program_step, unfolded),
@@ -165,7 +200,11 @@ where
                     return Ok(());
                 }
                 (program_step, _) => {
-                    let steps = if program_step.is_some() { "steps" } else { "has halted" };
+                    let steps = if program_step.is_some() {
+                        "steps"
+                    } else {
+                        "has halted"
+                    };
                     let why = format!("from V = {}, after {c}: the program {steps}, the unfolding has {count} runnable steps", ShowValuation(v));
                     return Err(disagree(AGREEMENT, why));
                 }

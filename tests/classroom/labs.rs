@@ -10,21 +10,40 @@ use std::process::Command;
 /// The transcript of `symex ARGS` run in `dir`.
 fn transcript(dir: &Path, command: &str) -> String {
     let args: Vec<&str> = command.split_whitespace().collect();
-    let output = Command::new(env!("CARGO_BIN_EXE_symex")).current_dir(dir).args(&args).env("NO_COLOR", "1").output().expect("the symex binary runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .current_dir(dir)
+        .args(&args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the symex binary runs");
     format!(
         "$ symex {command}\n{}{}[exit status {}]\n",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr),
-        output.status.code().map_or("signal".to_string(), |code| code.to_string())
+        output
+            .status
+            .code()
+            .map_or("signal".to_string(), |code| code.to_string())
     )
 }
 
 fn solutions() -> Vec<(PathBuf, PathBuf)> {
     let labs = Path::new(env!("CARGO_MANIFEST_DIR")).join("labs");
     let mut found = Vec::new();
-    for lab in std::fs::read_dir(&labs).expect("labs/ exists").flatten().map(|entry| entry.path()).filter(|path| path.is_dir()) {
-        let Ok(entries) = std::fs::read_dir(lab.join("solution")) else { continue };
-        for file in entries.flatten().map(|entry| entry.path()).filter(|path| path.extension().is_some_and(|ext| ext == "out")) {
+    for lab in std::fs::read_dir(&labs)
+        .expect("labs/ exists")
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.is_dir())
+    {
+        let Ok(entries) = std::fs::read_dir(lab.join("solution")) else {
+            continue;
+        };
+        for file in entries
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "out"))
+        {
             found.push((lab.clone(), file));
         }
     }
@@ -36,11 +55,19 @@ fn solutions() -> Vec<(PathBuf, PathBuf)> {
 fn every_lab_solution_matches_the_tool() {
     let accept = std::env::var_os("LABS_ACCEPT").is_some();
     let solutions = solutions();
-    assert!(solutions.len() >= 28, "the five labs have their solutions ({} found)", solutions.len());
+    assert!(
+        solutions.len() >= 28,
+        "the five labs have their solutions ({} found)",
+        solutions.len()
+    );
     let mut stale = Vec::new();
     for (lab, file) in &solutions {
         let expected = std::fs::read_to_string(file).expect("readable");
-        let command = expected.lines().next().and_then(|line| line.strip_prefix("$ symex ")).expect("a solution starts with `$ symex …`");
+        let command = expected
+            .lines()
+            .next()
+            .and_then(|line| line.strip_prefix("$ symex "))
+            .expect("a solution starts with `$ symex …`");
         let actual = transcript(lab, command);
         if actual != expected {
             if accept {
@@ -50,5 +77,9 @@ fn every_lab_solution_matches_the_tool() {
             }
         }
     }
-    assert!(stale.is_empty(), "lab solutions that no longer match the tool (LABS_ACCEPT=1 rewrites them):\n{}", stale.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "lab solutions that no longer match the tool (LABS_ACCEPT=1 rewrites them):\n{}",
+        stale.join("\n")
+    );
 }

@@ -11,15 +11,40 @@ fn snapshot(name: &str, text: &str) {
 
 #[test]
 fn explore_as_a_standalone_document() {
-    let tex = stdout_of(&["explore", "paper-examples/basic/abs.sx", "--format", "latex", "--standalone"], 0);
+    let tex = stdout_of(
+        &[
+            "explore",
+            "paper-examples/basic/abs.sx",
+            "--format",
+            "latex",
+            "--standalone",
+        ],
+        0,
+    );
     assert!(tex.starts_with("\\documentclass") && tex.ends_with("\\end{document}\n"));
-    assert!(tex.is_ascii(), "pdflatex reads ASCII: the notation is spelled as macros");
+    assert!(
+        tex.is_ascii(),
+        "pdflatex reads ASCII: the notation is spelled as macros"
+    );
     snapshot("latex-explore-abs", &tex);
 }
 
 #[test]
 fn a_run_trace_with_the_rule_on_each_arrow() {
-    let tex = stdout_of(&["run", "paper-examples/basic/abs.sx", "--input", "x=-4", "--format", "latex"], 0);
-    assert!(tex.contains("\\item[$\\xrightarrow{\\text{choice (then)}}$] \\texttt{$\\langle$y := -x"), "{tex}");
+    let tex = stdout_of(
+        &[
+            "run",
+            "paper-examples/basic/abs.sx",
+            "--input",
+            "x=-4",
+            "--format",
+            "latex",
+        ],
+        0,
+    );
+    assert!(
+        tex.contains("\\item[$\\xrightarrow{\\text{choice (then)}}$] \\texttt{$\\langle$y := -x"),
+        "{tex}"
+    );
     snapshot("latex-run-abs", &tex);
 }

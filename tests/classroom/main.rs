@@ -24,6 +24,11 @@ pub fn symex(args: &[&str]) -> Output {
 pub fn stdout_of(args: &[&str], code: i32) -> String {
     let output = symex(args);
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert_eq!(output.status.code(), Some(code), "symex {args:?}\nstdout:\n{stdout}\nstderr:\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "symex {args:?}\nstdout:\n{stdout}\nstderr:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     stdout
 }

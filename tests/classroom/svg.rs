@@ -7,26 +7,54 @@ use super::stdout_of;
 fn boxes(svg: &str) -> Vec<(f64, f64, f64, f64)> {
     let attribute = |element: &str, name: &str| -> f64 {
         let start = element.find(&format!(" {name}=\"")).expect("attribute") + name.len() + 3;
-        element[start..].split('"').next().expect("value").parse().expect("a number")
+        element[start..]
+            .split('"')
+            .next()
+            .expect("value")
+            .parse()
+            .expect("a number")
     };
     svg.lines()
         .filter(|line| line.starts_with("<rect x="))
-        .map(|line| (attribute(line, "x"), attribute(line, "y"), attribute(line, "width"), attribute(line, "height")))
+        .map(|line| {
+            (
+                attribute(line, "x"),
+                attribute(line, "y"),
+                attribute(line, "width"),
+                attribute(line, "height"),
+            )
+        })
         .collect()
 }
 
 #[test]
 fn king_search_draws_eleven_leaves_without_overlap() {
-    let svg = stdout_of(&["explore", "paper-examples/basic/king_search.sx", "--format", "svg"], 0);
+    let svg = stdout_of(
+        &[
+            "explore",
+            "paper-examples/basic/king_search.sx",
+            "--format",
+            "svg",
+        ],
+        0,
+    );
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     for path in 0..11 {
-        assert!(svg.contains(&format!(">path {path}: terminated</text>")), "path {path} is drawn");
+        assert!(
+            svg.contains(&format!(">path {path}: terminated</text>")),
+            "path {path} is drawn"
+        );
     }
     let boxes = boxes(&svg);
-    assert_eq!(boxes.len(), 21, "the start, 10 forks and 11 leaves: a start that is a fork is one box");
+    assert_eq!(
+        boxes.len(),
+        21,
+        "the start, 10 forks and 11 leaves: a start that is a fork is one box"
+    );
     for (i, a) in boxes.iter().enumerate() {
         for b in &boxes[i + 1..] {
-            let apart = a.0 + a.2 <= b.0 || b.0 + b.2 <= a.0 || a.1 + a.3 <= b.1 || b.1 + b.3 <= a.1;
+            let apart =
+                a.0 + a.2 <= b.0 || b.0 + b.2 <= a.0 || a.1 + a.3 <= b.1 || b.1 + b.3 <= a.1;
             assert!(apart, "boxes {a:?} and {b:?} overlap");
         }
     }
@@ -34,8 +62,19 @@ fn king_search_draws_eleven_leaves_without_overlap() {
 
 #[test]
 fn a_large_tree_is_folded_with_a_count() {
-    let svg = stdout_of(&["explore", "tests/classroom/eight_choices.sx", "--format", "svg"], 0);
+    let svg = stdout_of(
+        &[
+            "explore",
+            "tests/classroom/eight_choices.sx",
+            "--format",
+            "svg",
+        ],
+        0,
+    );
     assert!(svg.contains("256 paths: 256 terminated"));
-    assert!(svg.contains(">8 paths folded</text>"), "the deepest levels are folded");
+    assert!(
+        svg.contains(">8 paths folded</text>"),
+        "the deepest levels are folded"
+    );
     assert!(boxes(&svg).len() <= 120);
 }

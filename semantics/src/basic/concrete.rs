@@ -8,8 +8,8 @@ use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
 use crate::system::{ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem};
 use crate::term::{Name, Sort, Term};
 use std::fmt;
-use std::slice;
 use std::rc::Rc;
+use std::slice;
 
 /// `⟨S, V⟩`: statement to execute and valuation.
 #[derive(Clone, PartialEq, Eq)]
@@ -32,18 +32,35 @@ impl Concrete {
 
     /// `⟨S, V⟩` for the main statement `S` and the inputs `V`.
     pub fn initial(&self, valuation: Valuation) -> Config {
-        Config { code: Code::empty().push(&self.program.main), valuation }
+        Config {
+            code: Code::empty().push(&self.program.main),
+            valuation,
+        }
     }
 
     fn step(rule: Rule, code: Code, valuation: Valuation) -> Vec<Step<Config>> {
-        vec![Step { rule, guard: Term::bool(true), next: Config { code, valuation } }]
+        vec![Step {
+            rule,
+            guard: Term::bool(true),
+            next: Config { code, valuation },
+        }]
     }
 
     /// With `--checked-arrays`, `Some(⟨array-out-of-bound, V⟩)` when `V(δ(e))`
     /// is false for one of `terms` (§2.1).
-    fn out_of_bound(&self, c: &Config, terms: &[Term]) -> Result<Option<Vec<Step<Config>>>, EvalError> {
+    fn out_of_bound(
+        &self,
+        c: &Config,
+        terms: &[Term],
+    ) -> Result<Option<Vec<Step<Config>>>, EvalError> {
         let out = checked::out_of_bound(self.options, terms, |e| eval(e, &c.valuation))?;
-        Ok(out.then(|| Concrete::step(Rule::ArrayOutOfBound, checked::array_out_of_bound(), c.valuation.clone())))
+        Ok(out.then(|| {
+            Concrete::step(
+                Rule::ArrayOutOfBound,
+                checked::array_out_of_bound(),
+                c.valuation.clone(),
+            )
+        }))
     }
 
     /// `⟨skip; S, V⟩ → ⟨S, V⟩`
@@ -52,7 +69,13 @@ impl Concrete {
     }
 
     /// `⟨x := e; S, V⟩ → ⟨S, V[x := V(e)]⟩`  (§2, concrete assignment)
-    fn concrete_assignment(&self, c: &Config, x: &Name, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+    fn concrete_assignment(
+        &self,
+        c: &Config,
+        x: &Name,
+        e: &Term,
+        rest: Code,
+    ) -> Result<Vec<Step<Config>>, EvalError> {
         if let Some(error) = self.out_of_bound(c, slice::from_ref(e))? {
             return Ok(error);
         }
@@ -61,18 +84,45 @@ impl Concrete {
     }
 
     /// `⟨a[e] := e'; S, V⟩ → ⟨S, V[a := V(a)[V(e) := V(e')]]⟩`  (§2.1)
-    fn concrete_array_assignment(&self, c: &Config, a: &Name, e: &Term, e2: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        let array = Term::var(a, self.program.globals.get(a).cloned().unwrap_or_else(Sort::int_array));
-        if let Some(error) = self.out_of_bound(c, &[Term::select(array.clone(), e.clone()), e2.clone()])? {
+    fn concrete_array_assignment(
+        &self,
+        c: &Config,
+        a: &Name,
+        e: &Term,
+        e2: &Term,
+        rest: Code,
+    ) -> Result<Vec<Step<Config>>, EvalError> {
+        let array = Term::var(
+            a,
+            self.program
+                .globals
+                .get(a)
+                .cloned()
+                .unwrap_or_else(Sort::int_array),
+        );
+        if let Some(error) =
+            self.out_of_bound(c, &[Term::select(array.clone(), e.clone()), e2.clone()])?
+        {
             return Ok(error);
         }
         let updated = eval(&Term::store(array, e.clone(), e2.clone()), &c.valuation)?;
-        Ok(Concrete::step(Rule::ArrayAssignment, rest, c.valuation.update(a.clone(), updated)))
+        Ok(Concrete::step(
+            Rule::ArrayAssignment,
+            rest,
+            c.valuation.update(a.clone(), updated),
+        ))
     }
 
     /// `⟨if b {S₁}{S₂}; S, V⟩ → ⟨S₁; S, V⟩` if `V(b)`, `→ ⟨S₂; S, V⟩` if
     /// `¬V(b)`  (§2, concrete choice)
-    fn concrete_choice(&self, c: &Config, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+    fn concrete_choice(
+        &self,
+        c: &Config,
+        b: &Term,
+        then: &Block,
+        otherwise: &Block,
+        rest: Code,
+    ) -> Result<Vec<Step<Config>>, EvalError> {
         if let Some(error) = self.out_of_bound(c, slice::from_ref(b))? {
             return Ok(error);
         }
@@ -85,7 +135,13 @@ impl Concrete {
 
     /// `⟨while b {S}; S', V⟩ → ⟨S; while b {S}; S', V⟩` if `V(b)`,
     /// `→ ⟨S', V⟩` if `¬V(b)`  (§2, concrete iteration)
-    fn concrete_iteration(&self, c: &Config, b: &Term, body: &Block, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+    fn concrete_iteration(
+        &self,
+        c: &Config,
+        b: &Term,
+        body: &Block,
+        rest: Code,
+    ) -> Result<Vec<Step<Config>>, EvalError> {
         if let Some(error) = self.out_of_bound(c, slice::from_ref(b))? {
             return Ok(error);
         }
@@ -97,7 +153,12 @@ impl Concrete {
     }
 
     /// `⟨assert e; S, V⟩ → ⟨S, V⟩` if `V(e)`, `→ ⟨assertion-failed, V⟩` if `¬V(e)`
-    fn concrete_assert(&self, c: &Config, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+    fn concrete_assert(
+        &self,
+        c: &Config,
+        e: &Term,
+        rest: Code,
+    ) -> Result<Vec<Step<Config>>, EvalError> {
         if let Some(error) = self.out_of_bound(c, slice::from_ref(e))? {
             return Ok(error);
         }
@@ -110,7 +171,12 @@ impl Concrete {
     }
 
     /// `⟨assume e; S, V⟩ → ⟨S, V⟩` if `V(e)`, `→ ⟨assumption-violated, V⟩` if `¬V(e)`
-    fn concrete_assume(&self, c: &Config, e: &Term, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
+    fn concrete_assume(
+        &self,
+        c: &Config,
+        e: &Term,
+        rest: Code,
+    ) -> Result<Vec<Step<Config>>, EvalError> {
         if let Some(error) = self.out_of_bound(c, slice::from_ref(e))? {
             return Ok(error);
         }
@@ -176,6 +242,11 @@ impl ConcreteConfiguration for Config {
 impl fmt::Display for Config {
     /// `⟨S, V⟩` with `V` as `{x ↦ 1, …}`
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "⟨{}, {}⟩", self.code, crate::eval::ShowValuation(&self.valuation))
+        write!(
+            f,
+            "⟨{}, {}⟩",
+            self.code,
+            crate::eval::ShowValuation(&self.valuation)
+        )
     }
 }

@@ -10,10 +10,14 @@ use crate::program::Program;
 /// The basic semantics runs programs without procedures or classes.
 fn check_basic(program: &Program) -> Result<(), String> {
     if let Some(p) = program.procedures.keys().next() {
-        return Err(format!("the basic semantics has no procedures, but the program declares `{p}`"));
+        return Err(format!(
+            "the basic semantics has no procedures, but the program declares `{p}`"
+        ));
     }
     if let Some(c) = program.classes.keys().next() {
-        return Err(format!("the basic semantics has no classes, but the program declares `{c}`"));
+        return Err(format!(
+            "the basic semantics has no classes, but the program declares `{c}`"
+        ));
     }
     Ok(())
 }

@@ -7,8 +7,8 @@ use crate::subst::Substitution;
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use crate::term::{Name, Sort, Term};
 use std::fmt;
-use std::slice;
 use std::rc::Rc;
+use std::slice;
 
 /// `⟨S, σ, φ⟩`: statement to execute, substitution, path condition.
 #[derive(Clone, PartialEq, Eq)]
@@ -41,9 +41,25 @@ impl Symbolic {
         }
     }
 
-    fn step(&self, rule: Rule, c: &Config, guard: Term, code: Code, sigma: Substitution) -> Step<Config> {
+    fn step(
+        &self,
+        rule: Rule,
+        c: &Config,
+        guard: Term,
+        code: Code,
+        sigma: Substitution,
+    ) -> Step<Config> {
         let phi = Term::and(c.phi.clone(), guard.clone());
-        Step { rule, guard, next: Config { code, sigma, phi, program: c.program.clone() } }
+        Step {
+            rule,
+            guard,
+            next: Config {
+                code,
+                sigma,
+                phi,
+                program: c.program.clone(),
+            },
+        }
     }
 
     /// `δ(e₁σ) ∧ … ∧ δ(eₙσ)` with `--checked-arrays`, else `true`.
@@ -56,7 +72,13 @@ impl Symbolic {
     fn out_of_bound(&self, c: &Config, d: &Term) -> Option<Step<Config>> {
         (!d.is_true()).then(|| {
             let code = checked::array_out_of_bound();
-            self.step(Rule::ArrayOutOfBound, c, Term::not(d.clone()), code, c.sigma.clone())
+            self.step(
+                Rule::ArrayOutOfBound,
+                c,
+                Term::not(d.clone()),
+                code,
+                c.sigma.clone(),
+            )
         })
     }
 
@@ -79,12 +101,28 @@ impl Symbolic {
     /// `⟨a[e] := e'; S, σ, φ⟩ → ⟨S, σ[a := (σ(a)[eσ] := e'σ)], φ⟩`  (§2.1,
     /// array assignment: `a := (a[e] := e')`); checked: `∧ δ(a[eσ]) ∧ δ(e'σ)`,
     /// and `→ ⟨array-out-of-bound, σ, φ ∧ ¬(δ(a[eσ]) ∧ δ(e'σ))⟩`
-    fn symbolic_array_assignment(&self, c: &Config, a: &Name, e: &Term, e2: &Term, rest: Code) -> Vec<Step<Config>> {
-        let array = Term::var(a, self.program.globals.get(a).cloned().unwrap_or_else(Sort::int_array));
+    fn symbolic_array_assignment(
+        &self,
+        c: &Config,
+        a: &Name,
+        e: &Term,
+        e2: &Term,
+        rest: Code,
+    ) -> Vec<Step<Config>> {
+        let array = Term::var(
+            a,
+            self.program
+                .globals
+                .get(a)
+                .cloned()
+                .unwrap_or_else(Sort::int_array),
+        );
         let a_sigma = c.sigma.apply(&array);
         let (e_sigma, e2_sigma) = (c.sigma.apply(e), c.sigma.apply(e2));
         let d = self.defined(&[Term::select(array, e_sigma.clone()), e2_sigma.clone()]);
-        let sigma = c.sigma.update(a.clone(), Term::store(a_sigma, e_sigma, e2_sigma));
+        let sigma = c
+            .sigma
+            .update(a.clone(), Term::store(a_sigma, e_sigma, e2_sigma));
         let mut steps = vec![self.step(Rule::ArrayAssignment, c, d.clone(), rest, sigma)];
         steps.extend(self.out_of_bound(c, &d));
         steps
@@ -93,12 +131,31 @@ impl Symbolic {
     /// `⟨if b {S₁}{S₂}; S, σ, φ⟩ → ⟨S₁; S, σ, φ ∧ bσ⟩` and
     /// `→ ⟨S₂; S, σ, φ ∧ ¬bσ⟩`  (§2, symbolic choice); checked: both `∧ δ(bσ)`,
     /// and `→ ⟨array-out-of-bound, σ, φ ∧ ¬δ(bσ)⟩` (§2.1)
-    fn symbolic_choice(&self, c: &Config, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_choice(
+        &self,
+        c: &Config,
+        b: &Term,
+        then: &Block,
+        otherwise: &Block,
+        rest: Code,
+    ) -> Vec<Step<Config>> {
         let b_sigma = c.sigma.apply(b);
         let d = self.defined(slice::from_ref(&b_sigma));
         let mut steps = vec![
-            self.step(Rule::ChoiceThen, c, Term::and(d.clone(), b_sigma.clone()), rest.push(then), c.sigma.clone()),
-            self.step(Rule::ChoiceElse, c, Term::and(d.clone(), Term::not(b_sigma)), rest.push(otherwise), c.sigma.clone()),
+            self.step(
+                Rule::ChoiceThen,
+                c,
+                Term::and(d.clone(), b_sigma.clone()),
+                rest.push(then),
+                c.sigma.clone(),
+            ),
+            self.step(
+                Rule::ChoiceElse,
+                c,
+                Term::and(d.clone(), Term::not(b_sigma)),
+                rest.push(otherwise),
+                c.sigma.clone(),
+            ),
         ];
         steps.extend(self.out_of_bound(c, &d));
         steps
@@ -106,12 +163,30 @@ impl Symbolic {
 
     /// `⟨while b {S}; S', σ, φ⟩ → ⟨S; while b {S}; S', σ, φ ∧ bσ⟩` and
     /// `→ ⟨S', σ, φ ∧ ¬bσ⟩`  (§2, symbolic iteration); checked as choice
-    fn symbolic_iteration(&self, c: &Config, b: &Term, body: &Block, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_iteration(
+        &self,
+        c: &Config,
+        b: &Term,
+        body: &Block,
+        rest: Code,
+    ) -> Vec<Step<Config>> {
         let b_sigma = c.sigma.apply(b);
         let d = self.defined(slice::from_ref(&b_sigma));
         let mut steps = vec![
-            self.step(Rule::IterationEnter, c, Term::and(d.clone(), b_sigma.clone()), c.code.push(body), c.sigma.clone()),
-            self.step(Rule::IterationExit, c, Term::and(d.clone(), Term::not(b_sigma)), rest, c.sigma.clone()),
+            self.step(
+                Rule::IterationEnter,
+                c,
+                Term::and(d.clone(), b_sigma.clone()),
+                c.code.push(body),
+                c.sigma.clone(),
+            ),
+            self.step(
+                Rule::IterationExit,
+                c,
+                Term::and(d.clone(), Term::not(b_sigma)),
+                rest,
+                c.sigma.clone(),
+            ),
         ];
         steps.extend(self.out_of_bound(c, &d));
         steps
@@ -124,8 +199,20 @@ impl Symbolic {
         let d = self.defined(slice::from_ref(&e_sigma));
         let failed = checked::halted(Halt::Error(ErrorKind::AssertionFailed));
         let mut steps = vec![
-            self.step(Rule::AssertHolds, c, Term::and(d.clone(), e_sigma.clone()), rest, c.sigma.clone()),
-            self.step(Rule::AssertFails, c, Term::and(d.clone(), Term::not(e_sigma)), failed, c.sigma.clone()),
+            self.step(
+                Rule::AssertHolds,
+                c,
+                Term::and(d.clone(), e_sigma.clone()),
+                rest,
+                c.sigma.clone(),
+            ),
+            self.step(
+                Rule::AssertFails,
+                c,
+                Term::and(d.clone(), Term::not(e_sigma)),
+                failed,
+                c.sigma.clone(),
+            ),
         ];
         steps.extend(self.out_of_bound(c, &d));
         steps
@@ -136,7 +223,13 @@ impl Symbolic {
     fn symbolic_assume(&self, c: &Config, e: &Term, rest: Code) -> Vec<Step<Config>> {
         let e_sigma = c.sigma.apply(e);
         let d = self.defined(slice::from_ref(&e_sigma));
-        let mut steps = vec![self.step(Rule::Assume, c, Term::and(d.clone(), e_sigma), rest, c.sigma.clone())];
+        let mut steps = vec![self.step(
+            Rule::Assume,
+            c,
+            Term::and(d.clone(), e_sigma),
+            rest,
+            c.sigma.clone(),
+        )];
         steps.extend(self.out_of_bound(c, &d));
         steps
     }
@@ -185,7 +278,6 @@ impl SymbolicConfiguration for Config {
 
     fn global_state(&self) -> Vec<(Name, Term)> {
         self.sigma.state(&self.program.globals)
-
     }
 }
 

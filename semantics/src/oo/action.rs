@@ -23,7 +23,9 @@ impl Location {
         match self {
             Location::Var(x, sort) => Term::var(x, sort.clone()),
             Location::Field(object, f, sort) => Term::field(object.clone(), f, sort.clone()),
-            Location::Element(a, sort, index) => Term::select(Term::var(a, sort.clone()), index.clone()),
+            Location::Element(a, sort, index) => {
+                Term::select(Term::var(a, sort.clone()), index.clone())
+            }
         }
     }
 }

@@ -36,26 +36,60 @@ type Steps = Result<Vec<Step<Config>>, EvalError>;
 
 impl Concrete {
     pub fn new(program: Rc<Program>, options: Options) -> Concrete {
-        Concrete { program, errors: Errors::new(options) }
+        Concrete {
+            program,
+            errors: Errors::new(options),
+        }
     }
 
     /// `⟨S, (G, H)⟩` for the main statement `S` and the inputs `(G, H)`.
     pub fn initial(&self, valuation: Valuation) -> Config {
-        Config { code: Code::empty().push(&self.program.main), valuation, fresh: 0, calls: Calls::default() }
+        Config {
+            code: Code::empty().push(&self.program.main),
+            valuation,
+            fresh: 0,
+            calls: Calls::default(),
+        }
     }
 
     fn step(rule: Rule, c: &Config, valuation: Valuation, code: Code) -> Vec<Step<Config>> {
-        let next = Config { code, valuation, fresh: c.fresh, calls: c.calls.clone() };
-        vec![Step { rule, guard: Term::bool(true), next }]
+        let next = Config {
+            code,
+            valuation,
+            fresh: c.fresh,
+            calls: c.calls.clone(),
+        };
+        vec![Step {
+            rule,
+            guard: Term::bool(true),
+            next,
+        }]
     }
 
     /// `⟨nil-dereference, V⟩` or `⟨array-out-of-bound, V⟩` when evaluating
     /// `terms` (after the callee `receiver`) runs into that error.
-    fn error(&self, c: &Config, receiver: Option<&Term>, terms: &[Term]) -> Result<Option<Vec<Step<Config>>>, EvalError> {
-        Ok(self.errors.error_in(receiver, terms, &c.valuation)?.map(|kind| {
-            let rule = if kind == ErrorKind::NilDereference { Rule::NilDereference } else { Rule::ArrayOutOfBound };
-            Concrete::step(rule, c, c.valuation.clone(), Code::single(Stmt::Halt(Halt::Error(kind))))
-        }))
+    fn error(
+        &self,
+        c: &Config,
+        receiver: Option<&Term>,
+        terms: &[Term],
+    ) -> Result<Option<Vec<Step<Config>>>, EvalError> {
+        Ok(self
+            .errors
+            .error_in(receiver, terms, &c.valuation)?
+            .map(|kind| {
+                let rule = if kind == ErrorKind::NilDereference {
+                    Rule::NilDereference
+                } else {
+                    Rule::ArrayOutOfBound
+                };
+                Concrete::step(
+                    rule,
+                    c,
+                    c.valuation.clone(),
+                    Code::single(Stmt::Halt(Halt::Error(kind))),
+                )
+            }))
     }
 
     /// `⟨skip; S, V⟩ → ⟨S, V⟩`
@@ -64,11 +98,20 @@ impl Concrete {
     }
 
     /// `⟨h := e; S, V⟩ → ⟨S, V[V(h) := V(e)]⟩`, `h` a variable, a field or an array element
-    fn concrete_assignment(&self, c: &Config, rule: Rule, h: Location, e: &Term, rest: Code) -> Steps {
+    fn concrete_assignment(
+        &self,
+        c: &Config,
+        rule: Rule,
+        h: Location,
+        e: &Term,
+        rest: Code,
+    ) -> Steps {
         if let Some(error) = self.error(c, None, &h.evaluated(e))? {
             return Ok(error);
         }
-        let Some(valuation) = assign(&c.valuation, &h, eval(e, &c.valuation)?)? else { return Ok(Vec::new()) };
+        let Some(valuation) = assign(&c.valuation, &h, eval(e, &c.valuation)?)? else {
+            return Ok(Vec::new());
+        };
         Ok(Concrete::step(rule, c, valuation, rest))
     }
 
@@ -79,30 +122,68 @@ impl Concrete {
         if let Some(error) = self.error(c, None, &Vec::from_iter(h.target()))? {
             return Ok(error);
         }
-        let Some(fields) = self.program.classes.get(class).map(|declaration| &declaration.fields) else { return Ok(Vec::new()) };
+        let Some(fields) = self
+            .program
+            .classes
+            .get(class)
+            .map(|declaration| &declaration.fields)
+        else {
+            return Ok(Vec::new());
+        };
         let (o, heap) = c.valuation.heap.allocate(class, fields);
-        let Some(valuation) = assign(&c.valuation.with_heap(heap), &h, Value::Object(o))? else { return Ok(Vec::new()) };
+        let Some(valuation) = assign(&c.valuation.with_heap(heap), &h, Value::Object(o))? else {
+            return Ok(Vec::new());
+        };
         let mut steps = Concrete::step(Rule::ObjectCreation, c, valuation, rest);
         // The unfolding names the object with a fresh variable: keep the count in step.
-        steps.iter_mut().for_each(|step| step.next.fresh = c.fresh + 1);
+        steps
+            .iter_mut()
+            .for_each(|step| step.next.fresh = c.fresh + 1);
         Ok(steps)
     }
 
     /// `⟨h := e₀.m(ē); S', V⟩ → ⟨S[this, ū := y₀, ȳ]; h := r; S', V[y₀, ȳ := V(e₀), V(ē)]⟩`
     /// with `y₀, ȳ` fresh, provided `V(e₀)` is an object
-    fn concrete_method_call(&self, c: &Config, target: &Target, receiver: &Term, class: &Name, method: &Name, args: &[Term], rest: Code) -> Steps {
+    fn concrete_method_call(
+        &self,
+        c: &Config,
+        target: &Target,
+        receiver: &Term,
+        class: &Name,
+        method: &Name,
+        args: &[Term],
+        rest: Code,
+    ) -> Steps {
         if let Some(error) = self.error(c, Some(receiver), args)? {
             return Ok(error);
         }
         let n = c.fresh + 1;
-        let inlined = inline::method_call(&self.program, target, receiver, class, method, args, n, ThisRule::Fresh);
+        let inlined = inline::method_call(
+            &self.program,
+            target,
+            receiver,
+            class,
+            method,
+            args,
+            n,
+            ThisRule::Fresh,
+        );
         self.concrete_call(c, Rule::MethodCall, inlined, n, rest)
     }
 
     /// `⟨return e; S, V⟩ → ⟨S, V[r := V(e)]⟩`
     fn concrete_method_return(&self, c: &Config, r: &Name, e: &Term, rest: Code) -> Steps {
-        let mut steps = self.concrete_assignment(c, Rule::MethodReturn, Location::Var(r.clone(), e.sort()), e, rest)?;
-        for step in steps.iter_mut().filter(|step| step.rule == Rule::MethodReturn) {
+        let mut steps = self.concrete_assignment(
+            c,
+            Rule::MethodReturn,
+            Location::Var(r.clone(), e.sort()),
+            e,
+            rest,
+        )?;
+        for step in steps
+            .iter_mut()
+            .filter(|step| step.rule == Rule::MethodReturn)
+        {
             step.next.calls = c.calls.leave();
         }
         Ok(steps)
@@ -120,32 +201,64 @@ impl Concrete {
 
     /// The inlined body of the `n`-th fresh step, its fresh variables bound
     /// to the values of their expressions in `V`.
-    fn concrete_call(&self, c: &Config, rule: Rule, inlined: Option<Inlined>, n: u32, rest: Code) -> Steps {
-        let Some(inlined) = inlined else { return Ok(Vec::new()) };
+    fn concrete_call(
+        &self,
+        c: &Config,
+        rule: Rule,
+        inlined: Option<Inlined>,
+        n: u32,
+        rest: Code,
+    ) -> Steps {
+        let Some(inlined) = inlined else {
+            return Ok(Vec::new());
+        };
         let mut valuation = c.valuation.clone();
         for (y, _, e) in &inlined.bindings {
             valuation.insert(y.clone(), eval(e, &c.valuation)?);
         }
-        let next = Config { code: rest.push(&inlined.code), valuation, fresh: n, calls: c.calls.enter(inlined.callee) };
-        Ok(vec![Step { rule, guard: Term::bool(true), next }])
+        let next = Config {
+            code: rest.push(&inlined.code),
+            valuation,
+            fresh: n,
+            calls: c.calls.enter(inlined.callee),
+        };
+        Ok(vec![Step {
+            rule,
+            guard: Term::bool(true),
+            next,
+        }])
     }
 
     /// `⟨end P; S, V⟩ → ⟨S, V⟩`
     fn concrete_procedure_return(&self, c: &Config, rest: Code) -> Steps {
         let mut steps = Concrete::step(Rule::ProcedureReturn, c, c.valuation.clone(), rest);
-        steps.iter_mut().for_each(|step| step.next.calls = c.calls.leave());
+        steps
+            .iter_mut()
+            .for_each(|step| step.next.calls = c.calls.leave());
         Ok(steps)
     }
 
     /// `⟨if b {S₁}{S₂}; S, V⟩ → ⟨S₁; S, V⟩` if `V(b)`, `→ ⟨S₂; S, V⟩` if `¬V(b)`
-    fn concrete_choice(&self, c: &Config, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Steps {
+    fn concrete_choice(
+        &self,
+        c: &Config,
+        b: &Term,
+        then: &Block,
+        otherwise: &Block,
+        rest: Code,
+    ) -> Steps {
         if let Some(error) = self.error(c, None, std::slice::from_ref(b))? {
             return Ok(error);
         }
         Ok(if eval_bool(b, &c.valuation)? {
             Concrete::step(Rule::ChoiceThen, c, c.valuation.clone(), rest.push(then))
         } else {
-            Concrete::step(Rule::ChoiceElse, c, c.valuation.clone(), rest.push(otherwise))
+            Concrete::step(
+                Rule::ChoiceElse,
+                c,
+                c.valuation.clone(),
+                rest.push(otherwise),
+            )
         })
     }
 
@@ -155,7 +268,12 @@ impl Concrete {
             return Ok(error);
         }
         Ok(if eval_bool(b, &c.valuation)? {
-            Concrete::step(Rule::IterationEnter, c, c.valuation.clone(), c.code.push(body))
+            Concrete::step(
+                Rule::IterationEnter,
+                c,
+                c.valuation.clone(),
+                c.code.push(body),
+            )
         } else {
             Concrete::step(Rule::IterationExit, c, c.valuation.clone(), rest)
         })
@@ -182,7 +300,12 @@ impl Concrete {
         Ok(if eval_bool(e, &c.valuation)? {
             Concrete::step(Rule::Assume, c, c.valuation.clone(), rest)
         } else {
-            Concrete::step(Rule::AssumptionViolated, c, c.valuation.clone(), Code::single(Stmt::Halt(Halt::AssumptionViolated)))
+            Concrete::step(
+                Rule::AssumptionViolated,
+                c,
+                c.valuation.clone(),
+                Code::single(Stmt::Halt(Halt::AssumptionViolated)),
+            )
         })
     }
 }
@@ -200,25 +323,57 @@ impl TransitionSystem for Concrete {
     /// object the heap does not have, or an integer outgrows the evaluator's
     /// bound).
     fn try_successors(&self, c: &Config) -> Steps {
-        let Some((head, rest)) = c.code.split() else { return Ok(Vec::new()) };
+        let Some((head, rest)) = c.code.split() else {
+            return Ok(Vec::new());
+        };
         match head {
             Stmt::Skip => self.concrete_skip(c, rest),
             Stmt::Assign(x, e) => {
-                let sort = self.program.globals.get(x).cloned().unwrap_or_else(|| e.sort());
-                self.concrete_assignment(c, Rule::Assignment, Location::Var(x.clone(), sort), e, rest)
+                let sort = self
+                    .program
+                    .globals
+                    .get(x)
+                    .cloned()
+                    .unwrap_or_else(|| e.sort());
+                self.concrete_assignment(
+                    c,
+                    Rule::Assignment,
+                    Location::Var(x.clone(), sort),
+                    e,
+                    rest,
+                )
             }
             Stmt::ArrayAssign(a, i, e) => {
-                let sort = self.program.globals.get(a).cloned().unwrap_or_else(Sort::int_array);
-                self.concrete_assignment(c, Rule::ArrayAssignment, Location::Element(a.clone(), sort, i.clone()), e, rest)
+                let sort = self
+                    .program
+                    .globals
+                    .get(a)
+                    .cloned()
+                    .unwrap_or_else(Sort::int_array);
+                self.concrete_assignment(
+                    c,
+                    Rule::ArrayAssignment,
+                    Location::Element(a.clone(), sort, i.clone()),
+                    e,
+                    rest,
+                )
             }
             Stmt::FieldAssign(object, f, e) => {
-                let h = location(&self.program, &Target::Field(object.clone(), f.clone()), &e.sort());
+                let h = location(
+                    &self.program,
+                    &Target::Field(object.clone(), f.clone()),
+                    &e.sort(),
+                );
                 self.concrete_assignment(c, Rule::FieldAssignment, h, e, rest)
             }
             Stmt::New(h, class) => self.concrete_object_creation(c, h, class, rest),
-            Stmt::MethodCall { target, receiver, class, method, args } => {
-                self.concrete_method_call(c, target, receiver, class, method, args, rest)
-            }
+            Stmt::MethodCall {
+                target,
+                receiver,
+                class,
+                method,
+                args,
+            } => self.concrete_method_call(c, target, receiver, class, method, args, rest),
             Stmt::Return(Some(r), e) => self.concrete_method_return(c, r, e, rest),
             Stmt::Call(p, args) => self.concrete_procedure_call(c, p, args, rest),
             Stmt::EndCall(_) => self.concrete_procedure_return(c, rest),

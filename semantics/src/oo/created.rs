@@ -41,7 +41,9 @@ impl Eliminated {
         match (c.kind(), a, b) {
             (TermKind::Bool(true), a, _) => a,
             (TermKind::Bool(false), _, b) => b,
-            (_, Eliminated::Initial(a), Eliminated::Initial(b)) => Eliminated::Initial(Term::ite(c, a, b)),
+            (_, Eliminated::Initial(a), Eliminated::Initial(b)) => {
+                Eliminated::Initial(Term::ite(c, a, b))
+            }
             (_, a, b) => Eliminated::Cases(c, Rc::new(a), Rc::new(b)),
         }
     }
@@ -95,7 +97,11 @@ impl Creations {
         let mut memo = self.memo.borrow_mut();
         for node in new {
             let created = matches!(node.kind(), TermKind::Var(x, Sort::Object(_)) if is_fresh(x));
-            let mentions = created || node.children().iter().any(|child| memo.mentions.get(&child.id()).copied().unwrap_or(false));
+            let mentions = created
+                || node
+                    .children()
+                    .iter()
+                    .any(|child| memo.mentions.get(&child.id()).copied().unwrap_or(false));
             memo.mentions.insert(node.id(), mentions);
         }
         memo.mentions.get(&e.id()).copied().unwrap_or(false)
@@ -110,37 +116,66 @@ impl Creations {
         }
         let result = match e.kind() {
             TermKind::Var(..) => Eliminated::Created(e.clone()),
-            TermKind::Ite(c, a, b) => Eliminated::cases(self.eliminate(c), self.eliminated(a), self.eliminated(b)),
-            TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) if matches!(a.sort(), Sort::Object(_)) => {
+            TermKind::Ite(c, a, b) => {
+                Eliminated::cases(self.eliminate(c), self.eliminated(a), self.eliminated(b))
+            }
+            TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
+                if matches!(a.sort(), Sort::Object(_)) =>
+            {
                 let equal = self.equal(&self.eliminated(a), &self.eliminated(b));
-                Eliminated::Initial(if *op == BinOp::Eq { equal } else { Term::not(equal) })
+                Eliminated::Initial(if *op == BinOp::Eq {
+                    equal
+                } else {
+                    Term::not(equal)
+                })
             }
             // (x.f)[x := new C] = the default of f; (e.f)[x := new C] = e[x := new C].f
-            TermKind::Field(object, f, sort) => self.eliminated(object).map(&mut |value| match value {
-                Eliminated::Created(x) => Eliminated::Initial(initial_value(sort).unwrap_or_else(|| Term::field(x.clone(), f, sort.clone()))),
-                Eliminated::Initial(object) => Eliminated::Initial(Term::field(object.clone(), f, sort.clone())),
-                cases => cases.clone(),
-            }),
-            TermKind::Select(array, index) if matches!(array.sort(), Sort::Field(..)) => {
-                self.eliminated(index).map(&mut |value| self.read(array, value))
+            TermKind::Field(object, f, sort) => {
+                self.eliminated(object).map(&mut |value| match value {
+                    Eliminated::Created(x) => Eliminated::Initial(
+                        initial_value(sort)
+                            .unwrap_or_else(|| Term::field(x.clone(), f, sort.clone())),
+                    ),
+                    Eliminated::Initial(object) => {
+                        Eliminated::Initial(Term::field(object.clone(), f, sort.clone()))
+                    }
+                    cases => cases.clone(),
+                })
             }
+            TermKind::Select(array, index) if matches!(array.sort(), Sort::Field(..)) => self
+                .eliminated(index)
+                .map(&mut |value| self.read(array, value)),
             _ => {
-                let children: Vec<Term> = e.children().into_iter().map(|child| self.eliminate(child)).collect();
+                let children: Vec<Term> = e
+                    .children()
+                    .into_iter()
+                    .map(|child| self.eliminate(child))
+                    .collect();
                 Eliminated::Initial(e.with_children(&children))
             }
         };
-        self.memo.borrow_mut().eliminated.insert(e.id(), result.clone());
+        self.memo
+            .borrow_mut()
+            .eliminated
+            .insert(e.id(), result.clone());
         result
     }
 
     /// `a = b` for objects: `(x = x)[x := new C] = true`, `(x = e)[x := new C] = false`.
     fn equal(&self, a: &Eliminated, b: &Eliminated) -> Term {
         match (a, b) {
-            (Eliminated::Cases(c, a1, a2), b) => Term::ite(c.clone(), self.equal(a1, b), self.equal(a2, b)),
-            (a, Eliminated::Cases(c, b1, b2)) => Term::ite(c.clone(), self.equal(a, b1), self.equal(a, b2)),
+            (Eliminated::Cases(c, a1, a2), b) => {
+                Term::ite(c.clone(), self.equal(a1, b), self.equal(a2, b))
+            }
+            (a, Eliminated::Cases(c, b1, b2)) => {
+                Term::ite(c.clone(), self.equal(a, b1), self.equal(a, b2))
+            }
             (Eliminated::Created(x), Eliminated::Created(y)) => Term::bool(x == y),
-            (Eliminated::Created(_), Eliminated::Initial(_)) | (Eliminated::Initial(_), Eliminated::Created(_)) => Term::bool(false),
-            (Eliminated::Initial(a), Eliminated::Initial(b)) => Term::binary(BinOp::Eq, a.clone(), b.clone()),
+            (Eliminated::Created(_), Eliminated::Initial(_))
+            | (Eliminated::Initial(_), Eliminated::Created(_)) => Term::bool(false),
+            (Eliminated::Initial(a), Eliminated::Initial(b)) => {
+                Term::binary(BinOp::Eq, a.clone(), b.clone())
+            }
         }
     }
 
@@ -164,10 +199,15 @@ impl Creations {
                 _ => None,
             };
             let read = match (array.kind(), at, part) {
-                (_, Eliminated::Initial(index), Some(part)) => Eliminated::Initial(read(&part, index)),
+                (_, Eliminated::Initial(index), Some(part)) => {
+                    Eliminated::Initial(read(&part, index))
+                }
                 // (f[x])[x := new C] = the default of f
                 (TermKind::FieldArray(f, Sort::Field(_, sort)), Eliminated::Created(x), _) => {
-                    Eliminated::Initial(initial_value(sort).unwrap_or_else(|| Term::field(x.clone(), f, (**sort).clone())))
+                    Eliminated::Initial(
+                        initial_value(sort)
+                            .unwrap_or_else(|| Term::field(x.clone(), f, (**sort).clone())),
+                    )
                 }
                 // (a[e] := e')[e''] = if e = e'' then e' else a[e''] fi
                 (TermKind::Store(inner, written, value), at, _) => {
@@ -179,7 +219,9 @@ impl Creations {
                             continue;
                         }
                         TermKind::Bool(true) => self.eliminated(value),
-                        _ => Eliminated::cases(aliased, self.eliminated(value), self.read(inner, at)),
+                        _ => {
+                            Eliminated::cases(aliased, self.eliminated(value), self.read(inner, at))
+                        }
                     }
                 }
                 // No other array forward execution builds mentions a created object.
@@ -190,7 +232,8 @@ impl Creations {
         };
         let mut memo = self.memo.borrow_mut();
         for array in passed {
-            memo.reads.insert((array.id(), at_term.id()), result.clone());
+            memo.reads
+                .insert((array.id(), at_term.id()), result.clone());
         }
         result
     }
@@ -210,19 +253,28 @@ impl Creations {
             if let Some(known) = self.memo.borrow().initial_part.get(&below.id()) {
                 break known.clone();
             }
-            let TermKind::Store(inner, ..) = below.kind() else { break None };
+            let TermKind::Store(inner, ..) = below.kind() else {
+                break None;
+            };
             let inner = inner.clone();
             above.push(below);
             below = inner;
         };
         for update in above.into_iter().rev() {
-            let TermKind::Store(_, index, value) = update.kind() else { continue };
+            let TermKind::Store(_, index, value) = update.kind() else {
+                continue;
+            };
             part = match (self.eliminated(index), self.eliminated(value)) {
                 (Eliminated::Created(_), _) => part,
-                (Eliminated::Initial(index), Eliminated::Initial(value)) => part.map(|inner| Term::store(inner, index, value)),
+                (Eliminated::Initial(index), Eliminated::Initial(value)) => {
+                    part.map(|inner| Term::store(inner, index, value))
+                }
                 _ => None,
             };
-            self.memo.borrow_mut().initial_part.insert(update.id(), part.clone());
+            self.memo
+                .borrow_mut()
+                .initial_part
+                .insert(update.id(), part.clone());
         }
         part
     }
@@ -231,7 +283,9 @@ impl Creations {
 /// `f[e]`, written `e.f` where `f` is the field of the initial heap.
 pub fn read(array: &Term, index: &Term) -> Term {
     match array.kind() {
-        TermKind::FieldArray(f, Sort::Field(_, sort)) => Term::field(index.clone(), f, (**sort).clone()),
+        TermKind::FieldArray(f, Sort::Field(_, sort)) => {
+            Term::field(index.clone(), f, (**sort).clone())
+        }
         _ => Term::select(array.clone(), index.clone()),
     }
 }

@@ -52,7 +52,10 @@ pub struct State {
 impl State {
     /// `σ(f)` for the field `f` of sort `sort` of the objects of `class`.
     fn array(&self, class: &Name, f: &Name, sort: &Sort) -> Term {
-        self.fields.get(&(class.clone(), f.clone())).cloned().unwrap_or_else(|| Term::field_array(f, class, sort.clone()))
+        self.fields
+            .get(&(class.clone(), f.clone()))
+            .cloned()
+            .unwrap_or_else(|| Term::field_array(f, class, sort.clone()))
     }
 
     /// `eσ`, where a field read `e'.f` becomes `σ(f)[e'σ]`.
@@ -60,7 +63,11 @@ impl State {
         let mut memo: IdMap<Term> = IdMap::default();
         for node in e.nodes() {
             let image = match node.kind() {
-                TermKind::Var(x, _) => self.sigma.lookup(x).cloned().unwrap_or_else(|| node.clone()),
+                TermKind::Var(x, _) => self
+                    .sigma
+                    .lookup(x)
+                    .cloned()
+                    .unwrap_or_else(|| node.clone()),
                 TermKind::Field(object, f, sort) => {
                     let object = memo[&object.id()].clone();
                     match object.sort() {
@@ -69,7 +76,11 @@ impl State {
                     }
                 }
                 _ => {
-                    let children: Vec<Term> = node.children().into_iter().map(|c| memo[&c.id()].clone()).collect();
+                    let children: Vec<Term> = node
+                        .children()
+                        .into_iter()
+                        .map(|c| memo[&c.id()].clone())
+                        .collect();
                     node.with_children(&children)
                 }
             };
@@ -86,12 +97,17 @@ impl State {
         match h {
             Location::Var(x, _) => next.sigma = self.sigma.update(x.clone(), value),
             Location::Element(a, sort, index) => {
-                let update = Term::store(self.apply(&Term::var(a, sort.clone())), self.apply(index), value);
+                let update = Term::store(
+                    self.apply(&Term::var(a, sort.clone())),
+                    self.apply(index),
+                    value,
+                );
                 next.sigma = self.sigma.update(a.clone(), update);
             }
             Location::Field(object, f, sort) => {
                 if let Sort::Object(class) = object.sort() {
-                    let update = Term::store(self.array(&class, f, sort), self.apply(object), value);
+                    let update =
+                        Term::store(self.array(&class, f, sort), self.apply(object), value);
                     next.fields.insert((class, f.clone()), update);
                 }
             }
@@ -105,7 +121,13 @@ impl State {
         let mut next = self.clone();
         next.created.push_back((x.clone(), class.clone()));
         let object = Term::var(x, Sort::Object(class.clone()));
-        for (f, sort) in program.classes.get(class).map(|c| &c.fields).into_iter().flatten() {
+        for (f, sort) in program
+            .classes
+            .get(class)
+            .map(|c| &c.fields)
+            .into_iter()
+            .flatten()
+        {
             if let Some(default) = initial_value(sort) {
                 let update = Term::store(next.array(class, f, sort), object.clone(), default);
                 next.fields.insert((class.clone(), f.clone()), update);
@@ -119,7 +141,9 @@ impl PathState for State {
     /// The action run forward on σ; its condition, taken in σ, with the
     /// created objects removed by `[x := new C]`.
     fn then(&self, action: Action, program: &Program, checks: Checks) -> (State, Term) {
-        let condition = self.creations.eliminate(&self.apply(&action.condition(checks)));
+        let condition = self
+            .creations
+            .eliminate(&self.apply(&action.condition(checks)));
         let next = match &action {
             Action::Assign(h, e) => self.symbolic_assignment(h, e),
             Action::New(x, class) => self.symbolic_object_creation(x, class, program),
@@ -130,30 +154,50 @@ impl PathState for State {
 
     /// `σ(x)` for every global `x` (objects the path created by their fresh names).
     fn global_state(&self, program: &Program) -> Vec<(Name, Term)> {
-        program.globals.iter().map(|(x, sort)| (x.clone(), self.apply(&Term::var(x, sort.clone())))).collect()
+        program
+            .globals
+            .iter()
+            .map(|(x, sort)| (x.clone(), self.apply(&Term::var(x, sort.clone()))))
+            .collect()
     }
 
     /// `V ∘ σ`: the globals `V(σ(x))` and the fields `V(σ(f)[o])`, in `V`
     /// extended by the created objects (each a new object of the heap with
     /// its fields' defaults, in creation order, as the program creates them).
-    fn predicted_state(&self, inputs: &Valuation, program: &Rc<Program>, _: Options) -> Result<Valuation, String> {
+    fn predicted_state(
+        &self,
+        inputs: &Valuation,
+        program: &Rc<Program>,
+        _: Options,
+    ) -> Result<Valuation, String> {
         let mut v = inputs.clone();
         for (x, class) in &self.created {
-            let fields = program.classes.get(class).map(|c| c.fields.clone()).unwrap_or_default();
+            let fields = program
+                .classes
+                .get(class)
+                .map(|c| c.fields.clone())
+                .unwrap_or_default();
             let (o, heap) = v.heap.allocate(class, &fields);
             v = v.with_heap(heap).update(x.clone(), Value::Object(o));
         }
-        let failed = |what: String| move |error| format!("the final value of {what} has no value: {error}");
+        let failed =
+            |what: String| move |error| format!("the final value of {what} has no value: {error}");
         let mut predicted = Valuation::new();
         for (x, e) in self.global_state(program) {
             predicted.insert(x.clone(), eval(&e, &v).map_err(failed(format!("`{x}`")))?);
         }
         let mut heap = v.heap.clone();
         for ((class, f), array) in &self.fields {
-            let Value::Field(array) = eval(array, &v).map_err(failed(format!("the field `{f}`")))? else { continue };
+            let Value::Field(array) =
+                eval(array, &v).map_err(failed(format!("the field `{f}`")))?
+            else {
+                continue;
+            };
             for (o, _) in v.heap.iter().filter(|(_, object)| &object.class == class) {
                 if let Some(value) = array.written(&Value::Object(*o)) {
-                    heap = heap.set_field(*o, f, value.clone()).unwrap_or_else(|| heap.clone());
+                    heap = heap
+                        .set_field(*o, f, value.clone())
+                        .unwrap_or_else(|| heap.clone());
                 }
             }
         }
@@ -179,8 +223,16 @@ impl PathState for State {
 impl fmt::Display for State {
     /// σ as `[x := e, …, C.f := a, …]`, or `id`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let fields = self.fields.iter().map(|((class, field), array)| (format!("{class}.{field}"), array));
-        let pairs: Vec<(String, &Term)> = self.sigma.iter().map(|(x, e)| (x.to_string(), e)).chain(fields).collect();
+        let fields = self
+            .fields
+            .iter()
+            .map(|((class, field), array)| (format!("{class}.{field}"), array));
+        let pairs: Vec<(String, &Term)> = self
+            .sigma
+            .iter()
+            .map(|(x, e)| (x.to_string(), e))
+            .chain(fields)
+            .collect();
         if pairs.is_empty() {
             return f.write_str("id");
         }

@@ -10,7 +10,11 @@ use crate::term::Name;
 
 /// `base` with the subscript `n`: `u₃`.
 pub fn fresh(base: &str, n: u32) -> Name {
-    let subscript: String = n.to_string().chars().map(|d| char::from_u32('₀' as u32 + d.to_digit(10).unwrap_or(0)).unwrap_or('₀')).collect();
+    let subscript: String = n
+        .to_string()
+        .chars()
+        .map(|d| char::from_u32('₀' as u32 + d.to_digit(10).unwrap_or(0)).unwrap_or('₀'))
+        .collect();
     format!("{base}{subscript}").into()
 }
 

@@ -37,7 +37,16 @@ pub struct Inlined {
 }
 
 /// `h := e₀.m(ē)` for the method `m` of `class`.
-pub fn method_call(program: &Program, target: &Target, receiver: &Term, class: &Name, method: &Name, args: &[Term], n: u32, this: ThisRule) -> Option<Inlined> {
+pub fn method_call(
+    program: &Program,
+    target: &Target,
+    receiver: &Term,
+    class: &Name,
+    method: &Name,
+    args: &[Term],
+    n: u32,
+    this: ThisRule,
+) -> Option<Inlined> {
     let declaration = program.classes.get(class)?.methods.get(method)?;
     let this_var = Term::var("this", Sort::Object(class.clone()));
     let mut renaming: HashMap<Name, Term> = HashMap::new();
@@ -60,21 +69,39 @@ pub fn method_call(program: &Program, target: &Target, receiver: &Term, class: &
         Target::Var(x) => Stmt::Assign(x.clone(), value),
         Target::Field(object, f) => Stmt::FieldAssign(object.clone(), f.clone(), value),
     });
-    Some(Inlined { bindings, code: code.into(), callee: format!("{class}.{method}").into() })
+    Some(Inlined {
+        bindings,
+        code: code.into(),
+        callee: format!("{class}.{method}").into(),
+    })
 }
 
 /// `P(ē)` for the procedure `P`.
-pub fn procedure_call(program: &Program, procedure: &Name, args: &[Term], n: u32) -> Option<Inlined> {
+pub fn procedure_call(
+    program: &Program,
+    procedure: &Name,
+    args: &[Term],
+    n: u32,
+) -> Option<Inlined> {
     let declaration = program.procedures.get(procedure)?;
     let mut renaming = HashMap::new();
     let bindings = parameters(&declaration.params, args, n, &mut renaming);
     let mut code: Vec<Stmt> = rename(&declaration.body, &renaming, None).to_vec();
     code.push(Stmt::EndCall(procedure.clone()));
-    Some(Inlined { bindings, code: code.into(), callee: procedure.clone() })
+    Some(Inlined {
+        bindings,
+        code: code.into(),
+        callee: procedure.clone(),
+    })
 }
 
 /// `ū := ȳ` in `renaming`, and the bindings `ȳ := ē`.
-fn parameters(params: &[(Name, Sort)], args: &[Term], n: u32, renaming: &mut HashMap<Name, Term>) -> Vec<(Name, Sort, Term)> {
+fn parameters(
+    params: &[(Name, Sort)],
+    args: &[Term],
+    n: u32,
+    renaming: &mut HashMap<Name, Term>,
+) -> Vec<(Name, Sort, Term)> {
     params
         .iter()
         .zip(args)
@@ -105,13 +132,23 @@ fn rename(block: &Block, renaming: &HashMap<Name, Term>, result: Option<&Name>) 
             Stmt::Assign(x, e) => Stmt::Assign(name(x), term(e)),
             Stmt::ArrayAssign(a, i, e) => Stmt::ArrayAssign(a.clone(), term(i), term(e)),
             Stmt::FieldAssign(object, f, e) => Stmt::FieldAssign(term(object), f.clone(), term(e)),
-            Stmt::If(b, then, otherwise) => Stmt::If(term(b), rename(then, renaming, result), rename(otherwise, renaming, result)),
+            Stmt::If(b, then, otherwise) => Stmt::If(
+                term(b),
+                rename(then, renaming, result),
+                rename(otherwise, renaming, result),
+            ),
             Stmt::While(id, b, body) => Stmt::While(*id, term(b), rename(body, renaming, result)),
             Stmt::Call(p, args) => Stmt::Call(p.clone(), terms(args)),
             Stmt::Assert(e) => Stmt::Assert(term(e)),
             Stmt::Assume(e) => Stmt::Assume(term(e)),
             Stmt::New(h, class) => Stmt::New(target(h), class.clone()),
-            Stmt::MethodCall { target: h, receiver, class, method, args } => Stmt::MethodCall {
+            Stmt::MethodCall {
+                target: h,
+                receiver,
+                class,
+                method,
+                args,
+            } => Stmt::MethodCall {
                 target: target(h),
                 receiver: term(receiver),
                 class: class.clone(),

@@ -20,7 +20,11 @@ const MAX_SHRUNK_OBJECTS: usize = 16;
 /// `model`, completed and shrunk while it still satisfies `phi`.
 pub fn inputs_from(model: Valuation, phi: &Term, program: &Program) -> Valuation {
     let complete = complete(model, program);
-    let shrunk = if complete.heap.len() <= MAX_SHRUNK_OBJECTS { shrink(complete, phi) } else { complete };
+    let shrunk = if complete.heap.len() <= MAX_SHRUNK_OBJECTS {
+        shrink(complete, phi)
+    } else {
+        complete
+    };
     numbered(&shrunk)
 }
 
@@ -28,12 +32,22 @@ pub fn inputs_from(model: Valuation, phi: &Term, program: &Program) -> Valuation
 fn complete(model: Valuation, program: &Program) -> Valuation {
     let mut heap = model.heap.clone();
     for (o, object) in model.heap.iter() {
-        let Some(class) = program.classes.get(&object.class) else { continue };
+        let Some(class) = program.classes.get(&object.class) else {
+            continue;
+        };
         let mut fields = object.fields.clone();
         for (f, sort) in &class.fields {
-            fields.entry(f.clone()).or_insert_with(|| Value::default_of(sort));
+            fields
+                .entry(f.clone())
+                .or_insert_with(|| Value::default_of(sort));
         }
-        heap = heap.insert(*o, Object { class: object.class.clone(), fields });
+        heap = heap.insert(
+            *o,
+            Object {
+                class: object.class.clone(),
+                fields,
+            },
+        );
     }
     model.with_heap(heap)
 }
@@ -49,7 +63,11 @@ impl Slot {
     fn set(&self, v: &Valuation, value: Value) -> Valuation {
         match self {
             Slot::Var(x) => v.update(x.clone(), value),
-            Slot::Field(o, f) => v.with_heap(v.heap.set_field(*o, f, value).unwrap_or_else(|| v.heap.clone())),
+            Slot::Field(o, f) => v.with_heap(
+                v.heap
+                    .set_field(*o, f, value)
+                    .unwrap_or_else(|| v.heap.clone()),
+            ),
         }
     }
 }
@@ -65,7 +83,9 @@ fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
     'improve: loop {
         for (slot, current) in slots(&v) {
             let class = &v.heap.get(current).map(|object| object.class.clone());
-            let others = reachable(&v).into_iter().filter(|o| *o != current && v.heap.get(*o).map(|object| &object.class) == class.as_ref());
+            let others = reachable(&v).into_iter().filter(|o| {
+                *o != current && v.heap.get(*o).map(|object| &object.class) == class.as_ref()
+            });
             for target in std::iter::once(Value::Nil).chain(others.map(Value::Object)) {
                 let candidate = slot.set(&v, target);
                 let smaller = reachable(&candidate).len();
@@ -81,24 +101,36 @@ fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
 
 /// Every slot that holds an object, among the variables and the fields of reachable objects.
 fn slots(v: &Valuation) -> Vec<(Slot, Oid)> {
-    let vars = v.iter().filter_map(|(x, value)| Some((Slot::Var(x.clone()), value.as_reference()??)));
+    let vars = v
+        .iter()
+        .filter_map(|(x, value)| Some((Slot::Var(x.clone()), value.as_reference()??)));
     let fields = reachable(v).into_iter().flat_map(|o| {
         let object = v.heap.get(o).cloned();
         object.into_iter().flat_map(move |object| {
-            object.fields.into_iter().filter_map(move |(f, value)| Some((Slot::Field(o, f), value.as_reference()??)))
+            object
+                .fields
+                .into_iter()
+                .filter_map(move |(f, value)| Some((Slot::Field(o, f), value.as_reference()??)))
         })
     });
     vars.chain(fields).collect()
 }
 
 fn reachable(v: &Valuation) -> Vec<Oid> {
-    v.heap.reachable(v.iter().filter_map(|(_, value)| value.as_reference().flatten()))
+    v.heap.reachable(
+        v.iter()
+            .filter_map(|(_, value)| value.as_reference().flatten()),
+    )
 }
 
 /// The reachable objects only, renumbered `o1, o2, …` in breadth-first order.
 fn numbered(v: &Valuation) -> Valuation {
     let order = reachable(v);
-    let renaming: HashMap<Oid, Oid> = order.iter().enumerate().map(|(i, o)| (*o, Oid(i as u32 + 1))).collect();
+    let renaming: HashMap<Oid, Oid> = order
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (*o, Oid(i as u32 + 1)))
+        .collect();
     let rename = |value: &Value| match value {
         Value::Object(o) => Value::Object(renaming[o]),
         other => other.clone(),
@@ -106,11 +138,24 @@ fn numbered(v: &Valuation) -> Valuation {
     let mut heap = Heap::new();
     for o in &order {
         if let Some(object) = v.heap.get(*o) {
-            let fields = object.fields.iter().map(|(f, value)| (f.clone(), rename(value))).collect();
-            heap = heap.insert(renaming[o], Object { class: object.class.clone(), fields });
+            let fields = object
+                .fields
+                .iter()
+                .map(|(f, value)| (f.clone(), rename(value)))
+                .collect();
+            heap = heap.insert(
+                renaming[o],
+                Object {
+                    class: object.class.clone(),
+                    fields,
+                },
+            );
         }
     }
-    v.iter().map(|(x, value)| (x.clone(), rename(value))).collect::<Valuation>().with_heap(heap)
+    v.iter()
+        .map(|(x, value)| (x.clone(), rename(value)))
+        .collect::<Valuation>()
+        .with_heap(heap)
 }
 
 #[cfg(test)]
@@ -120,29 +165,59 @@ mod tests {
     use crate::term::{BinOp, Sort};
 
     fn node(next: Value, val: i64) -> Object {
-        Object { class: "Node".into(), fields: [(Name::from("next"), next), (Name::from("val"), Value::Int(val.into()))].into_iter().collect() }
+        Object {
+            class: "Node".into(),
+            fields: [
+                (Name::from("next"), next),
+                (Name::from("val"), Value::Int(val.into())),
+            ]
+            .into_iter()
+            .collect(),
+        }
     }
 
     #[test]
     fn unneeded_objects_are_dropped_and_the_rest_completed_and_numbered() {
         let program = parse_program("class Node { field next: Node, val: int, flag: bool; }\nvar x: Node;\nassert x.val = 1").expect("a program");
-        let heap = Heap::new().insert(Oid(7), node(Value::Object(Oid(3)), 1)).insert(Oid(3), node(Value::Nil, 0));
-        let model: Valuation = [("x".into(), Value::Object(Oid(7)))].into_iter().collect::<Valuation>().with_heap(heap);
+        let heap = Heap::new()
+            .insert(Oid(7), node(Value::Object(Oid(3)), 1))
+            .insert(Oid(3), node(Value::Nil, 0));
+        let model: Valuation = [("x".into(), Value::Object(Oid(7)))]
+            .into_iter()
+            .collect::<Valuation>()
+            .with_heap(heap);
         let x = Term::var("x", Sort::Object("Node".into()));
         let phi = Term::binary(BinOp::Eq, Term::field(x, "val", Sort::Int), Term::int(1));
         let inputs = inputs_from(model, &phi, &program);
         assert_eq!(inputs["x"], Value::Object(Oid(1)));
-        assert_eq!(inputs.heap.len(), 1, "x.next is not read, so it becomes nil: {}", inputs.heap);
+        assert_eq!(
+            inputs.heap.len(),
+            1,
+            "x.next is not read, so it becomes nil: {}",
+            inputs.heap
+        );
         let object = inputs.heap.get(Oid(1)).expect("o1");
         assert_eq!(object.fields["next"], Value::Nil);
-        assert_eq!(object.fields["flag"], Value::Bool(false), "a field the model did not mention gets its default");
+        assert_eq!(
+            object.fields["flag"],
+            Value::Bool(false),
+            "a field the model did not mention gets its default"
+        );
     }
 
     #[test]
     fn objects_the_condition_needs_stay() {
-        let program = parse_program("class Node { field next: Node, val: int; }\nvar x: Node;\nassert x.next.val = 2").expect("a program");
-        let heap = Heap::new().insert(Oid(1), node(Value::Object(Oid(2)), 0)).insert(Oid(2), node(Value::Nil, 2));
-        let model: Valuation = [("x".into(), Value::Object(Oid(1)))].into_iter().collect::<Valuation>().with_heap(heap.clone());
+        let program = parse_program(
+            "class Node { field next: Node, val: int; }\nvar x: Node;\nassert x.next.val = 2",
+        )
+        .expect("a program");
+        let heap = Heap::new()
+            .insert(Oid(1), node(Value::Object(Oid(2)), 0))
+            .insert(Oid(2), node(Value::Nil, 2));
+        let model: Valuation = [("x".into(), Value::Object(Oid(1)))]
+            .into_iter()
+            .collect::<Valuation>()
+            .with_heap(heap.clone());
         let x = Term::var("x", Sort::Object("Node".into()));
         let next = Term::field(x.clone(), "next", Sort::Object("Node".into()));
         let phi = Term::conjunction([

@@ -11,21 +11,21 @@ pub mod path;
 pub mod trace;
 pub mod wp;
 
-#[cfg(test)]
-mod tests;
 pub mod concrete;
 mod created;
 pub mod forward;
 pub mod inline;
 pub mod inputs;
+#[cfg(test)]
+mod tests;
 pub mod unfold;
 
 use crate::delta::{delta, not_nil, Checks};
 use crate::eval::{eval, eval_bool, EvalError, Valuation};
-use crate::value::Value;
 use crate::program::{ErrorKind, Program, Target};
 use crate::system::Options;
 use crate::term::{Name, Sort, Term};
+use crate::value::Value;
 use action::{Action, Location};
 use std::fmt;
 
@@ -39,7 +39,13 @@ pub struct Errors {
 
 impl Errors {
     pub fn new(options: Options) -> Errors {
-        Errors { checks: if options.checked_arrays { Checks::ALL } else { Checks::NIL } }
+        Errors {
+            checks: if options.checked_arrays {
+                Checks::ALL
+            } else {
+                Checks::NIL
+            },
+        }
     }
 
     /// The tests of the error steps of a statement that evaluates `terms`
@@ -48,7 +54,14 @@ impl Errors {
     /// `array-out-of-bound`; a test that is literally `false` is left out.
     pub fn tests(&self, receiver: Option<&Term>, terms: &[Term]) -> Vec<(ErrorKind, Term)> {
         let callee = receiver.map(|e| Term::and(delta(e, Checks::NIL), not_nil(e)));
-        let defined = |checks: Checks| Term::conjunction(callee.iter().cloned().chain(terms.iter().map(|e| delta(e, checks))));
+        let defined = |checks: Checks| {
+            Term::conjunction(
+                callee
+                    .iter()
+                    .cloned()
+                    .chain(terms.iter().map(|e| delta(e, checks))),
+            )
+        };
         let nil = defined(Checks::NIL);
         let mut tests = Vec::new();
         if !nil.is_true() {
@@ -57,7 +70,10 @@ impl Errors {
         if self.checks.bounds {
             let bounds = defined(Checks::BOUNDS);
             if !bounds.is_true() {
-                tests.push((ErrorKind::ArrayOutOfBound, Term::and(nil, Term::not(bounds))));
+                tests.push((
+                    ErrorKind::ArrayOutOfBound,
+                    Term::and(nil, Term::not(bounds)),
+                ));
             }
         }
         tests
@@ -67,12 +83,21 @@ impl Errors {
     /// is called) in `v` runs into, if any: `⊥` (a field of `nil`, or a call
     /// on `nil`) first, then, with checked arrays, a read out of bounds.
     /// Decided by evaluation itself, not by `δ`: Lemma 4.3 relates the two.
-    pub fn error_in(&self, receiver: Option<&Term>, terms: &[Term], v: &Valuation) -> Result<Option<ErrorKind>, EvalError> {
+    pub fn error_in(
+        &self,
+        receiver: Option<&Term>,
+        terms: &[Term],
+        v: &Valuation,
+    ) -> Result<Option<ErrorKind>, EvalError> {
         for e in receiver.into_iter().chain(terms) {
             match eval(e, v) {
-                Err(error) if error.is_nil_dereference() => return Ok(Some(ErrorKind::NilDereference)),
+                Err(error) if error.is_nil_dereference() => {
+                    return Ok(Some(ErrorKind::NilDereference))
+                }
                 Err(error) => return Err(error),
-                Ok(Value::Nil) if receiver == Some(e) => return Ok(Some(ErrorKind::NilDereference)),
+                Ok(Value::Nil) if receiver == Some(e) => {
+                    return Ok(Some(ErrorKind::NilDereference))
+                }
                 Ok(_) => {}
             }
         }
@@ -101,8 +126,22 @@ impl Errors {
 /// sort of the value it is assigned (fresh variables are not globals).
 pub fn location(program: &Program, h: &Target, sort: &Sort) -> Location {
     match h {
-        Target::Var(x) => Location::Var(x.clone(), program.globals.get(x).cloned().unwrap_or_else(|| sort.clone())),
-        Target::Field(object, f) => Location::Field(object.clone(), f.clone(), program.field_sort(f).cloned().unwrap_or_else(|| sort.clone())),
+        Target::Var(x) => Location::Var(
+            x.clone(),
+            program
+                .globals
+                .get(x)
+                .cloned()
+                .unwrap_or_else(|| sort.clone()),
+        ),
+        Target::Field(object, f) => Location::Field(
+            object.clone(),
+            f.clone(),
+            program
+                .field_sort(f)
+                .cloned()
+                .unwrap_or_else(|| sort.clone()),
+        ),
     }
 }
 

@@ -33,7 +33,11 @@ pub trait Calculus {
     /// `(h'.f)[h.f := e] = if h'[h.f := e] = h then e else h'[h.f := e].f fi`,
     /// given `object = h'[h.f := e]`: the aliasing case.
     fn same_field(&self, object: &Term, h: &Term, f: &Name, sort: &Sort, e: &Term) -> Term {
-        Term::ite(Term::binary(BinOp::Eq, object.clone(), h.clone()), e.clone(), Term::field(object.clone(), f, sort.clone()))
+        Term::ite(
+            Term::binary(BinOp::Eq, object.clone(), h.clone()),
+            e.clone(),
+            Term::field(object.clone(), f, sort.clone()),
+        )
     }
 
     /// `(x.f)[x := new C]`: the default value of `f` (the paper's `nil`;
@@ -60,11 +64,17 @@ pub trait Calculus {
     /// `path(h := e · ρ) = path(ρ)[h := e] ∧ δ(h, e)`,
     /// `path(x := new C · ρ) = path(ρ)[x := new C]`.
     fn path(&self, rho: &[Action], checks: Checks) -> Term {
-        rho.iter().rev().fold(Term::bool(true), |phi, action| match action {
-            Action::Test(b) => Term::and(phi, Term::and(self.definedness(action, checks), b.clone())),
-            Action::Assign(h, e) => Term::and(self.assign(&phi, h, e), self.definedness(action, checks)),
-            Action::New(x, _) => self.new_object(&phi, x),
-        })
+        rho.iter()
+            .rev()
+            .fold(Term::bool(true), |phi, action| match action {
+                Action::Test(b) => {
+                    Term::and(phi, Term::and(self.definedness(action, checks), b.clone()))
+                }
+                Action::Assign(h, e) => {
+                    Term::and(self.assign(&phi, h, e), self.definedness(action, checks))
+                }
+                Action::New(x, _) => self.new_object(&phi, x),
+            })
     }
 
     /// `e'[h := e]` for any heap variable `h`.
@@ -73,9 +83,11 @@ pub trait Calculus {
             Location::Var(x, _) => assign_variable(e2, x, e),
             Location::Field(object, f, _) => self.assign_field(e2, object, f, e),
             // §2.1: a[i] := v is a := (a[i] := v).
-            Location::Element(a, sort, index) => {
-                assign_variable(e2, a, &Term::store(Term::var(a, sort.clone()), index.clone(), e.clone()))
-            }
+            Location::Element(a, sort, index) => assign_variable(
+                e2,
+                a,
+                &Term::store(Term::var(a, sort.clone()), index.clone(), e.clone()),
+            ),
         }
     }
 
@@ -87,9 +99,15 @@ pub trait Calculus {
     fn assign_field(&self, e2: &Term, h: &Term, f: &Name, e: &Term) -> Term {
         let mut memo: IdMap<Term> = IdMap::default();
         for node in e2.nodes() {
-            let children: Vec<Term> = node.children().into_iter().map(|c| memo[&c.id()].clone()).collect();
+            let children: Vec<Term> = node
+                .children()
+                .into_iter()
+                .map(|c| memo[&c.id()].clone())
+                .collect();
             let image = match (node.kind(), children.as_slice()) {
-                (TermKind::Field(_, g, sort), [object]) if g == f => self.same_field(object, h, f, sort, e),
+                (TermKind::Field(_, g, sort), [object]) if g == f => {
+                    self.same_field(object, h, f, sort, e)
+                }
                 _ => node.with_children(&children),
             };
             memo.insert(node.id(), image);
@@ -107,10 +125,16 @@ pub trait Calculus {
     fn new_object(&self, e: &Term, x: &Name) -> Term {
         let mut memo: IdMap<Term> = IdMap::default();
         for node in e.nodes() {
-            let children: Vec<Term> = node.children().into_iter().map(|c| memo[&c.id()].clone()).collect();
+            let children: Vec<Term> = node
+                .children()
+                .into_iter()
+                .map(|c| memo[&c.id()].clone())
+                .collect();
             let image = match (node.kind(), children.as_slice()) {
                 (TermKind::Field(_, f, sort), [object]) => dereference(self, object, x, f, sort),
-                (TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, _), [left, right]) if matches!(a.sort(), Sort::Object(_)) => {
+                (TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, _), [left, right])
+                    if matches!(a.sort(), Sort::Object(_)) =>
+                {
                     compare(self, left, right, x, *op == BinOp::Eq)
                 }
                 _ => node.with_children(&children),
@@ -168,32 +192,58 @@ fn may_be(e: &Term, x: &Name) -> bool {
 
 /// `(e.f)[x := new C]` for `e` already substituted (it may still be `x`,
 /// or a conditional with `x` among its values).
-fn dereference<C: Calculus + ?Sized>(calculus: &C, e: &Term, x: &Name, f: &Name, sort: &Sort) -> Term {
+fn dereference<C: Calculus + ?Sized>(
+    calculus: &C,
+    e: &Term,
+    x: &Name,
+    f: &Name,
+    sort: &Sort,
+) -> Term {
     match e.kind() {
         TermKind::Var(y, _) if y == x => calculus.created_field(e, f, sort),
-        TermKind::Ite(c, a, b) if may_be(e, x) => {
-            Term::ite(c.clone(), dereference(calculus, a, x, f, sort), dereference(calculus, b, x, f, sort))
-        }
+        TermKind::Ite(c, a, b) if may_be(e, x) => Term::ite(
+            c.clone(),
+            dereference(calculus, a, x, f, sort),
+            dereference(calculus, b, x, f, sort),
+        ),
         _ => Term::field(e.clone(), f, sort.clone()),
     }
 }
 
 /// `(a = b)[x := new C]` (or `!=` when not `positive`) for operands already substituted.
-fn compare<C: Calculus + ?Sized>(calculus: &C, a: &Term, b: &Term, x: &Name, positive: bool) -> Term {
+fn compare<C: Calculus + ?Sized>(
+    calculus: &C,
+    a: &Term,
+    b: &Term,
+    x: &Name,
+    positive: bool,
+) -> Term {
     if let TermKind::Ite(c, then, otherwise) = a.kind() {
         if may_be(a, x) {
-            return Term::ite(c.clone(), compare(calculus, then, b, x, positive), compare(calculus, otherwise, b, x, positive));
+            return Term::ite(
+                c.clone(),
+                compare(calculus, then, b, x, positive),
+                compare(calculus, otherwise, b, x, positive),
+            );
         }
     }
     if let TermKind::Ite(c, then, otherwise) = b.kind() {
         if may_be(b, x) {
-            return Term::ite(c.clone(), compare(calculus, a, then, x, positive), compare(calculus, a, otherwise, x, positive));
+            return Term::ite(
+                c.clone(),
+                compare(calculus, a, then, x, positive),
+                compare(calculus, a, otherwise, x, positive),
+            );
         }
     }
     let is_x = |t: &Term| matches!(t.kind(), TermKind::Var(y, _) if y == x);
     if is_x(a) || is_x(b) {
         calculus.created_comparison(a, b, positive)
     } else {
-        Term::binary(if positive { BinOp::Eq } else { BinOp::Ne }, a.clone(), b.clone())
+        Term::binary(
+            if positive { BinOp::Eq } else { BinOp::Ne },
+            a.clone(),
+            b.clone(),
+        )
     }
 }

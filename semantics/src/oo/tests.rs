@@ -17,7 +17,10 @@ use crate::value::{Oid, Value};
 use std::rc::Rc;
 
 fn program(source: &str) -> Rc<Program> {
-    Rc::new(crate::syntax::parse_program(source).unwrap_or_else(|d| panic!("{}: {}", d.line, d.message)))
+    Rc::new(
+        crate::syntax::parse_program(source)
+            .unwrap_or_else(|d| panic!("{}: {}", d.line, d.message)),
+    )
 }
 
 /// Every terminal configuration of the unfolding (loops and calls bounded by `limit` steps).
@@ -37,14 +40,24 @@ fn leaves<P: super::unfold::PathState>(unfold: &Unfold<P>, limit: usize) -> Vec<
 }
 
 fn object(class: &str, fields: &[(&str, Value)]) -> Object {
-    Object { class: class.into(), fields: fields.iter().map(|(f, v)| (Name::from(*f), v.clone())).collect() }
+    Object {
+        class: class.into(),
+        fields: fields
+            .iter()
+            .map(|(f, v)| (Name::from(*f), v.clone()))
+            .collect(),
+    }
 }
 
 fn with(vars: &[(&str, Value)], heap: Heap) -> Valuation {
-    vars.iter().map(|(x, v)| (Name::from(*x), v.clone())).collect::<Valuation>().with_heap(heap)
+    vars.iter()
+        .map(|(x, v)| (Name::from(*x), v.clone()))
+        .collect::<Valuation>()
+        .with_heap(heap)
 }
 
-const PUZZLE: &str = "class C { field f: int; } var x: C; var y: C; x.f := 1; y.f := 2; assert x.f = 1";
+const PUZZLE: &str =
+    "class C { field f: int; } var x: C; var y: C; x.f := 1; y.f := 2; assert x.f = 1";
 
 fn one_object() -> Heap {
     Heap::new().insert(Oid(1), object("C", &[("f", Value::Int(0.into()))]))
@@ -59,12 +72,23 @@ fn the_aliasing_puzzle_fails_exactly_when_x_and_y_are_one_object() {
     let unfold = Unfold::new(program(PUZZLE), Options::default(), ThisRule::Fresh);
     let failing: Vec<Config> = leaves(&unfold, 20)
         .into_iter()
-        .filter(|c| c.outcome() == Some(Outcome::Halted(crate::program::Halt::Error(crate::program::ErrorKind::AssertionFailed))))
+        .filter(|c| {
+            c.outcome()
+                == Some(Outcome::Halted(crate::program::Halt::Error(
+                    crate::program::ErrorKind::AssertionFailed,
+                )))
+        })
         .collect();
     assert_eq!(failing.len(), 1);
     let phi = failing[0].path_condition();
-    let aliased = with(&[("x", Value::Object(Oid(1))), ("y", Value::Object(Oid(1)))], one_object());
-    let apart = with(&[("x", Value::Object(Oid(1))), ("y", Value::Object(Oid(2)))], two_objects());
+    let aliased = with(
+        &[("x", Value::Object(Oid(1))), ("y", Value::Object(Oid(1)))],
+        one_object(),
+    );
+    let apart = with(
+        &[("x", Value::Object(Oid(1))), ("y", Value::Object(Oid(2)))],
+        two_objects(),
+    );
     assert_eq!(eval_bool(phi, &aliased), Ok(true), "φ = {phi}");
     assert_eq!(eval_bool(phi, &apart), Ok(false), "φ = {phi}");
 }
@@ -82,9 +106,21 @@ fn agree_on(source: &str, valuations: &[Valuation]) {
         let literal = path(&rho, unfold.checks());
         for v in valuations {
             let incremental = eval_bool(leaf.path_condition(), v) == Ok(true);
-            assert_eq!(incremental, eval_bool(&literal, v) == Ok(true), "ρ = {}\n{} vs {literal}", super::ShowTrace(&rho), leaf.phi);
+            assert_eq!(
+                incremental,
+                eval_bool(&literal, v) == Ok(true),
+                "ρ = {}\n{} vs {literal}",
+                super::ShowTrace(&rho),
+                leaf.phi
+            );
             let run = traces.run(v.clone(), &rho);
-            assert_eq!(run.is_ok(), incremental, "Theorem 4.5 for ρ = {} and V = {}", super::ShowTrace(&rho), crate::eval::ShowValuation(v));
+            assert_eq!(
+                run.is_ok(),
+                incremental,
+                "Theorem 4.5 for ρ = {} and V = {}",
+                super::ShowTrace(&rho),
+                crate::eval::ShowValuation(v)
+            );
             if let Ok(after) = run {
                 let mut program_config = concrete.initial(v.clone());
                 let steps = leaf.state.len();
@@ -92,10 +128,15 @@ fn agree_on(source: &str, valuations: &[Valuation]) {
                     if program_config.code == leaf.code {
                         break;
                     }
-                    let Some(step) = concrete.successors(&program_config).pop() else { break };
+                    let Some(step) = concrete.successors(&program_config).pop() else {
+                        break;
+                    };
                     program_config = step.next;
                 }
-                assert_eq!(program_config.code, leaf.code, "after {steps} trace actions");
+                assert_eq!(
+                    program_config.code, leaf.code,
+                    "after {steps} trace actions"
+                );
                 let expected = after.retain(|x| program_config.valuation.contains_key(x));
                 assert_eq!(program_config.valuation, expected);
             }
@@ -106,9 +147,18 @@ fn agree_on(source: &str, valuations: &[Valuation]) {
 #[test]
 fn the_puzzle_agrees_with_the_trace_and_program_semantics() {
     let valuations = [
-        with(&[("x", Value::Object(Oid(1))), ("y", Value::Object(Oid(1)))], one_object()),
-        with(&[("x", Value::Object(Oid(1))), ("y", Value::Object(Oid(2)))], two_objects()),
-        with(&[("x", Value::Nil), ("y", Value::Object(Oid(2)))], two_objects()),
+        with(
+            &[("x", Value::Object(Oid(1))), ("y", Value::Object(Oid(1)))],
+            one_object(),
+        ),
+        with(
+            &[("x", Value::Object(Oid(1))), ("y", Value::Object(Oid(2)))],
+            two_objects(),
+        ),
+        with(
+            &[("x", Value::Nil), ("y", Value::Object(Oid(2)))],
+            two_objects(),
+        ),
     ];
     agree_on(PUZZLE, &valuations);
 }
@@ -122,11 +172,37 @@ fn created_objects_are_new_and_start_with_default_fields() {
         if n.next = nil { k := n } ;
         assert l.next.v = 3";
     let node = |next: Value| object("N", &[("next", next), ("v", Value::Int(5.into()))]);
-    let heap = Heap::new().insert(Oid(1), node(Value::Nil)).insert(Oid(2), node(Value::Object(Oid(1))));
+    let heap = Heap::new()
+        .insert(Oid(1), node(Value::Nil))
+        .insert(Oid(2), node(Value::Object(Oid(1))));
     let valuations = [
-        with(&[("l", Value::Object(Oid(1))), ("k", Value::Object(Oid(2))), ("b", Value::Bool(false)), ("n", Value::Nil)], heap.clone()),
-        with(&[("l", Value::Object(Oid(2))), ("k", Value::Nil), ("b", Value::Bool(true)), ("n", Value::Nil)], heap.clone()),
-        with(&[("l", Value::Nil), ("k", Value::Nil), ("b", Value::Bool(true)), ("n", Value::Nil)], heap),
+        with(
+            &[
+                ("l", Value::Object(Oid(1))),
+                ("k", Value::Object(Oid(2))),
+                ("b", Value::Bool(false)),
+                ("n", Value::Nil),
+            ],
+            heap.clone(),
+        ),
+        with(
+            &[
+                ("l", Value::Object(Oid(2))),
+                ("k", Value::Nil),
+                ("b", Value::Bool(true)),
+                ("n", Value::Nil),
+            ],
+            heap.clone(),
+        ),
+        with(
+            &[
+                ("l", Value::Nil),
+                ("k", Value::Nil),
+                ("b", Value::Bool(true)),
+                ("n", Value::Nil),
+            ],
+            heap,
+        ),
     ];
     agree_on(source, &valuations);
 }
@@ -139,22 +215,48 @@ fn methods_inline_with_fresh_parameters_and_results() {
         var l: N; var m: N; var s: int;
         m := l.last(nil); m := m.set(s + 1); s := l.v";
     let node = |next: Value| object("N", &[("next", next), ("v", Value::Int(0.into()))]);
-    let heap = Heap::new().insert(Oid(1), node(Value::Nil)).insert(Oid(2), node(Value::Object(Oid(1))));
+    let heap = Heap::new()
+        .insert(Oid(1), node(Value::Nil))
+        .insert(Oid(2), node(Value::Object(Oid(1))));
     let valuations = [
-        with(&[("l", Value::Object(Oid(2))), ("m", Value::Nil), ("s", Value::Int(4.into()))], heap.clone()),
-        with(&[("l", Value::Object(Oid(1))), ("m", Value::Nil), ("s", Value::Int(0.into()))], heap.clone()),
-        with(&[("l", Value::Nil), ("m", Value::Nil), ("s", Value::Int(0.into()))], heap),
+        with(
+            &[
+                ("l", Value::Object(Oid(2))),
+                ("m", Value::Nil),
+                ("s", Value::Int(4.into())),
+            ],
+            heap.clone(),
+        ),
+        with(
+            &[
+                ("l", Value::Object(Oid(1))),
+                ("m", Value::Nil),
+                ("s", Value::Int(0.into())),
+            ],
+            heap.clone(),
+        ),
+        with(
+            &[
+                ("l", Value::Nil),
+                ("m", Value::Nil),
+                ("s", Value::Int(0.into())),
+            ],
+            heap,
+        ),
     ];
     agree_on(source, &valuations);
 }
-
 
 /// `wp_ρ(a)` after two writes of `a` asks for `wp` of the update
 /// `(a[0] := 1)` built during the walk: its memo must keep it alive, or
 /// every retry rebuilds it under a new id and the walk never ends.
 #[test]
 fn an_array_written_twice_has_a_weakest_precondition() {
-    let unfold = Unfold::new(program("var a: int[];\nvar b: bool;\na[0] := 1;\na[0] := 2;\nassume b"), Options::default(), ThisRule::Fresh);
+    let unfold = Unfold::new(
+        program("var a: int[];\nvar b: bool;\na[0] := 1;\na[0] := 2;\nassume b"),
+        Options::default(),
+        ThisRule::Fresh,
+    );
     let mut c = unfold.initial();
     while let Some(step) = unfold.successors(&c).into_iter().next() {
         c = step.next;
@@ -169,13 +271,30 @@ fn an_array_written_twice_has_a_weakest_precondition() {
 #[test]
 fn forward_execution_reads_fields_as_arrays_and_forgets_created_objects() {
     let forward = super::forward::forward(program(PUZZLE), Options::default(), ThisRule::Fresh);
-    let conditions: Vec<String> = leaves(&forward, 100).iter().map(|c| c.phi.to_string()).collect();
-    assert!(conditions.iter().any(|phi| phi.contains("((f[x] := 1)[y] := 2)[x]")), "{conditions:?}");
+    let conditions: Vec<String> = leaves(&forward, 100)
+        .iter()
+        .map(|c| c.phi.to_string())
+        .collect();
+    assert!(
+        conditions
+            .iter()
+            .any(|phi| phi.contains("((f[x] := 1)[y] := 2)[x]")),
+        "{conditions:?}"
+    );
     let created = program("class C { field f: int, g: C; }\nvar x: C, y: C;\nx := new C;\nif y = x { skip } else { y := x };\nassert x.f = 0 && y.g = nil");
     let forward = super::forward::forward(created, Options::default(), ThisRule::Fresh);
     for leaf in leaves(&forward, 100) {
-        assert!(leaf.phi.free_vars().is_empty(), "[x := new C] leaves no variable in {}", leaf.phi);
+        assert!(
+            leaf.phi.free_vars().is_empty(),
+            "[x := new C] leaves no variable in {}",
+            leaf.phi
+        );
         let holds = eval_bool(&leaf.phi, &Valuation::new()) == Ok(true);
-        assert!(!holds || leaf.outcome() == Some(Outcome::Terminated), "only the run past the assertion is feasible: {}: {}", leaf.phi, leaf.code);
+        assert!(
+            !holds || leaf.outcome() == Some(Outcome::Terminated),
+            "only the run past the assertion is feasible: {}: {}",
+            leaf.phi,
+            leaf.code
+        );
     }
 }

@@ -26,7 +26,11 @@ pub struct Config {
 impl Config {
     /// `⟨V, ρ⟩` with all of `rho` to run.
     pub fn new(valuation: Valuation, rho: &[Action]) -> Config {
-        Config { valuation, trace: rho.into(), next: 0 }
+        Config {
+            valuation,
+            trace: rho.into(),
+            next: 0,
+        }
     }
 
     /// The actions still to run.
@@ -45,7 +49,10 @@ impl Traces {
     /// An assignment runs free of nil dereferences and, with
     /// `--checked-arrays`, of reads out of bounds.
     pub fn new(program: Rc<Program>, options: Options) -> Traces {
-        Traces { program, errors: Errors::new(options) }
+        Traces {
+            program,
+            errors: Errors::new(options),
+        }
     }
 
     /// `⟨V, ρ⟩ →* ⟨V', ε⟩`: `Ok(V')`, or `Err(k)` when the run is stuck
@@ -63,7 +70,10 @@ impl Traces {
     /// `e` must also read no array out of bounds)
     fn concrete_assignment(&self, v: &Valuation, h: &Location, e: &Term) -> Option<Valuation> {
         match self.errors.error_in(None, &h.evaluated(e), v) {
-            Ok(None) => eval(e, v).and_then(|value| assign(v, h, value)).ok().flatten(),
+            Ok(None) => eval(e, v)
+                .and_then(|value| assign(v, h, value))
+                .ok()
+                .flatten(),
             _ => None,
         }
     }
@@ -84,7 +94,11 @@ impl Traces {
 /// `V[V(h) := v]` for an `h` without errors: `V[x := v]`, `V[o.f := v]`
 /// for `V(h) = o.f`, `V[a := V(a)[V(i) := v]]`; `None` when the object or
 /// array of `h` does not exist.
-pub(super) fn assign(v: &Valuation, h: &Location, value: Value) -> Result<Option<Valuation>, EvalError> {
+pub(super) fn assign(
+    v: &Valuation,
+    h: &Location,
+    value: Value,
+) -> Result<Option<Valuation>, EvalError> {
     Ok(match h {
         Location::Var(x, _) => Some(v.update(x.clone(), value)),
         Location::Field(object, f, _) => match eval(object, v)? {
@@ -94,7 +108,9 @@ pub(super) fn assign(v: &Valuation, h: &Location, value: Value) -> Result<Option
         Location::Element(a, _, index) => {
             let i = eval(index, v)?.as_int().cloned();
             let array = v.get(a).and_then(Value::as_array);
-            array.zip(i).map(|(array, i)| v.update(a.clone(), Value::Array(array.set(i, value))))
+            array
+                .zip(i)
+                .map(|(array, i)| v.update(a.clone(), Value::Array(array.set(i, value))))
         }
     })
 }
@@ -103,22 +119,46 @@ impl TransitionSystem for Traces {
     type Config = Config;
 
     fn successors(&self, c: &Config) -> Vec<Step<Config>> {
-        let Some(action) = c.rest().first() else { return Vec::new() };
-        let (rule, next) = match action {
-            Action::Assign(h, e) => (Rule::Assignment, self.concrete_assignment(&c.valuation, h, e)),
-            Action::New(x, class) => (Rule::ObjectCreation, self.concrete_object_creation(&c.valuation, x, class)),
-            Action::Test(b) => (Rule::BooleanTest, self.concrete_boolean_test(&c.valuation, b)),
+        let Some(action) = c.rest().first() else {
+            return Vec::new();
         };
-        let config = |valuation| Config { valuation, trace: c.trace.clone(), next: c.next + 1 };
-        next.map(|valuation| Step { rule, guard: Term::bool(true), next: config(valuation) })
-            .into_iter()
-            .collect()
+        let (rule, next) = match action {
+            Action::Assign(h, e) => (
+                Rule::Assignment,
+                self.concrete_assignment(&c.valuation, h, e),
+            ),
+            Action::New(x, class) => (
+                Rule::ObjectCreation,
+                self.concrete_object_creation(&c.valuation, x, class),
+            ),
+            Action::Test(b) => (
+                Rule::BooleanTest,
+                self.concrete_boolean_test(&c.valuation, b),
+            ),
+        };
+        let config = |valuation| Config {
+            valuation,
+            trace: c.trace.clone(),
+            next: c.next + 1,
+        };
+        next.map(|valuation| Step {
+            rule,
+            guard: Term::bool(true),
+            next: config(valuation),
+        })
+        .into_iter()
+        .collect()
     }
 }
 
 impl fmt::Display for Config {
     /// `⟨V, ρ⟩`, with ρ as `a₁ · a₂ · …` or `ε`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "⟨{}, {}⟩", ShowValuation(&self.valuation), super::ShowTrace(self.rest()))
+        write!(
+            f,
+            "⟨{}, {}⟩",
+            ShowValuation(&self.valuation),
+            super::ShowTrace(self.rest())
+        )
     }
 }

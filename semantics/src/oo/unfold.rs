@@ -19,14 +19,14 @@
 
 use super::action::{Action, Location};
 use super::inline::{self, Inlined, ThisRule};
-use super::wp::Trace;
 use super::trace::Traces;
+use super::wp::Trace;
 use super::{fresh, inputs, location, Calls, Errors};
-use crate::eval::{GroundValues, Valuation};
+use crate::delta::not_nil;
 use crate::delta::Checks;
+use crate::eval::{GroundValues, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt, Target};
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
-use crate::delta::not_nil;
 use crate::term::{Name, Sort, Term};
 use std::fmt;
 use std::rc::Rc;
@@ -45,7 +45,12 @@ pub trait PathState: Clone + Default + fmt::Display {
 
     /// The globals and the heap after the path, from `inputs`, a model of
     /// its path condition.
-    fn predicted_state(&self, inputs: &Valuation, program: &Rc<Program>, options: Options) -> Result<Valuation, String>;
+    fn predicted_state(
+        &self,
+        inputs: &Valuation,
+        program: &Rc<Program>,
+        options: Options,
+    ) -> Result<Valuation, String>;
 
     /// The actions taken since `earlier`, where the state records them.
     fn actions_since(&self, earlier: &Self) -> Option<Vec<Action>>;
@@ -91,7 +96,13 @@ impl Unfold {
 impl<P: PathState> Unfold<P> {
     /// The unfolding whose paths keep a `P`.
     pub fn with_state(program: Rc<Program>, options: Options, this: ThisRule) -> Unfold<P> {
-        Unfold { program, errors: Errors::new(options), options, this, state: std::marker::PhantomData }
+        Unfold {
+            program,
+            errors: Errors::new(options),
+            options,
+            this,
+            state: std::marker::PhantomData,
+        }
     }
 
     /// `⟨S, ε⟩` for the main statement `S`.
@@ -131,7 +142,16 @@ impl<P: PathState> Unfold<P> {
             state = next;
         }
         let phi = Term::and(c.phi.clone(), guard.clone());
-        let next = Config { code, state, phi, known, fresh: c.fresh, calls: c.calls.clone(), program: c.program.clone(), options: c.options };
+        let next = Config {
+            code,
+            state,
+            phi,
+            known,
+            fresh: c.fresh,
+            calls: c.calls.clone(),
+            program: c.program.clone(),
+            options: c.options,
+        };
         Step { rule, guard, next }
     }
 
@@ -143,16 +163,34 @@ impl<P: PathState> Unfold<P> {
     }
 
     /// The error steps of a call on `receiver`, which must also not be `nil`.
-    fn error_steps_of_call(&self, c: &Config<P>, receiver: &Term, args: &[Term]) -> Vec<Step<Config<P>>> {
+    fn error_steps_of_call(
+        &self,
+        c: &Config<P>,
+        receiver: &Term,
+        args: &[Term],
+    ) -> Vec<Step<Config<P>>> {
         self.error_steps_for(c, self.errors.tests(Some(receiver), args))
     }
 
-    fn error_steps_for(&self, c: &Config<P>, tests: Vec<(ErrorKind, Term)>) -> Vec<Step<Config<P>>> {
+    fn error_steps_for(
+        &self,
+        c: &Config<P>,
+        tests: Vec<(ErrorKind, Term)>,
+    ) -> Vec<Step<Config<P>>> {
         tests
             .into_iter()
             .map(|(kind, test)| {
-                let rule = if kind == ErrorKind::NilDereference { Rule::NilDereference } else { Rule::ArrayOutOfBound };
-                self.step(rule, c, vec![Action::Test(test)], Code::single(Stmt::Halt(Halt::Error(kind))))
+                let rule = if kind == ErrorKind::NilDereference {
+                    Rule::NilDereference
+                } else {
+                    Rule::ArrayOutOfBound
+                };
+                self.step(
+                    rule,
+                    c,
+                    vec![Action::Test(test)],
+                    Code::single(Stmt::Halt(Halt::Error(kind))),
+                )
             })
             .collect()
     }
@@ -170,7 +208,14 @@ impl<P: PathState> Unfold<P> {
 
     /// `⟨h := e; S, ρ⟩ → ⟨S, ρ · h := e⟩`  (§4, symbolic assignment), for
     /// `h` a variable, a field `e'.f` or (§2.1) an array element `a[i]`.
-    fn symbolic_assignment(&self, c: &Config<P>, rule: Rule, h: Location, e: &Term, rest: Code) -> Vec<Step<Config<P>>> {
+    fn symbolic_assignment(
+        &self,
+        c: &Config<P>,
+        rule: Rule,
+        h: Location,
+        e: &Term,
+        rest: Code,
+    ) -> Vec<Step<Config<P>>> {
         let mut steps = vec![self.step(rule, c, vec![Action::Assign(h.clone(), e.clone())], rest)];
         steps.extend(self.error_steps(c, &h.evaluated(e)));
         steps
@@ -178,12 +223,26 @@ impl<P: PathState> Unfold<P> {
 
     /// `⟨h := new C; S, ρ⟩ → ⟨S, ρ · x := new C · h := x⟩`, `x` fresh
     /// (§4, symbolic object creation)
-    fn symbolic_object_creation(&self, c: &Config<P>, h: &Target, class: &Name, rest: Code) -> Vec<Step<Config<P>>> {
+    fn symbolic_object_creation(
+        &self,
+        c: &Config<P>,
+        h: &Target,
+        class: &Name,
+        rest: Code,
+    ) -> Vec<Step<Config<P>>> {
         let n = c.fresh + 1;
         let x = fresh::object(class, n);
         let object = Term::var(&x, Sort::Object(class.clone()));
         let h = location(&self.program, h, &object.sort());
-        let mut step = self.step(Rule::ObjectCreation, c, vec![Action::New(x, class.clone()), Action::Assign(h.clone(), object)], rest);
+        let mut step = self.step(
+            Rule::ObjectCreation,
+            c,
+            vec![
+                Action::New(x, class.clone()),
+                Action::Assign(h.clone(), object),
+            ],
+            rest,
+        );
         step.next.fresh = n;
         let mut steps = vec![step];
         steps.extend(self.error_steps(c, &Vec::from_iter(h.target())));
@@ -193,18 +252,45 @@ impl<P: PathState> Unfold<P> {
     /// `⟨h := e₀.m(ē); S', ρ⟩ → ⟨S[this, ū := y₀, ȳ]; h := r; S', ρ · e₀ ≠ nil · y₀ := e₀ · ȳ := ē⟩`
     /// with `y₀, ȳ` fresh (§4, symbolic method call; SPEC §1.6 binds `this`
     /// to `y₀`, the paper's literal rule substitutes `e₀` itself)
-    fn symbolic_method_call(&self, c: &Config<P>, call: Call<'_>, rest: Code) -> Vec<Step<Config<P>>> {
+    fn symbolic_method_call(
+        &self,
+        c: &Config<P>,
+        call: Call<'_>,
+        rest: Code,
+    ) -> Vec<Step<Config<P>>> {
         let n = c.fresh + 1;
-        let Some(inlined) = inline::method_call(&self.program, call.target, call.receiver, call.class, call.method, call.args, n, self.this) else {
+        let Some(inlined) = inline::method_call(
+            &self.program,
+            call.target,
+            call.receiver,
+            call.class,
+            call.method,
+            call.args,
+            n,
+            self.this,
+        ) else {
             return Vec::new();
         };
-        let mut steps = vec![self.symbolic_call(c, Rule::MethodCall, Some(not_nil(call.receiver)), inlined, n, rest)];
+        let mut steps = vec![self.symbolic_call(
+            c,
+            Rule::MethodCall,
+            Some(not_nil(call.receiver)),
+            inlined,
+            n,
+            rest,
+        )];
         steps.extend(self.error_steps_of_call(c, call.receiver, call.args));
         steps
     }
 
     /// `⟨return e; S, ρ⟩ → ⟨S, ρ · r := e⟩`  (§4, symbolic method return)
-    fn symbolic_method_return(&self, c: &Config<P>, r: &Name, e: &Term, rest: Code) -> Vec<Step<Config<P>>> {
+    fn symbolic_method_return(
+        &self,
+        c: &Config<P>,
+        r: &Name,
+        e: &Term,
+        rest: Code,
+    ) -> Vec<Step<Config<P>>> {
         let h = Location::Var(r.clone(), e.sort());
         let mut steps = self.symbolic_assignment(c, Rule::MethodReturn, h, e, rest);
         if let Some(step) = steps.first_mut() {
@@ -215,9 +301,17 @@ impl<P: PathState> Unfold<P> {
 
     /// `⟨P(ē); S, ρ⟩ → ⟨S_P[ū := ȳ]; end P; S, ρ · ȳ := ē⟩`, `ȳ` fresh: a
     /// procedure call (§3) unfolded like a method call
-    fn symbolic_procedure_call(&self, c: &Config<P>, p: &Name, args: &[Term], rest: Code) -> Vec<Step<Config<P>>> {
+    fn symbolic_procedure_call(
+        &self,
+        c: &Config<P>,
+        p: &Name,
+        args: &[Term],
+        rest: Code,
+    ) -> Vec<Step<Config<P>>> {
         let n = c.fresh + 1;
-        let Some(inlined) = inline::procedure_call(&self.program, p, args, n) else { return Vec::new() };
+        let Some(inlined) = inline::procedure_call(&self.program, p, args, n) else {
+            return Vec::new();
+        };
         let mut steps = vec![self.symbolic_call(c, Rule::ProcedureCall, None, inlined, n, rest)];
         steps.extend(self.error_steps(c, args));
         steps
@@ -225,8 +319,19 @@ impl<P: PathState> Unfold<P> {
 
     /// The inlined body of the `n`-th fresh step: `ρ · e₀ ≠ nil` (for a
     /// method call, `test`) `· ȳ := ē`.
-    fn symbolic_call(&self, c: &Config<P>, rule: Rule, test: Option<Term>, inlined: Inlined, n: u32, rest: Code) -> Step<Config<P>> {
-        let bindings = inlined.bindings.into_iter().map(|(y, sort, e)| Action::Assign(Location::Var(y, sort), e));
+    fn symbolic_call(
+        &self,
+        c: &Config<P>,
+        rule: Rule,
+        test: Option<Term>,
+        inlined: Inlined,
+        n: u32,
+        rest: Code,
+    ) -> Step<Config<P>> {
+        let bindings = inlined
+            .bindings
+            .into_iter()
+            .map(|(y, sort, e)| Action::Assign(Location::Var(y, sort), e));
         let actions = test.map(Action::Test).into_iter().chain(bindings).collect();
         let mut step = self.step(rule, c, actions, rest.push(&inlined.code));
         step.next.fresh = n;
@@ -243,10 +348,27 @@ impl<P: PathState> Unfold<P> {
 
     /// `⟨if b {S₁}{S₂}; S, ρ⟩ → ⟨S₁; S, ρ · b⟩` and `→ ⟨S₂; S, ρ · ¬b⟩`
     /// (§4, symbolic choice)
-    fn symbolic_choice(&self, c: &Config<P>, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Vec<Step<Config<P>>> {
+    fn symbolic_choice(
+        &self,
+        c: &Config<P>,
+        b: &Term,
+        then: &Block,
+        otherwise: &Block,
+        rest: Code,
+    ) -> Vec<Step<Config<P>>> {
         let mut steps = vec![
-            self.step(Rule::ChoiceThen, c, vec![self.holds(b.clone())], rest.push(then)),
-            self.step(Rule::ChoiceElse, c, vec![self.holds(Term::not(b.clone()))], rest.push(otherwise)),
+            self.step(
+                Rule::ChoiceThen,
+                c,
+                vec![self.holds(b.clone())],
+                rest.push(then),
+            ),
+            self.step(
+                Rule::ChoiceElse,
+                c,
+                vec![self.holds(Term::not(b.clone()))],
+                rest.push(otherwise),
+            ),
         ];
         steps.extend(self.error_steps(c, std::slice::from_ref(b)));
         steps
@@ -254,10 +376,26 @@ impl<P: PathState> Unfold<P> {
 
     /// `⟨while b {S}; S', ρ⟩ → ⟨S; while b {S}; S', ρ · b⟩` and
     /// `→ ⟨S', ρ · ¬b⟩`  (§4, symbolic iteration)
-    fn symbolic_iteration(&self, c: &Config<P>, b: &Term, body: &Block, rest: Code) -> Vec<Step<Config<P>>> {
+    fn symbolic_iteration(
+        &self,
+        c: &Config<P>,
+        b: &Term,
+        body: &Block,
+        rest: Code,
+    ) -> Vec<Step<Config<P>>> {
         let mut steps = vec![
-            self.step(Rule::IterationEnter, c, vec![self.holds(b.clone())], c.code.push(body)),
-            self.step(Rule::IterationExit, c, vec![self.holds(Term::not(b.clone()))], rest),
+            self.step(
+                Rule::IterationEnter,
+                c,
+                vec![self.holds(b.clone())],
+                c.code.push(body),
+            ),
+            self.step(
+                Rule::IterationExit,
+                c,
+                vec![self.holds(Term::not(b.clone()))],
+                rest,
+            ),
         ];
         steps.extend(self.error_steps(c, std::slice::from_ref(b)));
         steps
@@ -268,7 +406,12 @@ impl<P: PathState> Unfold<P> {
         let failed = Code::single(Stmt::Halt(Halt::Error(ErrorKind::AssertionFailed)));
         let mut steps = vec![
             self.step(Rule::AssertHolds, c, vec![self.holds(e.clone())], rest),
-            self.step(Rule::AssertFails, c, vec![self.holds(Term::not(e.clone()))], failed),
+            self.step(
+                Rule::AssertFails,
+                c,
+                vec![self.holds(Term::not(e.clone()))],
+                failed,
+            ),
         ];
         steps.extend(self.error_steps(c, std::slice::from_ref(e)));
         steps
@@ -295,25 +438,67 @@ impl<P: PathState> TransitionSystem for Unfold<P> {
     type Config = Config<P>;
 
     fn successors(&self, c: &Config<P>) -> Vec<Step<Config<P>>> {
-        let Some((head, rest)) = c.code.split() else { return Vec::new() };
+        let Some((head, rest)) = c.code.split() else {
+            return Vec::new();
+        };
         match head {
             Stmt::Skip => self.symbolic_skip(c, rest),
             Stmt::Assign(x, e) => {
-                let sort = self.program.globals.get(x).cloned().unwrap_or_else(|| e.sort());
-                self.symbolic_assignment(c, Rule::Assignment, Location::Var(x.clone(), sort), e, rest)
+                let sort = self
+                    .program
+                    .globals
+                    .get(x)
+                    .cloned()
+                    .unwrap_or_else(|| e.sort());
+                self.symbolic_assignment(
+                    c,
+                    Rule::Assignment,
+                    Location::Var(x.clone(), sort),
+                    e,
+                    rest,
+                )
             }
             Stmt::ArrayAssign(a, i, e) => {
-                let sort = self.program.globals.get(a).cloned().unwrap_or_else(Sort::int_array);
-                self.symbolic_assignment(c, Rule::ArrayAssignment, Location::Element(a.clone(), sort, i.clone()), e, rest)
+                let sort = self
+                    .program
+                    .globals
+                    .get(a)
+                    .cloned()
+                    .unwrap_or_else(Sort::int_array);
+                self.symbolic_assignment(
+                    c,
+                    Rule::ArrayAssignment,
+                    Location::Element(a.clone(), sort, i.clone()),
+                    e,
+                    rest,
+                )
             }
             Stmt::FieldAssign(object, f, e) => {
-                let h = location(&self.program, &Target::Field(object.clone(), f.clone()), &e.sort());
+                let h = location(
+                    &self.program,
+                    &Target::Field(object.clone(), f.clone()),
+                    &e.sort(),
+                );
                 self.symbolic_assignment(c, Rule::FieldAssignment, h, e, rest)
             }
             Stmt::New(h, class) => self.symbolic_object_creation(c, h, class, rest),
-            Stmt::MethodCall { target, receiver, class, method, args } => {
-                self.symbolic_method_call(c, Call { target, receiver, class, method, args }, rest)
-            }
+            Stmt::MethodCall {
+                target,
+                receiver,
+                class,
+                method,
+                args,
+            } => self.symbolic_method_call(
+                c,
+                Call {
+                    target,
+                    receiver,
+                    class,
+                    method,
+                    args,
+                },
+                rest,
+            ),
             Stmt::Return(Some(r), e) => self.symbolic_method_return(c, r, e, rest),
             Stmt::Call(p, args) => self.symbolic_procedure_call(c, p, args, rest),
             Stmt::EndCall(_) => self.symbolic_procedure_return(c, rest),
@@ -357,8 +542,13 @@ impl<P: PathState> SymbolicConfiguration for Config<P> {
         self.state.global_state(&self.program)
     }
 
-    fn predicted_state(&self, inputs: &Valuation, _: &mut GroundValues) -> Result<Valuation, String> {
-        self.state.predicted_state(inputs, &self.program, self.options)
+    fn predicted_state(
+        &self,
+        inputs: &Valuation,
+        _: &mut GroundValues,
+    ) -> Result<Valuation, String> {
+        self.state
+            .predicted_state(inputs, &self.program, self.options)
     }
 
     fn inputs_from(&self, model: Valuation) -> Valuation {
@@ -388,14 +578,24 @@ impl PathState for Trace {
     /// `wp_ρ(x)` for every global `x`: its value after ρ over the initial
     /// state (objects created on ρ by their fresh names).
     fn global_state(&self, program: &Program) -> Vec<(Name, Term)> {
-        program.globals.iter().map(|(x, sort)| (x.clone(), self.wp(&Term::var(x, sort.clone())))).collect()
+        program
+            .globals
+            .iter()
+            .map(|(x, sort)| (x.clone(), self.wp(&Term::var(x, sort.clone()))))
+            .collect()
     }
 
     /// `V'` of `⟨V, ρ⟩ →* ⟨V', ε⟩` on the globals, with the final heap.
-    fn predicted_state(&self, inputs: &Valuation, program: &Rc<Program>, options: Options) -> Result<Valuation, String> {
+    fn predicted_state(
+        &self,
+        inputs: &Valuation,
+        program: &Rc<Program>,
+        options: Options,
+    ) -> Result<Valuation, String> {
         let rho = self.actions();
         let run = Traces::new(program.clone(), options).run(inputs.clone(), &rho);
-        let end = run.map_err(|k| format!("the trace is stuck at its action {}, `{}`", k + 1, rho[k]))?;
+        let end =
+            run.map_err(|k| format!("the trace is stuck at its action {}, `{}`", k + 1, rho[k]))?;
         Ok(end.retain(|x| program.globals.contains_key(x)))
     }
 

@@ -143,7 +143,9 @@ impl Trace {
 
     /// The actions, first to last.
     pub fn actions(&self) -> Vec<Action> {
-        let mut actions: Vec<Action> = std::iter::successors(Some(self), |t| t.before()).filter_map(|t| t.last().cloned()).collect();
+        let mut actions: Vec<Action> = std::iter::successors(Some(self), |t| t.before())
+            .filter_map(|t| t.last().cloned())
+            .collect();
         actions.reverse();
         actions
     }
@@ -152,7 +154,10 @@ impl Trace {
     /// initial state — an object, where it may be one that ρ creates, by
     /// that object's fresh name.
     pub fn wp(&self, e: &Term) -> Term {
-        self.0.shared.creations.eliminate(&solve(Job::Wp(self.clone(), e.clone())))
+        self.0
+            .shared
+            .creations
+            .eliminate(&solve(Job::Wp(self.clone(), e.clone())))
     }
 
     /// What `path(ρ · a)` adds to `path(ρ)` (Definition 4.2):
@@ -166,12 +171,16 @@ impl Trace {
     /// its variable and the fields of its class.
     fn written(&self) -> Vec<Written> {
         match self.last() {
-            Some(Action::Assign(Location::Var(x, _) | Location::Element(x, ..), _)) => vec![Written::Var(x.clone())],
+            Some(Action::Assign(Location::Var(x, _) | Location::Element(x, ..), _)) => {
+                vec![Written::Var(x.clone())]
+            }
             Some(Action::Assign(Location::Field(object, f, _), _)) => match object.sort() {
                 Sort::Object(class) => vec![Written::Field(class, f.clone())],
                 _ => vec![],
             },
-            Some(Action::New(x, class)) => vec![Written::Var(x.clone()), Written::Class(class.clone())],
+            Some(Action::New(x, class)) => {
+                vec![Written::Var(x.clone()), Written::Class(class.clone())]
+            }
             Some(Action::Test(_)) | None => vec![],
         }
     }
@@ -235,7 +244,8 @@ impl Job {
                 memo.wp.insert(e.id(), (e.clone(), result.clone()));
             }
             Job::Field(_, class, f, _) => {
-                memo.fields.insert((class.clone(), f.clone()), result.clone());
+                memo.fields
+                    .insert((class.clone(), f.clone()), result.clone());
             }
         }
     }
@@ -262,7 +272,9 @@ impl Needs {
 fn solve(job: Job) -> Term {
     let mut stack = vec![job];
     loop {
-        let Some(top) = stack.last() else { return Term::bool(true) };
+        let Some(top) = stack.last() else {
+            return Term::bool(true);
+        };
         let answer = match top.memoised() {
             Some(known) => known,
             None => {
@@ -299,16 +311,25 @@ fn attempt(job: &Job, needs: &mut Needs) -> Option<Term> {
 /// `wp_ρ(e)`, one node of `e`.
 fn wp(rho: &Trace, e: &Term, needs: &mut Needs) -> Option<Term> {
     match e.kind() {
-        TermKind::Int(_) | TermKind::Bool(_) | TermKind::Len(_) | TermKind::Nil(_) => Some(e.clone()),
+        TermKind::Int(_) | TermKind::Bool(_) | TermKind::Len(_) | TermKind::Nil(_) => {
+            Some(e.clone())
+        }
         TermKind::Var(y, _) => {
-            let written = rho.writer(&Written::Var(y.clone())).and_then(|w| Some((w.before()?.clone(), w.last()?)));
-            let Some((before, action)) = written else { return Some(e.clone()) };
+            let written = rho
+                .writer(&Written::Var(y.clone()))
+                .and_then(|w| Some((w.before()?.clone(), w.last()?)));
+            let Some((before, action)) = written else {
+                return Some(e.clone());
+            };
             match action {
                 // y[y := e'] = e'
-                Action::Assign(Location::Var(..), value) => needs.want(Job::Wp(before, value.clone())),
+                Action::Assign(Location::Var(..), value) => {
+                    needs.want(Job::Wp(before, value.clone()))
+                }
                 // a[a[i] := v] = (a[i] := v)  (§2.1)
                 Action::Assign(Location::Element(a, sort, index), value) => {
-                    let update = Term::store(Term::var(a, sort.clone()), index.clone(), value.clone());
+                    let update =
+                        Term::store(Term::var(a, sort.clone()), index.clone(), value.clone());
                     needs.want(Job::Wp(before, update))
                 }
                 // The created object, by its fresh name.
@@ -317,13 +338,19 @@ fn wp(rho: &Trace, e: &Term, needs: &mut Needs) -> Option<Term> {
         }
         TermKind::Field(object, f, sort) => {
             let w = needs.want(Job::Wp(rho.clone(), object.clone()));
-            let Sort::Object(class) = object.sort() else { return Some(Term::field(w?, f, sort.clone())) };
+            let Sort::Object(class) = object.sort() else {
+                return Some(Term::field(w?, f, sort.clone()));
+            };
             let array = needs.want(Job::Field(rho.clone(), class, f.clone(), sort.clone()));
             // (e.f)[ρ] = F_ρ[e[ρ]]
             Some(aliasing(&array?, &w?))
         }
         _ => {
-            let children: Vec<Option<Term>> = e.children().into_iter().map(|c| needs.want(Job::Wp(rho.clone(), c.clone()))).collect();
+            let children: Vec<Option<Term>> = e
+                .children()
+                .into_iter()
+                .map(|c| needs.want(Job::Wp(rho.clone(), c.clone())))
+                .collect();
             let children: Option<Vec<Term>> = children.into_iter().collect();
             Some(e.with_children(&children?))
         }
@@ -357,7 +384,13 @@ fn aliasing(array: &Term, w: &Term) -> Term {
         TermKind::Store(_, h, v) if h == w => v.clone(),
         _ => read(rest, w),
     };
-    updates.into_iter().rev().fold(older, |otherwise, (h, v)| Term::ite(Term::binary(BinOp::Eq, w.clone(), h.clone()), v.clone(), otherwise))
+    updates.into_iter().rev().fold(older, |otherwise, (h, v)| {
+        Term::ite(
+            Term::binary(BinOp::Eq, w.clone(), h.clone()),
+            v.clone(),
+            otherwise,
+        )
+    })
 }
 
 /// `F_ρ`: the array of the field `f` of class `C` after ρ, the initial
@@ -369,12 +402,24 @@ fn field(rho: &Trace, class: &Name, f: &Name, sort: &Sort, needs: &mut Needs) ->
         (Some(w), Some(c)) => Some(if w.len() > c.len() { w } else { c }),
         (w, c) => w.or(c),
     };
-    let Some(latest) = latest else { return Some(Term::field_array(f, class, sort.clone())) };
+    let Some(latest) = latest else {
+        return Some(Term::field_array(f, class, sort.clone()));
+    };
     if latest.len() < rho.len() {
-        return needs.want(Job::Field(latest.clone(), class.clone(), f.clone(), sort.clone()));
+        return needs.want(Job::Field(
+            latest.clone(),
+            class.clone(),
+            f.clone(),
+            sort.clone(),
+        ));
     }
     let before = latest.before()?.clone();
-    let array = needs.want(Job::Field(before.clone(), class.clone(), f.clone(), sort.clone()));
+    let array = needs.want(Job::Field(
+        before.clone(),
+        class.clone(),
+        f.clone(),
+        sort.clone(),
+    ));
     match latest.last()? {
         // f[h.f := e] = (f[h] := e)  (§4.1)
         Action::Assign(Location::Field(h, _, _), value) => {
@@ -386,7 +431,9 @@ fn field(rho: &Trace, class: &Name, f: &Name, sort: &Sort, needs: &mut Needs) ->
         Action::New(x, _) => {
             let array = array?;
             Some(match initial_value(sort) {
-                Some(default) => Term::store(array, Term::var(x, Sort::Object(class.clone())), default),
+                Some(default) => {
+                    Term::store(array, Term::var(x, Sort::Object(class.clone())), default)
+                }
                 None => array,
             })
         }

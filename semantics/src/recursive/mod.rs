@@ -17,7 +17,9 @@ use crate::term::Name;
 /// The recursive semantics runs programs without classes.
 fn check_recursive(program: &Program) -> Result<(), String> {
     match program.classes.keys().next() {
-        Some(c) => Err(format!("the recursive semantics has no classes, but the program declares `{c}`")),
+        Some(c) => Err(format!(
+            "the recursive semantics has no classes, but the program declares `{c}`"
+        )),
         None => Ok(()),
     }
 }
@@ -63,7 +65,7 @@ mod tests {
     use super::{concrete, symbolic};
     use crate::eval::{eval, Valuation};
     use crate::program::{Language, Procedure, Program, Stmt};
-    use crate::system::{Options, Rule, SymbolicConfiguration, TransitionSystem, Configuration};
+    use crate::system::{Configuration, Options, Rule, SymbolicConfiguration, TransitionSystem};
     use crate::term::{BinOp, Sort, Term};
     use crate::value::Value;
     use std::rc::Rc;
@@ -79,14 +81,23 @@ mod tests {
             Term::binary(BinOp::Le, n.clone(), Term::int(1)),
             Rc::from(vec![Stmt::Assign("r".into(), Term::int(1))]),
             Rc::from(vec![
-                Stmt::Call("fact".into(), vec![Term::binary(BinOp::Sub, n.clone(), Term::int(1))]),
+                Stmt::Call(
+                    "fact".into(),
+                    vec![Term::binary(BinOp::Sub, n.clone(), Term::int(1))],
+                ),
                 Stmt::Assign("r".into(), Term::binary(BinOp::Mul, int("r"), n)),
             ]),
         );
-        let fact = Procedure { name: "fact".into(), params: vec![("n".into(), Sort::Int)], body: Rc::from(vec![body]) };
+        let fact = Procedure {
+            name: "fact".into(),
+            params: vec![("n".into(), Sort::Int)],
+            body: Rc::from(vec![body]),
+        };
         Rc::new(Program {
             language: Language::Recursive,
-            globals: [("r".into(), Sort::Int), ("x".into(), Sort::Int)].into_iter().collect(),
+            globals: [("r".into(), Sort::Int), ("x".into(), Sort::Int)]
+                .into_iter()
+                .collect(),
             procedures: [("fact".into(), fact)].into_iter().collect(),
             classes: Default::default(),
             main: Rc::from(vec![Stmt::Call("fact".into(), vec![int("x")])]),
@@ -94,7 +105,10 @@ mod tests {
     }
 
     fn inputs(x: i64) -> Valuation {
-        [("r", 0), ("x", x)].into_iter().map(|(name, value): (&str, i64)| (Rc::<str>::from(name), Value::Int(value.into()))).collect()
+        [("r", 0), ("x", x)]
+            .into_iter()
+            .map(|(name, value): (&str, i64)| (Rc::<str>::from(name), Value::Int(value.into())))
+            .collect()
     }
 
     #[test]
@@ -129,10 +143,26 @@ mod tests {
             rules.push(step.rule);
             config = step.next;
         }
-        let state: Valuation = config.global_state().into_iter().map(|(x, e)| (x, eval(&e, &v).unwrap())).collect();
+        let state: Valuation = config
+            .global_state()
+            .into_iter()
+            .map(|(x, e)| (x, eval(&e, &v).unwrap()))
+            .collect();
         assert_eq!(state["r"], Value::Int(24.into()));
-        assert_eq!(rules.iter().filter(|r| **r == Rule::ProcedureCall).count(), 4);
-        assert_eq!(rules.iter().filter(|r| **r == Rule::ProcedureReturn).count(), 4);
-        assert_eq!(config.phi.to_string(), "!(x <= 1) && !(x - 1 <= 1) && !(x - 1 - 1 <= 1) && x - 1 - 1 - 1 <= 1");
+        assert_eq!(
+            rules.iter().filter(|r| **r == Rule::ProcedureCall).count(),
+            4
+        );
+        assert_eq!(
+            rules
+                .iter()
+                .filter(|r| **r == Rule::ProcedureReturn)
+                .count(),
+            4
+        );
+        assert_eq!(
+            config.phi.to_string(),
+            "!(x <= 1) && !(x - 1 <= 1) && !(x - 1 - 1 <= 1) && x - 1 - 1 - 1 <= 1"
+        );
     }
 }

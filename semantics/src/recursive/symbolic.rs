@@ -9,8 +9,8 @@ use crate::subst::{substitute, Substitution};
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use crate::term::{Name, Sort, Term};
 use std::fmt;
-use std::slice;
 use std::rc::Rc;
+use std::slice;
 
 /// A closure `(τ, S)`: the local substitution and the statement of one
 /// activation; `procedure` names the called procedure (`None` for main).
@@ -34,7 +34,11 @@ impl Config {
     /// `eθ` for `θ = τ ∪ σ`, with `τ` the top closure's local substitution.
     pub fn theta(&self, e: &Term) -> Term {
         let tau = self.stack.front().map(|frame| &frame.tau);
-        substitute(e, |x| tau.and_then(|tau| tau.lookup(x)).or_else(|| self.sigma.lookup(x)).cloned())
+        substitute(e, |x| {
+            tau.and_then(|tau| tau.lookup(x))
+                .or_else(|| self.sigma.lookup(x))
+                .cloned()
+        })
     }
 
     fn top(&self) -> Option<&Frame> {
@@ -56,7 +60,11 @@ impl Symbolic {
 
     /// `⟨(id, S), id, true⟩` for the main statement `S`.
     pub fn initial(&self) -> Config {
-        let main = Frame { tau: Substitution::identity(), code: Code::empty().push(&self.program.main), procedure: None };
+        let main = Frame {
+            tau: Substitution::identity(),
+            code: Code::empty().push(&self.program.main),
+            procedure: None,
+        };
         Config {
             stack: im::vector![main],
             sigma: Substitution::identity(),
@@ -66,20 +74,46 @@ impl Symbolic {
     }
 
     /// The step to `⟨(τ', S)·Δ, σ', φ ∧ guard⟩`: the top closure replaced.
-    fn step(&self, rule: Rule, c: &Config, guard: Term, top: Frame, sigma: Substitution) -> Step<Config> {
+    fn step(
+        &self,
+        rule: Rule,
+        c: &Config,
+        guard: Term,
+        top: Frame,
+        sigma: Substitution,
+    ) -> Step<Config> {
         let mut stack = c.stack.clone();
         stack.set(0, top);
         self.step_to(rule, c, guard, stack, sigma)
     }
 
-    fn step_to(&self, rule: Rule, c: &Config, guard: Term, stack: im::Vector<Frame>, sigma: Substitution) -> Step<Config> {
+    fn step_to(
+        &self,
+        rule: Rule,
+        c: &Config,
+        guard: Term,
+        stack: im::Vector<Frame>,
+        sigma: Substitution,
+    ) -> Step<Config> {
         let phi = Term::and(c.phi.clone(), guard.clone());
-        Step { rule, guard, next: Config { stack, sigma, phi, program: c.program.clone() } }
+        Step {
+            rule,
+            guard,
+            next: Config {
+                stack,
+                sigma,
+                phi,
+                program: c.program.clone(),
+            },
+        }
     }
 
     /// The top closure `(τ, S)` continuing with `code`.
     fn continue_with(frame: &Frame, code: Code) -> Frame {
-        Frame { code, ..frame.clone() }
+        Frame {
+            code,
+            ..frame.clone()
+        }
     }
 
     /// `⟨(τ, array-out-of-bound)·Δ, σ, φ ∧ ¬d⟩` (§2.1), left out when `d` is
@@ -87,32 +121,68 @@ impl Symbolic {
     fn out_of_bound(&self, c: &Config, frame: &Frame, d: &Term) -> Option<Step<Config>> {
         (!d.is_true()).then(|| {
             let top = Self::continue_with(frame, checked::array_out_of_bound());
-            self.step(Rule::ArrayOutOfBound, c, Term::not(d.clone()), top, c.sigma.clone())
+            self.step(
+                Rule::ArrayOutOfBound,
+                c,
+                Term::not(d.clone()),
+                top,
+                c.sigma.clone(),
+            )
         })
     }
 
     /// `⟨(τ, skip; S)·Δ, σ, φ⟩ → ⟨(τ, S)·Δ, σ, φ⟩`
     fn symbolic_skip(&self, c: &Config, frame: &Frame, rest: Code) -> Vec<Step<Config>> {
-        vec![self.step(Rule::Skip, c, Term::bool(true), Self::continue_with(frame, rest), c.sigma.clone())]
+        vec![self.step(
+            Rule::Skip,
+            c,
+            Term::bool(true),
+            Self::continue_with(frame, rest),
+            c.sigma.clone(),
+        )]
     }
 
     /// `⟨(τ, x := e; S)·Δ, σ, φ⟩ → ⟨(τ, S)·Δ, σ[x := eθ], φ⟩`, `x` global
     /// (§3, symbolic assignment global variable); checked: `∧ δ(eθ)`
-    fn symbolic_global_assignment(&self, c: &Config, frame: &Frame, x: &Name, e: &Term, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_global_assignment(
+        &self,
+        c: &Config,
+        frame: &Frame,
+        x: &Name,
+        e: &Term,
+        rest: Code,
+    ) -> Vec<Step<Config>> {
         let e_theta = c.theta(e);
         let d = checked::defined(self.options, slice::from_ref(&e_theta));
         let sigma = c.sigma.update(x.clone(), e_theta);
-        let mut steps = vec![self.step(Rule::GlobalAssignment, c, d.clone(), Self::continue_with(frame, rest), sigma)];
+        let mut steps = vec![self.step(
+            Rule::GlobalAssignment,
+            c,
+            d.clone(),
+            Self::continue_with(frame, rest),
+            sigma,
+        )];
         steps.extend(self.out_of_bound(c, frame, &d));
         steps
     }
 
     /// `⟨(τ, u := e; S)·Δ, σ, φ⟩ → ⟨(τ[u := eθ], S)·Δ, σ, φ⟩`, `u` local
     /// (§3, symbolic assignment local variable); checked: `∧ δ(eθ)`
-    fn symbolic_local_assignment(&self, c: &Config, frame: &Frame, u: &Name, e: &Term, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_local_assignment(
+        &self,
+        c: &Config,
+        frame: &Frame,
+        u: &Name,
+        e: &Term,
+        rest: Code,
+    ) -> Vec<Step<Config>> {
         let e_theta = c.theta(e);
         let d = checked::defined(self.options, slice::from_ref(&e_theta));
-        let top = Frame { tau: frame.tau.update(u.clone(), e_theta), code: rest, procedure: frame.procedure.clone() };
+        let top = Frame {
+            tau: frame.tau.update(u.clone(), e_theta),
+            code: rest,
+            procedure: frame.procedure.clone(),
+        };
         let mut steps = vec![self.step(Rule::LocalAssignment, c, d.clone(), top, c.sigma.clone())];
         steps.extend(self.out_of_bound(c, frame, &d));
         steps
@@ -120,12 +190,41 @@ impl Symbolic {
 
     /// `⟨(τ, a[e] := e'; S)·Δ, σ, φ⟩ → ⟨(τ, S)·Δ, σ[a := (σ(a)[eθ] := e'θ)], φ⟩`
     /// (§2.1 under θ; arrays are global); checked: `∧ δ(a[eθ]) ∧ δ(e'θ)`
-    fn symbolic_array_assignment(&self, c: &Config, frame: &Frame, a: &Name, e: &Term, e2: &Term, rest: Code) -> Vec<Step<Config>> {
-        let array = Term::var(a, self.program.globals.get(a).cloned().unwrap_or_else(Sort::int_array));
+    fn symbolic_array_assignment(
+        &self,
+        c: &Config,
+        frame: &Frame,
+        a: &Name,
+        e: &Term,
+        e2: &Term,
+        rest: Code,
+    ) -> Vec<Step<Config>> {
+        let array = Term::var(
+            a,
+            self.program
+                .globals
+                .get(a)
+                .cloned()
+                .unwrap_or_else(Sort::int_array),
+        );
         let (e_theta, e2_theta) = (c.theta(e), c.theta(e2));
-        let d = checked::defined(self.options, &[Term::select(array.clone(), e_theta.clone()), e2_theta.clone()]);
-        let sigma = c.sigma.update(a.clone(), Term::store(c.theta(&array), e_theta, e2_theta));
-        let mut steps = vec![self.step(Rule::ArrayAssignment, c, d.clone(), Self::continue_with(frame, rest), sigma)];
+        let d = checked::defined(
+            self.options,
+            &[
+                Term::select(array.clone(), e_theta.clone()),
+                e2_theta.clone(),
+            ],
+        );
+        let sigma = c
+            .sigma
+            .update(a.clone(), Term::store(c.theta(&array), e_theta, e2_theta));
+        let mut steps = vec![self.step(
+            Rule::ArrayAssignment,
+            c,
+            d.clone(),
+            Self::continue_with(frame, rest),
+            sigma,
+        )];
         steps.extend(self.out_of_bound(c, frame, &d));
         steps
     }
@@ -133,18 +232,35 @@ impl Symbolic {
     /// `⟨(τ, P(ē); S)·Δ, σ, φ⟩ → ⟨(τ', S')·(τ, S)·Δ, σ, φ⟩` with
     /// `τ'(ū) = ē(τ ∪ σ)`, for `P(ū) :: S'` (§3, symbolic procedure call);
     /// checked: `∧ δ(ēθ)`
-    fn symbolic_procedure_call(&self, c: &Config, frame: &Frame, p: &Name, args: &[Term], rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_procedure_call(
+        &self,
+        c: &Config,
+        frame: &Frame,
+        p: &Name,
+        args: &[Term],
+        rest: Code,
+    ) -> Vec<Step<Config>> {
         let Some(declaration) = super::declaration(&self.program, p) else {
             return Vec::new();
         };
         let actuals: Vec<Term> = args.iter().map(|e| c.theta(e)).collect();
         let d = checked::defined(self.options, &actuals);
-        let tau: Substitution = declaration.params.iter().map(|(u, _)| u.clone()).zip(actuals).collect();
-        let callee = Frame { tau, code: Code::empty().push(&declaration.body), procedure: Some(p.clone()) };
+        let tau: Substitution = declaration
+            .params
+            .iter()
+            .map(|(u, _)| u.clone())
+            .zip(actuals)
+            .collect();
+        let callee = Frame {
+            tau,
+            code: Code::empty().push(&declaration.body),
+            procedure: Some(p.clone()),
+        };
         let mut stack = c.stack.clone();
         stack.set(0, Self::continue_with(frame, rest));
         stack.push_front(callee);
-        let mut steps = vec![self.step_to(Rule::ProcedureCall, c, d.clone(), stack, c.sigma.clone())];
+        let mut steps =
+            vec![self.step_to(Rule::ProcedureCall, c, d.clone(), stack, c.sigma.clone())];
         steps.extend(self.out_of_bound(c, frame, &d));
         steps
     }
@@ -153,17 +269,43 @@ impl Symbolic {
     fn symbolic_procedure_return(&self, c: &Config) -> Vec<Step<Config>> {
         let mut stack = c.stack.clone();
         stack.pop_front();
-        vec![self.step_to(Rule::ProcedureReturn, c, Term::bool(true), stack, c.sigma.clone())]
+        vec![self.step_to(
+            Rule::ProcedureReturn,
+            c,
+            Term::bool(true),
+            stack,
+            c.sigma.clone(),
+        )]
     }
 
     /// `⟨(τ, if b {S₁}{S₂}; S)·Δ, σ, φ⟩ → ⟨(τ, S₁; S)·Δ, σ, φ ∧ bθ⟩` and
     /// `→ ⟨(τ, S₂; S)·Δ, σ, φ ∧ ¬bθ⟩`  (§3, symbolic choice); checked: `∧ δ(bθ)`
-    fn symbolic_choice(&self, c: &Config, frame: &Frame, b: &Term, then: &Block, otherwise: &Block, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_choice(
+        &self,
+        c: &Config,
+        frame: &Frame,
+        b: &Term,
+        then: &Block,
+        otherwise: &Block,
+        rest: Code,
+    ) -> Vec<Step<Config>> {
         let b_theta = c.theta(b);
         let d = checked::defined(self.options, slice::from_ref(&b_theta));
         let mut steps = vec![
-            self.step(Rule::ChoiceThen, c, Term::and(d.clone(), b_theta.clone()), Self::continue_with(frame, rest.push(then)), c.sigma.clone()),
-            self.step(Rule::ChoiceElse, c, Term::and(d.clone(), Term::not(b_theta)), Self::continue_with(frame, rest.push(otherwise)), c.sigma.clone()),
+            self.step(
+                Rule::ChoiceThen,
+                c,
+                Term::and(d.clone(), b_theta.clone()),
+                Self::continue_with(frame, rest.push(then)),
+                c.sigma.clone(),
+            ),
+            self.step(
+                Rule::ChoiceElse,
+                c,
+                Term::and(d.clone(), Term::not(b_theta)),
+                Self::continue_with(frame, rest.push(otherwise)),
+                c.sigma.clone(),
+            ),
         ];
         steps.extend(self.out_of_bound(c, frame, &d));
         steps
@@ -171,12 +313,31 @@ impl Symbolic {
 
     /// `⟨(τ, while b {S}; S')·Δ, σ, φ⟩ → ⟨(τ, S; while b {S}; S')·Δ, σ, φ ∧ bθ⟩`
     /// and `→ ⟨(τ, S')·Δ, σ, φ ∧ ¬bθ⟩`  (§3, symbolic iteration); checked: `∧ δ(bθ)`
-    fn symbolic_iteration(&self, c: &Config, frame: &Frame, b: &Term, body: &Block, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_iteration(
+        &self,
+        c: &Config,
+        frame: &Frame,
+        b: &Term,
+        body: &Block,
+        rest: Code,
+    ) -> Vec<Step<Config>> {
         let b_theta = c.theta(b);
         let d = checked::defined(self.options, slice::from_ref(&b_theta));
         let mut steps = vec![
-            self.step(Rule::IterationEnter, c, Term::and(d.clone(), b_theta.clone()), Self::continue_with(frame, frame.code.push(body)), c.sigma.clone()),
-            self.step(Rule::IterationExit, c, Term::and(d.clone(), Term::not(b_theta)), Self::continue_with(frame, rest), c.sigma.clone()),
+            self.step(
+                Rule::IterationEnter,
+                c,
+                Term::and(d.clone(), b_theta.clone()),
+                Self::continue_with(frame, frame.code.push(body)),
+                c.sigma.clone(),
+            ),
+            self.step(
+                Rule::IterationExit,
+                c,
+                Term::and(d.clone(), Term::not(b_theta)),
+                Self::continue_with(frame, rest),
+                c.sigma.clone(),
+            ),
         ];
         steps.extend(self.out_of_bound(c, frame, &d));
         steps
@@ -184,23 +345,56 @@ impl Symbolic {
 
     /// `⟨(τ, assert e; S)·Δ, σ, φ⟩ → ⟨(τ, S)·Δ, σ, φ ∧ eθ⟩` and
     /// `→ ⟨(τ, assertion-failed)·Δ, σ, φ ∧ ¬eθ⟩`; checked: `∧ δ(eθ)`
-    fn symbolic_assert(&self, c: &Config, frame: &Frame, e: &Term, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_assert(
+        &self,
+        c: &Config,
+        frame: &Frame,
+        e: &Term,
+        rest: Code,
+    ) -> Vec<Step<Config>> {
         let e_theta = c.theta(e);
         let d = checked::defined(self.options, slice::from_ref(&e_theta));
-        let failed = Self::continue_with(frame, checked::halted(Halt::Error(ErrorKind::AssertionFailed)));
+        let failed = Self::continue_with(
+            frame,
+            checked::halted(Halt::Error(ErrorKind::AssertionFailed)),
+        );
         let mut steps = vec![
-            self.step(Rule::AssertHolds, c, Term::and(d.clone(), e_theta.clone()), Self::continue_with(frame, rest), c.sigma.clone()),
-            self.step(Rule::AssertFails, c, Term::and(d.clone(), Term::not(e_theta)), failed, c.sigma.clone()),
+            self.step(
+                Rule::AssertHolds,
+                c,
+                Term::and(d.clone(), e_theta.clone()),
+                Self::continue_with(frame, rest),
+                c.sigma.clone(),
+            ),
+            self.step(
+                Rule::AssertFails,
+                c,
+                Term::and(d.clone(), Term::not(e_theta)),
+                failed,
+                c.sigma.clone(),
+            ),
         ];
         steps.extend(self.out_of_bound(c, frame, &d));
         steps
     }
 
     /// `⟨(τ, assume e; S)·Δ, σ, φ⟩ → ⟨(τ, S)·Δ, σ, φ ∧ eθ⟩`; checked: `∧ δ(eθ)`
-    fn symbolic_assume(&self, c: &Config, frame: &Frame, e: &Term, rest: Code) -> Vec<Step<Config>> {
+    fn symbolic_assume(
+        &self,
+        c: &Config,
+        frame: &Frame,
+        e: &Term,
+        rest: Code,
+    ) -> Vec<Step<Config>> {
         let e_theta = c.theta(e);
         let d = checked::defined(self.options, slice::from_ref(&e_theta));
-        let mut steps = vec![self.step(Rule::Assume, c, Term::and(d.clone(), e_theta), Self::continue_with(frame, rest), c.sigma.clone())];
+        let mut steps = vec![self.step(
+            Rule::Assume,
+            c,
+            Term::and(d.clone(), e_theta),
+            Self::continue_with(frame, rest),
+            c.sigma.clone(),
+        )];
         steps.extend(self.out_of_bound(c, frame, &d));
         steps
     }
@@ -215,7 +409,11 @@ impl TransitionSystem for Symbolic {
         };
         let Some((head, rest)) = frame.code.split() else {
             // The main closure has no caller: ⟨(id, ε), σ, φ⟩ is terminal.
-            return if c.stack.len() > 1 { self.symbolic_procedure_return(c) } else { Vec::new() };
+            return if c.stack.len() > 1 {
+                self.symbolic_procedure_return(c)
+            } else {
+                Vec::new()
+            };
         };
         match head {
             Stmt::Skip => self.symbolic_skip(c, frame, rest),
@@ -225,7 +423,9 @@ impl TransitionSystem for Symbolic {
             Stmt::Assign(x, e) => self.symbolic_global_assignment(c, frame, x, e, rest),
             Stmt::ArrayAssign(a, e, e2) => self.symbolic_array_assignment(c, frame, a, e, e2, rest),
             Stmt::Call(p, args) => self.symbolic_procedure_call(c, frame, p, args, rest),
-            Stmt::If(b, then, otherwise) => self.symbolic_choice(c, frame, b, then, otherwise, rest),
+            Stmt::If(b, then, otherwise) => {
+                self.symbolic_choice(c, frame, b, then, otherwise, rest)
+            }
             Stmt::While(_, b, body) => self.symbolic_iteration(c, frame, b, body, rest),
             Stmt::Assert(e) => self.symbolic_assert(c, frame, e, rest),
             Stmt::Assume(e) => self.symbolic_assume(c, frame, e, rest),
@@ -256,7 +456,6 @@ impl SymbolicConfiguration for Config {
 
     fn global_state(&self) -> Vec<(Name, Term)> {
         self.sigma.state(&self.program.globals)
-
     }
 }
 

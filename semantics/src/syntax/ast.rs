@@ -65,14 +65,27 @@ impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         let height = |e: &Expr| e.height;
         let tallest = match &kind {
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Nil | ExprKind::This | ExprKind::Var(_) => 0,
+            ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Nil
+            | ExprKind::This
+            | ExprKind::Var(_) => 0,
             ExprKind::Len(a) | ExprKind::Unary(_, a) | ExprKind::Field(a, _) => a.height,
             ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => a.height.max(b.height),
             ExprKind::Ite(a, b, c) => a.height.max(b.height).max(c.height),
             ExprKind::Call(_, args) => args.iter().map(height).max().unwrap_or(0),
-            ExprKind::MethodCall(receiver, _, args) => args.iter().map(height).max().unwrap_or(0).max(receiver.height),
+            ExprKind::MethodCall(receiver, _, args) => args
+                .iter()
+                .map(height)
+                .max()
+                .unwrap_or(0)
+                .max(receiver.height),
         };
-        Expr { kind, span, height: tallest + 1 }
+        Expr {
+            kind,
+            span,
+            height: tallest + 1,
+        }
     }
 }
 
@@ -96,7 +109,12 @@ pub enum StmtKind {
     Skip,
     Assign(Target, Expr),
     New(Target, Ident),
-    MethodCall { target: Target, receiver: Expr, method: Ident, args: Vec<Expr> },
+    MethodCall {
+        target: Target,
+        receiver: Expr,
+        method: Ident,
+        args: Vec<Expr>,
+    },
     Call(Ident, Vec<Expr>),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
     While(Expr, Vec<Stmt>),

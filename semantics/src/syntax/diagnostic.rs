@@ -25,7 +25,10 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// `FILE:LINE:COL: error: MESSAGE`, plus one located `note:` line per note.
     pub fn render_plain(&self, file: &str, source: &str) -> String {
-        let mut out = format!("{file}:{}:{}: error: {}", self.line, self.column, self.message);
+        let mut out = format!(
+            "{file}:{}:{}: error: {}",
+            self.line, self.column, self.message
+        );
         let lines = LineIndex::new(source);
         for (note, span) in &self.notes {
             let (line, column) = lines.position(span.start);
@@ -56,7 +59,10 @@ impl<'a> LineIndex<'a> {
         let line_starts = std::iter::once(0)
             .chain(source.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
-        LineIndex { source, line_starts }
+        LineIndex {
+            source,
+            line_starts,
+        }
     }
 
     /// 1-based line and column (in characters) of byte `offset`.
@@ -64,7 +70,10 @@ impl<'a> LineIndex<'a> {
         let offset = offset.min(self.source.len());
         let line = self.line_starts.partition_point(|&start| start <= offset);
         let start = self.line_starts[line - 1];
-        let column = self.source.get(start..offset).map_or(offset - start, |text| text.chars().count());
+        let column = self
+            .source
+            .get(start..offset)
+            .map_or(offset - start, |text| text.chars().count());
         (line, column + 1)
     }
 
@@ -77,7 +86,13 @@ impl<'a> LineIndex<'a> {
     /// A diagnostic located at `span`.
     pub fn error(&self, span: Span, message: impl Into<String>) -> Diagnostic {
         let (line, column) = self.position(span.start);
-        Diagnostic { message: message.into(), span, line, column, notes: Vec::new() }
+        Diagnostic {
+            message: message.into(),
+            span,
+            line,
+            column,
+            notes: Vec::new(),
+        }
     }
 }
 
@@ -101,8 +116,13 @@ mod tests {
         let source = "x := 1;\nif x { skip }";
         let lines = LineIndex::new(source);
         let mut diagnostic = lines.error(11..12, "`x` is used as int at 1:1 and as bool at 2:4");
-        diagnostic.notes.push(("`x` is used as int here".into(), 0..1));
-        assert_eq!(diagnostic.to_string(), "2:4: error: `x` is used as int at 1:1 and as bool at 2:4");
+        diagnostic
+            .notes
+            .push(("`x` is used as int here".into(), 0..1));
+        assert_eq!(
+            diagnostic.to_string(),
+            "2:4: error: `x` is used as int at 1:1 and as bool at 2:4"
+        );
         assert_eq!(
             diagnostic.render_plain("f.sx", source),
             "f.sx:2:4: error: `x` is used as int at 1:1 and as bool at 2:4\nf.sx:1:1: note: `x` is used as int here"

@@ -164,34 +164,61 @@ pub fn lex<'a>(source: &'a str, lines: &LineIndex) -> Result<Vec<Token<'a>>, Dia
         } else if source[i..].starts_with("//") {
             i = source[i..].find('\n').map_or(bytes.len(), |end| i + end);
         } else if source[i..].starts_with("/*") {
-            let end = source[i + 2..]
-                .find("*/")
-                .ok_or_else(|| lines.error(i..i + 2, "unterminated comment: `/*` without a matching `*/`"))?;
+            let end = source[i + 2..].find("*/").ok_or_else(|| {
+                lines.error(
+                    i..i + 2,
+                    "unterminated comment: `/*` without a matching `*/`",
+                )
+            })?;
             i += 2 + end + 2;
         } else if c.is_ascii_alphabetic() || c == b'_' {
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                 i += 1;
             }
             let word = &source[start..i];
-            let tok = KEYWORDS.iter().find(|(k, _)| *k == word).map_or(Tok::Ident(word), |(_, tok)| *tok);
-            tokens.push(Token { tok, span: start..i });
+            let tok = KEYWORDS
+                .iter()
+                .find(|(k, _)| *k == word)
+                .map_or(Tok::Ident(word), |(_, tok)| *tok);
+            tokens.push(Token {
+                tok,
+                span: start..i,
+            });
         } else if c.is_ascii_digit() {
             while i < bytes.len() && bytes[i].is_ascii_digit() {
                 i += 1;
             }
-            tokens.push(Token { tok: Tok::Int(&source[start..i]), span: start..i });
-        } else if let Some((text, tok)) = PUNCTUATION.iter().find(|(text, _)| source[i..].starts_with(text)) {
+            tokens.push(Token {
+                tok: Tok::Int(&source[start..i]),
+                span: start..i,
+            });
+        } else if let Some((text, tok)) = PUNCTUATION
+            .iter()
+            .find(|(text, _)| source[i..].starts_with(text))
+        {
             i += text.len();
-            tokens.push(Token { tok: *tok, span: start..i });
+            tokens.push(Token {
+                tok: *tok,
+                span: start..i,
+            });
         } else if c == b'&' || c == b'|' {
             let single = c as char;
-            return Err(lines.error(start..start + 1, format!("unexpected character `{single}`; did you mean `{single}{single}`?")));
+            return Err(lines.error(
+                start..start + 1,
+                format!("unexpected character `{single}`; did you mean `{single}{single}`?"),
+            ));
         } else {
             let character = source[i..].chars().next().unwrap_or('\u{fffd}');
-            return Err(lines.error(start..start + character.len_utf8(), format!("unexpected character {character:?}")));
+            return Err(lines.error(
+                start..start + character.len_utf8(),
+                format!("unexpected character {character:?}"),
+            ));
         }
     }
-    tokens.push(Token { tok: Tok::Eof, span: source.len()..source.len() });
+    tokens.push(Token {
+        tok: Tok::Eof,
+        span: source.len()..source.len(),
+    });
     Ok(tokens)
 }
 
@@ -201,32 +228,49 @@ mod tests {
 
     fn kinds(source: &str) -> Vec<Tok<'_>> {
         let lines = LineIndex::new(source);
-        lex(source, &lines).map(|tokens| tokens.into_iter().map(|t| t.tok).collect()).unwrap_or_default()
+        lex(source, &lines)
+            .map(|tokens| tokens.into_iter().map(|t| t.tok).collect())
+            .unwrap_or_default()
     }
 
     #[test]
     fn longest_punctuation_wins() {
-        assert_eq!(kinds("a ==> b == c = d"), vec![
-            Tok::Ident("a"),
-            Tok::Implies,
-            Tok::Ident("b"),
-            Tok::EqEq,
-            Tok::Ident("c"),
-            Tok::Eq,
-            Tok::Ident("d"),
-            Tok::Eof
-        ]);
-        assert_eq!(kinds("x:=-1"), vec![Tok::Ident("x"), Tok::Assign, Tok::Minus, Tok::Int("1"), Tok::Eof]);
+        assert_eq!(
+            kinds("a ==> b == c = d"),
+            vec![
+                Tok::Ident("a"),
+                Tok::Implies,
+                Tok::Ident("b"),
+                Tok::EqEq,
+                Tok::Ident("c"),
+                Tok::Eq,
+                Tok::Ident("d"),
+                Tok::Eof
+            ]
+        );
+        assert_eq!(
+            kinds("x:=-1"),
+            vec![
+                Tok::Ident("x"),
+                Tok::Assign,
+                Tok::Minus,
+                Tok::Int("1"),
+                Tok::Eof
+            ]
+        );
     }
 
     #[test]
     fn comments_and_keywords() {
-        assert_eq!(kinds("// c\nwhile /* x\n y */ len_ 12345678901234567890"), vec![
-            Tok::While,
-            Tok::Ident("len_"),
-            Tok::Int("12345678901234567890"),
-            Tok::Eof
-        ]);
+        assert_eq!(
+            kinds("// c\nwhile /* x\n y */ len_ 12345678901234567890"),
+            vec![
+                Tok::While,
+                Tok::Ident("len_"),
+                Tok::Int("12345678901234567890"),
+                Tok::Eof
+            ]
+        );
     }
 
     #[test]
@@ -234,11 +278,17 @@ mod tests {
         let source = "x := 1;\n  y := \u{1}";
         let lines = LineIndex::new(source);
         let error = lex(source, &lines).err();
-        assert_eq!(error.map(|e| (e.line, e.column, e.message)), Some((2, 8, "unexpected character '\\u{1}'".into())));
+        assert_eq!(
+            error.map(|e| (e.line, e.column, e.message)),
+            Some((2, 8, "unexpected character '\\u{1}'".into()))
+        );
         let source = "x := a & b";
         let lines = LineIndex::new(source);
         let error = lex(source, &lines).err();
-        assert_eq!(error.map(|e| (e.column, e.message)), Some((8, "unexpected character `&`; did you mean `&&`?".into())));
+        assert_eq!(
+            error.map(|e| (e.column, e.message)),
+            Some((8, "unexpected character `&`; did you mean `&&`?".into()))
+        );
     }
 
     #[test]

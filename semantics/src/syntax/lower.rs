@@ -18,10 +18,29 @@ use std::collections::{BTreeMap, HashMap};
 /// Loops are numbered in the order the program prints (classes and their
 /// methods by name, procedures by name, then the main statement), so that
 /// printing and parsing again gives the same program.
-pub fn lower(program: &ast::Program, typing: &Typing, lines: &LineIndex) -> Result<Program, Diagnostic> {
-    let globals = typing.globals.iter().map(|(x, sort)| (&**x, Term::var(x, sort.clone()))).collect();
-    let fields = typing.fields.values().flatten().map(|(f, sort)| (&**f, sort.clone())).collect();
-    let mut lowering = Lowering { typing, lines, globals, fields, next_loop: 0 };
+pub fn lower(
+    program: &ast::Program,
+    typing: &Typing,
+    lines: &LineIndex,
+) -> Result<Program, Diagnostic> {
+    let globals = typing
+        .globals
+        .iter()
+        .map(|(x, sort)| (&**x, Term::var(x, sort.clone())))
+        .collect();
+    let fields = typing
+        .fields
+        .values()
+        .flatten()
+        .map(|(f, sort)| (&**f, sort.clone()))
+        .collect();
+    let mut lowering = Lowering {
+        typing,
+        lines,
+        globals,
+        fields,
+        next_loop: 0,
+    };
     let mut class_decls = BTreeMap::new();
     let mut procedure_decls = BTreeMap::new();
     for decl in &program.decls {
@@ -41,7 +60,12 @@ pub fn lower(program: &ast::Program, typing: &Typing, lines: &LineIndex) -> Resu
         .collect::<Result<_, Diagnostic>>()?;
     let procedures: BTreeMap<Name, Procedure> = procedure_decls
         .into_values()
-        .map(|procedure| Ok((procedure.name.name.as_str().into(), lowering.procedure(procedure)?)))
+        .map(|procedure| {
+            Ok((
+                procedure.name.name.as_str().into(),
+                lowering.procedure(procedure)?,
+            ))
+        })
         .collect::<Result<_, Diagnostic>>()?;
     let main = lowering.block(&program.main, &Locals::default())?;
     let language = if !classes.is_empty() {
@@ -51,7 +75,13 @@ pub fn lower(program: &ast::Program, typing: &Typing, lines: &LineIndex) -> Resu
     } else {
         Language::Basic
     };
-    Ok(Program { language, globals: typing.globals.clone(), procedures, classes, main })
+    Ok(Program {
+        language,
+        globals: typing.globals.clone(),
+        procedures,
+        classes,
+        main,
+    })
 }
 
 struct Lowering<'t> {
@@ -72,22 +102,40 @@ struct Locals {
 
 impl Locals {
     fn of(params: &[(Name, Sort)]) -> Locals {
-        Locals { vars: params.iter().map(|(u, sort)| (u.to_string(), Term::var(u, sort.clone()))).collect() }
+        Locals {
+            vars: params
+                .iter()
+                .map(|(u, sort)| (u.to_string(), Term::var(u, sort.clone())))
+                .collect(),
+        }
     }
 }
 
 fn named(names: &[ast::Param], sorts: &[Sort]) -> Vec<(Name, Sort)> {
-    names.iter().zip(sorts).map(|(param, sort)| (param.name.name.as_str().into(), sort.clone())).collect()
+    names
+        .iter()
+        .zip(sorts)
+        .map(|(param, sort)| (param.name.name.as_str().into(), sort.clone()))
+        .collect()
 }
 
 impl<'t> Lowering<'t> {
     /// What the checker should have established about `span` and did not.
     fn gap(&self, span: &Span, what: &str) -> Diagnostic {
-        self.lines.error(span.clone(), format!("{what} (the type checker let this through: please report it)"))
+        self.lines.error(
+            span.clone(),
+            format!("{what} (the type checker let this through: please report it)"),
+        )
     }
 
     /// The entry of a typing map the checker fills for the construct at `span`.
-    fn typed<'m, K, V>(&self, map: &'m HashMap<K, V>, key: &K, span: &Span, what: &str) -> Result<&'m V, Diagnostic>
+    fn typed<'m, K, V>(
+        &self,
+        map: &'m HashMap<K, V>,
+        key: &K,
+        span: &Span,
+        what: &str,
+    ) -> Result<&'m V, Diagnostic>
     where
         K: std::hash::Hash + Eq,
     {
@@ -101,53 +149,116 @@ impl<'t> Lowering<'t> {
         sorted.sort_by(|a, b| a.name.name.cmp(&b.name.name));
         for method in sorted {
             let key = (name.to_string(), method.name.name.clone());
-            let (param_sorts, result) = self.typed(&self.typing.methods, &key, &method.name.span, "this method has no inferred type")?;
+            let (param_sorts, result) = self.typed(
+                &self.typing.methods,
+                &key,
+                &method.name.span,
+                "this method has no inferred type",
+            )?;
             let params = named(&method.params, param_sorts);
             let mut locals = Locals::of(&params);
-            locals.vars.insert("this".into(), Term::var("this", Sort::Object(name.into())));
+            locals
+                .vars
+                .insert("this".into(), Term::var("this", Sort::Object(name.into())));
             let body = self.block(&method.body, &locals)?;
             let method_name: Name = method.name.name.as_str().into();
-            methods.insert(method_name.clone(), Method { name: method_name, params, result: result.clone(), body });
+            methods.insert(
+                method_name.clone(),
+                Method {
+                    name: method_name,
+                    params,
+                    result: result.clone(),
+                    body,
+                },
+            );
         }
-        let fields = self.typed(&self.typing.fields, &name.to_string(), &class.name.span, "this class has no checked fields")?.clone();
-        Ok(Class { name: name.into(), fields, methods })
+        let fields = self
+            .typed(
+                &self.typing.fields,
+                &name.to_string(),
+                &class.name.span,
+                "this class has no checked fields",
+            )?
+            .clone();
+        Ok(Class {
+            name: name.into(),
+            fields,
+            methods,
+        })
     }
 
     fn procedure(&mut self, procedure: &ast::Procedure) -> Result<Procedure, Diagnostic> {
         let name = &procedure.name;
-        let sorts = self.typed(&self.typing.procedures, &name.name, &name.span, "this procedure has no inferred parameter types")?;
+        let sorts = self.typed(
+            &self.typing.procedures,
+            &name.name,
+            &name.span,
+            "this procedure has no inferred parameter types",
+        )?;
         let params = named(&procedure.params, sorts);
         let locals = Locals::of(&params);
         let body = self.block(&procedure.body, &locals)?;
-        Ok(Procedure { name: name.name.as_str().into(), params, body })
+        Ok(Procedure {
+            name: name.name.as_str().into(),
+            params,
+            body,
+        })
     }
 
     fn block(&mut self, statements: &[ast::Stmt], locals: &Locals) -> Result<Block, Diagnostic> {
-        Ok(statements.iter().map(|statement| self.statement(statement, locals)).collect::<Result<Vec<_>, _>>()?.into())
+        Ok(statements
+            .iter()
+            .map(|statement| self.statement(statement, locals))
+            .collect::<Result<Vec<_>, _>>()?
+            .into())
     }
 
     fn statement(&mut self, statement: &ast::Stmt, locals: &Locals) -> Result<Stmt, Diagnostic> {
         Ok(match &statement.kind {
             StmtKind::Skip => Stmt::Skip,
-            StmtKind::Assign(Target::Var(x), value) => Stmt::Assign(x.name.as_str().into(), self.expr(value, locals)?),
-            StmtKind::Assign(Target::Field(object, field), value) => {
-                Stmt::FieldAssign(self.expr(object, locals)?, field.name.as_str().into(), self.expr(value, locals)?)
+            StmtKind::Assign(Target::Var(x), value) => {
+                Stmt::Assign(x.name.as_str().into(), self.expr(value, locals)?)
             }
-            StmtKind::Assign(Target::Index(array, index), value) => {
-                Stmt::ArrayAssign(array.name.as_str().into(), self.expr(index, locals)?, self.expr(value, locals)?)
+            StmtKind::Assign(Target::Field(object, field), value) => Stmt::FieldAssign(
+                self.expr(object, locals)?,
+                field.name.as_str().into(),
+                self.expr(value, locals)?,
+            ),
+            StmtKind::Assign(Target::Index(array, index), value) => Stmt::ArrayAssign(
+                array.name.as_str().into(),
+                self.expr(index, locals)?,
+                self.expr(value, locals)?,
+            ),
+            StmtKind::New(target, class) => {
+                Stmt::New(self.target(target, locals)?, class.name.as_str().into())
             }
-            StmtKind::New(target, class) => Stmt::New(self.target(target, locals)?, class.name.as_str().into()),
-            StmtKind::MethodCall { target, receiver, method, args } => Stmt::MethodCall {
+            StmtKind::MethodCall {
+                target,
+                receiver,
+                method,
+                args,
+            } => Stmt::MethodCall {
                 target: self.target(target, locals)?,
                 receiver: self.expr(receiver, locals)?,
-                class: self.typed(&self.typing.receivers, &statement.span.start, &receiver.span, "this receiver has no inferred class")?.clone(),
+                class: self
+                    .typed(
+                        &self.typing.receivers,
+                        &statement.span.start,
+                        &receiver.span,
+                        "this receiver has no inferred class",
+                    )?
+                    .clone(),
                 method: method.name.as_str().into(),
                 args: self.exprs(args, locals)?,
             },
-            StmtKind::Call(procedure, args) => Stmt::Call(procedure.name.as_str().into(), self.exprs(args, locals)?),
-            StmtKind::If(condition, then, otherwise) => {
-                Stmt::If(self.expr(condition, locals)?, self.block(then, locals)?, self.block(otherwise, locals)?)
+            StmtKind::Call(procedure, args) => {
+                Stmt::Call(procedure.name.as_str().into(), self.exprs(args, locals)?)
             }
+            StmtKind::If(condition, then, otherwise) => Stmt::If(
+                self.expr(condition, locals)?,
+                self.block(then, locals)?,
+                self.block(otherwise, locals)?,
+            ),
             StmtKind::While(condition, body) => {
                 let id = LoopId(self.next_loop);
                 self.next_loop += 1;
@@ -162,7 +273,9 @@ impl<'t> Lowering<'t> {
     /// A heap variable `x` or `e.f` (the parser never makes `a[e]` one).
     fn target(&self, target: &Target, locals: &Locals) -> Result<program::Target, Diagnostic> {
         Ok(match target {
-            Target::Field(object, field) => program::Target::Field(self.expr(object, locals)?, field.name.as_str().into()),
+            Target::Field(object, field) => {
+                program::Target::Field(self.expr(object, locals)?, field.name.as_str().into())
+            }
             Target::Var(x) | Target::Index(x, _) => program::Target::Var(x.name.as_str().into()),
         })
     }
@@ -170,7 +283,14 @@ impl<'t> Lowering<'t> {
     fn var(&self, x: &str, span: &Span, locals: &Locals) -> Result<Term, Diagnostic> {
         match locals.vars.get(x) {
             Some(local) => Ok(local.clone()),
-            None => self.typed(&self.globals, &x, span, &format!("`{x}` has no inferred type")).cloned(),
+            None => self
+                .typed(
+                    &self.globals,
+                    &x,
+                    span,
+                    &format!("`{x}` has no inferred type"),
+                )
+                .cloned(),
         }
     }
 
@@ -182,22 +302,41 @@ impl<'t> Lowering<'t> {
         Ok(match &e.kind {
             ExprKind::Int(n) => Term::int(n.clone()),
             ExprKind::Bool(b) => Term::bool(*b),
-            ExprKind::Nil => Term::nil(self.typed(&self.typing.nils, &e.span.start, &e.span, "this `nil` has no inferred class")?),
+            ExprKind::Nil => Term::nil(self.typed(
+                &self.typing.nils,
+                &e.span.start,
+                &e.span,
+                "this `nil` has no inferred class",
+            )?),
             ExprKind::This => self.var("this", &e.span, locals)?,
             ExprKind::Var(x) => self.var(x, &e.span, locals)?,
             ExprKind::Len(array) => Term::len(self.array_name(array)?),
             ExprKind::Unary(op, operand) => Term::unary(*op, self.expr(operand, locals)?),
-            ExprKind::Binary(op, left, right) => Term::binary(*op, self.expr(left, locals)?, self.expr(right, locals)?),
-            ExprKind::Ite(condition, then, otherwise) => {
-                Term::ite(self.expr(condition, locals)?, self.expr(then, locals)?, self.expr(otherwise, locals)?)
+            ExprKind::Binary(op, left, right) => {
+                Term::binary(*op, self.expr(left, locals)?, self.expr(right, locals)?)
             }
+            ExprKind::Ite(condition, then, otherwise) => Term::ite(
+                self.expr(condition, locals)?,
+                self.expr(then, locals)?,
+                self.expr(otherwise, locals)?,
+            ),
             ExprKind::Field(object, field) => {
-                let sort = self.fields.get(field.name.as_str()).cloned().unwrap_or(Sort::Int);
+                let sort = self
+                    .fields
+                    .get(field.name.as_str())
+                    .cloned()
+                    .unwrap_or(Sort::Int);
                 Term::field(self.expr(object, locals)?, &field.name, sort)
             }
-            ExprKind::Index(array, index) => Term::select(self.var(self.array_name(array)?, &array.span, locals)?, self.expr(index, locals)?),
+            ExprKind::Index(array, index) => Term::select(
+                self.var(self.array_name(array)?, &array.span, locals)?,
+                self.expr(index, locals)?,
+            ),
             ExprKind::Call(..) | ExprKind::MethodCall(..) => {
-                return Err(self.gap(&e.span, "a call cannot be part of an expression; call it in a statement of its own"))
+                return Err(self.gap(
+                    &e.span,
+                    "a call cannot be part of an expression; call it in a statement of its own",
+                ))
             }
         })
     }
@@ -206,7 +345,10 @@ impl<'t> Lowering<'t> {
     fn array_name<'e>(&self, array: &'e Expr) -> Result<&'e str, Diagnostic> {
         match &array.kind {
             ExprKind::Var(a) => Ok(a),
-            _ => Err(self.gap(&array.span, "only an array variable can be measured with `len` or indexed")),
+            _ => Err(self.gap(
+                &array.span,
+                "only an array variable can be measured with `len` or indexed",
+            )),
         }
     }
 }

@@ -9,7 +9,8 @@ use super::{lower, parser};
 
 fn lowered_without_typing(source: &str) -> Diagnostic {
     let lines = LineIndex::new(source);
-    let program = parser::parse(source, &lines).unwrap_or_else(|error| panic!("{}", error.render_plain("test.sx", source)));
+    let program = parser::parse(source, &lines)
+        .unwrap_or_else(|error| panic!("{}", error.render_plain("test.sx", source)));
     let typing = Typing {
         globals: Default::default(),
         procedures: Default::default(),
@@ -27,13 +28,27 @@ fn lowered_without_typing(source: &str) -> Diagnostic {
 /// Lowering `source` fails at `line:column` with a message that starts with `message`.
 fn gap(source: &str, line: usize, column: usize, message: &str) {
     let error = lowered_without_typing(source);
-    assert_eq!((error.line, error.column), (line, column), "{source}: {}", error.message);
-    assert!(error.message.starts_with(message), "{source}: {}", error.message);
+    assert_eq!(
+        (error.line, error.column),
+        (line, column),
+        "{source}: {}",
+        error.message
+    );
+    assert!(
+        error.message.starts_with(message),
+        "{source}: {}",
+        error.message
+    );
 }
 
 #[test]
 fn a_call_inside_an_expression() {
-    gap("skip;\nx := 1 + f(2)", 2, 10, "a call cannot be part of an expression");
+    gap(
+        "skip;\nx := 1 + f(2)",
+        2,
+        10,
+        "a call cannot be part of an expression",
+    );
 }
 
 #[test]
@@ -45,8 +60,28 @@ fn len_and_indexing_of_what_is_not_an_array_variable() {
 #[test]
 fn untyped_variables_nils_procedures_and_methods() {
     gap("x := y", 1, 6, "`y` has no inferred type");
-    gap("x := 1 = 1 ==> nil = nil", 1, 16, "this `nil` has no inferred class");
-    gap("proc p(n: int) { skip }\nskip", 1, 6, "this procedure has no inferred parameter types");
-    gap("class C { method m() { return 1 } }\nskip", 1, 18, "this method has no inferred type");
-    gap("class C { field f: int; }\nskip", 1, 7, "this class has no checked fields");
+    gap(
+        "x := 1 = 1 ==> nil = nil",
+        1,
+        16,
+        "this `nil` has no inferred class",
+    );
+    gap(
+        "proc p(n: int) { skip }\nskip",
+        1,
+        6,
+        "this procedure has no inferred parameter types",
+    );
+    gap(
+        "class C { method m() { return 1 } }\nskip",
+        1,
+        18,
+        "this method has no inferred type",
+    );
+    gap(
+        "class C { field f: int; }\nskip",
+        1,
+        7,
+        "this class has no checked fields",
+    );
 }

@@ -3,7 +3,10 @@
 //! bounded by [`MAX_DEPTH`], so no input can overflow the stack here or in
 //! anything that later recurses over the program.
 
-use super::ast::{Class, Decl, Expr, ExprKind, Ident, Method, Param, Procedure, Program, Stmt, StmtKind, Target, Type, TypeKind};
+use super::ast::{
+    Class, Decl, Expr, ExprKind, Ident, Method, Param, Procedure, Program, Stmt, StmtKind, Target,
+    Type, TypeKind,
+};
 use super::diagnostic::{Diagnostic, LineIndex, Span};
 use super::lexer::{lex, Tok, Token};
 use crate::term::{BinOp, UnOp};
@@ -21,7 +24,13 @@ const COMPARISON_LEVEL: u8 = 5;
 /// Parses `source` into the surface syntax.
 pub fn parse(source: &str, lines: &LineIndex) -> Result<Program, Diagnostic> {
     let tokens = lex(source, lines)?;
-    let mut parser = Parser { tokens, pos: 0, previous_end: 0, lines, depth: 0 };
+    let mut parser = Parser {
+        tokens,
+        pos: 0,
+        previous_end: 0,
+        lines,
+        depth: 0,
+    };
     parser.program()
 }
 
@@ -87,7 +96,10 @@ impl<'a> Parser<'a, '_> {
 
     /// "expected WHAT, found TOKEN" at the current token.
     fn unexpected(&self, what: &str) -> Diagnostic {
-        self.error(self.span(), format!("expected {what}, found {}", self.peek()))
+        self.error(
+            self.span(),
+            format!("expected {what}, found {}", self.peek()),
+        )
     }
 
     fn require(&mut self, tok: Tok, context: &str) -> Result<Span, Diagnostic> {
@@ -102,7 +114,10 @@ impl<'a> Parser<'a, '_> {
         match self.peek() {
             Tok::Ident(name) => {
                 let span = self.bump().span;
-                Ok(Ident { name: name.to_string(), span })
+                Ok(Ident {
+                    name: name.to_string(),
+                    span,
+                })
             }
             _ => Err(self.unexpected(what)),
         }
@@ -112,7 +127,10 @@ impl<'a> Parser<'a, '_> {
     fn enter(&mut self, span: Span) -> Result<(), Diagnostic> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.error(span, format!("nested too deeply (more than {MAX_DEPTH} levels)")));
+            return Err(self.error(
+                span,
+                format!("nested too deeply (more than {MAX_DEPTH} levels)"),
+            ));
         }
         Ok(())
     }
@@ -171,20 +189,32 @@ impl<'a> Parser<'a, '_> {
             Tok::IntType => TypeKind::Int,
             Tok::BoolType => TypeKind::Bool,
             Tok::Ident(class) => TypeKind::Class(class.to_string()),
-            _ => return Err(self.unexpected("a type (`int`, `bool`, `int[]`, `bool[]` or a class name)")),
+            _ => {
+                return Err(
+                    self.unexpected("a type (`int`, `bool`, `int[]`, `bool[]` or a class name)")
+                )
+            }
         };
         self.bump();
         if self.peek() != Tok::LBracket {
-            return Ok(Type { kind: scalar, span: start..self.previous_end });
+            return Ok(Type {
+                kind: scalar,
+                span: start..self.previous_end,
+            });
         }
         self.bump();
         self.require(Tok::RBracket, " in the array type")?;
         let kind = match scalar {
             TypeKind::Int => TypeKind::IntArray,
             TypeKind::Bool => TypeKind::BoolArray,
-            _ => return Err(self.error(start..self.previous_end, "arrays hold only `int` or `bool`")),
+            _ => {
+                return Err(self.error(start..self.previous_end, "arrays hold only `int` or `bool`"))
+            }
         };
-        Ok(Type { kind, span: start..self.previous_end })
+        Ok(Type {
+            kind,
+            span: start..self.previous_end,
+        })
     }
 
     /// `(u: T?, …)`
@@ -196,7 +226,11 @@ impl<'a> Parser<'a, '_> {
         }
         loop {
             let name = self.ident("a parameter name")?;
-            let ty = if self.eat(Tok::Colon) { Some(self.ty()?) } else { None };
+            let ty = if self.eat(Tok::Colon) {
+                Some(self.ty()?)
+            } else {
+                None
+            };
             params.push(Param { name, ty });
             if !self.eat(Tok::Comma) {
                 break;
@@ -220,7 +254,11 @@ impl<'a> Parser<'a, '_> {
         self.bump();
         let name = self.ident("a class name")?;
         let open = self.require(Tok::LBrace, " to start the class body")?;
-        let mut class = Class { name, fields: Vec::new(), methods: Vec::new() };
+        let mut class = Class {
+            name,
+            fields: Vec::new(),
+            methods: Vec::new(),
+        };
         loop {
             match self.peek() {
                 Tok::Field => {
@@ -240,7 +278,12 @@ impl<'a> Parser<'a, '_> {
                     let name = self.ident("a method name")?;
                     let params = self.params()?;
                     let (body, end) = self.block()?;
-                    class.methods.push(Method { name, params, body, end });
+                    class.methods.push(Method {
+                        name,
+                        params,
+                        body,
+                        end,
+                    });
                 }
                 Tok::RBrace => {
                     self.bump();
@@ -250,7 +293,12 @@ impl<'a> Parser<'a, '_> {
                     let at = self.lines.at(open.start);
                     return Err(self.unexpected(&format!("`}}` to close the class opened at {at}")));
                 }
-                _ => return Err(self.unexpected(&format!("`field`, `method` or `}}` in class `{}`", class.name.name))),
+                _ => {
+                    return Err(self.unexpected(&format!(
+                        "`field`, `method` or `}}` in class `{}`",
+                        class.name.name
+                    )))
+                }
             }
         }
     }
@@ -271,7 +319,11 @@ impl<'a> Parser<'a, '_> {
     /// opened at `open`, or to the end of input for the main statement. A
     /// statement that ends with `}` needs no `;` after it.
     fn statements(&mut self, open: Option<Span>) -> Result<Vec<Stmt>, Diagnostic> {
-        let terminator = if open.is_some() { Tok::RBrace } else { Tok::Eof };
+        let terminator = if open.is_some() {
+            Tok::RBrace
+        } else {
+            Tok::Eof
+        };
         let mut statements = Vec::new();
         loop {
             match (self.peek(), &open) {
@@ -281,7 +333,10 @@ impl<'a> Parser<'a, '_> {
                     return Err(self.unexpected(&format!("`}}` to close the block opened at {at}")));
                 }
                 (Tok::Var | Tok::Proc | Tok::Class, None) => {
-                    return Err(self.error(self.span(), "declarations must come before the main statement"));
+                    return Err(self.error(
+                        self.span(),
+                        "declarations must come before the main statement",
+                    ));
                 }
                 _ => {}
             }
@@ -325,7 +380,10 @@ impl<'a> Parser<'a, '_> {
             Tok::Ident(_) | Tok::This | Tok::LParen | Tok::Nil => self.assignment_or_call()?,
             _ => return Err(self.unexpected("a statement")),
         };
-        Ok(Stmt { kind, span: start..self.previous_end })
+        Ok(Stmt {
+            kind,
+            span: start..self.previous_end,
+        })
     }
 
     /// `if b { S1 } else { S2 }`, the paper's `if b {S1}{S2}`, `if b {S1}`,
@@ -348,7 +406,10 @@ impl<'a> Parser<'a, '_> {
         } else {
             Vec::new()
         };
-        Ok(Stmt { kind: StmtKind::If(condition, then, otherwise), span: start..self.previous_end })
+        Ok(Stmt {
+            kind: StmtKind::If(condition, then, otherwise),
+            span: start..self.previous_end,
+        })
     }
 
     /// `h := e`, `a[e] := e'`, `h := new C`, `h := e0.m(…)` or `P(…)`.
@@ -357,7 +418,10 @@ impl<'a> Parser<'a, '_> {
         if !self.eat(Tok::Assign) {
             return match left.kind {
                 ExprKind::Call(procedure, args) => Ok(StmtKind::Call(procedure, args)),
-                ExprKind::MethodCall(..) => Err(self.error(left.span, "a method call must assign its result: `h := e0.m(…)`")),
+                ExprKind::MethodCall(..) => Err(self.error(
+                    left.span,
+                    "a method call must assign its result: `h := e0.m(…)`",
+                )),
                 _ => Err(self.unexpected("`:=`")),
             };
         }
@@ -372,7 +436,12 @@ impl<'a> Parser<'a, '_> {
         match value.kind {
             ExprKind::MethodCall(receiver, method, args) => {
                 Self::heap_target(&target, value.span.start).map_err(|span| self.error(span, "array elements hold only int or bool; assign the method's result to a variable or a field"))?;
-                Ok(StmtKind::MethodCall { target, receiver: *receiver, method, args })
+                Ok(StmtKind::MethodCall {
+                    target,
+                    receiver: *receiver,
+                    method,
+                    args,
+                })
             }
             _ => Ok(StmtKind::Assign(target, value)),
         }
@@ -434,7 +503,11 @@ impl<'a> Parser<'a, '_> {
                     "comparison operators do not chain; write `a < b && b < c` instead of `a < b < c`",
                 ));
             }
-            let right = if op == BinOp::Implies { self.binary(level)? } else { self.binary(level + 1)? };
+            let right = if op == BinOp::Implies {
+                self.binary(level)?
+            } else {
+                self.binary(level + 1)?
+            };
             let span = left.span.start..right.span.end;
             left = self.node(ExprKind::Binary(op, Box::new(left), Box::new(right)), span)?;
             after_comparison = level == COMPARISON_LEVEL;
@@ -470,16 +543,25 @@ impl<'a> Parser<'a, '_> {
                     let name = self.ident("a field or method name after `.`")?;
                     expr = if self.peek() == Tok::LParen {
                         let args = self.args()?;
-                        self.node(ExprKind::MethodCall(Box::new(expr), name, args), start..self.previous_end)?
+                        self.node(
+                            ExprKind::MethodCall(Box::new(expr), name, args),
+                            start..self.previous_end,
+                        )?
                     } else {
-                        self.node(ExprKind::Field(Box::new(expr), name), start..self.previous_end)?
+                        self.node(
+                            ExprKind::Field(Box::new(expr), name),
+                            start..self.previous_end,
+                        )?
                     };
                 }
                 Tok::LBracket => {
                     self.bump();
                     let index = self.expr()?;
                     self.require(Tok::RBracket, " to close the array index")?;
-                    expr = self.node(ExprKind::Index(Box::new(expr), Box::new(index)), start..self.previous_end)?;
+                    expr = self.node(
+                        ExprKind::Index(Box::new(expr), Box::new(index)),
+                        start..self.previous_end,
+                    )?;
                 }
                 _ => return Ok(expr),
             }
@@ -546,11 +628,20 @@ impl<'a> Parser<'a, '_> {
             Tok::If => {
                 self.bump();
                 let condition = self.expr()?;
-                self.require(Tok::Then, " in the conditional expression `if b then e1 else e2 fi`")?;
+                self.require(
+                    Tok::Then,
+                    " in the conditional expression `if b then e1 else e2 fi`",
+                )?;
                 let then = self.expr()?;
-                self.require(Tok::Else, " in the conditional expression `if b then e1 else e2 fi`")?;
+                self.require(
+                    Tok::Else,
+                    " in the conditional expression `if b then e1 else e2 fi`",
+                )?;
                 let otherwise = self.expr()?;
-                self.require(Tok::Fi, " to end the conditional expression `if b then e1 else e2 fi`")?;
+                self.require(
+                    Tok::Fi,
+                    " to end the conditional expression `if b then e1 else e2 fi`",
+                )?;
                 ExprKind::Ite(Box::new(condition), Box::new(then), Box::new(otherwise))
             }
             _ => return Err(self.unexpected("an expression")),

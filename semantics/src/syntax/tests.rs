@@ -67,7 +67,11 @@ fn basic_statements() {
         Stmt::While(
             LoopId(0),
             bin(BinOp::Gt, int("y"), Term::int(0)),
-            vec![Stmt::Assign("y".into(), bin(BinOp::Sub, int("y"), Term::int(1)))].into(),
+            vec![Stmt::Assign(
+                "y".into(),
+                bin(BinOp::Sub, int("y"), Term::int(1)),
+            )]
+            .into(),
         ),
         Stmt::Assert(bin(BinOp::Eq, int("y"), Term::int(0))),
         Stmt::Assume(bin(BinOp::Ne, int("x"), Term::int(2))),
@@ -92,28 +96,76 @@ fn the_papers_conditional_forms() {
 
 #[test]
 fn statements_after_braces_need_no_semicolon() {
-    assert_eq!(parse("if b { skip } x := 1"), parse("if b { skip }; x := 1;"));
+    assert_eq!(
+        parse("if b { skip } x := 1"),
+        parse("if b { skip }; x := 1;")
+    );
 }
 
 #[test]
 fn precedence_follows_the_table() {
     let (a, b, c) = (boolean("a"), boolean("b"), boolean("c"));
-    assert_eq!(expr("a ==> b ==> c"), bin(BinOp::Implies, a.clone(), bin(BinOp::Implies, b.clone(), c.clone())));
-    assert_eq!(expr("a || b && c"), bin(BinOp::Or, a.clone(), bin(BinOp::And, b.clone(), c.clone())));
+    assert_eq!(
+        expr("a ==> b ==> c"),
+        bin(
+            BinOp::Implies,
+            a.clone(),
+            bin(BinOp::Implies, b.clone(), c.clone())
+        )
+    );
+    assert_eq!(
+        expr("a || b && c"),
+        bin(BinOp::Or, a.clone(), bin(BinOp::And, b.clone(), c.clone()))
+    );
     assert_eq!(expr("a or b and c"), expr("a || b && c"));
-    assert_eq!(expr("a && b ==> c"), bin(BinOp::Implies, bin(BinOp::And, a.clone(), b.clone()), c.clone()));
+    assert_eq!(
+        expr("a && b ==> c"),
+        bin(
+            BinOp::Implies,
+            bin(BinOp::And, a.clone(), b.clone()),
+            c.clone()
+        )
+    );
     let (x, y, z) = (int("x"), int("y"), int("z"));
-    assert_eq!(expr("x - y - z"), bin(BinOp::Sub, bin(BinOp::Sub, x.clone(), y.clone()), z.clone()));
-    assert_eq!(expr("x + y * z"), bin(BinOp::Add, x.clone(), bin(BinOp::Mul, y.clone(), z.clone())));
-    assert_eq!(expr("(x + y) % z"), bin(BinOp::Mod, bin(BinOp::Add, x.clone(), y.clone()), z.clone()));
-    assert_eq!(expr("x / -y"), bin(BinOp::Div, x.clone(), Term::unary(UnOp::Neg, y.clone())));
+    assert_eq!(
+        expr("x - y - z"),
+        bin(BinOp::Sub, bin(BinOp::Sub, x.clone(), y.clone()), z.clone())
+    );
+    assert_eq!(
+        expr("x + y * z"),
+        bin(BinOp::Add, x.clone(), bin(BinOp::Mul, y.clone(), z.clone()))
+    );
+    assert_eq!(
+        expr("(x + y) % z"),
+        bin(BinOp::Mod, bin(BinOp::Add, x.clone(), y.clone()), z.clone())
+    );
+    assert_eq!(
+        expr("x / -y"),
+        bin(BinOp::Div, x.clone(), Term::unary(UnOp::Neg, y.clone()))
+    );
     // `!` binds more loosely than comparisons and more tightly than `&&`.
     let comparison = bin(BinOp::Eq, x.clone(), y.clone());
     assert_eq!(expr("!x = y"), Term::unary(UnOp::Not, comparison.clone()));
-    assert_eq!(expr("not x == y && a"), bin(BinOp::And, Term::unary(UnOp::Not, comparison), a.clone()));
-    assert_eq!(expr("!!a"), Term::unary(UnOp::Not, Term::unary(UnOp::Not, a.clone())));
-    assert_eq!(expr("a = !b"), bin(BinOp::Eq, a.clone(), Term::unary(UnOp::Not, b.clone())));
-    assert_eq!(expr("if a then 1 else 2 fi + 3"), bin(BinOp::Add, Term::ite(a, Term::int(1), Term::int(2)), Term::int(3)));
+    assert_eq!(
+        expr("not x == y && a"),
+        bin(BinOp::And, Term::unary(UnOp::Not, comparison), a.clone())
+    );
+    assert_eq!(
+        expr("!!a"),
+        Term::unary(UnOp::Not, Term::unary(UnOp::Not, a.clone()))
+    );
+    assert_eq!(
+        expr("a = !b"),
+        bin(BinOp::Eq, a.clone(), Term::unary(UnOp::Not, b.clone()))
+    );
+    assert_eq!(
+        expr("if a then 1 else 2 fi + 3"),
+        bin(
+            BinOp::Add,
+            Term::ite(a, Term::int(1), Term::int(2)),
+            Term::int(3)
+        )
+    );
 }
 
 #[test]
@@ -132,27 +184,37 @@ fn languages_are_the_smallest_that_fit() {
     assert_eq!(parse("x := 1").language, Language::Basic);
     assert_eq!(parse("proc P() { skip } P()").language, Language::Recursive);
     assert_eq!(parse("class C { } x := new C").language, Language::Oo);
-    assert_eq!(parse("class C { } proc P() { skip } P()").language, Language::Oo);
+    assert_eq!(
+        parse("class C { } proc P() { skip } P()").language,
+        Language::Oo
+    );
 }
 
 #[test]
 fn types_are_inferred_from_use() {
     let program = parse("x := y; b := z < 2; c[0] := true; d := e; h := len(f) = 0 ==> g");
-    let sorts: Vec<(&str, Sort)> = program.globals.iter().map(|(x, s)| (&**x, s.clone())).collect();
-    assert_eq!(sorts, vec![
-        ("b", Sort::Bool),
-        ("c", Sort::bool_array()),
-        ("d", Sort::Int),
-        ("e", Sort::Int),
-        ("f", Sort::int_array()),
-        ("g", Sort::Bool),
-        ("h", Sort::Bool),
-        ("x", Sort::Int),
-        ("y", Sort::Int),
-        ("z", Sort::Int),
-    ]
-    .into_iter()
-    .collect::<Vec<_>>());
+    let sorts: Vec<(&str, Sort)> = program
+        .globals
+        .iter()
+        .map(|(x, s)| (&**x, s.clone()))
+        .collect();
+    assert_eq!(
+        sorts,
+        vec![
+            ("b", Sort::Bool),
+            ("c", Sort::bool_array()),
+            ("d", Sort::Int),
+            ("e", Sort::Int),
+            ("f", Sort::int_array()),
+            ("g", Sort::Bool),
+            ("h", Sort::Bool),
+            ("x", Sort::Int),
+            ("y", Sort::Int),
+            ("z", Sort::Int),
+        ]
+        .into_iter()
+        .collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -174,7 +236,10 @@ fn procedures_have_parameters_as_locals() {
     let fact = &program.procedures["fact"];
     assert_eq!(fact.params, vec![("n".into(), Sort::Int)]);
     assert!(matches!(&fact.body[..], [Stmt::If(..)]));
-    assert_eq!(program.procedures["flip"].params, vec![("b".into(), Sort::Bool)]);
+    assert_eq!(
+        program.procedures["flip"].params,
+        vec![("b".into(), Sort::Bool)]
+    );
     let globals: Vec<&str> = program.globals.keys().map(|x| &**x).collect();
     assert_eq!(globals, vec!["done", "r"]);
 }
@@ -199,30 +264,53 @@ fn classes_fields_methods_and_nil() {
     );
     assert_eq!(program.language, Language::Oo);
     let node = &program.classes["Node"];
-    assert_eq!(node.fields.keys().map(|f| &**f).collect::<Vec<_>>(), vec!["marked", "next", "value"]);
+    assert_eq!(
+        node.fields.keys().map(|f| &**f).collect::<Vec<_>>(),
+        vec!["marked", "next", "value"]
+    );
     let last = &node.methods["last"];
     assert_eq!(last.result, Sort::Object("Node".into()));
     assert!(matches!(last.body.last(), Some(Stmt::Return(None, _))));
     let set = &node.methods["set"];
-    assert_eq!((set.params.clone(), set.result.clone()), (vec![("v".into(), Sort::Int)], Sort::Int));
+    assert_eq!(
+        (set.params.clone(), set.result.clone()),
+        (vec![("v".into(), Sort::Int)], Sort::Int)
+    );
     let object = Sort::Object("Node".into());
     assert_eq!(program.globals.get("l"), Some(&object));
     assert_eq!(program.globals.get("r"), Some(&object));
     let l = Term::var("l", object);
-    assert_eq!(program.main[0], Stmt::New(Target::Var("l".into()), "Node".into()));
-    assert_eq!(program.main[1], Stmt::New(Target::Field(l.clone(), "next".into()), "Node".into()));
-    assert_eq!(program.main[2], Stmt::MethodCall {
-        target: Target::Var("r".into()),
-        receiver: l.clone(),
-        class: "Node".into(),
-        method: "last".into(),
-        args: vec![]
-    });
+    assert_eq!(
+        program.main[0],
+        Stmt::New(Target::Var("l".into()), "Node".into())
+    );
+    assert_eq!(
+        program.main[1],
+        Stmt::New(Target::Field(l.clone(), "next".into()), "Node".into())
+    );
+    assert_eq!(
+        program.main[2],
+        Stmt::MethodCall {
+            target: Target::Var("r".into()),
+            receiver: l.clone(),
+            class: "Node".into(),
+            method: "last".into(),
+            args: vec![]
+        }
+    );
     let next = Term::field(l.clone(), "next", Sort::Object("Node".into()));
-    assert!(matches!(&program.main[3], Stmt::MethodCall { target: Target::Field(object, field), .. }
-        if *object == next && &**field == "value"));
-    let this_next = Term::field(Term::var("this", Sort::Object("Node".into())), "next", Sort::Object("Node".into()));
-    let Stmt::If(condition, ..) = &last.body[0] else { panic!("not an if: {:?}", last.body[0]) };
+    assert!(
+        matches!(&program.main[3], Stmt::MethodCall { target: Target::Field(object, field), .. }
+        if *object == next && &**field == "value")
+    );
+    let this_next = Term::field(
+        Term::var("this", Sort::Object("Node".into())),
+        "next",
+        Sort::Object("Node".into()),
+    );
+    let Stmt::If(condition, ..) = &last.body[0] else {
+        panic!("not an if: {:?}", last.body[0])
+    };
     assert_eq!(*condition, bin(BinOp::Eq, this_next, Term::nil("Node")));
 }
 
@@ -244,11 +332,22 @@ fn loops_are_numbered_in_printing_order() {
          class C { method m() { while false { skip }; return 0 } }
          while true { while false { skip } }",
     );
-    let Stmt::While(method_loop, ..) = &program.classes["C"].methods["m"].body[0] else { panic!() };
-    let Stmt::While(procedure_loop, ..) = &program.procedures["Q"].body[0] else { panic!() };
-    let Stmt::While(outer, _, body) = &program.main[0] else { panic!() };
-    let Stmt::While(inner, ..) = &body[0] else { panic!() };
-    assert_eq!([*method_loop, *procedure_loop, *outer, *inner], [LoopId(0), LoopId(1), LoopId(2), LoopId(3)]);
+    let Stmt::While(method_loop, ..) = &program.classes["C"].methods["m"].body[0] else {
+        panic!()
+    };
+    let Stmt::While(procedure_loop, ..) = &program.procedures["Q"].body[0] else {
+        panic!()
+    };
+    let Stmt::While(outer, _, body) = &program.main[0] else {
+        panic!()
+    };
+    let Stmt::While(inner, ..) = &body[0] else {
+        panic!()
+    };
+    assert_eq!(
+        [*method_loop, *procedure_loop, *outer, *inner],
+        [LoopId(0), LoopId(1), LoopId(2), LoopId(3)]
+    );
 }
 
 /// Hand-written programs of the three languages, each printed and parsed back.
@@ -283,7 +382,10 @@ fn printed_programs_parse_back_to_themselves() {
         let printed = program.to_string();
         let again = match parse_program(&printed) {
             Ok(again) => again,
-            Err(error) => panic!("{}\n--- printed from ---\n{source}", error.render_plain("printed.sx", &printed)),
+            Err(error) => panic!(
+                "{}\n--- printed from ---\n{source}",
+                error.render_plain("printed.sx", &printed)
+            ),
         };
         assert_eq!(again, program, "printed as:\n{printed}");
     }
@@ -296,7 +398,12 @@ fn paper_examples_parse_and_print_back() {
         .into_iter()
         .flatten()
         .flatten()
-        .flat_map(|language| std::fs::read_dir(language.path()).into_iter().flatten().flatten())
+        .flat_map(|language| {
+            std::fs::read_dir(language.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
         .map(|file| file.path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "sx"))
         .collect();
@@ -305,8 +412,16 @@ fn paper_examples_parse_and_print_back() {
         let source = std::fs::read_to_string(&path).unwrap_or_default();
         let program = match parse_program(&source) {
             Ok(program) => program,
-            Err(error) => panic!("{}", error.render_plain(&path.display().to_string(), &source)),
+            Err(error) => panic!(
+                "{}",
+                error.render_plain(&path.display().to_string(), &source)
+            ),
         };
-        assert_eq!(parse_program(&program.to_string()), Ok(program), "{}", path.display());
+        assert_eq!(
+            parse_program(&program.to_string()),
+            Ok(program),
+            "{}",
+            path.display()
+        );
     }
 }

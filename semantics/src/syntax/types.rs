@@ -44,7 +44,10 @@ pub enum Reason<'a> {
     /// `if b then e1 else e2 fi`: not of array type.
     ArrayConditional,
     /// Parameters are not arrays: arrays are global inputs.
-    ArrayParameter { parameter: &'a str, owner: Cow<'a, str> },
+    ArrayParameter {
+        parameter: &'a str,
+        owner: Cow<'a, str>,
+    },
     /// Methods do not return arrays.
     ArrayResult(Cow<'a, str>),
     /// The elements of array `a` are int or bool.
@@ -122,9 +125,19 @@ pub struct Types<'a> {
 }
 
 impl<'a> Types<'a> {
-    fn add(&mut self, shape: Shape, evidence: Option<Evidence>, restrictions: Vec<Restriction<'a>>) -> TyId {
+    fn add(
+        &mut self,
+        shape: Shape,
+        evidence: Option<Evidence>,
+        restrictions: Vec<Restriction<'a>>,
+    ) -> TyId {
         let id = self.slots.len();
-        self.slots.push(Slot { parent: id, shape, evidence, restrictions });
+        self.slots.push(Slot {
+            parent: id,
+            shape,
+            evidence,
+            restrictions,
+        });
         id
     }
 
@@ -145,7 +158,12 @@ impl<'a> Types<'a> {
 
     /// The type `sort`, learnt from `evidence` (the elements of an array
     /// type from `element_evidence`).
-    pub fn of_sort(&mut self, sort: &Sort, evidence: Option<Evidence>, element_evidence: Option<Evidence>) -> TyId {
+    pub fn of_sort(
+        &mut self,
+        sort: &Sort,
+        evidence: Option<Evidence>,
+        element_evidence: Option<Evidence>,
+    ) -> TyId {
         let shape = match sort {
             Sort::Int => Shape::Int,
             Sort::Bool => Shape::Bool,
@@ -218,14 +236,25 @@ impl<'a> Types<'a> {
         // On a clash the whole check stops, so taking the restrictions is safe.
         let mut restrictions = std::mem::take(&mut self.slots[a].restrictions);
         for restriction in std::mem::take(&mut self.slots[b].restrictions) {
-            if restrictions.iter().all(|r| r.reason.constraint() != restriction.reason.constraint()) {
+            if restrictions
+                .iter()
+                .all(|r| r.reason.constraint() != restriction.reason.constraint())
+            {
                 restrictions.push(restriction);
             }
         }
         self.obeys(&shape, &restrictions)?;
-        let evidence = self.slots[a].evidence.clone().or_else(|| self.slots[b].evidence.clone());
+        let evidence = self.slots[a]
+            .evidence
+            .clone()
+            .or_else(|| self.slots[b].evidence.clone());
         self.slots[b].parent = a;
-        self.slots[a] = Slot { parent: a, shape, evidence, restrictions };
+        self.slots[a] = Slot {
+            parent: a,
+            shape,
+            evidence,
+            restrictions,
+        };
         Ok(())
     }
 
@@ -233,7 +262,8 @@ impl<'a> Types<'a> {
         let has = |c: Constraint| restrictions.iter().any(|r| r.reason.constraint() == c);
         for restriction in restrictions {
             let constraint = restriction.reason.constraint();
-            let allowed = allows(constraint, shape) && !(constraint == Constraint::Element && has(Constraint::Object));
+            let allowed = allows(constraint, shape)
+                && !(constraint == Constraint::Element && has(Constraint::Object));
             if !allowed {
                 let found = match shape {
                     Shape::Unknown => "an object".to_string(),
@@ -251,8 +281,11 @@ impl<'a> Types<'a> {
         let shape = self.slots[root].shape.clone();
         match shape {
             Shape::Unknown => {
-                let constraints: Vec<Constraint> =
-                    self.slots[root].restrictions.iter().map(|r| r.reason.constraint()).collect();
+                let constraints: Vec<Constraint> = self.slots[root]
+                    .restrictions
+                    .iter()
+                    .map(|r| r.reason.constraint())
+                    .collect();
                 if constraints.contains(&Constraint::Object) {
                     "an object".into()
                 } else if constraints.contains(&Constraint::Element) {
@@ -340,20 +373,35 @@ mod tests {
     #[test]
     fn restrictions_travel_with_the_class() {
         let mut types = Types::default();
-        let restriction = Restriction { reason: Reason::ArrayEquality, span: 3..4 };
+        let restriction = Restriction {
+            reason: Reason::ArrayEquality,
+            span: 3..4,
+        };
         let x = types.restricted(restriction.clone());
         let y = types.fresh();
         assert_eq!(types.unify(x, y), Ok(()));
         let element = types.fresh();
         let array = types.known(Shape::Array(element));
-        assert_eq!(types.unify(y, array), Err(Clash::Restricted(restriction, "an array".into())));
+        assert_eq!(
+            types.unify(y, array),
+            Err(Clash::Restricted(restriction, "an array".into()))
+        );
     }
 
     #[test]
     fn elements_are_never_objects() {
         let mut types = Types::default();
-        let element = types.restricted(Restriction { reason: Reason::Element("a"), span: 0..1 });
-        let nil = types.restricted(Restriction { reason: Reason::Nil, span: 5..8 });
-        assert!(matches!(types.unify(element, nil), Err(Clash::Restricted(..))));
+        let element = types.restricted(Restriction {
+            reason: Reason::Element("a"),
+            span: 0..1,
+        });
+        let nil = types.restricted(Restriction {
+            reason: Reason::Nil,
+            span: 5..8,
+        });
+        assert!(matches!(
+            types.unify(element, nil),
+            Err(Clash::Restricted(..))
+        ));
     }
 }

@@ -26,10 +26,21 @@ fn guard(g: &mut Gen) -> Term {
         int("z"),
         int("w"),
         Term::binary(BinOp::Add, int("x"), int("y")),
-        Term::binary(BinOp::Sub, int("z"), Term::select(Term::var("a", Sort::int_array()), Term::int(0))),
+        Term::binary(
+            BinOp::Sub,
+            int("z"),
+            Term::select(Term::var("a", Sort::int_array()), Term::int(0)),
+        ),
         Term::binary(BinOp::Mul, Term::int(2), int("w")),
     ];
-    let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+    let ops = [
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+    ];
     let form = g.choose(&forms).cloned().unwrap_or_else(|| int("x"));
     let op = *g.choose(&ops).unwrap_or(&BinOp::Lt);
     let comparison = Term::binary(op, form, Term::int(i64::from(i8::arbitrary(g) % 4)));
@@ -49,14 +60,24 @@ fn appending_a_conjunct_agrees_with_the_whole_normal_form() {
         let mut condition = normal.normalise(&guard(&mut g));
         for _ in 0..usize::from(u8::arbitrary(&mut g) % 8) {
             let next = normal.normalise(&guard(&mut g));
-            let whole = NormalForm::new().normalise(&Term::binary(BinOp::And, condition.clone(), next.clone()));
+            let whole = NormalForm::new().normalise(&Term::binary(
+                BinOp::And,
+                condition.clone(),
+                next.clone(),
+            ));
             plain += usize::from(normal.plain.contains_key(&condition.id()));
             let appended = normal.conjoin(&condition, &next);
-            assert_eq!(appended, whole, "appending {next} to {condition} (seed {SEED:#x})");
+            assert_eq!(
+                appended, whole,
+                "appending {next} to {condition} (seed {SEED:#x})"
+            );
             appends += 1;
             condition = appended;
         }
     }
     // The check means something only if the plain case is common.
-    assert!(plain * 3 > appends, "{plain} of {appends} appends were to a plain conjunction");
+    assert!(
+        plain * 3 > appends,
+        "{plain} of {appends} appends were to a plain conjunction"
+    );
 }

@@ -25,7 +25,14 @@ pub const KINDS: [Kind; 4] = [Kind::Int, Kind::Bool, Kind::Array, Kind::Object];
 pub const CLASS: &str = "C";
 
 const INT_OPS: [BinOp; 5] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Mod];
-const COMPARISONS: [BinOp; 6] = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+const COMPARISONS: [BinOp; 6] = [
+    BinOp::Eq,
+    BinOp::Ne,
+    BinOp::Lt,
+    BinOp::Le,
+    BinOp::Gt,
+    BinOp::Ge,
+];
 const CONNECTIVES: [BinOp; 4] = [BinOp::And, BinOp::Or, BinOp::Implies, BinOp::Eq];
 
 /// A term as plain data, for printing and shrinking.
@@ -72,18 +79,38 @@ impl Shape {
                 // A product divided by one of its factors (exact division, or `/ 0`).
                 6 => {
                     let factor = sub(g, Kind::Int);
-                    Shape::Binary(BinOp::Div, Box::new(Shape::Binary(BinOp::Mul, sub(g, Kind::Int), factor.clone())), factor)
+                    Shape::Binary(
+                        BinOp::Div,
+                        Box::new(Shape::Binary(BinOp::Mul, sub(g, Kind::Int), factor.clone())),
+                        factor,
+                    )
                 }
                 1 => Shape::Ite(sub(g, Kind::Bool), sub(g, Kind::Int), sub(g, Kind::Int)),
                 2 => Shape::Select(sub(g, Kind::Array), sub(g, Kind::Int)),
-                _ => Shape::Binary(*g.choose(&INT_OPS).unwrap_or(&BinOp::Add), sub(g, Kind::Int), sub(g, Kind::Int)),
+                _ => Shape::Binary(
+                    *g.choose(&INT_OPS).unwrap_or(&BinOp::Add),
+                    sub(g, Kind::Int),
+                    sub(g, Kind::Int),
+                ),
             },
             (Kind::Bool, false) => match u8::arbitrary(g) % 6 {
-                5 => Shape::Binary(*g.choose(&[BinOp::Eq, BinOp::Ne]).unwrap_or(&BinOp::Eq), sub(g, Kind::Object), sub(g, Kind::Object)),
+                5 => Shape::Binary(
+                    *g.choose(&[BinOp::Eq, BinOp::Ne]).unwrap_or(&BinOp::Eq),
+                    sub(g, Kind::Object),
+                    sub(g, Kind::Object),
+                ),
                 0 => Shape::Unary(UnOp::Not, sub(g, Kind::Bool)),
                 1 => Shape::Ite(sub(g, Kind::Bool), sub(g, Kind::Bool), sub(g, Kind::Bool)),
-                2 => Shape::Binary(*g.choose(&CONNECTIVES).unwrap_or(&BinOp::And), sub(g, Kind::Bool), sub(g, Kind::Bool)),
-                _ => Shape::Binary(*g.choose(&COMPARISONS).unwrap_or(&BinOp::Lt), sub(g, Kind::Int), sub(g, Kind::Int)),
+                2 => Shape::Binary(
+                    *g.choose(&CONNECTIVES).unwrap_or(&BinOp::And),
+                    sub(g, Kind::Bool),
+                    sub(g, Kind::Bool),
+                ),
+                _ => Shape::Binary(
+                    *g.choose(&COMPARISONS).unwrap_or(&BinOp::Lt),
+                    sub(g, Kind::Int),
+                    sub(g, Kind::Int),
+                ),
             },
             (Kind::Array, false) => match u8::arbitrary(g) % 2 {
                 0 => Shape::Store(sub(g, Kind::Array), sub(g, Kind::Int), sub(g, Kind::Int)),
@@ -91,7 +118,11 @@ impl Shape {
             },
             (Kind::Object, false) => match u8::arbitrary(g) % 2 {
                 0 => Shape::Field(sub(g, Kind::Object), "next"),
-                _ => Shape::Ite(sub(g, Kind::Bool), sub(g, Kind::Object), sub(g, Kind::Object)),
+                _ => Shape::Ite(
+                    sub(g, Kind::Bool),
+                    sub(g, Kind::Object),
+                    sub(g, Kind::Object),
+                ),
             },
         }
     }
@@ -164,7 +195,10 @@ impl Arbitrary for Inputs {
             entries: (0..3).map(|_| (small(g), small(g))).collect(),
             len: u8::arbitrary(g) % 4,
             references: (u8::arbitrary(g) % 3, u8::arbitrary(g) % 3),
-            objects: [(small(g), u8::arbitrary(g) % 3), (small(g), u8::arbitrary(g) % 3)],
+            objects: [
+                (small(g), u8::arbitrary(g) % 3),
+                (small(g), u8::arbitrary(g) % 3),
+            ],
         }
     }
 }
@@ -183,16 +217,31 @@ impl Inputs {
             ("b", Value::Bool(self.b)),
             ("a", Value::Array(array)),
         ];
-        let mut v: Valuation = pairs.into_iter().map(|(x, value)| (Name::from(x), value)).collect();
+        let mut v: Valuation = pairs
+            .into_iter()
+            .map(|(x, value)| (Name::from(x), value))
+            .collect();
         v.heap = self.heap();
         v
     }
 
     fn heap(&self) -> Heap {
-        self.objects.iter().zip(1..).fold(Heap::new(), |heap, (&(f, next), o)| {
-            let fields = [(Name::from("f"), Value::Int(BigInt::from(f))), (Name::from("next"), reference(next))];
-            heap.insert(Oid(o), Object { class: Name::from(CLASS), fields: fields.into_iter().collect() })
-        })
+        self.objects
+            .iter()
+            .zip(1..)
+            .fold(Heap::new(), |heap, (&(f, next), o)| {
+                let fields = [
+                    (Name::from("f"), Value::Int(BigInt::from(f))),
+                    (Name::from("next"), reference(next)),
+                ];
+                heap.insert(
+                    Oid(o),
+                    Object {
+                        class: Name::from(CLASS),
+                        fields: fields.into_iter().collect(),
+                    },
+                )
+            })
     }
 }
 
@@ -205,8 +254,15 @@ pub struct Case {
 
 impl Arbitrary for Case {
     fn arbitrary(g: &mut Gen) -> Case {
-        let kind = if bool::arbitrary(g) { Kind::Bool } else { Kind::Int };
-        Case { shape: Shape::generate(g, kind, g.size()), inputs: Inputs::arbitrary(g) }
+        let kind = if bool::arbitrary(g) {
+            Kind::Bool
+        } else {
+            Kind::Int
+        };
+        Case {
+            shape: Shape::generate(g, kind, g.size()),
+            inputs: Inputs::arbitrary(g),
+        }
     }
 
     /// Subterms of the same sort as the whole, then smaller inputs.
@@ -218,7 +274,10 @@ impl Arbitrary for Case {
             .children()
             .into_iter()
             .filter(|child| child.term().sort() == sort)
-            .map(|child| Case { shape: child.clone(), inputs: inputs.clone() })
+            .map(|child| Case {
+                shape: child.clone(),
+                inputs: inputs.clone(),
+            })
             .collect();
         Box::new(smaller.into_iter())
     }

@@ -61,7 +61,10 @@ fn comparisons_and_connectives_are_normalised() {
     assert_eq!(simplified("!(l <= u && !found)"), "l > u || found");
     assert_eq!(simplified("b = true && (b ==> false)"), "false");
     assert_eq!(simplified("if x > 0 then x else x fi + 0 * y"), "x");
-    assert_eq!(simplified("if !b then 1 else 2 fi"), "if b then 2 else 1 fi");
+    assert_eq!(
+        simplified("if !b then 1 else 2 fi"),
+        "if b then 2 else 1 fi"
+    );
 }
 
 #[test]
@@ -74,8 +77,14 @@ fn conjuncts_keep_their_order() {
 fn array_reads_over_updates_are_resolved() {
     let a = Term::var("a", Sort::int_array());
     let store = Term::store(a.clone(), Term::int(1), Term::var("v", Sort::Int));
-    assert_eq!(simplify(&Term::select(store.clone(), Term::int(1))).to_string(), "v");
-    assert_eq!(simplify(&Term::select(store, Term::int(2))).to_string(), "a[2]");
+    assert_eq!(
+        simplify(&Term::select(store.clone(), Term::int(1))).to_string(),
+        "v"
+    );
+    assert_eq!(
+        simplify(&Term::select(store, Term::int(2))).to_string(),
+        "a[2]"
+    );
 }
 
 #[test]
@@ -89,9 +98,23 @@ fn every_rule_parses() {
 fn the_stop_reason_is_recorded() {
     let term = parse_expression("(x + 1) * (y + 2) > 3 ==> !(x < y)").expect("parses");
     assert_eq!(explain(&term).stop, Stop::Saturated);
-    let tight = Simplifier::with_rules(RULES, Limits { iterations: 1, nodes: 10_000, rounds: 4 });
+    let tight = Simplifier::with_rules(
+        RULES,
+        Limits {
+            iterations: 1,
+            nodes: 10_000,
+            rounds: 4,
+        },
+    );
     assert_eq!(tight.run(&term, false).stop, Stop::IterationLimit(1));
-    let small = Simplifier::with_rules(RULES, Limits { iterations: 10, nodes: 5, rounds: 4 });
+    let small = Simplifier::with_rules(
+        RULES,
+        Limits {
+            iterations: 10,
+            nodes: 5,
+            rounds: 4,
+        },
+    );
     assert!(matches!(small.run(&term, false).stop, Stop::NodeLimit(_)));
 }
 
@@ -102,15 +125,25 @@ fn explanations_name_each_rule_and_end_at_the_result() {
     let steps = result.steps.expect("asked for");
     let rules: Vec<&str> = steps.iter().map(|step| step.rule.as_str()).collect();
     assert_eq!(rules, ["not-ge", "normal-form"]);
-    assert_eq!(steps.last().map(|step| step.term.clone()), Some(result.term));
+    assert_eq!(
+        steps.last().map(|step| step.term.clone()),
+        Some(result.term)
+    );
 }
 
 #[test]
 fn the_incremental_simplifier_agrees_on_path_conditions() {
-    let conditions = ["y >= 1 && y >= 2 && y >= 3 && !(y >= 4)", "a[3] != x && !(a[3] < x) && a[1] = x"];
+    let conditions = [
+        "y >= 1 && y >= 2 && y >= 3 && !(y >= 4)",
+        "a[3] != x && !(a[3] < x) && a[1] = x",
+    ];
     for source in conditions {
         let term = parse_expression(source).expect("parses");
-        assert_eq!(Simplifier::new().simplify(&term), simplify(&term), "{source}");
+        assert_eq!(
+            Simplifier::new().simplify(&term),
+            simplify(&term),
+            "{source}"
+        );
     }
 }
 
@@ -127,7 +160,11 @@ fn a_hundred_thousand_deep_sum_simplifies_without_recursion() {
 #[test]
 fn guards_are_folded_without_an_egraph() {
     let mut folder = super::GuardFolder::default();
-    let mut folded = |source: &str| folder.fold(&parse_expression(source).expect("parses")).to_string();
+    let mut folded = |source: &str| {
+        folder
+            .fold(&parse_expression(source).expect("parses"))
+            .to_string()
+    };
     assert_eq!(folded("1 + 5 < 7 && !false"), "true");
     assert_eq!(folded("false && x > 0"), "false");
     assert_eq!(folded("!(a[(1 + 5) / 2] < x)"), "x <= a[3]");
@@ -145,7 +182,11 @@ mod objects {
 
     fn both_ways(term: &Term) -> String {
         let whole = simplify(term).to_string();
-        assert_eq!(Simplifier::new().simplify(term).to_string(), whole, "the incremental simplifier disagrees on {term}");
+        assert_eq!(
+            Simplifier::new().simplify(term).to_string(),
+            whole,
+            "the incremental simplifier disagrees on {term}"
+        );
         whole
     }
 
@@ -154,20 +195,45 @@ mod objects {
         // clauses/field_same_field.sx: after `y.f := 0; x.f := 1`, `y.f = 0` reads
         // `if y = x then 1 else 0 fi = 0`, which holds exactly when `x != y`.
         let (x, y, nil) = (object("x"), object("y"), Term::nil("C"));
-        let read = Term::ite(Term::binary(BinOp::Eq, y.clone(), x.clone()), Term::int(1), Term::int(0));
-        let assertion = Term::or(Term::binary(BinOp::Eq, read, Term::int(0)), Term::binary(BinOp::Eq, x.clone(), y.clone()));
-        let term = Term::and(Term::and(Term::binary(BinOp::Ne, x, nil.clone()), Term::binary(BinOp::Ne, y, nil)), assertion);
+        let read = Term::ite(
+            Term::binary(BinOp::Eq, y.clone(), x.clone()),
+            Term::int(1),
+            Term::int(0),
+        );
+        let assertion = Term::or(
+            Term::binary(BinOp::Eq, read, Term::int(0)),
+            Term::binary(BinOp::Eq, x.clone(), y.clone()),
+        );
+        let term = Term::and(
+            Term::and(
+                Term::binary(BinOp::Ne, x, nil.clone()),
+                Term::binary(BinOp::Ne, y, nil),
+            ),
+            assertion,
+        );
         assert_eq!(both_ways(&term), "x != nil && y != nil");
     }
 
     #[test]
     fn object_equality_has_one_operand_order() {
         let (x, y, nil) = (object("x"), object("y"), Term::nil("C"));
-        let term = Term::and(Term::binary(BinOp::Ne, y.clone(), x.clone()), Term::binary(BinOp::Eq, x.clone(), y));
+        let term = Term::and(
+            Term::binary(BinOp::Ne, y.clone(), x.clone()),
+            Term::binary(BinOp::Eq, x.clone(), y),
+        );
         assert_eq!(both_ways(&term), "false");
-        assert_eq!(both_ways(&Term::binary(BinOp::Eq, nil.clone(), x.clone())), "x = nil");
+        assert_eq!(
+            both_ways(&Term::binary(BinOp::Eq, nil.clone(), x.clone())),
+            "x = nil"
+        );
         let next = Term::field(x, "next", Sort::Object("C".into()));
-        assert_eq!(both_ways(&Term::unary(UnOp::Not, Term::binary(BinOp::Ne, next.clone(), next))), "true");
+        assert_eq!(
+            both_ways(&Term::unary(
+                UnOp::Not,
+                Term::binary(BinOp::Ne, next.clone(), next)
+            )),
+            "true"
+        );
     }
 
     #[test]
@@ -177,7 +243,10 @@ mod objects {
         let one = Term::binary(BinOp::Add, Term::int(0), Term::int(1));
         let two = Term::binary(BinOp::Add, one.clone(), Term::int(1));
         let term = Term::and(
-            Term::and(Term::binary(BinOp::Ne, l, nil), Term::unary(UnOp::Not, Term::bool(false))),
+            Term::and(
+                Term::binary(BinOp::Ne, l, nil),
+                Term::unary(UnOp::Not, Term::bool(false)),
+            ),
             Term::unary(UnOp::Not, Term::binary(BinOp::Eq, one, two)),
         );
         assert_eq!(both_ways(&term), "l != nil");

@@ -23,7 +23,10 @@ const SEED: u64 = 0x5EED_2021;
 const SIZE: usize = 12;
 
 fn checker(tests: u64) -> QuickCheck {
-    QuickCheck::new().rng(Gen::from_size_and_seed(SIZE, SEED)).tests(tests).max_tests(tests * 4)
+    QuickCheck::new()
+        .rng(Gen::from_size_and_seed(SIZE, SEED))
+        .tests(tests)
+        .max_tests(tests * 4)
 }
 
 fn with_mutant(mutant: Rule) -> Simplifier {
@@ -39,7 +42,10 @@ fn instantiate(pattern: &PatternAst<Node>, subst: &HashMap<Var, Term>) -> Term {
         let term = match node {
             ENodeOrVar::Var(var) => subst[var].clone(),
             ENodeOrVar::ENode(node) => {
-                let children: Vec<Term> = egg::Language::children(node).iter().map(|&id| terms[usize::from(id)].clone()).collect();
+                let children: Vec<Term> = egg::Language::children(node)
+                    .iter()
+                    .map(|&id| terms[usize::from(id)].clone())
+                    .collect();
                 to_term(node, &children)
             }
         };
@@ -53,8 +59,12 @@ fn well_typed(term: &Term) -> bool {
     term.nodes().iter().all(|node| {
         let sorts: Vec<Sort> = node.children().iter().map(|child| child.sort()).collect();
         match (node.kind(), &sorts[..]) {
-            (TermKind::Unary(UnOp::Neg, _), [Sort::Int]) | (TermKind::Unary(UnOp::Not, _), [Sort::Bool]) => true,
-            (TermKind::Binary(BinOp::And | BinOp::Or | BinOp::Implies, ..), [Sort::Bool, Sort::Bool]) => true,
+            (TermKind::Unary(UnOp::Neg, _), [Sort::Int])
+            | (TermKind::Unary(UnOp::Not, _), [Sort::Bool]) => true,
+            (
+                TermKind::Binary(BinOp::And | BinOp::Or | BinOp::Implies, ..),
+                [Sort::Bool, Sort::Bool],
+            ) => true,
             (TermKind::Binary(BinOp::Eq | BinOp::Ne, ..), [l, r]) => l == r,
             (TermKind::Binary(..), [Sort::Int, Sort::Int]) => true,
             (TermKind::Ite(..), [Sort::Bool, t, e]) => t == e,
@@ -71,10 +81,17 @@ fn well_typed(term: &Term) -> bool {
 fn well_typed_kinds(pattern: &PatternAst<Node>, vars: &[Var]) -> Vec<Vec<Kind>> {
     let mut typings = vec![Vec::new()];
     for _ in vars {
-        typings = typings.into_iter().flat_map(|prefix: Vec<Kind>| KINDS.map(|kind| [prefix.clone(), vec![kind]].concat())).collect();
+        typings = typings
+            .into_iter()
+            .flat_map(|prefix: Vec<Kind>| KINDS.map(|kind| [prefix.clone(), vec![kind]].concat()))
+            .collect();
     }
     typings.retain(|kinds| {
-        let subst = vars.iter().zip(kinds).map(|(&v, &kind)| (v, Shape::Var(leaf_name(kind), kind).term())).collect();
+        let subst = vars
+            .iter()
+            .zip(kinds)
+            .map(|(&v, &kind)| (v, Shape::Var(leaf_name(kind), kind).term()))
+            .collect();
         well_typed(&instantiate(pattern, &subst))
     });
     typings
@@ -94,14 +111,26 @@ fn leaf_name(kind: Kind) -> &'static str {
 fn rule_counterexample(rule: &Rule, g: &mut Gen, trials: usize) -> (usize, Option<String>) {
     let lhs: PatternAst<Node> = rule.lhs.parse().expect("rules parse");
     let rhs: PatternAst<Node> = rule.rhs.parse().expect("rules parse");
-    let mut vars: Vec<Var> = lhs.as_ref().iter().filter_map(|n| if let ENodeOrVar::Var(v) = n { Some(*v) } else { None }).collect();
+    let mut vars: Vec<Var> = lhs
+        .as_ref()
+        .iter()
+        .filter_map(|n| {
+            if let ENodeOrVar::Var(v) = n {
+                Some(*v)
+            } else {
+                None
+            }
+        })
+        .collect();
     vars.dedup();
     vars.sort();
     vars.dedup();
     let typings = well_typed_kinds(&lhs, &vars);
     let mut agreed = 0;
     for _ in 0..trials {
-        let Some(kinds) = g.choose(&typings) else { break };
+        let Some(kinds) = g.choose(&typings) else {
+            break;
+        };
         let subst: HashMap<Var, Term> = vars
             .iter()
             .zip(kinds)
@@ -111,7 +140,9 @@ fn rule_counterexample(rule: &Rule, g: &mut Gen, trials: usize) -> (usize, Optio
             })
             .collect();
         let (left, right) = (instantiate(&lhs, &subst), instantiate(&rhs, &subst));
-        let condition = rule.condition.is_none_or(|c| c.holds(|name| constant(&subst[&name.parse::<Var>().ok()?])));
+        let condition = rule
+            .condition
+            .is_none_or(|c| c.holds(|name| constant(&subst[&name.parse::<Var>().ok()?])));
         if !condition || !well_typed(&left) {
             continue;
         }
@@ -132,8 +163,16 @@ fn every_rule_holds_on_random_instances() {
     let mut g = Gen::from_size_and_seed(SIZE, SEED);
     for rule in RULES {
         let (agreed, counterexample) = rule_counterexample(rule, &mut g, 400);
-        assert_eq!(counterexample, None, "rule {} is unsound (seed {SEED:#x})", rule.name);
-        assert!(agreed >= 20, "rule {} was checked on only {agreed} well-typed instances", rule.name);
+        assert_eq!(
+            counterexample, None,
+            "rule {} is unsound (seed {SEED:#x})",
+            rule.name
+        );
+        assert!(
+            agreed >= 20,
+            "rule {} was checked on only {agreed} well-typed instances",
+            rule.name
+        );
     }
 }
 
@@ -141,14 +180,20 @@ fn every_rule_holds_on_random_instances() {
 fn the_rule_check_catches_the_mutant() {
     let mut g = Gen::from_size_and_seed(SIZE, SEED);
     let (_, counterexample) = rule_counterexample(&MUTANT, &mut g, 400);
-    assert!(counterexample.is_some(), "the mutant `(a * d) / d → a` went unnoticed");
+    assert!(
+        counterexample.is_some(),
+        "the mutant `(a * d) / d → a` went unnoticed"
+    );
 }
 
 #[test]
 fn the_rule_check_catches_the_conditional_mutant() {
     let mut g = Gen::from_size_and_seed(SIZE, SEED);
     let (_, counterexample) = rule_counterexample(&MUTANT_ITE, &mut g, 400);
-    assert!(counterexample.is_some(), "the mutant `(if c then a else b fi = d) → a = d` went unnoticed");
+    assert!(
+        counterexample.is_some(),
+        "the mutant `(if c then a else b fi = d) → a = d` went unnoticed"
+    );
 }
 
 /// `a && b → b && a` changes no value of defined operands: only a `nil`
@@ -158,7 +203,10 @@ fn the_rule_check_catches_the_commuting_mutant_through_nil() {
     let mut g = Gen::from_size_and_seed(SIZE, SEED);
     let (_, counterexample) = rule_counterexample(&MUTANT_COMMUTE, &mut g, 400);
     let counterexample = counterexample.expect("the mutant `a && b → b && a` went unnoticed");
-    assert!(counterexample.contains(".f") || counterexample.contains(".next"), "the counterexample reads no field: {counterexample}");
+    assert!(
+        counterexample.contains(".f") || counterexample.contains(".next"),
+        "the counterexample reads no field: {counterexample}"
+    );
 }
 
 /// `V(simplify(e)) = V(e)` wherever `V(e)` is defined.
@@ -186,7 +234,10 @@ fn the_value_check_catches_the_mutant() {
         agrees(&with_mutant(MUTANT), &case)
     }
     let caught = checker(1000).quicktest(sound_with_mutant as fn(Case) -> TestResult);
-    assert!(caught.is_err(), "the mutant `(a * d) / d → a` went unnoticed");
+    assert!(
+        caught.is_err(),
+        "the mutant `(a * d) / d → a` went unnoticed"
+    );
 }
 
 #[test]
@@ -195,7 +246,10 @@ fn the_value_check_catches_the_conditional_mutant() {
         agrees(&with_mutant(MUTANT_ITE), &case)
     }
     let caught = checker(1000).quicktest(sound_with_mutant as fn(Case) -> TestResult);
-    assert!(caught.is_err(), "the mutant `(if c then a else b fi = d) → a = d` went unnoticed");
+    assert!(
+        caught.is_err(),
+        "the mutant `(if c then a else b fi = d) → a = d` went unnoticed"
+    );
 }
 
 /// A conjunction of comparisons of `x`, `y`, `x + y`, `x - y` with small
@@ -208,19 +262,41 @@ struct Bounds {
 
 impl Arbitrary for Bounds {
     fn arbitrary(g: &mut Gen) -> Bounds {
-        let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+        let ops = [
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+        ];
         let count = 1 + usize::from(u8::arbitrary(g) % 5);
         let conjuncts = (0..count)
-            .map(|_| (u8::arbitrary(g) % 4, *g.choose(&ops).unwrap_or(&BinOp::Lt), i64::from(i8::arbitrary(g) % 4), bool::arbitrary(g)))
+            .map(|_| {
+                (
+                    u8::arbitrary(g) % 4,
+                    *g.choose(&ops).unwrap_or(&BinOp::Lt),
+                    i64::from(i8::arbitrary(g) % 4),
+                    bool::arbitrary(g),
+                )
+            })
             .collect();
-        Bounds { conjuncts, inputs: Inputs::arbitrary(g) }
+        Bounds {
+            conjuncts,
+            inputs: Inputs::arbitrary(g),
+        }
     }
 }
 
 impl Bounds {
     fn term(&self) -> Term {
         let (x, y) = (Term::var("x", Sort::Int), Term::var("y", Sort::Int));
-        let forms = [x.clone(), y.clone(), Term::binary(BinOp::Add, x.clone(), y.clone()), Term::binary(BinOp::Sub, x, y)];
+        let forms = [
+            x.clone(),
+            y.clone(),
+            Term::binary(BinOp::Add, x.clone(), y.clone()),
+            Term::binary(BinOp::Sub, x, y),
+        ];
         let conjunct = |&(form, op, k, negated): &(u8, BinOp, i64, bool)| {
             let comparison = Term::binary(op, forms[usize::from(form)].clone(), Term::int(k));
             if negated {
@@ -229,7 +305,11 @@ impl Bounds {
                 comparison
             }
         };
-        self.conjuncts.iter().map(conjunct).reduce(|a, b| Term::binary(BinOp::And, a, b)).unwrap_or_else(|| Term::bool(true))
+        self.conjuncts
+            .iter()
+            .map(conjunct)
+            .reduce(|a, b| Term::binary(BinOp::And, a, b))
+            .unwrap_or_else(|| Term::bool(true))
     }
 }
 
@@ -250,7 +330,11 @@ fn merged_bounds_preserve_every_value() {
 fn proved(simplifier: &Simplifier, case: &Case) -> Option<bool> {
     let term = case.shape.term();
     let simplified = simplifier.run(&term, false).term;
-    match prove(&Term::binary(BinOp::Eq, term.clone(), simplified), &term.free_vars(), 2_000) {
+    match prove(
+        &Term::binary(BinOp::Eq, term.clone(), simplified),
+        &term.free_vars(),
+        2_000,
+    ) {
         Proof::Valid => Some(true),
         Proof::Counterexample(_) => Some(false),
         Proof::Unknown => None,
@@ -265,23 +349,37 @@ fn z3_proves_each_simplification() {
         let case = Case::arbitrary(&mut g);
         match proved(&Simplifier::new(), &case) {
             Some(true) => valid += 1,
-            Some(false) => panic!("Z3 refutes `{} = simplify(…)` (seed {SEED:#x})", case.shape.term()),
+            Some(false) => panic!(
+                "Z3 refutes `{} = simplify(…)` (seed {SEED:#x})",
+                case.shape.term()
+            ),
             None => unknown += 1,
         }
     }
-    assert!(valid >= 120, "Z3 proved only {valid} of 150 simplifications ({unknown} unknown)");
+    assert!(
+        valid >= 120,
+        "Z3 proved only {valid} of 150 simplifications ({unknown} unknown)"
+    );
 }
 
 #[test]
 fn the_z3_check_catches_the_mutant() {
     let mut g = Gen::from_size_and_seed(SIZE, SEED);
-    let refuted = (0..300).any(|_| proved(&with_mutant(MUTANT), &Case::arbitrary(&mut g)) == Some(false));
-    assert!(refuted, "Z3 found no counterexample to the mutant `(a * d) / d → a`");
+    let refuted =
+        (0..300).any(|_| proved(&with_mutant(MUTANT), &Case::arbitrary(&mut g)) == Some(false));
+    assert!(
+        refuted,
+        "Z3 found no counterexample to the mutant `(a * d) / d → a`"
+    );
 }
 
 #[test]
 fn the_z3_check_catches_the_conditional_mutant() {
     let mut g = Gen::from_size_and_seed(SIZE, SEED);
-    let refuted = (0..300).any(|_| proved(&with_mutant(MUTANT_ITE), &Case::arbitrary(&mut g)) == Some(false));
-    assert!(refuted, "Z3 found no counterexample to the mutant `(if c then a else b fi = d) → a = d`");
+    let refuted =
+        (0..300).any(|_| proved(&with_mutant(MUTANT_ITE), &Case::arbitrary(&mut g)) == Some(false));
+    assert!(
+        refuted,
+        "Z3 found no counterexample to the mutant `(if c then a else b fi = d) → a = d`"
+    );
 }

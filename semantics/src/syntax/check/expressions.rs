@@ -4,7 +4,12 @@ use super::*;
 
 impl<'a> Checker<'a, '_> {
     /// `e` has a type of the given shape.
-    pub(super) fn check(&mut self, e: &'a Expr, shape: Shape, scope: &Scope) -> Result<(), Diagnostic> {
+    pub(super) fn check(
+        &mut self,
+        e: &'a Expr,
+        shape: Shape,
+        scope: &Scope,
+    ) -> Result<(), Diagnostic> {
         let ty = self.infer(e, scope)?;
         let want = self.types.known(shape);
         self.unify_with(&Subject::of(e), &e.span, ty, want)
@@ -15,25 +20,39 @@ impl<'a> Checker<'a, '_> {
             ExprKind::Int(_) => Shape::Int,
             ExprKind::Bool(_) => Shape::Bool,
             ExprKind::Nil => {
-                let ty = self.types.restricted(Restriction { reason: Reason::Nil, span: e.span.clone() });
+                let ty = self.types.restricted(Restriction {
+                    reason: Reason::Nil,
+                    span: e.span.clone(),
+                });
                 self.nils.push((e.span.clone(), ty));
                 return Ok(ty);
             }
             ExprKind::This => match &scope.owner {
                 Owner::Method { class, .. } => Shape::Object(class.as_str().into()),
-                _ => return Err(self.error(e.span.clone(), "`this` is only available inside methods")),
+                _ => {
+                    return Err(
+                        self.error(e.span.clone(), "`this` is only available inside methods")
+                    )
+                }
             },
             ExprKind::Var(x) => return Ok(self.variable(x, &e.span, scope)),
             ExprKind::Len(array) => {
                 let ExprKind::Var(a) = &array.kind else {
-                    return Err(self.error(array.span.clone(), "`len` takes an array variable, as in `len(a)`"));
+                    return Err(self.error(
+                        array.span.clone(),
+                        "`len` takes an array variable, as in `len(a)`",
+                    ));
                 };
                 let ty = self.variable(a, &array.span, scope);
                 self.array(a, &array.span, ty)?;
                 Shape::Int
             }
             ExprKind::Unary(op, operand) => {
-                let shape = if *op == UnOp::Neg { Shape::Int } else { Shape::Bool };
+                let shape = if *op == UnOp::Neg {
+                    Shape::Int
+                } else {
+                    Shape::Bool
+                };
                 self.check(operand, shape.clone(), scope)?;
                 shape
             }
@@ -47,7 +66,9 @@ impl<'a> Checker<'a, '_> {
             ExprKind::Field(object, field) => return self.field(object, field, scope),
             ExprKind::Index(array, index) => {
                 let ExprKind::Var(a) = &array.kind else {
-                    return Err(self.error(array.span.clone(), "only array variables can be indexed"));
+                    return Err(
+                        self.error(array.span.clone(), "only array variables can be indexed")
+                    );
                 };
                 let ty = self.variable(a, &array.span, scope);
                 let element = self.array(a, &array.span, ty)?;
@@ -57,22 +78,32 @@ impl<'a> Checker<'a, '_> {
             ExprKind::Call(procedure, _) => {
                 return Err(self.error(
                     e.span.clone(),
-                    format!("procedure calls are statements, not expressions: `{}(…)` returns no value", procedure.name),
+                    format!(
+                        "procedure calls are statements, not expressions: `{}(…)` returns no value",
+                        procedure.name
+                    ),
                 ))
             }
-            ExprKind::MethodCall(..) => {
-                return Err(self.error(
-                    e.span.clone(),
-                    "a method call must be the whole right-hand side of an assignment `h := e0.m(…)`",
-                ))
-            }
+            ExprKind::MethodCall(..) => return Err(self.error(
+                e.span.clone(),
+                "a method call must be the whole right-hand side of an assignment `h := e0.m(…)`",
+            )),
         };
         Ok(self.types.known(shape))
     }
 
-    pub(super) fn binary(&mut self, op: BinOp, left: &'a Expr, right: &'a Expr, e: &Expr, scope: &Scope) -> Result<TyId, Diagnostic> {
+    pub(super) fn binary(
+        &mut self,
+        op: BinOp,
+        left: &'a Expr,
+        right: &'a Expr,
+        e: &Expr,
+        scope: &Scope,
+    ) -> Result<TyId, Diagnostic> {
         let (operands, result) = match op {
-            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => (Shape::Int, Shape::Int),
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
+                (Shape::Int, Shape::Int)
+            }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (Shape::Int, Shape::Bool),
             BinOp::And | BinOp::Or | BinOp::Implies => (Shape::Bool, Shape::Bool),
             BinOp::Eq | BinOp::Ne => {
@@ -87,7 +118,12 @@ impl<'a> Checker<'a, '_> {
     }
 
     /// The common type of `left` and `right`.
-    pub(super) fn same_type(&mut self, left: &'a Expr, right: &'a Expr, scope: &Scope) -> Result<TyId, Diagnostic> {
+    pub(super) fn same_type(
+        &mut self,
+        left: &'a Expr,
+        right: &'a Expr,
+        scope: &Scope,
+    ) -> Result<TyId, Diagnostic> {
         let left_ty = self.infer(left, scope)?;
         let right_ty = self.infer(right, scope)?;
         self.unify_with(&Subject::of(right), &right.span, right_ty, left_ty)?;

@@ -22,19 +22,33 @@ impl<'a> Checker<'a, '_> {
                 if info.fields.contains_key(field.name.as_str()) {
                     Ok(())
                 } else {
-                    let mut error = self.error(field.span.clone(), format!("class `{class}` has no field `{}`", field.name));
-                    error.notes.push((format!("`{class}` is declared here"), info.name.clone()));
+                    let mut error = self.error(
+                        field.span.clone(),
+                        format!("class `{class}` has no field `{}`", field.name),
+                    );
+                    error
+                        .notes
+                        .push((format!("`{class}` is declared here"), info.name.clone()));
                     Err(error)
                 }
             }
             Pending::Call(call) => {
                 let Some(method) = info.methods.get(&call.method.name) else {
-                    let mut error =
-                        self.error(call.method.span.clone(), format!("class `{class}` has no method `{}`", call.method.name));
-                    error.notes.push((format!("`{class}` is declared here"), info.name.clone()));
+                    let mut error = self.error(
+                        call.method.span.clone(),
+                        format!("class `{class}` has no method `{}`", call.method.name),
+                    );
+                    error
+                        .notes
+                        .push((format!("`{class}` is declared here"), info.name.clone()));
                     return Err(error);
                 };
-                let params: Vec<TyId> = method.signature.params.iter().map(|(_, ty, _)| *ty).collect();
+                let params: Vec<TyId> = method
+                    .signature
+                    .params
+                    .iter()
+                    .map(|(_, ty, _)| *ty)
+                    .collect();
                 let (result, declaration) = (method.result, method.signature.name.clone());
                 if params.len() != call.args.len() {
                     let mut error = self.error(
@@ -46,7 +60,10 @@ impl<'a> Checker<'a, '_> {
                             call.args.len()
                         ),
                     );
-                    error.notes.push((format!("`{}` is declared here", call.method.name), declaration));
+                    error.notes.push((
+                        format!("`{}` is declared here", call.method.name),
+                        declaration,
+                    ));
                     return Err(error);
                 }
                 for ((ty, span, subject), param) in call.args.iter().zip(params) {
@@ -118,9 +135,14 @@ impl<'a> Checker<'a, '_> {
     }
 
     /// A procedure's locals may not share a global's name (SPEC §1.4).
-    pub(super) fn parameters_are_not_globals(&self, program: &ast::Program) -> Result<(), Diagnostic> {
+    pub(super) fn parameters_are_not_globals(
+        &self,
+        program: &ast::Program,
+    ) -> Result<(), Diagnostic> {
         for decl in &program.decls {
-            let Decl::Procedure(procedure) = decl else { continue };
+            let Decl::Procedure(procedure) = decl else {
+                continue;
+            };
             for param in &procedure.params {
                 if let Some(global) = self.globals.get(&param.name.name) {
                     let mut error = self.error(
@@ -131,7 +153,10 @@ impl<'a> Checker<'a, '_> {
                         ),
                     );
                     let what = if global.declared { "declared" } else { "used" };
-                    error.notes.push((format!("the global `{}` is {what} here", param.name.name), global.span.clone()));
+                    error.notes.push((
+                        format!("the global `{}` is {what} here", param.name.name),
+                        global.span.clone(),
+                    ));
                     return Err(error);
                 }
             }

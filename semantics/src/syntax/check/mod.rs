@@ -32,7 +32,7 @@ pub struct Typing {
 }
 
 /// Checks `program` and infers its types.
-pub fn check(program: &ast::Program, lines: &LineIndex)  -> Result<Typing, Diagnostic> {
+pub fn check(program: &ast::Program, lines: &LineIndex) -> Result<Typing, Diagnostic> {
     let mut checker = Checker {
         lines,
         types: Types::default(),
@@ -108,7 +108,10 @@ enum Owner {
 
 impl Scope {
     fn main() -> Scope {
-        Scope { owner: Owner::Main, locals: HashMap::new() }
+        Scope {
+            owner: Owner::Main,
+            locals: HashMap::new(),
+        }
     }
 }
 
@@ -188,8 +191,13 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn twice(&self, what: &str, name: &Ident, first: &Span) -> Diagnostic {
-        let mut error = self.error(name.span.clone(), format!("{what} `{}` is declared twice", name.name));
-        error.notes.push(("first declared here".into(), first.clone()));
+        let mut error = self.error(
+            name.span.clone(),
+            format!("{what} `{}` is declared twice", name.name),
+        );
+        error
+            .notes
+            .push(("first declared here".into(), first.clone()));
         error
     }
 
@@ -202,15 +210,27 @@ impl<'a> Checker<'a, '_> {
         }
         let mut procedures = HashMap::new();
         for (name, signature) in &self.procedures {
-            let sorts = signature.params.iter().map(|(_, ty, _)| self.types.sort(*ty)).collect();
+            let sorts = signature
+                .params
+                .iter()
+                .map(|(_, ty, _)| self.types.sort(*ty))
+                .collect();
             procedures.insert(name.clone(), sorts);
         }
         let mut methods = HashMap::new();
         let mut fields = HashMap::new();
         for (class, info) in &self.classes {
             for (name, method) in &info.methods {
-                let params = method.signature.params.iter().map(|(_, ty, _)| self.types.sort(*ty)).collect();
-                methods.insert((class.clone(), name.clone()), (params, self.types.sort(method.result)));
+                let params = method
+                    .signature
+                    .params
+                    .iter()
+                    .map(|(_, ty, _)| self.types.sort(*ty))
+                    .collect();
+                methods.insert(
+                    (class.clone(), name.clone()),
+                    (params, self.types.sort(method.result)),
+                );
             }
             fields.insert(class.clone(), info.fields.clone());
         }
@@ -222,7 +242,14 @@ impl<'a> Checker<'a, '_> {
         for (offset, ty) in &self.receivers {
             receivers.extend(self.types.class(*ty).map(|class| (*offset, class)));
         }
-        Typing { globals, procedures, methods, fields, nils, receivers }
+        Typing {
+            globals,
+            procedures,
+            methods,
+            fields,
+            nils,
+            receivers,
+        }
     }
 }
 

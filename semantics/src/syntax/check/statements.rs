@@ -3,17 +3,45 @@
 use super::*;
 
 impl<'a> Checker<'a, '_> {
-    pub(super) fn procedure_body(&mut self, procedure: &'a ast::Procedure) -> Result<(), Diagnostic> {
-        let locals = self.procedures[&procedure.name.name].params.iter().map(|(u, ty, _)| (u.clone(), *ty)).collect();
-        self.block(&procedure.body, &Scope { owner: Owner::Procedure, locals })
+    pub(super) fn procedure_body(
+        &mut self,
+        procedure: &'a ast::Procedure,
+    ) -> Result<(), Diagnostic> {
+        let locals = self.procedures[&procedure.name.name]
+            .params
+            .iter()
+            .map(|(u, ty, _)| (u.clone(), *ty))
+            .collect();
+        self.block(
+            &procedure.body,
+            &Scope {
+                owner: Owner::Procedure,
+                locals,
+            },
+        )
     }
 
     /// `m(ū) { S; return e }`: exactly one `return`, at the end.
-    pub(super) fn method_body(&mut self, class: &str, method: &'a ast::Method) -> Result<(), Diagnostic> {
+    pub(super) fn method_body(
+        &mut self,
+        class: &str,
+        method: &'a ast::Method,
+    ) -> Result<(), Diagnostic> {
         let signature = &self.classes[class].methods[&method.name.name];
         let result = signature.result;
-        let locals = signature.signature.params.iter().map(|(u, ty, _)| (u.clone(), *ty)).collect();
-        let scope = Scope { owner: Owner::Method { class: class.to_string(), method: method.name.name.clone() }, locals };
+        let locals = signature
+            .signature
+            .params
+            .iter()
+            .map(|(u, ty, _)| (u.clone(), *ty))
+            .collect();
+        let scope = Scope {
+            owner: Owner::Method {
+                class: class.to_string(),
+                method: method.name.name.clone(),
+            },
+            locals,
+        };
         let Some((last, body)) = method.body.split_last() else {
             return Err(self.missing_return(method));
         };
@@ -26,16 +54,31 @@ impl<'a> Checker<'a, '_> {
     }
 
     pub(super) fn missing_return(&self, method: &ast::Method) -> Diagnostic {
-        let mut error = self.error(method.end.clone(), format!("method `{}` must end with `return e`", method.name.name));
-        error.notes.push(("the method starts here".into(), method.name.span.clone()));
+        let mut error = self.error(
+            method.end.clone(),
+            format!("method `{}` must end with `return e`", method.name.name),
+        );
+        error
+            .notes
+            .push(("the method starts here".into(), method.name.span.clone()));
         error
     }
 
-    pub(super) fn block(&mut self, statements: &'a [Stmt], scope: &Scope) -> Result<(), Diagnostic> {
-        statements.iter().try_for_each(|statement| self.statement(statement, scope))
+    pub(super) fn block(
+        &mut self,
+        statements: &'a [Stmt],
+        scope: &Scope,
+    ) -> Result<(), Diagnostic> {
+        statements
+            .iter()
+            .try_for_each(|statement| self.statement(statement, scope))
     }
 
-    pub(super) fn statement(&mut self, statement: &'a Stmt, scope: &Scope) -> Result<(), Diagnostic> {
+    pub(super) fn statement(
+        &mut self,
+        statement: &'a Stmt,
+        scope: &Scope,
+    ) -> Result<(), Diagnostic> {
         match &statement.kind {
             StmtKind::Skip => Ok(()),
             StmtKind::Assign(target, value) => {
@@ -89,17 +132,33 @@ impl<'a> Checker<'a, '_> {
     }
 
     /// `P(e1, …, en)`: a declared procedure with as many parameters.
-    pub(super) fn call(&mut self, procedure: &Ident, args: &'a [Expr], scope: &Scope) -> Result<(), Diagnostic> {
+    pub(super) fn call(
+        &mut self,
+        procedure: &Ident,
+        args: &'a [Expr],
+        scope: &Scope,
+    ) -> Result<(), Diagnostic> {
         let Some(signature) = self.procedures.get(&procedure.name) else {
-            return Err(self.error(procedure.span.clone(), format!("unknown procedure `{}`", procedure.name)));
+            return Err(self.error(
+                procedure.span.clone(),
+                format!("unknown procedure `{}`", procedure.name),
+            ));
         };
         let params: Vec<TyId> = signature.params.iter().map(|(_, ty, _)| *ty).collect();
         if params.len() != args.len() {
             let mut error = self.error(
                 procedure.span.clone(),
-                format!("procedure `{}` expects {} but is called with {}", procedure.name, count(params.len()), args.len()),
+                format!(
+                    "procedure `{}` expects {} but is called with {}",
+                    procedure.name,
+                    count(params.len()),
+                    args.len()
+                ),
             );
-            error.notes.push((format!("`{}` is declared here", procedure.name), signature.name.clone()));
+            error.notes.push((
+                format!("`{}` is declared here", procedure.name),
+                signature.name.clone(),
+            ));
             return Err(error);
         }
         for (arg, param) in args.iter().zip(params) {
@@ -110,7 +169,11 @@ impl<'a> Checker<'a, '_> {
     }
 
     /// The type of what `target` assigns to, where to blame it, and what it is.
-    pub(super) fn target(&mut self, target: &'a Target, scope: &Scope) -> Result<(TyId, Span, Subject<'a>), Diagnostic> {
+    pub(super) fn target(
+        &mut self,
+        target: &'a Target,
+        scope: &Scope,
+    ) -> Result<(TyId, Span, Subject<'a>), Diagnostic> {
         match target {
             Target::Var(x) => {
                 self.assignable(x, scope)?;
@@ -128,7 +191,11 @@ impl<'a> Checker<'a, '_> {
                 let ty = self.variable(&array.name, &array.span, scope);
                 let element = self.array(&array.name, &array.span, ty)?;
                 self.check(index, Shape::Int, scope)?;
-                Ok((element, array.span.start..index.span.end, Subject::Element(&array.name)))
+                Ok((
+                    element,
+                    array.span.start..index.span.end,
+                    Subject::Element(&array.name),
+                ))
             }
         }
     }
@@ -157,28 +224,58 @@ impl<'a> Checker<'a, '_> {
             return global.ty;
         }
         let ty = self.types.fresh();
-        self.globals.insert(x.to_string(), Global { ty, span: span.clone(), declared: false });
+        self.globals.insert(
+            x.to_string(),
+            Global {
+                ty,
+                span: span.clone(),
+                declared: false,
+            },
+        );
         ty
     }
 
     /// Requires variable `a` (of type `ty`, used at `span`) to be an array;
     /// returns its element type.
     pub(super) fn array(&mut self, a: &'a str, span: &Span, ty: TyId) -> Result<TyId, Diagnostic> {
-        let element = self.types.restricted(Restriction { reason: Reason::Element(a), span: span.clone() });
+        let element = self.types.restricted(Restriction {
+            reason: Reason::Element(a),
+            span: span.clone(),
+        });
         let array = self.types.known(Shape::Array(element));
         self.unify_with(&Subject::Var(a), span, ty, array)?;
         Ok(element)
     }
 
     /// `e.f`: `f` is a declared field and `e` an object of a class that has it.
-    pub(super) fn field(&mut self, object: &'a Expr, field: &'a Ident, scope: &Scope) -> Result<TyId, Diagnostic> {
+    pub(super) fn field(
+        &mut self,
+        object: &'a Expr,
+        field: &'a Ident,
+        scope: &Scope,
+    ) -> Result<TyId, Diagnostic> {
         let Some((sort, declaration)) = self.fields.get(&field.name).cloned() else {
-            return Err(self.error(field.span.clone(), format!("unknown field `{}`", field.name)));
+            return Err(self.error(
+                field.span.clone(),
+                format!("unknown field `{}`", field.name),
+            ));
         };
         let receiver = self.infer(object, scope)?;
-        self.restrict(receiver, Reason::Receiver { member: &field.name, call: false }, &object.span, &Subject::of(object))?;
+        self.restrict(
+            receiver,
+            Reason::Receiver {
+                member: &field.name,
+                call: false,
+            },
+            &object.span,
+            &Subject::of(object),
+        )?;
         self.member(Pending::Field { receiver, field })?;
-        let evidence = Evidence { span: declaration, subject: Some(format!("field `{}`", field.name)), declared: true };
+        let evidence = Evidence {
+            span: declaration,
+            subject: Some(format!("field `{}`", field.name)),
+            declared: true,
+        };
         Ok(self.types.of_sort(&sort, Some(evidence), None))
     }
 }
