@@ -7,7 +7,7 @@
 //! rule's `V'[x := V'(e)]`.
 
 use crate::distribution::Required;
-use crate::generators::{BasicProgram, Inputs, Path};
+use crate::generators::{BasicProgram, Checked, Inputs, Path};
 use crate::mutants::{
     soundness_without_array_assignments, AssignmentWithoutSigma, ConcreteAssignmentIgnoringV,
     Mutated,
@@ -48,6 +48,7 @@ fn corollary_with<M: Systems, P: Generated, const CHECKED: bool>(
 }
 
 type Property = fn(BasicProgram, Inputs, Path) -> TestResult;
+type CheckedProperty = fn(Checked<BasicProgram>, Inputs, Path) -> TestResult;
 
 /// §2's assignments: to a variable and to an array element.
 fn required() -> Required {
@@ -68,7 +69,7 @@ fn corollary_2_2_holds_with_checked_arrays() {
     holds(
         "Corollary 2.2 (checked arrays)",
         &required(),
-        corollary::<Real, _, true> as Property,
+        corollary::<Real, _, true> as CheckedProperty,
     );
 }
 

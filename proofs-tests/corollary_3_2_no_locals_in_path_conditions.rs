@@ -5,16 +5,16 @@
 //! Checked along random symbolic runs of random recursive programs.
 
 use crate::distribution::{Required, RECURSIVE_RULES};
-use crate::generators::{Path, RecursiveProgram};
+use crate::generators::{Checked, Path, RecursiveProgram};
 use crate::mutants::{GuardWithoutTau, MutatedRecursive};
-use crate::{build, catches, holds, verdict, RealRecursive, Systems};
+use crate::{build, catches, holds, verdict, Generated, RealRecursive, Systems};
 use quickcheck::TestResult;
 use symex::theorems::recursive::check_no_locals_in_path_conditions;
 use symex::theorems::Recursive;
 use symex_semantics::recursive::{concrete, symbolic};
 use symex_semantics::system::TransitionSystem;
 
-fn corollary<M, S, C, const CHECKED: bool>(program: RecursiveProgram, path: Path) -> TestResult
+fn corollary<M, S, C, P: Generated, const CHECKED: bool>(program: P, path: Path) -> TestResult
 where
     M: Systems<Simulation = Recursive<S, C>>,
     S: TransitionSystem<Config = symbolic::Config>,
@@ -38,13 +38,14 @@ fn required(checked: bool) -> Required {
 }
 
 type Property = fn(RecursiveProgram, Path) -> TestResult;
+type CheckedProperty = fn(Checked<RecursiveProgram>, Path) -> TestResult;
 
 #[test]
 fn corollary_3_2_holds() {
     holds(
         "Corollary 3.2",
         &required(false),
-        corollary::<RealRecursive, _, _, false> as Property,
+        corollary::<RealRecursive, _, _, _, false> as Property,
     );
 }
 
@@ -53,7 +54,7 @@ fn corollary_3_2_holds_with_checked_arrays() {
     holds(
         "Corollary 3.2 (checked arrays)",
         &required(true),
-        corollary::<RealRecursive, _, _, true> as Property,
+        corollary::<RealRecursive, _, _, _, true> as CheckedProperty,
     );
 }
 
@@ -62,6 +63,6 @@ fn corollary_3_2_catches_guard_without_tau() {
     catches(
         "Corollary 3.2 on a choice guarded by bσ",
         &required(false),
-        corollary::<MutatedRecursive<GuardWithoutTau>, _, _, false> as Property,
+        corollary::<MutatedRecursive<GuardWithoutTau>, _, _, _, false> as Property,
     );
 }

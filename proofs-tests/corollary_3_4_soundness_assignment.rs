@@ -10,13 +10,14 @@
 
 use crate::corollary_2_2_soundness_assignment::corollary;
 use crate::distribution::Required;
-use crate::generators::{Inputs, Path, RecursiveProgram};
+use crate::generators::{Checked, Inputs, Path, RecursiveProgram};
 use crate::mutants::{LocalAssignmentInCaller, MutatedRecursive};
 use crate::{catches, holds, RealRecursive};
 use quickcheck::TestResult;
 use symex_semantics::system::Rule;
 
 type Property = fn(RecursiveProgram, Inputs, Path) -> TestResult;
+type CheckedProperty = fn(Checked<RecursiveProgram>, Inputs, Path) -> TestResult;
 
 /// §3's assignments: to a global, to a local variable, to an array element.
 fn required() -> Required {
@@ -41,7 +42,7 @@ fn corollary_3_4_holds_with_checked_arrays() {
     holds(
         "Corollary 3.4 (checked arrays)",
         &required(),
-        corollary::<RealRecursive, _, true> as Property,
+        corollary::<RealRecursive, _, true> as CheckedProperty,
     );
 }
 

@@ -107,15 +107,27 @@ pub struct Draw<'g> {
     g: &'g mut Gen,
     locals: Vec<Name>,
     procedures: Vec<(Name, usize)>,
+    indices: Indices,
+}
+
+/// How often an index is certainly out of bounds (`-1`, `len(a)`).
+#[derive(Clone, Copy)]
+pub enum Indices {
+    /// A quarter of the indices: unchecked, such a read is a default value.
+    Boundary,
+    /// An eighth: checked, such a read ends the run in an error, and runs
+    /// that end at their first read check little of a theorem.
+    MostlyInside,
 }
 
 impl<'g> Draw<'g> {
     /// Draws in the main statement of a basic program.
-    pub fn new(g: &'g mut Gen) -> Draw<'g> {
+    pub fn new(g: &'g mut Gen, indices: Indices) -> Draw<'g> {
         Draw {
             g,
             locals: Vec::new(),
             procedures: Vec::new(),
+            indices,
         }
     }
 }
@@ -142,13 +154,18 @@ impl Draw<'_> {
     /// `len(a) - 1`, or else a variable, a constant or an expression.
     fn index(&mut self, depth: usize) -> Term {
         let len = Term::len("a");
-        match self.below(8) {
+        let outside = match self.indices {
+            Indices::Boundary => 25,
+            Indices::MostlyInside => 12,
+        };
+        if self.chance(outside) {
+            return if self.chance(50) { Term::int(-1) } else { len };
+        }
+        match self.below(6) {
             0 => Term::int(0),
-            1 => Term::int(-1),
-            2 => len,
-            3 => Term::binary(BinOp::Sub, len, Term::int(1)),
-            4 | 5 => self.int_var(),
-            6 => self.literal(),
+            1 => Term::binary(BinOp::Sub, len, Term::int(1)),
+            2 | 3 => self.int_var(),
+            4 => self.literal(),
             _ => self.int(depth),
         }
     }
@@ -390,13 +407,19 @@ impl Draw<'_> {
     }
 }
 
-impl Arbitrary for BasicProgram {
-    fn arbitrary(g: &mut Gen) -> BasicProgram {
-        let mut draw = Draw::new(g);
+impl BasicProgram {
+    fn generate(g: &mut Gen, indices: Indices) -> BasicProgram {
+        let mut draw = Draw::new(g, indices);
         let (fewest, most) = STATEMENT_BUDGET;
         let mut budget = fewest + draw.below(most - fewest + 1);
         let main = draw.block(&mut budget, NESTING);
         BasicProgram::from_main(main)
+    }
+}
+
+impl Arbitrary for BasicProgram {
+    fn arbitrary(g: &mut Gen) -> BasicProgram {
+        BasicProgram::generate(g, Indices::Boundary)
     }
 
     /// Programs with a statement left out, a compound statement replaced
@@ -452,8 +475,8 @@ impl fmt::Debug for RecursiveProgram {
     }
 }
 
-impl Arbitrary for RecursiveProgram {
-    fn arbitrary(g: &mut Gen) -> RecursiveProgram {
+impl RecursiveProgram {
+    fn generate(g: &mut Gen, indices: Indices) -> RecursiveProgram {
         let count = 1 + usize::arbitrary(g) % PROCEDURES.len();
         let declared: Vec<(Name, usize)> = PROCEDURES[..count]
             .iter()
@@ -461,10 +484,12 @@ impl Arbitrary for RecursiveProgram {
             .collect();
         let mut procedures = BTreeMap::new();
         for (name, params) in &PROCEDURES[..count] {
+            let locals = params.iter().map(|u| Name::from(*u)).collect();
             let mut draw = Draw {
                 g: &mut *g,
-                locals: params.iter().map(|u| Name::from(*u)).collect(),
+                locals,
                 procedures: declared.clone(),
+                indices,
             };
             let mut budget = 1 + draw.below(STATEMENT_BUDGET.1 / 2);
             let mut body = draw.block(&mut budget, NESTING);
@@ -487,11 +512,18 @@ impl Arbitrary for RecursiveProgram {
             g,
             locals: Vec::new(),
             procedures: declared,
+            indices,
         };
         let mut budget = 1 + draw.below(STATEMENT_BUDGET.1 / 2);
         let mut main = draw.block(&mut budget, NESTING);
         main.push(draw.call());
         RecursiveProgram::from_parts(procedures, main)
+    }
+}
+
+impl Arbitrary for RecursiveProgram {
+    fn arbitrary(g: &mut Gen) -> RecursiveProgram {
+        RecursiveProgram::generate(g, Indices::Boundary)
     }
 
     /// Programs with a smaller main statement or procedure body.
@@ -518,6 +550,37 @@ impl Arbitrary for RecursiveProgram {
             }
         }
         Box::new(smaller.into_iter())
+    }
+}
+
+/// A program for a property under `--checked-arrays`, drawn with
+/// [`Indices::MostlyInside`].
+#[derive(Clone)]
+pub struct Checked<P>(pub P);
+
+impl<P: fmt::Debug> fmt::Debug for Checked<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Arbitrary for Checked<BasicProgram> {
+    fn arbitrary(g: &mut Gen) -> Self {
+        Checked(BasicProgram::generate(g, Indices::MostlyInside))
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+        Box::new(self.0.shrink().map(Checked))
+    }
+}
+
+impl Arbitrary for Checked<RecursiveProgram> {
+    fn arbitrary(g: &mut Gen) -> Self {
+        Checked(RecursiveProgram::generate(g, Indices::MostlyInside))
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+        Box::new(self.0.shrink().map(Checked))
     }
 }
 
@@ -676,7 +739,7 @@ impl fmt::Debug for Expression {
 
 impl Arbitrary for Expression {
     fn arbitrary(g: &mut Gen) -> Expression {
-        let mut draw = Draw::new(g);
+        let mut draw = Draw::new(g, Indices::Boundary);
         let depth = 1 + draw.below(EXPRESSION_DEPTH + 1);
         Expression(if draw.chance(50) {
             draw.int(depth)

@@ -42,7 +42,7 @@ mod theorem_4_5_path_condition;
 mod unfolding_agrees_with_program_semantics;
 
 use distribution::Required;
-use generators::{BasicProgram, RecursiveProgram};
+use generators::{BasicProgram, Checked, RecursiveProgram};
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult, Testable};
 use std::fmt;
 use std::rc::Rc;
@@ -206,6 +206,15 @@ impl Generated for BasicProgram {
 impl Generated for RecursiveProgram {
     fn program(&self) -> Rc<Program> {
         self.0.clone()
+    }
+}
+
+impl<P: Generated + Clone> Generated for Checked<P>
+where
+    Checked<P>: Arbitrary,
+{
+    fn program(&self) -> Rc<Program> {
+        self.0.program()
     }
 }
 

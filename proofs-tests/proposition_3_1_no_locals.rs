@@ -6,16 +6,16 @@
 //! Checked along random symbolic runs of random recursive programs.
 
 use crate::distribution::{Required, RECURSIVE_RULES};
-use crate::generators::{Path, RecursiveProgram};
+use crate::generators::{Checked, Path, RecursiveProgram};
 use crate::mutants::{ActualsAfterPush, MutatedRecursive};
-use crate::{build, catches, holds, verdict, RealRecursive, Systems};
+use crate::{build, catches, holds, verdict, Generated, RealRecursive, Systems};
 use quickcheck::TestResult;
 use symex::theorems::recursive::check_no_locals_in_substitutions;
 use symex::theorems::Recursive;
 use symex_semantics::recursive::{concrete, symbolic};
 use symex_semantics::system::TransitionSystem;
 
-fn proposition<M, S, C, const CHECKED: bool>(program: RecursiveProgram, path: Path) -> TestResult
+fn proposition<M, S, C, P: Generated, const CHECKED: bool>(program: P, path: Path) -> TestResult
 where
     M: Systems<Simulation = Recursive<S, C>>,
     S: TransitionSystem<Config = symbolic::Config>,
@@ -37,13 +37,14 @@ fn required(checked: bool) -> Required {
 }
 
 type Property = fn(RecursiveProgram, Path) -> TestResult;
+type CheckedProperty = fn(Checked<RecursiveProgram>, Path) -> TestResult;
 
 #[test]
 fn proposition_3_1_holds() {
     holds(
         "Proposition 3.1",
         &required(false),
-        proposition::<RealRecursive, _, _, false> as Property,
+        proposition::<RealRecursive, _, _, _, false> as Property,
     );
 }
 
@@ -52,7 +53,7 @@ fn proposition_3_1_holds_with_checked_arrays() {
     holds(
         "Proposition 3.1 (checked arrays)",
         &required(true),
-        proposition::<RealRecursive, _, _, true> as Property,
+        proposition::<RealRecursive, _, _, _, true> as CheckedProperty,
     );
 }
 
@@ -61,6 +62,6 @@ fn proposition_3_1_catches_actuals_evaluated_after_push() {
     catches(
         "Proposition 3.1 on τ'(ū) = ē(id ∪ σ)",
         &required(false),
-        proposition::<MutatedRecursive<ActualsAfterPush>, _, _, false> as Property,
+        proposition::<MutatedRecursive<ActualsAfterPush>, _, _, _, false> as Property,
     );
 }

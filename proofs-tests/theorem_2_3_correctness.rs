@@ -6,7 +6,7 @@
 //! be in `⟨S', V∘σ⟩` after as many steps, at every step.
 
 use crate::distribution::{Required, BASIC_RULES};
-use crate::generators::{BasicProgram, Inputs, Path};
+use crate::generators::{BasicProgram, Checked, Inputs, Path};
 use crate::mutants::{
     AssignmentWithoutSigma, DroppedDelta, ImplicationGuardedLikeDisjunction, InclusiveUpperBound,
     LoopExitWithoutGuard, Mutated, MutatedDelta, SwappedChoice,
@@ -43,6 +43,7 @@ fn required(checked: bool) -> Required {
 }
 
 type Property = fn(BasicProgram, Inputs, Path) -> TestResult;
+type CheckedProperty = fn(Checked<BasicProgram>, Inputs, Path) -> TestResult;
 
 #[test]
 fn theorem_2_3_holds() {
@@ -58,7 +59,7 @@ fn theorem_2_3_holds_with_checked_arrays() {
     holds(
         "Theorem 2.3 (checked arrays)",
         &required(true),
-        correctness::<Real, _, true> as Property,
+        correctness::<Real, _, true> as CheckedProperty,
     );
 }
 
@@ -94,7 +95,7 @@ fn theorem_2_3_catches_dropped_delta() {
     catches(
         "Theorem 2.3 on a symbolic system without δ",
         &required(true),
-        correctness::<DroppedDelta, _, true> as Property,
+        correctness::<DroppedDelta, _, true> as CheckedProperty,
     );
 }
 
@@ -103,7 +104,7 @@ fn theorem_2_3_catches_implication_guarded_like_disjunction_in_delta() {
     catches(
         "Theorem 2.3 on δ(e₁ ==> e₂) guarded by ¬e₁",
         &required(true),
-        correctness::<MutatedDelta<ImplicationGuardedLikeDisjunction>, _, true> as Property,
+        correctness::<MutatedDelta<ImplicationGuardedLikeDisjunction>, _, true> as CheckedProperty,
     );
 }
 
@@ -112,6 +113,6 @@ fn theorem_2_3_catches_an_inclusive_upper_bound_in_delta() {
     catches(
         "Theorem 2.3 on δ(a[e]) with e ≤ len(a)",
         &required(true),
-        correctness::<MutatedDelta<InclusiveUpperBound>, _, true> as Property,
+        correctness::<MutatedDelta<InclusiveUpperBound>, _, true> as CheckedProperty,
     );
 }

@@ -9,7 +9,7 @@
 //! last step (symbolically `assume e` only conjoins `e`), which is exempt.
 
 use crate::distribution::{Required, BASIC_RULES};
-use crate::generators::{BasicProgram, Inputs};
+use crate::generators::{BasicProgram, Checked, Inputs};
 use crate::mutants::{
     AssignmentWithoutSigma, ConcreteAssignmentIgnoringV, DroppedDelta,
     ImplicationGuardedLikeDisjunction, InclusiveUpperBound, Mutated, MutatedDelta, SwappedChoice,
@@ -48,6 +48,7 @@ fn required(checked: bool) -> Required {
 }
 
 type Property = fn(BasicProgram, Inputs) -> TestResult;
+type CheckedProperty = fn(Checked<BasicProgram>, Inputs) -> TestResult;
 
 #[test]
 fn theorem_2_4_holds() {
@@ -63,7 +64,7 @@ fn theorem_2_4_holds_with_checked_arrays() {
     holds(
         "Theorem 2.4 (checked arrays)",
         &required(true),
-        completeness::<Real, _, true> as Property,
+        completeness::<Real, _, true> as CheckedProperty,
     );
 }
 
@@ -99,7 +100,7 @@ fn theorem_2_4_catches_dropped_delta() {
     catches(
         "Theorem 2.4 on a symbolic system without δ",
         &required(true),
-        completeness::<DroppedDelta, _, true> as Property,
+        completeness::<DroppedDelta, _, true> as CheckedProperty,
     );
 }
 
@@ -108,7 +109,7 @@ fn theorem_2_4_catches_implication_guarded_like_disjunction_in_delta() {
     catches(
         "Theorem 2.4 on δ(e₁ ==> e₂) guarded by ¬e₁",
         &required(true),
-        completeness::<MutatedDelta<ImplicationGuardedLikeDisjunction>, _, true> as Property,
+        completeness::<MutatedDelta<ImplicationGuardedLikeDisjunction>, _, true> as CheckedProperty,
     );
 }
 
@@ -117,6 +118,6 @@ fn theorem_2_4_catches_an_inclusive_upper_bound_in_delta() {
     catches(
         "Theorem 2.4 on δ(a[e]) with e ≤ len(a)",
         &required(true),
-        completeness::<MutatedDelta<InclusiveUpperBound>, _, true> as Property,
+        completeness::<MutatedDelta<InclusiveUpperBound>, _, true> as CheckedProperty,
     );
 }

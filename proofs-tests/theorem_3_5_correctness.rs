@@ -7,7 +7,7 @@
 //! compared, closure by closure (statements and `V∘τ`), and `V∘σ`.
 
 use crate::distribution::{Required, RECURSIVE_RULES};
-use crate::generators::{Inputs, Path, RecursiveProgram};
+use crate::generators::{Checked, Inputs, Path, RecursiveProgram};
 use crate::mutants::{LocalAssignmentInCaller, MutatedRecursive, ReturnWithoutPop, SwappedChoice};
 use crate::theorem_2_3_correctness::correctness;
 use crate::{catches, holds, RealRecursive};
@@ -21,6 +21,7 @@ fn required(checked: bool) -> Required {
 }
 
 type Property = fn(RecursiveProgram, Inputs, Path) -> TestResult;
+type CheckedProperty = fn(Checked<RecursiveProgram>, Inputs, Path) -> TestResult;
 
 #[test]
 fn theorem_3_5_holds() {
@@ -36,7 +37,7 @@ fn theorem_3_5_holds_with_checked_arrays() {
     holds(
         "Theorem 3.5 (checked arrays)",
         &required(true),
-        correctness::<RealRecursive, _, true> as Property,
+        correctness::<RealRecursive, _, true> as CheckedProperty,
     );
 }
 

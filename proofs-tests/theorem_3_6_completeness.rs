@@ -9,7 +9,7 @@
 //! compared after every step.
 
 use crate::distribution::{Required, RECURSIVE_RULES};
-use crate::generators::{Inputs, RecursiveProgram};
+use crate::generators::{Checked, Inputs, RecursiveProgram};
 use crate::mutants::{ActualsAfterPush, MutatedRecursive, ReturnWithoutPop};
 use crate::theorem_2_4_completeness::completeness;
 use crate::{catches, holds, RealRecursive};
@@ -30,6 +30,7 @@ fn required(checked: bool) -> Required {
 }
 
 type Property = fn(RecursiveProgram, Inputs) -> TestResult;
+type CheckedProperty = fn(Checked<RecursiveProgram>, Inputs) -> TestResult;
 
 #[test]
 fn theorem_3_6_holds() {
@@ -45,7 +46,7 @@ fn theorem_3_6_holds_with_checked_arrays() {
     holds(
         "Theorem 3.6 (checked arrays)",
         &required(true),
-        completeness::<RealRecursive, _, true> as Property,
+        completeness::<RealRecursive, _, true> as CheckedProperty,
     );
 }
 
