@@ -60,6 +60,15 @@ fn series(panel: &Panel, comparisons: &[Comparison]) -> BTreeMap<(String, &'stat
     lines
 }
 
+/// An axis label: whole numbers without a fractional part (`1000`, not `1000.0`).
+fn number(value: &f64) -> String {
+    if value.fract() == 0.0 {
+        format!("{value:.0}")
+    } else {
+        format!("{value}")
+    }
+}
+
 fn draw_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     panel: &Panel,
@@ -85,7 +94,12 @@ fn draw_panel<DB: DrawingBackend>(
         .x_label_area_size(36)
         .y_label_area_size(60)
         .build_cartesian_2d(range(|p| p.0).log_scale(), range(|p| p.1).log_scale())?;
-    chart.configure_mesh().x_desc("size n").draw()?;
+    chart
+        .configure_mesh()
+        .x_desc("size n")
+        .x_label_formatter(&number)
+        .y_label_formatter(&number)
+        .draw()?;
     for (index, ((family, method), points)) in lines.iter().enumerate() {
         let colour = Palette99::pick(index / 2).to_rgba();
         let style = ShapeStyle {
@@ -94,17 +108,22 @@ fn draw_panel<DB: DrawingBackend>(
             stroke_width: 2,
         };
         let label = format!("{family} {method}");
-        if *method == "wp" {
+        let legend = if *method == "wp" {
             chart
                 .draw_series(DashedLineSeries::new(points.iter().copied(), 6, 4, style))?
                 .label(label)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
         } else {
             chart
                 .draw_series(LineSeries::new(points.iter().copied(), style))?
                 .label(label)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
-        }
+        };
+        // The legend's sample is dashed where the line is.
+        let gap = if *method == "wp" { 4 } else { 0 };
+        legend.legend(move |(x, y)| {
+            EmptyElement::at((x, y))
+                + PathElement::new(vec![(0, 0), (8, 0)], style)
+                + PathElement::new(vec![(8 + gap, 0), (20, 0)], style)
+        });
         chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, style)))?;
     }
     chart
