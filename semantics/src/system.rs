@@ -137,13 +137,7 @@ pub trait SymbolicConfiguration: Configuration {
         inputs: &Valuation,
         ground: &mut GroundValues,
     ) -> Result<Valuation, String> {
-        let mut predicted = Valuation::new().with_heap(inputs.heap.clone());
-        for (x, e) in self.global_state() {
-            let value = eval_sharing(&e, inputs, ground)
-                .map_err(|error| format!("the final state of `{x}` has no value: {error}"))?;
-            predicted.insert(x, value);
-        }
-        Ok(predicted)
+        evaluated_state(self, inputs, ground)
     }
 
     /// A model of the path condition, made into the program's inputs: the
@@ -173,6 +167,23 @@ pub trait SymbolicConfiguration: Configuration {
             .fold(Substitution::identity(), |s, (x, v)| s.update(x, v))
             .apply(e)
     }
+}
+
+/// `V ∘ σ` on the globals of `config`: each value of its state evaluated
+/// under `inputs`, the values of ground subterms kept in `ground` from one
+/// call to the next.
+pub fn evaluated_state<C: SymbolicConfiguration + ?Sized>(
+    config: &C,
+    inputs: &Valuation,
+    ground: &mut GroundValues,
+) -> Result<Valuation, String> {
+    let mut predicted = Valuation::new().with_heap(inputs.heap.clone());
+    for (x, e) in config.global_state() {
+        let value = eval_sharing(&e, inputs, ground)
+            .map_err(|error| format!("the final state of `{x}` has no value: {error}"))?;
+        predicted.insert(x, value);
+    }
+    Ok(predicted)
 }
 
 /// A configuration of a concrete system.

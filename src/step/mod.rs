@@ -183,9 +183,11 @@ where
                         "`go {branch}` is infeasible: {name} = {phi} implies ¬({guard})"
                     ))
                 }
-                SatResult::Unknown => return Err(format!(
+                SatResult::Unknown => {
+                    return Err(format!(
                     "`go {branch}`: the solver cannot tell whether {name} ∧ {guard} is satisfiable"
-                )),
+                ))
+                }
             }
             config = step.next;
             steps += 1;

@@ -20,7 +20,9 @@ const MAX_SHRUNK_OBJECTS: usize = 16;
 /// `model`, completed and shrunk while it still satisfies `phi`.
 pub fn inputs_from(model: Valuation, phi: &Term, program: &Program) -> Valuation {
     let complete = complete(model, program);
-    let shrunk = if complete.heap.len() <= MAX_SHRUNK_OBJECTS {
+    // Without objects there is nothing to shrink, and checking that `phi`
+    // holds would evaluate the whole path condition at every leaf.
+    let shrunk = if (1..=MAX_SHRUNK_OBJECTS).contains(&complete.heap.len()) {
         shrink(complete, phi)
     } else {
         complete

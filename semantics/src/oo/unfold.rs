@@ -26,7 +26,9 @@ use crate::delta::not_nil;
 use crate::delta::Checks;
 use crate::eval::{GroundValues, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt, Target};
-use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
+use crate::system::{
+    evaluated_state, Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem,
+};
 use crate::term::{Name, Sort, Term};
 use std::fmt;
 use std::rc::Rc;
@@ -542,11 +544,18 @@ impl<P: PathState> SymbolicConfiguration for Config<P> {
         self.state.global_state(&self.program)
     }
 
+    /// Without classes there is no heap to build: the state's values over
+    /// the initial state are evaluated (`V(wp_ρ(x))` is `x` after ρ), sharing
+    /// ground parts across paths, where running the trace would cost the
+    /// whole trace at every leaf.
     fn predicted_state(
         &self,
         inputs: &Valuation,
-        _: &mut GroundValues,
+        ground: &mut GroundValues,
     ) -> Result<Valuation, String> {
+        if self.program.classes.is_empty() {
+            return evaluated_state(self, inputs, ground);
+        }
         self.state
             .predicted_state(inputs, &self.program, self.options)
     }
