@@ -18,7 +18,7 @@ use std::io;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use symex_semantics::eval::GroundValues;
-use symex_semantics::system::{Configuration, Step, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{Configuration, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort, Term};
 
 /// How to explore.
@@ -298,7 +298,10 @@ where
                 unfoldings.clone()
             }
         };
-        if next.max_active_calls() > self.options.bounds.unfold {
+        // Only a call adds an active call, and counting them walks the
+        // whole stack: at every step that would be quadratic in the depth.
+        let call = matches!(rule, Rule::ProcedureCall | Rule::MethodCall);
+        if call && next.max_active_calls() > self.options.bounds.unfold {
             end.get_or_insert(Status::Bounded(BoundReason::CallDepth(
                 self.options.bounds.unfold,
             )));
