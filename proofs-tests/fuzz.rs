@@ -412,12 +412,12 @@ fn program(seed: u64, n: u64) -> Program {
     if n % 5 == 4 {
         return (*OoProgram::arbitrary(&mut g).0).clone();
     }
-    let program = if n % 2 == 0 {
+    let program = if n.is_multiple_of(2) {
         BasicProgram::arbitrary(&mut g).program()
     } else {
         RecursiveProgram::arbitrary(&mut g).program()
     };
-    if n % 3 == 0 {
+    if n.is_multiple_of(3) {
         with_boolean_array(&program, (n % 4) as i64 - 1)
     } else {
         (*program).clone()

@@ -27,7 +27,7 @@ fn lemma(delta: fn(&Term) -> Term, v: &Configuration, e: &Expression) -> TestRes
     if undefined {
         distribution::record_case("⊥");
     }
-    TestResult::from_bool(!undefined == (eval_bool(&delta(&e.0), &v.0) == Ok(true)))
+    TestResult::from_bool(undefined != (eval_bool(&delta(&e.0), &v.0) == Ok(true)))
 }
 
 fn definition_4_1(e: &Term) -> Term {

@@ -299,7 +299,7 @@ pub trait DeltaMutant {
                     Term::conjunction([d(array), d(index), Self::bound(array, index)])
                 }
                 TermKind::Field(object, ..) => Term::and(d(object), Self::dereferenced(object)),
-                _ => Term::conjunction(node.children().into_iter().map(|child| d(child))),
+                _ => Term::conjunction(node.children().into_iter().map(d)),
             };
             memo.insert(node.id(), defined);
         }

@@ -311,8 +311,11 @@ fn run_once(family: Family, n: usize, output: BenchOutput) -> Result<Run, CliErr
         &mut timed,
     )?;
     let exploration = explored.elapsed();
-    let (output_time, models) = (timed.time, timed.models);
-    drop(timed);
+    let Timed {
+        time: output_time,
+        models,
+        ..
+    } = timed;
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let split = Split {
         front_end_ms: ms(front_end),

@@ -216,8 +216,12 @@ fn snapshot(
     Ok(snapshot)
 }
 
-/// The methods an oo program is snapshotted with (`None`: as `options`
-/// say), each with `broken` if its semantics has that rule. The program is
+/// A method a program is snapshotted with (`None`: as its options say),
+/// and the rule broken under it.
+type SnapshotMethod = (Option<Method>, Option<BrokenRule>);
+
+/// The methods an oo program is snapshotted with, each with `broken` if
+/// its semantics has that rule. The program is
 /// loaded once: terms are numbered in the order they are made, and Z3's
 /// models follow the numbering, so a snapshot must not depend on `broken`
 /// where the rule does not apply.
@@ -225,7 +229,7 @@ fn methods(
     program: &Path,
     options: &[String],
     broken: Option<BrokenRule>,
-) -> Result<Vec<(Option<Method>, Option<BrokenRule>)>, CliError> {
+) -> Result<Vec<SnapshotMethod>, CliError> {
     let line = parse(program, options, SnapFormat::Text)?;
     let loaded = load(&line.common.file)?;
     let semantics = &line.common.semantics;

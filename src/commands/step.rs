@@ -45,7 +45,7 @@ enum Input {
         lines: Box<dyn Iterator<Item = std::io::Result<String>>>,
         number: usize,
     },
-    Terminal(DefaultEditor),
+    Terminal(Box<DefaultEditor>),
 }
 
 /// One line of commands.
@@ -75,7 +75,7 @@ impl Input {
         if std::io::stdin().is_terminal() {
             let editor = DefaultEditor::new()
                 .map_err(|error| CliError::new(format!("cannot open the terminal: {error}")))?;
-            return Ok(Input::Terminal(editor));
+            return Ok(Input::Terminal(Box::new(editor)));
         }
         Ok(Input::Script {
             name: "<stdin>".to_string(),

@@ -35,7 +35,7 @@ impl Location<'_> {
         Some(match self {
             Location::Var(x) => model.update((*x).clone(), value),
             Location::Cell(a, k) => {
-                let array = model.get(*a)?.as_array()?.set((*k).clone(), value);
+                let array = model.get(a)?.as_array()?.set((*k).clone(), value);
                 model.update((*a).clone(), Value::Array(array))
             }
         })

@@ -79,7 +79,7 @@ where
         ));
     } else if let Some((x, value)) = expected_state
         .iter()
-        .find(|(x, value)| final_state.get(*x) != Some(*value))
+        .find(|(x, value)| final_state.get(x) != Some(*value))
     {
         let actual = final_state
             .get(x)

@@ -158,11 +158,7 @@ impl Interval {
 /// `x` when the linear form is the variable `x` itself, which an equality
 /// pins.
 pub fn variable(lhs: &Polynomial) -> Option<Name> {
-    let (monomial, coefficient) = lhs
-        .monomials
-        .iter()
-        .next()
-        .filter(|_| lhs.monomials.len() == 1)?;
+    let (monomial, coefficient) = lhs.monomials.first().filter(|_| lhs.monomials.len() == 1)?;
     match (&monomial[..], coefficient.is_one()) {
         ([atom], true) => match atom.term().kind() {
             TermKind::Var(x, _) => Some(x.clone()),

@@ -139,14 +139,11 @@ impl Polynomial {
         if let Some(k) = self.as_constant() {
             return Some(other.scale(k));
         }
-        let single = |p: &Polynomial| match (
-            p.monomials.iter().next(),
-            p.monomials.len(),
-            p.constant.is_zero(),
-        ) {
-            (Some((m, c)), 1, true) => Some((m.clone(), c.clone())),
-            _ => None,
-        };
+        let single =
+            |p: &Polynomial| match (p.monomials.first(), p.monomials.len(), p.constant.is_zero()) {
+                (Some((m, c)), 1, true) => Some((m.clone(), c.clone())),
+                _ => None,
+            };
         let ((mut m, c), (n, d)) = (single(self)?, single(other)?);
         m.extend(n);
         m.sort();

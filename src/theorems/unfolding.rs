@@ -91,7 +91,7 @@ pub fn same_state(trace: &Valuation, program: &Valuation) -> bool {
     trace.heap == program.heap
         && program
             .iter()
-            .all(|(x, value)| trace.get(x).map_or(true, |w| w == value))
+            .all(|(x, value)| trace.get(x).is_none_or(|w| w == value))
 }
 
 /// How the program halted, as a case of the agreement.

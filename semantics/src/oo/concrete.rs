@@ -6,7 +6,7 @@
 //! mirrors its symbolic counterpart in `unfold.rs`.
 
 use super::action::Location;
-use super::inline::{self, Inlined, ThisRule};
+use super::inline::{self, Call, Inlined, ThisRule};
 use super::trace::assign;
 use super::{location, Calls, Errors};
 use crate::eval::{eval, eval_bool, EvalError, ShowValuation, Valuation};
@@ -144,30 +144,12 @@ impl Concrete {
 
     /// `⟨h := e₀.m(ē); S', V⟩ → ⟨S[this, ū := y₀, ȳ]; h := r; S', V[y₀, ȳ := V(e₀), V(ē)]⟩`
     /// with `y₀, ȳ` fresh, provided `V(e₀)` is an object
-    fn concrete_method_call(
-        &self,
-        c: &Config,
-        target: &Target,
-        receiver: &Term,
-        class: &Name,
-        method: &Name,
-        args: &[Term],
-        rest: Code,
-    ) -> Steps {
-        if let Some(error) = self.error(c, Some(receiver), args)? {
+    fn concrete_method_call(&self, c: &Config, call: Call<'_>, rest: Code) -> Steps {
+        if let Some(error) = self.error(c, Some(call.receiver), call.args)? {
             return Ok(error);
         }
         let n = c.fresh + 1;
-        let inlined = inline::method_call(
-            &self.program,
-            target,
-            receiver,
-            class,
-            method,
-            args,
-            n,
-            ThisRule::Fresh,
-        );
+        let inlined = inline::method_call(&self.program, &call, n, ThisRule::Fresh);
         self.concrete_call(c, Rule::MethodCall, inlined, n, rest)
     }
 
@@ -373,7 +355,17 @@ impl TransitionSystem for Concrete {
                 class,
                 method,
                 args,
-            } => self.concrete_method_call(c, target, receiver, class, method, args, rest),
+            } => self.concrete_method_call(
+                c,
+                Call {
+                    target,
+                    receiver,
+                    class,
+                    method,
+                    args,
+                },
+                rest,
+            ),
             Stmt::Return(Some(r), e) => self.concrete_method_return(c, r, e, rest),
             Stmt::Call(p, args) => self.concrete_procedure_call(c, p, args, rest),
             Stmt::EndCall(_) => self.concrete_procedure_return(c, rest),

@@ -36,17 +36,24 @@ pub struct Inlined {
     pub callee: Name,
 }
 
-/// `h := e₀.m(ē)` for the method `m` of `class`.
-pub fn method_call(
-    program: &Program,
-    target: &Target,
-    receiver: &Term,
-    class: &Name,
-    method: &Name,
-    args: &[Term],
-    n: u32,
-    this: ThisRule,
-) -> Option<Inlined> {
+/// The parts of `h := e₀.m(ē)`, the method `m` of `class`.
+pub struct Call<'s> {
+    pub target: &'s Target,
+    pub receiver: &'s Term,
+    pub class: &'s Name,
+    pub method: &'s Name,
+    pub args: &'s [Term],
+}
+
+/// `h := e₀.m(ē)`.
+pub fn method_call(program: &Program, call: &Call<'_>, n: u32, this: ThisRule) -> Option<Inlined> {
+    let Call {
+        target,
+        receiver,
+        class,
+        method,
+        args,
+    } = *call;
     let declaration = program.classes.get(class)?.methods.get(method)?;
     let this_var = Term::var("this", Sort::Object(class.clone()));
     let mut renaming: HashMap<Name, Term> = HashMap::new();

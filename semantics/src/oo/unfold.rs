@@ -18,7 +18,7 @@
 //! statements into the same actions, so their paths correspond one to one.
 
 use super::action::{Action, Location};
-use super::inline::{self, Inlined, ThisRule};
+use super::inline::{self, Call, Inlined, ThisRule};
 use super::trace::Traces;
 use super::wp::Trace;
 use super::{fresh, inputs, location, Calls, Errors};
@@ -261,16 +261,7 @@ impl<P: PathState> Unfold<P> {
         rest: Code,
     ) -> Vec<Step<Config<P>>> {
         let n = c.fresh + 1;
-        let Some(inlined) = inline::method_call(
-            &self.program,
-            call.target,
-            call.receiver,
-            call.class,
-            call.method,
-            call.args,
-            n,
-            self.this,
-        ) else {
+        let Some(inlined) = inline::method_call(&self.program, &call, n, self.this) else {
             return Vec::new();
         };
         let mut steps = vec![self.symbolic_call(
@@ -425,15 +416,6 @@ impl<P: PathState> Unfold<P> {
         steps.extend(self.error_steps(c, std::slice::from_ref(e)));
         steps
     }
-}
-
-/// The parts of `h := e₀.m(ē)`.
-struct Call<'s> {
-    target: &'s Target,
-    receiver: &'s Term,
-    class: &'s Name,
-    method: &'s Name,
-    args: &'s [Term],
 }
 
 impl<P: PathState> TransitionSystem for Unfold<P> {
