@@ -124,10 +124,9 @@ fn within_limit(ran: &Ran, command: &str) -> Result<(), String> {
     let overrun = ran
         .elapsed
         .saturating_sub(Duration::from_millis(TIME_LIMIT_MS));
-    let name = command.split(' ').next().unwrap_or(command).to_string();
     OVERRUNS.with(|overruns| {
         let mut overruns = overruns.borrow_mut();
-        let longest = overruns.entry(name).or_default();
+        let longest = overruns.entry(command.to_string()).or_default();
         *longest = (*longest).max(overrun);
     });
     if overrun <= Duration::from_millis(margin) {

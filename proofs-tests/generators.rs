@@ -407,7 +407,7 @@ impl Draw<'_> {
     }
 }
 
-impl BasicProgram {
+impl Drawn for BasicProgram {
     fn generate(g: &mut Gen, indices: Indices) -> BasicProgram {
         let mut draw = Draw::new(g, indices);
         let (fewest, most) = STATEMENT_BUDGET;
@@ -475,7 +475,7 @@ impl fmt::Debug for RecursiveProgram {
     }
 }
 
-impl RecursiveProgram {
+impl Drawn for RecursiveProgram {
     fn generate(g: &mut Gen, indices: Indices) -> RecursiveProgram {
         let count = 1 + usize::arbitrary(g) % PROCEDURES.len();
         let declared: Vec<(Name, usize)> = PROCEDURES[..count]
@@ -564,19 +564,14 @@ impl<P: fmt::Debug> fmt::Debug for Checked<P> {
     }
 }
 
-impl Arbitrary for Checked<BasicProgram> {
-    fn arbitrary(g: &mut Gen) -> Self {
-        Checked(BasicProgram::generate(g, Indices::MostlyInside))
-    }
-
-    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
-        Box::new(self.0.shrink().map(Checked))
-    }
+/// A program type drawn with a choice of [`Indices`].
+pub trait Drawn: Arbitrary {
+    fn generate(g: &mut Gen, indices: Indices) -> Self;
 }
 
-impl Arbitrary for Checked<RecursiveProgram> {
+impl<P: Drawn> Arbitrary for Checked<P> {
     fn arbitrary(g: &mut Gen) -> Self {
-        Checked(RecursiveProgram::generate(g, Indices::MostlyInside))
+        Checked(P::generate(g, Indices::MostlyInside))
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {

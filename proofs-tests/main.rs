@@ -42,7 +42,7 @@ mod theorem_4_5_path_condition;
 mod unfolding_agrees_with_program_semantics;
 
 use distribution::Required;
-use generators::{BasicProgram, Checked, RecursiveProgram};
+use generators::{BasicProgram, Checked, Drawn, RecursiveProgram};
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult, Testable};
 use std::fmt;
 use std::rc::Rc;
@@ -209,10 +209,7 @@ impl Generated for RecursiveProgram {
     }
 }
 
-impl<P: Generated + Clone> Generated for Checked<P>
-where
-    Checked<P>: Arbitrary,
-{
+impl<P: Generated + Drawn> Generated for Checked<P> {
     fn program(&self) -> Rc<Program> {
         self.0.program()
     }

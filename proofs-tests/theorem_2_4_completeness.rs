@@ -17,7 +17,6 @@ use crate::mutants::{
 use crate::{build, catches, holds, verdict, Generated, Real, Systems};
 use quickcheck::TestResult;
 use symex::theorems::completeness::check_completeness;
-use symex_semantics::system::Rule;
 
 /// The longest concrete run followed (loops and recursion need not end).
 const MAX_STEPS: usize = 100;
@@ -34,17 +33,9 @@ pub fn completeness<M: Systems, P: Generated, const CHECKED: bool>(
     verdict(check_completeness(&simulation, &inputs.0, MAX_STEPS))
 }
 
-/// §2's rules, and the concrete run that leaves the program's domain:
-/// required without checked arrays, where it is common; with them, runs
-/// mostly end earlier at a bound, and about one in a hundred meets a false
-/// `assume` — too close to the threshold for a requirement that never flakes.
+/// §2's rules (see [`Required::completeness`]).
 fn required(checked: bool) -> Required {
-    let rules = Required::rules(&BASIC_RULES);
-    if checked {
-        rules.checked(true)
-    } else {
-        rules.and(Rule::AssumptionViolated)
-    }
+    Required::completeness(&BASIC_RULES, checked)
 }
 
 type Property = fn(BasicProgram, Inputs) -> TestResult;

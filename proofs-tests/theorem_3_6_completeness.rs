@@ -14,19 +14,10 @@ use crate::mutants::{ActualsAfterPush, MutatedRecursive, ReturnWithoutPop};
 use crate::theorem_2_4_completeness::completeness;
 use crate::{catches, holds, RealRecursive};
 use quickcheck::TestResult;
-use symex_semantics::system::Rule;
 
-/// §3's rules, and the concrete run that leaves the program's domain:
-/// required without checked arrays, where it is common; with them, runs
-/// mostly end earlier at a bound, and about one in a hundred meets a false
-/// `assume` — too close to the threshold for a requirement that never flakes.
+/// §3's rules (see [`Required::completeness`]).
 fn required(checked: bool) -> Required {
-    let rules = Required::rules(&RECURSIVE_RULES);
-    if checked {
-        rules.checked(true)
-    } else {
-        rules.and(Rule::AssumptionViolated)
-    }
+    Required::completeness(&RECURSIVE_RULES, checked)
 }
 
 type Property = fn(RecursiveProgram, Inputs) -> TestResult;

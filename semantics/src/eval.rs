@@ -118,8 +118,12 @@ fn evaluate(
     mut ground: Option<&mut IdMap<Value>>,
 ) -> Result<Value, EvalError> {
     let nodes = match ground.as_deref() {
-        Some(known) if known.contains_key(&e.id()) => return Ok(known[&e.id()].clone()),
-        Some(known) => e.nodes_besides(|t| known.contains_key(&t.id())),
+        Some(known) => {
+            if let Some(value) = known.get(&e.id()) {
+                return Ok(value.clone());
+            }
+            e.nodes_besides(|t| known.contains_key(&t.id()))
+        }
         None => e.nodes(),
     };
     let mut memo: IdMap<Defined> = IdMap::default();

@@ -107,14 +107,14 @@ impl<K: Ord + Clone, V: Clone> Extend<(K, V)> for SmallMap<K, V> {
         entries.extend(pairs);
         // Stable: equal keys keep their order, the last one is kept.
         entries.sort_by(|(a, _), (b, _)| a.cmp(b));
-        let mut kept: Vec<(K, V)> = Vec::with_capacity(entries.len());
-        for (key, value) in entries.drain(..) {
-            match kept.last_mut() {
-                Some(last) if last.0 == key => last.1 = value,
-                _ => kept.push((key, value)),
+        // `dedup_by` drops `later` and keeps `earlier`: move the later value in first.
+        entries.dedup_by(|later, earlier| {
+            let same = later.0 == earlier.0;
+            if same {
+                std::mem::swap(&mut later.1, &mut earlier.1);
             }
-        }
-        *entries = kept;
+            same
+        });
     }
 }
 

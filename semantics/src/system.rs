@@ -118,6 +118,20 @@ pub trait Configuration {
     fn max_active_calls(&self) -> usize;
 }
 
+/// How often the most frequent of `callees` occurs: the active calls of the
+/// most-nested procedure on a stack. Counted in a list, not a hash map: a
+/// program has few procedures.
+pub fn most_active<'a>(callees: impl Iterator<Item = &'a Name>) -> usize {
+    let mut counts: Vec<(&Name, usize)> = Vec::new();
+    for p in callees {
+        match counts.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((p, 1)),
+        }
+    }
+    counts.into_iter().map(|(_, n)| n).max().unwrap_or(0)
+}
+
 /// A configuration of a symbolic system.
 pub trait SymbolicConfiguration: Configuration {
     /// `φ`.
@@ -127,9 +141,10 @@ pub trait SymbolicConfiguration: Configuration {
     fn global_state(&self) -> Vec<(Name, Term)>;
 
     /// The final state this path predicts for a run from `inputs`, a model
-    /// of its path condition: `V ∘ σ` on the globals (Theorem 2.3). An
-    /// unfolding predicts it by running its trace, `⟨V, ρ⟩ →* ⟨V', ε⟩`
-    /// (Theorem 4.5), which also names the objects the path creates.
+    /// of its path condition: `V ∘ σ` on the globals (Theorem 2.3). The
+    /// unfolding of a program with classes predicts it by running its trace,
+    /// `⟨V, ρ⟩ →* ⟨V', ε⟩` (Theorem 4.5), which also names the objects the
+    /// path creates.
     /// `ground` keeps the values of ground subterms from one call to the
     /// next (the paths of an exploration share their states' prefixes).
     fn predicted_state(

@@ -4,7 +4,7 @@
 
 use super::mutant::Mutant;
 use super::{CliError, Method};
-use crate::theorems::broken::{Edited, OoMutant, PATH_WITHOUT_ALIASING};
+use crate::theorems::broken::{unchanged, Edited, OoMutant, PATH_WITHOUT_ALIASING};
 use std::rc::Rc;
 use symex_semantics::eval::Valuation;
 use symex_semantics::oo::inline::ThisRule;
@@ -100,7 +100,13 @@ impl Choice {
                 self.method.name()
             )));
         }
+        // The paper's literal `this` rule is the choice `--literal-this` makes.
+        let this = match mutant {
+            Mutant::Oo(OoMutant::LiteralThis) => ThisRule::Literal,
+            _ => self.this,
+        };
         Ok(Choice {
+            this,
             broken: Some(mutant),
             ..self
         })
@@ -119,44 +125,37 @@ pub fn with_semantics<V: Visitor>(
     visitor: V,
 ) -> Result<V::Output, CliError> {
     if choice.method == Method::Wp {
-        let this = if matches!(choice.broken, Some(Mutant::Oo(OoMutant::LiteralThis))) {
-            ThisRule::Literal
-        } else {
-            choice.this
+        let unfolding = oo::unfold::Unfold::new(program.clone(), options, choice.this);
+        let edit = match choice.broken {
+            Some(Mutant::Oo(OoMutant::WithoutAliasing)) => PATH_WITHOUT_ALIASING,
+            _ => unchanged,
         };
-        let unfolding = oo::unfold::Unfold::new(program.clone(), options, this);
-        let initial = unfolding.initial();
-        return Ok(match choice.broken {
-            Some(Mutant::Oo(OoMutant::WithoutAliasing)) => with_unfolding(
-                program,
-                options,
-                initial,
-                Edited {
-                    real: unfolding,
-                    edit: PATH_WITHOUT_ALIASING,
-                },
-                visitor,
-            ),
-            _ => with_unfolding(program, options, initial, unfolding, visitor),
-        });
+        return Ok(visitor.visit(Semantics {
+            initial: unfolding.initial(),
+            symbolic: Edited {
+                real: unfolding,
+                edit,
+            },
+            concrete: oo::concrete::Concrete::new(program, options),
+            start: oo::concrete::Concrete::initial,
+        }));
     }
     match choice.language {
         Language::Basic => {
             let symbolic = build(basic::symbolic::Symbolic::new(program.clone(), options))?;
-            let initial = symbolic.initial();
-            match choice.broken {
-                Some(Mutant::Basic(edit)) => with_basic(
-                    program,
-                    options,
-                    initial,
-                    Edited {
-                        real: symbolic,
-                        edit,
-                    },
-                    visitor,
-                ),
-                _ => with_basic(program, options, initial, symbolic, visitor),
-            }
+            let edit = match choice.broken {
+                Some(Mutant::Basic(edit)) => edit,
+                _ => unchanged,
+            };
+            Ok(visitor.visit(Semantics {
+                initial: symbolic.initial(),
+                symbolic: Edited {
+                    real: symbolic,
+                    edit,
+                },
+                concrete: build(basic::concrete::Concrete::new(program, options))?,
+                start: basic::concrete::Concrete::initial,
+            }))
         }
         Language::Recursive => {
             let symbolic = build(recursive::symbolic::Symbolic::new(program.clone(), options))?;
@@ -181,49 +180,4 @@ pub fn with_semantics<V: Visitor>(
 
 fn build<T>(system: Result<T, String>) -> Result<T, CliError> {
     system.map_err(CliError::new)
-}
-
-/// Runs `visitor` on `symbolic`, a system over the unfolding's
-/// configurations starting at `initial` (the unfolding itself, or one with
-/// a rule broken on purpose), beside the program semantics.
-fn with_unfolding<S, V>(
-    program: Rc<Program>,
-    options: Options,
-    initial: oo::unfold::Config,
-    symbolic: S,
-    visitor: V,
-) -> V::Output
-where
-    S: TransitionSystem<Config = oo::unfold::Config>,
-    V: Visitor,
-{
-    visitor.visit(Semantics {
-        initial,
-        symbolic,
-        concrete: oo::concrete::Concrete::new(program, options),
-        start: oo::concrete::Concrete::initial,
-    })
-}
-
-/// Runs `visitor` on `symbolic`, a system over §2's symbolic configurations
-/// starting at `initial` (§2's system itself, or one with a rule broken on
-/// purpose), beside §2's concrete system.
-fn with_basic<S, V>(
-    program: Rc<Program>,
-    options: Options,
-    initial: basic::symbolic::Config,
-    symbolic: S,
-    visitor: V,
-) -> Result<V::Output, CliError>
-where
-    S: TransitionSystem<Config = basic::symbolic::Config>,
-    V: Visitor,
-{
-    let concrete = build(basic::concrete::Concrete::new(program, options))?;
-    Ok(visitor.visit(Semantics {
-        initial,
-        symbolic,
-        concrete,
-        start: basic::concrete::Concrete::initial,
-    }))
 }

@@ -95,9 +95,8 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     let undecided = tests.iter().filter(|(_, test)| test.cut).count();
     let failures = tests
         .iter()
-        .filter(|(_, test)| test.mismatch.is_some())
-        .count()
-        - undecided;
+        .filter(|(_, test)| test.mismatch.is_some() && !test.cut)
+        .count();
     match common.format {
         Format::Json => {
             let tests: Vec<_> = tests
@@ -136,7 +135,10 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
                 )?;
             }
             let untested = tree.stats.paths - tests.len();
-            let replayed = tests.len() - failures - undecided;
+            let replayed = tests
+                .iter()
+                .filter(|(_, test)| test.mismatch.is_none() && !test.cut)
+                .count();
             let undecided = if undecided > 0 {
                 format!(", {undecided} undecided")
             } else {

@@ -5,7 +5,7 @@ use super::tree::BoundReason;
 use std::time::Duration;
 use symex_semantics::program::{LoopId, Stmt};
 use symex_semantics::small_map::SmallMap;
-use symex_semantics::system::Rule;
+use symex_semantics::system::{Configuration, Rule};
 
 /// The limits of an exploration (SPEC §2 defaults).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,4 +56,20 @@ impl Unfoldings {
             _ => Ok(self.clone()),
         }
     }
+}
+
+/// `Err` when the step by `rule` to `next` makes more than `--unfold`
+/// calls of one procedure active. Only a call adds an active call, and
+/// counting them walks the whole stack: counted at every step, a deep
+/// recursion would cost time quadratic in its depth.
+pub(crate) fn calls_within(
+    rule: Rule,
+    next: &impl Configuration,
+    bounds: &Bounds,
+) -> Result<(), BoundReason> {
+    let call = matches!(rule, Rule::ProcedureCall | Rule::MethodCall);
+    if call && next.max_active_calls() > bounds.unfold {
+        return Err(BoundReason::CallDepth(bounds.unfold));
+    }
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! The worklist: expand configurations in the strategy's order, keep the
 //! feasible successors, end each path with an explicit status.
 
-use super::bounds::{Bounds, Unfoldings};
+use super::bounds::{calls_within, Bounds, Unfoldings};
 use super::node::PathNode;
 use super::observer::{Finished, Observer, TreeRecorder};
 use super::path_solver::{Feasibility, Link, PathSolver};
@@ -18,7 +18,7 @@ use std::io;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use symex_semantics::eval::GroundValues;
-use symex_semantics::system::{Configuration, Rule, Step, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{Configuration, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort, Term};
 
 /// How to explore.
@@ -298,13 +298,8 @@ where
                 unfoldings.clone()
             }
         };
-        // Only a call adds an active call, and counting them walks the
-        // whole stack: at every step that would be quadratic in the depth.
-        let call = matches!(rule, Rule::ProcedureCall | Rule::MethodCall);
-        if call && next.max_active_calls() > self.options.bounds.unfold {
-            end.get_or_insert(Status::Bounded(BoundReason::CallDepth(
-                self.options.bounds.unfold,
-            )));
+        if let Err(reason) = calls_within(rule, &next, &self.options.bounds) {
+            end.get_or_insert(Status::Bounded(reason));
         }
         let condition = if self.options.simplify {
             self.simplify(&guard)

@@ -62,15 +62,23 @@ impl Interval {
 
 /// A guard `x op c` (or `c op x`) on an integer input `x`: the input and the interval it allows.
 pub(crate) fn bound(guard: &Term) -> Option<(&Name, Interval)> {
+    let (side, op, c) = against_literal(guard)?;
+    let TermKind::Var(x, Sort::Int) = side.kind() else {
+        return None;
+    };
+    Some((x, allowed(op, c)?))
+}
+
+/// `guard` as `side op c` with a literal `c` (`c op side` mirrored).
+fn against_literal(guard: &Term) -> Option<(&Term, BinOp, &BigInt)> {
     let TermKind::Binary(op, left, right) = guard.kind() else {
         return None;
     };
-    let (x, c, op) = match (left.kind(), right.kind()) {
-        (TermKind::Var(x, Sort::Int), TermKind::Int(c)) => (x, c, *op),
-        (TermKind::Int(c), TermKind::Var(x, Sort::Int)) => (x, c, mirrored(*op)?),
-        _ => return None,
-    };
-    Some((x, allowed(op, c)?))
+    match (left.kind(), right.kind()) {
+        (_, TermKind::Int(c)) => Some((left, *op, c)),
+        (TermKind::Int(c), _) => Some((right, mirrored(*op)?, c)),
+        _ => None,
+    }
 }
 
 /// What `x op c` allows `x`.
@@ -105,15 +113,16 @@ fn allowed(op: BinOp, c: &BigInt) -> Option<Interval> {
 /// guards of a countdown): the input and the interval it allows, so that
 /// confirming a model does not evaluate the ever longer sums again.
 fn shifted(guard: &Term) -> Option<(&Name, Interval)> {
-    let TermKind::Binary(op, left, right) = guard.kind() else {
-        return None;
-    };
-    let ((x, d), c, op) = match (offset(left), right.kind(), offset(right), left.kind()) {
-        (Some(shift), TermKind::Int(c), ..) => (shift, c, *op),
-        (_, _, Some(shift), TermKind::Int(c)) => (shift, c, mirrored(*op)?),
-        _ => return None,
-    };
+    let (side, op, c) = against_literal(guard)?;
+    let (x, d) = offset(side)?;
     Some((x, allowed(op, &(c - d))?))
+}
+
+/// `interval` met with what `intervals` already allow `x`.
+fn tightened(intervals: &SmallMap<Name, Interval>, x: &Name, interval: &Interval) -> Interval {
+    intervals
+        .get(x)
+        .map_or_else(|| interval.clone(), |old| old.meet(interval))
 }
 
 /// `x` and `d` when `term` is `x + d` written as sums and differences of
@@ -195,19 +204,13 @@ impl Summary {
     pub(crate) fn with(&self, guard: &Term, vars: impl Iterator<Item = Name>) -> Summary {
         let mut next = self.clone();
         if let Some((x, interval)) = bound(guard) {
-            let met = self
-                .intervals
-                .get(x)
-                .map_or_else(|| interval.clone(), |old| old.meet(&interval));
-            next.intervals.insert(x.clone(), met);
+            next.intervals
+                .insert(x.clone(), tightened(&self.intervals, x, &interval));
             return next;
         }
         if let Some((x, interval)) = shifted(guard) {
-            let met = self
-                .shifted
-                .get(x)
-                .map_or_else(|| interval.clone(), |old| old.meet(&interval));
-            next.shifted.insert(x.clone(), met);
+            next.shifted
+                .insert(x.clone(), tightened(&self.shifted, x, &interval));
             return next;
         }
         for x in vars {
@@ -254,10 +257,7 @@ impl Summary {
         if self.others.contains_key(x) || self.shifted.contains_key(x) {
             return None;
         }
-        let met = self
-            .intervals
-            .get(x)
-            .map_or_else(|| interval.clone(), |old| old.meet(&interval));
+        let met = tightened(&self.intervals, x, &interval);
         let value = (!met.is_empty()).then(|| met.nearest(&current(x).unwrap_or_default()));
         Some((x.clone(), value))
     }

@@ -11,6 +11,7 @@
 //! merge, a pinned variable, a possible repeat) takes the full normal form.
 
 use super::bounds::{variable, NormalForm};
+use super::linear::complement;
 use symex_semantics::term::{BinOp, Term, TermKind};
 
 /// A plain conjunction's linear forms and other conjuncts, as a Bloom
@@ -116,7 +117,8 @@ impl NormalForm {
             tags.insert(form);
             return true;
         }
-        let complement = self.complement(conjunct);
+        // Not a comparison (looked up above), so its complement is `!t`'s.
+        let complement = complement(conjunct);
         if self.normalise(conjunct) != *conjunct
             || tags.may_contain(conjunct.id())
             || tags.may_contain(complement.id())

@@ -246,8 +246,8 @@ impl NormalForm {
 
     /// `¬t` in normal form: a comparison turned round, otherwise `!t` (or
     /// `t` for `!t`).
-    pub(super) fn complement(&mut self, term: &Term) -> Term {
-        match self.linear.comparison(term) {
+    fn complement(&mut self, term: &Term) -> Term {
+        match self.linear.compared(term) {
             Some((comparison, _)) => comparison.negated().term(),
             None => complement(term),
         }

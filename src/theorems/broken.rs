@@ -20,6 +20,9 @@ use symex_semantics::term::{Name, Sort, Term};
 /// An edit of the steps a system takes from a configuration.
 pub type Edit<C> = fn(&C, &mut Vec<Step<C>>);
 
+/// No edit: the real system's steps as they are.
+pub fn unchanged<C>(_: &C, _: &mut Vec<Step<C>>) {}
+
 /// The real system `T` with its steps edited.
 pub struct Edited<T: TransitionSystem> {
     pub real: T,

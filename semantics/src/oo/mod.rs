@@ -167,11 +167,7 @@ impl Calls {
 
     /// The most active calls of any one callee.
     pub fn max_active(&self) -> usize {
-        let mut counts: std::collections::HashMap<&Name, usize> = std::collections::HashMap::new();
-        for callee in &self.0 {
-            *counts.entry(callee).or_default() += 1;
-        }
-        counts.into_values().max().unwrap_or(0)
+        crate::system::most_active(self.0.iter())
     }
 }
 

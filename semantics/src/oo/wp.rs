@@ -58,7 +58,9 @@ struct Node {
     /// the fields of each class (a creation).
     writers: im::HashMap<Written, Trace>,
     memo: RefCell<Memo>,
-    shared: Rc<Shared>,
+    /// What all prefixes of one trace share: the elimination of created
+    /// objects, memoised term by term.
+    creations: Rc<Creations>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -81,13 +83,6 @@ struct Memo {
     fields: HashMap<(Name, Name), Term>,
 }
 
-/// What all prefixes of one trace share: the elimination of created
-/// objects, memoised term by term.
-#[derive(Default)]
-struct Shared {
-    creations: Creations,
-}
-
 impl Default for Trace {
     fn default() -> Trace {
         Trace::new()
@@ -103,14 +98,14 @@ impl Trace {
             len: 0,
             writers: im::HashMap::new(),
             memo: RefCell::default(),
-            shared: Rc::default(),
+            creations: Rc::default(),
         }))
     }
 
     /// `ρ · a`.
     pub fn then(&self, action: Action) -> Trace {
         let mut writers = self.0.writers.clone();
-        for written in self.written() {
+        for written in self.written().into_iter().flatten() {
             writers.insert(written, self.clone());
         }
         Trace(Rc::new(Node {
@@ -119,7 +114,7 @@ impl Trace {
             len: self.0.len + 1,
             writers,
             memo: RefCell::default(),
-            shared: self.0.shared.clone(),
+            creations: self.0.creations.clone(),
         }))
     }
 
@@ -155,7 +150,6 @@ impl Trace {
     /// that object's fresh name.
     pub fn wp(&self, e: &Term) -> Term {
         self.0
-            .shared
             .creations
             .eliminate(&solve(Job::Wp(self.clone(), e.clone())))
     }
@@ -168,26 +162,28 @@ impl Trace {
     }
 
     /// What the last action writes: a variable, a field, or (a creation)
-    /// its variable and the fields of its class.
-    fn written(&self) -> Vec<Written> {
+    /// its variable and the fields of its class. An array, not a vector:
+    /// [`Trace::writer`] asks at every variable `wp` meets.
+    fn written(&self) -> [Option<Written>; 2] {
         match self.last() {
             Some(Action::Assign(Location::Var(x, _) | Location::Element(x, ..), _)) => {
-                vec![Written::Var(x.clone())]
+                [Some(Written::Var(x.clone())), None]
             }
             Some(Action::Assign(Location::Field(object, f, _), _)) => match object.sort() {
-                Sort::Object(class) => vec![Written::Field(class, f.clone())],
-                _ => vec![],
+                Sort::Object(class) => [Some(Written::Field(class, f.clone())), None],
+                _ => [None, None],
             },
-            Some(Action::New(x, class)) => {
-                vec![Written::Var(x.clone()), Written::Class(class.clone())]
-            }
-            Some(Action::Test(_)) | None => vec![],
+            Some(Action::New(x, class)) => [
+                Some(Written::Var(x.clone())),
+                Some(Written::Class(class.clone())),
+            ],
+            Some(Action::Test(_)) | None => [None, None],
         }
     }
 
     /// The latest node at or above this one that writes `written`.
     fn writer(&self, written: &Written) -> Option<&Trace> {
-        if self.written().contains(written) {
+        if self.written().iter().flatten().any(|w| w == written) {
             return Some(self);
         }
         self.0.writers.get(written)

@@ -6,7 +6,9 @@
 use crate::checked;
 use crate::eval::{eval_with, EvalError, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
-use crate::system::{ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem};
+use crate::system::{
+    most_active, ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem,
+};
 use crate::term::{Name, Sort, Term};
 use crate::value::Value;
 use std::fmt;
@@ -402,7 +404,11 @@ impl Configuration for Config {
     }
 
     fn max_active_calls(&self) -> usize {
-        super::max_active_calls(self.stack.iter().map(|frame| frame.procedure.as_ref()))
+        most_active(
+            self.stack
+                .iter()
+                .filter_map(|frame| frame.procedure.as_ref()),
+        )
     }
 }
 

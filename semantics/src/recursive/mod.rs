@@ -46,20 +46,6 @@ fn outcome(depth: usize, top: Option<&Code>) -> Option<Outcome> {
     }
 }
 
-/// The number of closures of the most-nested procedure on a stack (`--unfold`).
-/// Counted in a list, not a hash map: a program has few procedures, and
-/// this runs on every step over the whole stack.
-fn max_active_calls<'a>(procedures: impl Iterator<Item = Option<&'a Name>>) -> usize {
-    let mut counts: Vec<(&Name, usize)> = Vec::new();
-    for p in procedures.flatten() {
-        match counts.iter_mut().find(|(q, _)| *q == p) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((p, 1)),
-        }
-    }
-    counts.into_iter().map(|(_, n)| n).max().unwrap_or(0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::{concrete, symbolic};

@@ -6,7 +6,9 @@
 use crate::checked;
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
 use crate::subst::{substitute, Substitution};
-use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
+use crate::system::{
+    most_active, Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem,
+};
 use crate::term::{Name, Sort, Term};
 use std::fmt;
 use std::rc::Rc;
@@ -445,7 +447,11 @@ impl Configuration for Config {
     }
 
     fn max_active_calls(&self) -> usize {
-        super::max_active_calls(self.stack.iter().map(|frame| frame.procedure.as_ref()))
+        most_active(
+            self.stack
+                .iter()
+                .filter_map(|frame| frame.procedure.as_ref()),
+        )
     }
 }
 
