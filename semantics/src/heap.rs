@@ -15,9 +15,23 @@ pub struct Object {
 }
 
 /// `H`: the existing objects and their local states.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Heap {
     objects: im::OrdMap<Oid, Object>,
+}
+
+thread_local! {
+    /// The empty heap, shared: `im` allocates a whole B-tree node for every
+    /// new map, and the evaluator makes an empty heap for each ground term.
+    static EMPTY: im::OrdMap<Oid, Object> = im::OrdMap::new();
+}
+
+impl Default for Heap {
+    fn default() -> Heap {
+        Heap {
+            objects: EMPTY.with(Clone::clone),
+        }
+    }
 }
 
 impl Heap {

@@ -10,16 +10,46 @@
 //! values of substitutions and path conditions, following the paper: a
 //! substitution maps variables to expressions of the programming language.
 
+use hashbrown::{DefaultHashBuilder, HashTable};
 use num_bigint::BigInt;
+use smallvec::{smallvec, SmallVec};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::rc::{Rc, Weak};
 
 /// A map keyed by [`Term::id`]: ids are distinct counters, so they need no
 /// scrambling, and memo tables are the hot path of every term traversal.
 pub type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
+
+/// The node ids a walk has met: a short list while the walk is small (most
+/// walks stop at memoised nodes after a few steps), a hash set beyond.
+#[derive(Default)]
+struct Seen {
+    few: SmallVec<[u64; 16]>,
+    many: IdSet,
+}
+
+impl Seen {
+    /// Adds `id`; whether it was new.
+    fn insert(&mut self, id: u64) -> bool {
+        if self.many.is_empty() {
+            if self.few.contains(&id) {
+                return false;
+            }
+            if !self.few.spilled() && self.few.len() < self.few.inline_size() {
+                self.few.push(id);
+                return true;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        self.many.insert(id)
+    }
+}
+
+/// The direct subterms of a node ([`Term::children`]).
+pub type Children<'a> = SmallVec<[&'a Term; 3]>;
 
 /// A set of [`Term::id`]s.
 pub type IdSet = HashSet<u64, BuildHasherDefault<IdHasher>>;
@@ -195,47 +225,55 @@ thread_local! {
     static INTERNER: RefCell<Interner> = RefCell::new(Interner::default());
 }
 
-/// A node's identity for interning: its shape with children named by id, so
-/// the table holds no term alive (ids are never reused, so a stale entry
-/// can never match).
+/// A node's shape with its children named by id: what interning compares
+/// (ids are never reused, so a dead node's id can never match).
 #[derive(PartialEq, Eq, Hash)]
-enum Key {
-    Int(BigInt),
+enum Shape<'a> {
+    Int(&'a BigInt),
     Bool(bool),
-    Var(Name, Sort),
-    Len(Name),
+    Var(&'a Name, &'a Sort),
+    Len(&'a Name),
     Unary(UnOp, u64),
     Binary(BinOp, u64, u64),
     Ite(u64, u64, u64),
     Select(u64, u64),
     Store(u64, u64, u64),
-    Nil(Name),
-    FieldArray(Name, Sort),
-    Field(u64, Name, Sort),
+    Nil(&'a Name),
+    FieldArray(&'a Name, &'a Sort),
+    Field(u64, &'a Name, &'a Sort),
 }
 
-impl Key {
-    fn of(kind: &TermKind) -> Key {
+impl Shape<'_> {
+    fn of(kind: &TermKind) -> Shape<'_> {
         match kind {
-            TermKind::Int(n) => Key::Int(n.clone()),
-            TermKind::Bool(b) => Key::Bool(*b),
-            TermKind::Var(name, sort) => Key::Var(name.clone(), sort.clone()),
-            TermKind::Len(name) => Key::Len(name.clone()),
-            TermKind::Unary(op, a) => Key::Unary(*op, a.id()),
-            TermKind::Binary(op, a, b) => Key::Binary(*op, a.id(), b.id()),
-            TermKind::Ite(a, b, c) => Key::Ite(a.id(), b.id(), c.id()),
-            TermKind::Select(a, b) => Key::Select(a.id(), b.id()),
-            TermKind::Store(a, b, c) => Key::Store(a.id(), b.id(), c.id()),
-            TermKind::Nil(class) => Key::Nil(class.clone()),
-            TermKind::FieldArray(f, sort) => Key::FieldArray(f.clone(), sort.clone()),
-            TermKind::Field(a, f, sort) => Key::Field(a.id(), f.clone(), sort.clone()),
+            TermKind::Int(n) => Shape::Int(n),
+            TermKind::Bool(b) => Shape::Bool(*b),
+            TermKind::Var(name, sort) => Shape::Var(name, sort),
+            TermKind::Len(name) => Shape::Len(name),
+            TermKind::Unary(op, a) => Shape::Unary(*op, a.id()),
+            TermKind::Binary(op, a, b) => Shape::Binary(*op, a.id(), b.id()),
+            TermKind::Ite(a, b, c) => Shape::Ite(a.id(), b.id(), c.id()),
+            TermKind::Select(a, b) => Shape::Select(a.id(), b.id()),
+            TermKind::Store(a, b, c) => Shape::Store(a.id(), b.id(), c.id()),
+            TermKind::Nil(class) => Shape::Nil(class),
+            TermKind::FieldArray(f, sort) => Shape::FieldArray(f, sort),
+            TermKind::Field(a, f, sort) => Shape::Field(a.id(), f, sort),
         }
     }
 }
 
+/// An interned node with the hash of its shape, kept because a dead
+/// node's shape can no longer be read (the table is rehashed from it).
+struct Entry {
+    hash: u64,
+    node: Weak<Node>,
+}
+
 #[derive(Default)]
 struct Interner {
-    nodes: HashMap<Key, Weak<Node>>,
+    /// Sixteen bytes an entry: the table holds no copy of the shapes.
+    nodes: HashTable<Entry>,
+    hasher: DefaultHashBuilder,
     next_id: u64,
     inserted_since_sweep: usize,
     /// The entries the last sweep left (all alive then).
@@ -244,8 +282,16 @@ struct Interner {
 
 impl Interner {
     fn intern(&mut self, kind: TermKind) -> Term {
-        let key = Key::of(&kind);
-        if let Some(node) = self.nodes.get(&key).and_then(Weak::upgrade) {
+        let shape = Shape::of(&kind);
+        let hash = self.hasher.hash_one(&shape);
+        let same = |entry: &Entry| {
+            entry.hash == hash
+                && entry
+                    .node
+                    .upgrade()
+                    .is_some_and(|node| Shape::of(&node.kind) == shape)
+        };
+        if let Some(node) = self.nodes.find(hash, same).and_then(|e| e.node.upgrade()) {
             return Term(node);
         }
         self.inserted_since_sweep += 1;
@@ -254,8 +300,9 @@ impl Interner {
         // holds at most twice the live nodes, and a sweep costs O(1) amortised.
         if self.inserted_since_sweep > self.alive_after_sweep.max(4096) {
             // Forget the nodes no term refers to any more.
-            self.nodes.retain(|_, node| node.strong_count() > 0);
-            self.nodes.shrink_to(2 * self.nodes.len());
+            self.nodes.retain(|entry| entry.node.strong_count() > 0);
+            self.nodes
+                .shrink_to(2 * self.nodes.len(), |entry| entry.hash);
             self.alive_after_sweep = self.nodes.len();
             self.inserted_since_sweep = 0;
         }
@@ -264,7 +311,11 @@ impl Interner {
             id: self.next_id,
             kind,
         });
-        self.nodes.insert(key, Rc::downgrade(&node));
+        let entry = Entry {
+            hash,
+            node: Rc::downgrade(&node),
+        };
+        self.nodes.insert_unique(hash, entry, |entry| entry.hash);
         Term(node)
     }
 }
@@ -436,18 +487,19 @@ impl Term {
         }
     }
 
-    /// The direct subterms, left to right.
-    pub fn children(&self) -> Vec<&Term> {
+    /// The direct subterms, left to right (at most three, kept inline:
+    /// every walk over a term asks each node for them).
+    pub fn children(&self) -> Children<'_> {
         match self.kind() {
             TermKind::Int(_)
             | TermKind::Bool(_)
             | TermKind::Var(..)
             | TermKind::Len(_)
             | TermKind::Nil(_)
-            | TermKind::FieldArray(..) => vec![],
-            TermKind::Unary(_, a) | TermKind::Field(a, ..) => vec![a],
-            TermKind::Binary(_, a, b) | TermKind::Select(a, b) => vec![a, b],
-            TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => vec![a, b, c],
+            | TermKind::FieldArray(..) => Children::new(),
+            TermKind::Unary(_, a) | TermKind::Field(a, ..) => smallvec![a],
+            TermKind::Binary(_, a, b) | TermKind::Select(a, b) => smallvec![a, b],
+            TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => smallvec![a, b, c],
         }
     }
 
@@ -483,9 +535,13 @@ impl Term {
     /// each of its entries still lacks (so filling it costs the new nodes,
     /// not the whole DAG).
     pub fn nodes_besides(&self, known: impl Fn(&Term) -> bool) -> Vec<Term> {
-        let mut seen = IdSet::default();
+        if known(self) {
+            // The usual answer of a memo table, without allocating.
+            return Vec::new();
+        }
+        let mut seen = Seen::default();
         let mut order = Vec::new();
-        let mut stack = vec![(self.clone(), false)];
+        let mut stack: SmallVec<[(Term, bool); 16]> = smallvec![(self.clone(), false)];
         while let Some((term, expanded)) = stack.pop() {
             if expanded {
                 order.push(term);

@@ -71,13 +71,18 @@ pub struct ArrayValue {
     pub entries: im::OrdMap<BigInt, Value>,
 }
 
+thread_local! {
+    /// No entries, shared: `im` allocates a whole B-tree node for every new map.
+    static NO_ENTRIES: im::OrdMap<BigInt, Value> = im::OrdMap::new();
+}
+
 impl ArrayValue {
     /// The array of length `len` holding `default` everywhere.
     pub fn constant(len: BigInt, default: Value) -> ArrayValue {
         ArrayValue {
             len,
             default: Box::new(default),
-            entries: im::OrdMap::new(),
+            entries: NO_ENTRIES.with(Clone::clone),
         }
     }
 

@@ -39,10 +39,14 @@ impl Tags {
 }
 
 impl NormalForm {
-    /// The normal form of `left && right`, both in normal form: `left`
-    /// with `right`'s conjuncts appended when that keeps it plain (the
-    /// cost of `right`), otherwise the full normal form.
+    /// The normal form of `left && right`, both in normal form: two
+    /// comparisons on one form merged, `left` with `right`'s conjuncts
+    /// appended when that keeps it plain (the cost of `right`), otherwise
+    /// the full normal form.
     pub fn conjoin(&mut self, left: &Term, right: &Term) -> Term {
+        if let Some(merged) = self.merged(left, right) {
+            return merged;
+        }
         let tags = match left.kind() {
             TermKind::Binary(BinOp::And, ..) => self.plain.get(&left.id()).copied(),
             _ => self.plain_tags(left),

@@ -223,6 +223,25 @@ impl NormalForm {
         normal
     }
 
+    /// `left && right` for two comparisons on one linear form (a loop
+    /// counter's guards, `n > 2 && n <= 3`): what [`NormalForm::normalise`]
+    /// makes of them, their interval, without the general merge.
+    pub(super) fn merged(&mut self, left: &Term, right: &Term) -> Option<Term> {
+        let (first, first_written) = self.linear.comparison(left)?;
+        let (second, second_written) = self.linear.comparison(right)?;
+        if first.lhs != second.lhs {
+            return None;
+        }
+        let mut interval = Interval::new(first.lhs.clone());
+        interval.add(first, first_written);
+        interval.add(second, second_written);
+        Some(
+            interval
+                .conjuncts()
+                .map_or_else(|| Term::bool(false), Term::conjunction),
+        )
+    }
+
     /// The disjuncts normalised, repeats dropped, `true` when one is
     /// beside its complement (`x != a[3] || x = a[3]`).
     fn disjunction(&mut self, disjuncts: &[Term]) -> Term {

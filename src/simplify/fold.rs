@@ -9,6 +9,7 @@ use super::language::{to_term, Node};
 use egg::{Analysis, DidMerge, EGraph, Id, Language};
 use num_bigint::BigInt;
 use num_traits::Zero;
+use smallvec::SmallVec;
 use symex_semantics::eval::eval_with;
 use symex_semantics::term::{BinOp, IdMap, Term, TermKind, UnOp};
 use symex_semantics::value::Value;
@@ -83,9 +84,12 @@ pub fn fold(node: &Node, constant: impl Fn(Id) -> Option<Constant>) -> Option<Co
     if decided.is_some() || node.is_leaf() {
         return decided;
     }
-    let operands: Option<Vec<Constant>> = node.children().iter().map(|&id| constant(id)).collect();
+    let operands: Option<SmallVec<[Term; 3]>> = node
+        .children()
+        .iter()
+        .map(|&id| constant(id).map(|value| value.term()))
+        .collect();
     let operands = operands?;
-    let operands: Vec<Term> = operands.iter().map(Constant::term).collect();
     let ground = to_term(node, &operands);
     match eval_with(&ground, |_| None).ok()? {
         Value::Int(n) => Some(Constant::Int(n)),
@@ -111,25 +115,32 @@ impl GuardFolder {
             self.memo.clear();
         }
         for node in guard.nodes_besides(|node| self.memo.contains_key(&node.id())) {
-            let children: Vec<&(Term, Option<Constant>)> = node
-                .children()
-                .iter()
-                .map(|child| &self.memo[&child.id()])
-                .collect();
-            let value = match positional(&node) {
-                Some(enode) => fold(&enode, |id| children[usize::from(id)].1.clone()),
-                None => None,
-            };
-            let term = match &value {
-                Some(literal) => literal.term(),
-                None => {
-                    let folded: Vec<Term> = children.iter().map(|(term, _)| term.clone()).collect();
-                    turned_round(node.with_children(&folded))
-                }
-            };
-            self.memo.insert(node.id(), (term, value));
+            let folded = self.folded(&node);
+            self.memo.insert(node.id(), folded);
         }
         self.memo[&guard.id()].0.clone()
+    }
+
+    /// `node` folded, and its constant if it has one, given its children's.
+    fn folded(&self, node: &Term) -> (Term, Option<Constant>) {
+        let children: SmallVec<[&(Term, Option<Constant>); 3]> = node
+            .children()
+            .iter()
+            .map(|child| &self.memo[&child.id()])
+            .collect();
+        let value = match positional(node) {
+            Some(enode) => fold(&enode, |id| children[usize::from(id)].1.clone()),
+            None => None,
+        };
+        let term = match &value {
+            Some(literal) => literal.term(),
+            None => {
+                let folded: SmallVec<[Term; 3]> =
+                    children.iter().map(|(term, _)| term.clone()).collect();
+                turned_round(node.with_children(&folded))
+            }
+        };
+        (term, value)
     }
 }
 

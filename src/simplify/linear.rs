@@ -12,6 +12,7 @@
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
+use smallvec::SmallVec;
 use std::cmp::Ordering;
 use std::rc::Rc;
 use symex_semantics::eval::euclidean_div_mod;
@@ -177,26 +178,41 @@ impl Polynomial {
 
     /// The polynomial written out: positive monomials first, constant last.
     pub fn term(&self) -> Term {
-        let (positive, negative): (Vec<_>, Vec<_>) =
-            self.monomials.iter().partition(|(_, c)| c.is_positive());
-        let mut sum: Option<Term> = None;
-        for (m, c) in positive.into_iter().chain(negative) {
-            let scaled = scaled(m, &c.abs());
-            sum = Some(match (sum, c.is_positive()) {
-                (None, true) => scaled,
-                (None, false) => Term::unary(UnOp::Neg, scaled),
-                (Some(s), true) => Term::binary(BinOp::Add, s, scaled),
-                (Some(s), false) => Term::binary(BinOp::Sub, s, scaled),
+        sum(
+            self.monomials.iter().map(|(m, c)| (m, c.clone())),
+            &self.constant,
+        )
+    }
+}
+
+/// `Σ cᵢ·mᵢ + k` written out: the positive monomials first, then the
+/// negative ones subtracted, the constant last.
+fn sum<'a>(monomials: impl Iterator<Item = (&'a Monomial, BigInt)>, constant: &BigInt) -> Term {
+    let mut negative: SmallVec<[(&Monomial, BigInt); 2]> = SmallVec::new();
+    let mut sum: Option<Term> = None;
+    for (m, c) in monomials {
+        if c.is_positive() {
+            let scaled = scaled(m, &c);
+            sum = Some(match sum {
+                None => scaled,
+                Some(s) => Term::binary(BinOp::Add, s, scaled),
             });
+        } else {
+            negative.push((m, -c));
         }
-        match sum {
-            None => Term::int(self.constant.clone()),
-            Some(s) if self.constant.is_zero() => s,
-            Some(s) if self.constant.is_negative() => {
-                Term::binary(BinOp::Sub, s, Term::int(-&self.constant))
-            }
-            Some(s) => Term::binary(BinOp::Add, s, Term::int(self.constant.clone())),
-        }
+    }
+    for (m, c) in negative {
+        let scaled = scaled(m, &c);
+        sum = Some(match sum {
+            None => Term::unary(UnOp::Neg, scaled),
+            Some(s) => Term::binary(BinOp::Sub, s, scaled),
+        });
+    }
+    match sum {
+        None => Term::int(constant.clone()),
+        Some(s) if constant.is_zero() => s,
+        Some(s) if constant.is_negative() => Term::binary(BinOp::Sub, s, Term::int(-constant)),
+        Some(s) => Term::binary(BinOp::Add, s, Term::int(constant.clone())),
     }
 }
 
@@ -273,20 +289,27 @@ impl Comparison {
         }
     }
 
-    /// `positive op negative + k`.
+    /// `positive op negative + k`, the constant moved to the left when it
+    /// is negative and the right has monomials (`x - a[3] < -1` is
+    /// `x + 1 < a[3]`).
     pub fn term(&self) -> Term {
-        let (mut left, mut right) = (Polynomial::default(), Polynomial::constant(self.k.clone()));
-        for (m, c) in &self.lhs.monomials {
-            if c.is_positive() {
-                left.monomials.push((m.clone(), c.clone()));
-            } else {
-                right.monomials.push((m.clone(), -c));
-            }
-        }
-        if right.constant.is_negative() && !right.monomials.is_empty() {
-            left.constant = -std::mem::take(&mut right.constant);
-        }
-        Term::binary(self.op, left.term(), right.term())
+        let monomials = &self.lhs.monomials;
+        let positive = monomials
+            .iter()
+            .filter(|(_, c)| c.is_positive())
+            .map(|(m, c)| (m, c.clone()));
+        let negative = monomials
+            .iter()
+            .filter(|(_, c)| c.is_negative())
+            .map(|(m, c)| (m, -c));
+        let zero = BigInt::zero();
+        let moved = self.k.is_negative() && monomials.iter().any(|(_, c)| c.is_negative());
+        let (left, right) = if moved {
+            (sum(positive, &-&self.k), sum(negative, &zero))
+        } else {
+            (sum(positive, &zero), sum(negative, &self.k))
+        };
+        Term::binary(self.op, left, right)
     }
 }
 
@@ -345,11 +368,20 @@ impl LinearForm {
         self.memo.clear();
     }
 
-    /// `term` with its arithmetic in normal form.
+    /// `term` with its arithmetic in normal form. Nodes are memoised
+    /// children first, so a known node needs no walk below it; a written
+    /// comparison is known without its children, which nothing reads
+    /// through it.
     pub fn normalise(&mut self, term: &Term) -> Term {
-        // Nodes are memoised children first: a known node has known nodes below.
         for node in term.nodes_besides(|node| self.memo.contains_key(&node.id())) {
             let normal = self.node(&node);
+            if let Normal::Compared(_, written) = &normal {
+                // A comparison in normal form is its own normal form: the
+                // conjunctions of a path read the written ones again.
+                self.memo
+                    .entry(written.id())
+                    .or_insert_with(|| Box::new(normal.clone()));
+            }
             self.memo.insert(node.id(), Box::new(normal));
         }
         self.rebuilt(term)
