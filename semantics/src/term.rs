@@ -54,7 +54,7 @@ pub type Children<'a> = SmallVec<[&'a Term; 3]>;
 /// A set of [`Term::id`]s.
 pub type IdSet = HashSet<u64, BuildHasherDefault<IdHasher>>;
 
-/// The hasher of [`IdMap`], for the one `u64` written.
+/// The hasher of [`IdMap`]: a multiplicative mix of the one `u64` written.
 #[derive(Default)]
 pub struct IdHasher(u64);
 
@@ -69,13 +69,8 @@ impl Hasher for IdHasher {
         }
     }
 
-    /// The id itself in the low bits, which place an entry: terms made
-    /// together have consecutive ids, so their entries share cache lines
-    /// (a memo table outgrows the cache on long paths); a multiplicative
-    /// mix in the top seven bits, the tag `hashbrown` compares first.
     fn write_u64(&mut self, id: u64) {
-        const TAG: u64 = 0xFE00_0000_0000_0000;
-        self.0 = (id & !TAG) | (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) & TAG);
+        self.0 = id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
 
