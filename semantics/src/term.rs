@@ -38,7 +38,7 @@ impl Seen {
             if self.few.contains(&id) {
                 return false;
             }
-            if !self.few.spilled() && self.few.len() < self.few.inline_size() {
+            if self.few.len() < self.few.inline_size() {
                 self.few.push(id);
                 return true;
             }
@@ -284,14 +284,15 @@ impl Interner {
     fn intern(&mut self, kind: TermKind) -> Term {
         let shape = Shape::of(&kind);
         let hash = self.hasher.hash_one(&shape);
-        let same = |entry: &Entry| {
-            entry.hash == hash
-                && entry
-                    .node
-                    .upgrade()
-                    .is_some_and(|node| Shape::of(&node.kind) == shape)
-        };
-        if let Some(node) = self.nodes.find(hash, same).and_then(|e| e.node.upgrade()) {
+        let mut found = None;
+        self.nodes.find(hash, |entry| {
+            found = (entry.hash == hash)
+                .then(|| entry.node.upgrade())
+                .flatten()
+                .filter(|node| Shape::of(&node.kind) == shape);
+            found.is_some()
+        });
+        if let Some(node) = found {
             return Term(node);
         }
         self.inserted_since_sweep += 1;

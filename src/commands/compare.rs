@@ -89,7 +89,7 @@ impl FamilyArg {
             FamilyArg::Arrays => vec![Family::Arrays],
             FamilyArg::Loop => vec![Family::Loop],
             FamilyArg::Recursion => vec![Family::Recursion],
-            FamilyArg::All => Family::ALL.to_vec(),
+            FamilyArg::All => Family::value_variants().to_vec(),
         }
     }
 }

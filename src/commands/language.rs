@@ -4,7 +4,7 @@
 
 use super::mutant::Mutant;
 use super::{CliError, Method};
-use crate::theorems::broken::{unchanged, Edited, OoMutant, PATH_WITHOUT_ALIASING};
+use crate::theorems::broken::{unchanged, Edited};
 use std::rc::Rc;
 use symex_semantics::eval::Valuation;
 use symex_semantics::oo::inline::ThisRule;
@@ -102,8 +102,8 @@ impl Choice {
         }
         // The paper's literal `this` rule is the choice `--literal-this` makes.
         let this = match mutant {
-            Mutant::Oo(OoMutant::LiteralThis) => ThisRule::Literal,
-            _ => self.this,
+            Mutant::Oo(oo) => oo.this().unwrap_or(self.this),
+            Mutant::Basic(_) => self.this,
         };
         Ok(Choice {
             this,
@@ -127,7 +127,7 @@ pub fn with_semantics<V: Visitor>(
     if choice.method == Method::Wp {
         let unfolding = oo::unfold::Unfold::new(program.clone(), options, choice.this);
         let edit = match choice.broken {
-            Some(Mutant::Oo(OoMutant::WithoutAliasing)) => PATH_WITHOUT_ALIASING,
+            Some(Mutant::Oo(oo)) => oo.edit(),
             _ => unchanged,
         };
         return Ok(visitor.visit(Semantics {

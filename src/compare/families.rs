@@ -22,14 +22,6 @@ pub enum Family {
 }
 
 impl Family {
-    pub const ALL: [Family; 5] = [
-        Family::Aliasing,
-        Family::Creation,
-        Family::Arrays,
-        Family::Loop,
-        Family::Recursion,
-    ];
-
     pub fn name(self) -> &'static str {
         match self {
             Family::Aliasing => "aliasing",

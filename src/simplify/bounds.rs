@@ -9,7 +9,7 @@
 //! are dropped and a conjunct beside its negation makes `false`.
 
 use super::append::Tags;
-use super::linear::{complement, Comparison, LinearForm, Polynomial};
+use super::linear::{complement, written, Comparison, LinearForm, Polynomial};
 use num_bigint::BigInt;
 use num_traits::One;
 use std::collections::HashMap;
@@ -43,10 +43,10 @@ impl Interval {
         }
     }
 
-    fn add(&mut self, comparison: Comparison, written: Term) {
+    fn add(&mut self, comparison: &Comparison, written: Term) {
         self.compared += 1;
         self.only = (self.compared == 1).then_some(written);
-        let Comparison { op, k, .. } = comparison;
+        let (op, k) = (comparison.op, comparison.k.clone());
         let one = BigInt::one();
         match op {
             BinOp::Eq => {
@@ -111,14 +111,7 @@ impl Interval {
             *hi -= &one;
             *strict = true;
         }
-        let compare = |op, k| {
-            Comparison {
-                lhs: self.lhs.clone(),
-                op,
-                k,
-            }
-            .term()
-        };
+        let compare = |op, k: BigInt| written(&self.lhs, op, &k);
         match (&self.lower, &self.upper) {
             (Some((lo, _)), Some((hi, _))) if lo > hi => return None,
             (Some((lo, _)), Some((hi, _))) if lo == hi => {
@@ -227,14 +220,22 @@ impl NormalForm {
     /// counter's guards, `n > 2 && n <= 3`): what [`NormalForm::normalise`]
     /// makes of them, their interval, without the general merge.
     pub(super) fn merged(&mut self, left: &Term, right: &Term) -> Option<Term> {
-        let (first, first_written) = self.linear.comparison(left)?;
-        let (second, second_written) = self.linear.comparison(right)?;
+        let connective =
+            |t: &Term| matches!(t.kind(), TermKind::Binary(BinOp::And | BinOp::Or, ..));
+        if connective(left) || connective(right) {
+            // No comparison: spare the walk over a whole path condition.
+            return None;
+        }
+        self.linear.normalise(left);
+        self.linear.normalise(right);
+        let (first, first_written) = self.linear.known(left)?;
+        let (second, second_written) = self.linear.known(right)?;
         if first.lhs != second.lhs {
             return None;
         }
         let mut interval = Interval::new(first.lhs.clone());
-        interval.add(first, first_written);
-        interval.add(second, second_written);
+        interval.add(first, first_written.clone());
+        interval.add(second, second_written.clone());
         Some(
             interval
                 .conjuncts()
@@ -289,7 +290,7 @@ impl NormalForm {
                     slots.push(Slot::Bounds(intervals.len() - 1));
                     intervals.len() - 1
                 });
-                intervals[index].add(comparison, written);
+                intervals[index].add(&comparison, written);
                 continue;
             }
             let normal = self.normalise(conjunct);

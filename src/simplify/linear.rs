@@ -241,15 +241,17 @@ pub struct Comparison {
 
 impl Comparison {
     /// `left op right` in normal form, or its truth value when `L` vanishes.
-    fn new(op: BinOp, left: &Polynomial, right: &Polynomial) -> Result<Comparison, bool> {
-        let mut lhs = left.clone().add(right, &-BigInt::one());
+    fn new(op: BinOp, left: Polynomial, right: &Polynomial) -> Result<Comparison, bool> {
+        let mut lhs = left.add(right, &-BigInt::one());
         let mut k = -std::mem::take(&mut lhs.constant);
         let mut op = op;
         if lhs.monomials.is_empty() {
             return Err(holds(op, &k));
         }
         if lhs.monomials.first().is_some_and(|(_, c)| c.is_negative()) {
-            lhs = lhs.scale(&-BigInt::one());
+            for (_, c) in &mut lhs.monomials {
+                *c = -std::mem::take(c);
+            }
             k = -k;
             op = flip(op);
         }
@@ -289,28 +291,33 @@ impl Comparison {
         }
     }
 
-    /// `positive op negative + k`, the constant moved to the left when it
-    /// is negative and the right has monomials (`x - a[3] < -1` is
-    /// `x + 1 < a[3]`).
+    /// `positive op negative + k` ([`written`]).
     pub fn term(&self) -> Term {
-        let monomials = &self.lhs.monomials;
-        let positive = monomials
-            .iter()
-            .filter(|(_, c)| c.is_positive())
-            .map(|(m, c)| (m, c.clone()));
-        let negative = monomials
-            .iter()
-            .filter(|(_, c)| c.is_negative())
-            .map(|(m, c)| (m, -c));
-        let zero = BigInt::zero();
-        let moved = self.k.is_negative() && monomials.iter().any(|(_, c)| c.is_negative());
-        let (left, right) = if moved {
-            (sum(positive, &-&self.k), sum(negative, &zero))
-        } else {
-            (sum(positive, &zero), sum(negative, &self.k))
-        };
-        Term::binary(self.op, left, right)
+        written(&self.lhs, self.op, &self.k)
     }
+}
+
+/// `L op k` written `positive op negative + k`, the constant moved to the
+/// left when it is negative and the right has monomials (`x - a[3] < -1`
+/// is `x + 1 < a[3]`).
+pub fn written(lhs: &Polynomial, op: BinOp, k: &BigInt) -> Term {
+    let monomials = &lhs.monomials;
+    let positive = monomials
+        .iter()
+        .filter(|(_, c)| c.is_positive())
+        .map(|(m, c)| (m, c.clone()));
+    let negative = monomials
+        .iter()
+        .filter(|(_, c)| c.is_negative())
+        .map(|(m, c)| (m, -c));
+    let zero = BigInt::zero();
+    let moved = k.is_negative() && monomials.iter().any(|(_, c)| c.is_negative());
+    let (left, right) = if moved {
+        (sum(positive, &-k), sum(negative, &zero))
+    } else {
+        (sum(positive, &zero), sum(negative, k))
+    };
+    Term::binary(op, left, right)
 }
 
 /// `0 op k` decided.
@@ -378,9 +385,11 @@ impl LinearForm {
             if let Normal::Compared(_, written) = &normal {
                 // A comparison in normal form is its own normal form: the
                 // conjunctions of a path read the written ones again.
-                self.memo
-                    .entry(written.id())
-                    .or_insert_with(|| Box::new(normal.clone()));
+                if written.id() != node.id() {
+                    self.memo
+                        .entry(written.id())
+                        .or_insert_with(|| Box::new(normal.clone()));
+                }
             }
             self.memo.insert(node.id(), Box::new(normal));
         }
@@ -397,8 +406,13 @@ impl LinearForm {
     /// [`LinearForm::comparison`] borrowed.
     pub fn compared(&mut self, term: &Term) -> Option<(&Comparison, &Term)> {
         self.normalise(term);
-        match &*self.memo[&term.id()] {
-            Normal::Compared(c, written) => Some((c, written)),
+        self.known(term)
+    }
+
+    /// [`LinearForm::compared`] for a term already normalised.
+    pub fn known(&self, term: &Term) -> Option<(&Comparison, &Term)> {
+        match self.memo.get(&term.id()).map(|normal| &**normal) {
+            Some(Normal::Compared(c, written)) => Some((c, written)),
             _ => None,
         }
     }
@@ -446,7 +460,7 @@ impl LinearForm {
                 op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
                 a,
                 b,
-            ) if a.sort() == Sort::Int => match Comparison::new(*op, &p(a), &p(b)) {
+            ) if a.sort() == Sort::Int => match Comparison::new(*op, p(a), &p(b)) {
                 Ok(comparison) => compared(comparison),
                 Err(truth) => Normal::Other(Term::bool(truth)),
             },

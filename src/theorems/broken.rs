@@ -10,6 +10,7 @@ use super::objects::check_objects;
 use super::Basic;
 use std::rc::Rc;
 use symex_semantics::basic::{concrete, symbolic};
+use symex_semantics::eval::EvalError;
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::oo::path::{Calculus, Reference};
 use symex_semantics::oo::unfold::{self, Unfold};
@@ -36,6 +37,13 @@ impl<T: TransitionSystem> TransitionSystem for Edited<T> {
         let mut steps = self.real.successors(c);
         (self.edit)(c, &mut steps);
         steps
+    }
+
+    /// The real system's fallible steps, edited (the explorer asks for these).
+    fn try_successors(&self, c: &T::Config) -> Result<Vec<Step<T::Config>>, EvalError> {
+        let mut steps = self.real.try_successors(c)?;
+        (self.edit)(c, &mut steps);
+        Ok(steps)
     }
 }
 
@@ -130,6 +138,24 @@ pub enum OoMutant {
     LiteralThis,
 }
 
+impl OoMutant {
+    /// The `this` rule the broken unfolding runs with, if the mutant sets one.
+    pub fn this(self) -> Option<ThisRule> {
+        match self {
+            OoMutant::WithoutAliasing => None,
+            OoMutant::LiteralThis => Some(ThisRule::Literal),
+        }
+    }
+
+    /// The edit of the unfolding's steps.
+    pub fn edit(self) -> Edit<unfold::Config> {
+        match self {
+            OoMutant::WithoutAliasing => PATH_WITHOUT_ALIASING,
+            OoMutant::LiteralThis => unchanged,
+        }
+    }
+}
+
 /// §4's results for an oo `program` with one rule broken.
 pub fn check_broken_oo(
     program: Rc<Program>,
@@ -145,25 +171,26 @@ pub fn check_broken_oo(
         ));
     }
     let bounds = Bounds::default();
+    let broken = Edited {
+        real: Unfold::new(
+            program.clone(),
+            options,
+            mutant.this().unwrap_or(ThisRule::Fresh),
+        ),
+        edit: mutant.edit(),
+    };
     Ok(match mutant {
-        OoMutant::WithoutAliasing => {
-            let broken = Edited {
-                real: Unfold::new(program.clone(), options, ThisRule::Fresh),
-                edit: PATH_WITHOUT_ALIASING,
-            };
-            check_objects(
-                program,
-                &broken,
-                &WithoutAliasing,
-                options,
-                runs,
-                seed,
-                bounds,
-            )
-        }
+        OoMutant::WithoutAliasing => check_objects(
+            program,
+            &broken,
+            &WithoutAliasing,
+            options,
+            runs,
+            seed,
+            bounds,
+        ),
         OoMutant::LiteralThis => {
-            let literal = Unfold::new(program.clone(), options, ThisRule::Literal);
-            check_objects(program, &literal, &Reference, options, runs, seed, bounds)
+            check_objects(program, &broken, &Reference, options, runs, seed, bounds)
         }
     })
 }

@@ -253,18 +253,15 @@ impl Creations {
             if let Some(known) = self.memo.borrow().initial_part.get(&below.id()) {
                 break known.clone();
             }
-            let TermKind::Store(inner, ..) = below.kind() else {
+            let TermKind::Store(inner, index, value) = below.kind() else {
                 break None;
             };
-            let inner = inner.clone();
-            above.push(below);
+            let (inner, index, value) = (inner.clone(), index.clone(), value.clone());
+            above.push((below, index, value));
             below = inner;
         };
-        for update in above.into_iter().rev() {
-            let TermKind::Store(_, index, value) = update.kind() else {
-                continue;
-            };
-            part = match (self.eliminated(index), self.eliminated(value)) {
+        for (update, index, value) in above.into_iter().rev() {
+            part = match (self.eliminated(&index), self.eliminated(&value)) {
                 (Eliminated::Created(_), _) => part,
                 (Eliminated::Initial(index), Eliminated::Initial(value)) => {
                     part.map(|inner| Term::store(inner, index, value))

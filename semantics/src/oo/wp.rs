@@ -53,6 +53,9 @@ struct Node {
     action: Option<Action>,
     before: Option<Trace>,
     len: usize,
+    /// What the action writes, worked out once ([`Trace::writer`] asks at
+    /// every variable `wp` meets).
+    written: [Option<Written>; 2],
     /// The latest node above this one (in ρ') that writes each variable
     /// (an assignment, or the creation that introduces it), each field and
     /// the fields of each class (a creation).
@@ -96,6 +99,7 @@ impl Trace {
             action: None,
             before: None,
             len: 0,
+            written: [None, None],
             writers: im::HashMap::new(),
             memo: RefCell::default(),
             creations: Rc::default(),
@@ -105,10 +109,11 @@ impl Trace {
     /// `ρ · a`.
     pub fn then(&self, action: Action) -> Trace {
         let mut writers = self.0.writers.clone();
-        for written in self.written().into_iter().flatten() {
-            writers.insert(written, self.clone());
+        for written in self.0.written.iter().flatten() {
+            writers.insert(written.clone(), self.clone());
         }
         Trace(Rc::new(Node {
+            written: written_by(&action),
             action: Some(action),
             before: Some(self.clone()),
             len: self.0.len + 1,
@@ -161,32 +166,31 @@ impl Trace {
         self.wp(&action.condition(checks))
     }
 
-    /// What the last action writes: a variable, a field, or (a creation)
-    /// its variable and the fields of its class. An array, not a vector:
-    /// [`Trace::writer`] asks at every variable `wp` meets.
-    fn written(&self) -> [Option<Written>; 2] {
-        match self.last() {
-            Some(Action::Assign(Location::Var(x, _) | Location::Element(x, ..), _)) => {
-                [Some(Written::Var(x.clone())), None]
-            }
-            Some(Action::Assign(Location::Field(object, f, _), _)) => match object.sort() {
-                Sort::Object(class) => [Some(Written::Field(class, f.clone())), None],
-                _ => [None, None],
-            },
-            Some(Action::New(x, class)) => [
-                Some(Written::Var(x.clone())),
-                Some(Written::Class(class.clone())),
-            ],
-            Some(Action::Test(_)) | None => [None, None],
-        }
-    }
-
     /// The latest node at or above this one that writes `written`.
     fn writer(&self, written: &Written) -> Option<&Trace> {
-        if self.written().iter().flatten().any(|w| w == written) {
+        if self.0.written.iter().flatten().any(|w| w == written) {
             return Some(self);
         }
         self.0.writers.get(written)
+    }
+}
+
+/// What `action` writes: a variable, a field, or (a creation) its
+/// variable and the fields of its class.
+fn written_by(action: &Action) -> [Option<Written>; 2] {
+    match action {
+        Action::Assign(Location::Var(x, _) | Location::Element(x, ..), _) => {
+            [Some(Written::Var(x.clone())), None]
+        }
+        Action::Assign(Location::Field(object, f, _), _) => match object.sort() {
+            Sort::Object(class) => [Some(Written::Field(class, f.clone())), None],
+            _ => [None, None],
+        },
+        Action::New(x, class) => [
+            Some(Written::Var(x.clone())),
+            Some(Written::Class(class.clone())),
+        ],
+        Action::Test(_) => [None, None],
     }
 }
 
@@ -366,19 +370,15 @@ const UNFOLDED_WRITES: usize = 4;
 fn aliasing(array: &Term, w: &Term) -> Term {
     let mut updates = Vec::new();
     let mut rest = array;
-    while let TermKind::Store(inner, h, v) = rest.kind() {
-        if h == w {
-            break;
+    let older = loop {
+        match rest.kind() {
+            TermKind::Store(_, h, v) if h == w => break v.clone(),
+            TermKind::Store(inner, h, v) if updates.len() < UNFOLDED_WRITES => {
+                updates.push((h, v));
+                rest = inner;
+            }
+            _ => break read(rest, w),
         }
-        if updates.len() == UNFOLDED_WRITES {
-            break;
-        }
-        updates.push((h, v));
-        rest = inner;
-    }
-    let older = match rest.kind() {
-        TermKind::Store(_, h, v) if h == w => v.clone(),
-        _ => read(rest, w),
     };
     updates.into_iter().rev().fold(older, |otherwise, (h, v)| {
         Term::ite(
