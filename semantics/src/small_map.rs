@@ -47,7 +47,12 @@ impl<K: Ord + Clone, V: Clone> SmallMap<K, V> {
                 value,
             )),
             Err(at) => {
-                Rc::make_mut(&mut self.0).insert(at, (key, value));
+                let entries = Rc::make_mut(&mut self.0);
+                if entries.is_empty() {
+                    // One entry, not the four a vector grown from empty holds.
+                    entries.reserve_exact(1);
+                }
+                entries.insert(at, (key, value));
                 None
             }
         }
@@ -104,6 +109,9 @@ impl<K: Ord + Clone, V: Clone> Extend<(K, V)> for SmallMap<K, V> {
             return;
         }
         let entries = Rc::make_mut(&mut self.0);
+        // Exactly: a vector grown from empty holds four entries, and most
+        // maps here (a guard's variables, a model) hold one or two.
+        entries.reserve_exact(pairs.size_hint().0);
         entries.extend(pairs);
         // Stable: equal keys keep their order, the last one is kept.
         entries.sort_by(|(a, _), (b, _)| a.cmp(b));
