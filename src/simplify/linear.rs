@@ -345,7 +345,6 @@ pub fn flip(op: BinOp) -> BinOp {
 }
 
 /// What a node normalises to.
-#[derive(Clone)]
 enum Normal {
     Integer(Polynomial),
     /// The comparison and its term, built once (conjunctions rebuild their
@@ -358,9 +357,10 @@ enum Normal {
 /// `term` (one pass over its distinct nodes), with each normalised
 /// comparison of the result listed for [`super::bounds`].
 pub struct LinearForm {
-    /// Boxed: a normal form is a few words, and the table, which keeps
-    /// one for every guard of a long path, has more slots than entries.
-    memo: IdMap<Box<Normal>>,
+    /// Shared: a normal form is a few words, and the table, which keeps
+    /// one for every guard of a long path, has more slots than entries; a
+    /// written comparison shares its node's.
+    memo: IdMap<Rc<Normal>>,
 }
 
 impl LinearForm {
@@ -381,17 +381,17 @@ impl LinearForm {
     /// through it.
     pub fn normalise(&mut self, term: &Term) -> Term {
         for node in term.nodes_besides(|node| self.memo.contains_key(&node.id())) {
-            let normal = self.node(&node);
-            if let Normal::Compared(_, written) = &normal {
+            let normal = Rc::new(self.node(&node));
+            if let Normal::Compared(_, written) = &*normal {
                 // A comparison in normal form is its own normal form: the
                 // conjunctions of a path read the written ones again.
                 if written.id() != node.id() {
                     self.memo
                         .entry(written.id())
-                        .or_insert_with(|| Box::new(normal.clone()));
+                        .or_insert_with(|| normal.clone());
                 }
             }
-            self.memo.insert(node.id(), Box::new(normal));
+            self.memo.insert(node.id(), normal);
         }
         self.rebuilt(term)
     }
