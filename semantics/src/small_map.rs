@@ -47,15 +47,21 @@ impl<K: Ord + Clone, V: Clone> SmallMap<K, V> {
                 value,
             )),
             Err(at) => {
-                let entries = Rc::make_mut(&mut self.0);
-                if entries.is_empty() {
-                    // One entry, not the four a vector grown from empty holds.
-                    entries.reserve_exact(1);
-                }
-                entries.insert(at, (key, value));
+                self.growing(1).insert(at, (key, value));
                 None
             }
         }
+    }
+
+    /// The entries, about to gain `room` more: an empty map reserves
+    /// exactly that (a vector grown from empty holds four entries, and most
+    /// maps here, a guard's variables or a model, hold one or two).
+    fn growing(&mut self, room: usize) -> &mut Vec<(K, V)> {
+        let entries = Rc::make_mut(&mut self.0);
+        if entries.is_empty() {
+            entries.reserve_exact(room);
+        }
+        entries
     }
 
     /// A copy with `key` set to `value`.
@@ -108,10 +114,7 @@ impl<K: Ord + Clone, V: Clone> Extend<(K, V)> for SmallMap<K, V> {
         if pairs.peek().is_none() {
             return;
         }
-        let entries = Rc::make_mut(&mut self.0);
-        // Exactly: a vector grown from empty holds four entries, and most
-        // maps here (a guard's variables, a model) hold one or two.
-        entries.reserve_exact(pairs.size_hint().0);
+        let entries = self.growing(pairs.size_hint().0);
         entries.extend(pairs);
         // Stable: equal keys keep their order, the last one is kept.
         entries.sort_by(|(a, _), (b, _)| a.cmp(b));

@@ -100,13 +100,8 @@ impl Choice {
                 self.method.name()
             )));
         }
-        // The paper's literal `this` rule is the choice `--literal-this` makes.
-        let this = match mutant {
-            Mutant::Oo(oo) => oo.this().unwrap_or(self.this),
-            Mutant::Basic(_) => self.this,
-        };
         Ok(Choice {
-            this,
+            this: mutant.this().unwrap_or(self.this),
             broken: Some(mutant),
             ..self
         })

@@ -6,6 +6,7 @@ use super::Method;
 use crate::theorems::broken::{self, Edit, OoMutant};
 use clap::ValueEnum;
 use symex_semantics::basic::symbolic;
+use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::Language;
 
 /// The rules a user can break.
@@ -44,6 +45,15 @@ impl BrokenRule {
 }
 
 impl Mutant {
+    /// The `this` rule the broken rules run with, if the mutant sets one
+    /// (the paper's literal rule is the one `--literal-this` chooses).
+    pub fn this(self) -> Option<ThisRule> {
+        match self {
+            Mutant::Oo(oo) => oo.this(),
+            Mutant::Basic(_) => None,
+        }
+    }
+
     /// The language whose rules are broken.
     pub fn language(self) -> Language {
         match self {

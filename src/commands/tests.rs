@@ -4,7 +4,7 @@
 
 use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
-use crate::explore::{explore, replay, ExploreOptions, Replay, Tree};
+use crate::explore::{explore, replay, ExploreOptions, Replay, Tree, Verdict};
 use crate::report::values::{heap_json, valuation_json};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -92,11 +92,14 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     let Replayed { tree, tests } =
         with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
     let header = session.header();
-    let undecided = tests.iter().filter(|(_, test)| test.cut).count();
-    let failures = tests
-        .iter()
-        .filter(|(_, test)| test.mismatch.is_some() && !test.cut)
-        .count();
+    let ending = |wanted: fn(&Verdict) -> bool| {
+        tests
+            .iter()
+            .filter(|(_, test)| wanted(&test.verdict()))
+            .count()
+    };
+    let undecided = ending(|verdict| matches!(verdict, Verdict::Undecided(_)));
+    let failures = ending(|verdict| matches!(verdict, Verdict::Failed(_)));
     match common.format {
         Format::Json => {
             let tests: Vec<_> = tests
@@ -121,10 +124,10 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
         }
         _ => {
             for (path, test) in &tests {
-                let verdict = match &test.mismatch {
-                    None => "replayed".to_string(),
-                    Some(why) if test.cut => why.clone(),
-                    Some(why) => format!("NOT replayed: {why}"),
+                let verdict = match test.verdict() {
+                    Verdict::Replayed => "replayed".to_string(),
+                    Verdict::Undecided(why) => why.to_string(),
+                    Verdict::Failed(why) => format!("NOT replayed: {why}"),
                 };
                 writeln!(
                     out,
@@ -135,10 +138,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
                 )?;
             }
             let untested = tree.stats.paths - tests.len();
-            let replayed = tests
-                .iter()
-                .filter(|(_, test)| test.mismatch.is_none() && !test.cut)
-                .count();
+            let replayed = tests.len() - undecided - failures;
             let undecided = if undecided > 0 {
                 format!(", {undecided} undecided")
             } else {

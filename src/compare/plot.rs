@@ -3,6 +3,7 @@
 //! method (forward solid, wp dashed), as a paper would show the growth.
 
 use super::{Comparison, MethodSummary};
+use crate::commands::Method;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -60,13 +61,14 @@ fn series(panel: &Panel, comparisons: &[Comparison]) -> BTreeMap<(String, &'stat
     lines
 }
 
-/// An axis label: whole numbers without a fractional part (`1000`, not `1000.0`).
+/// The gap between dashes of the weakest-precondition lines, and in their
+/// legend's sample.
+const GAP: i32 = 4;
+
+/// An axis label as `Display` writes it (`1000`; plotters' default is
+/// `Debug`, `1000.0`).
 fn number(value: &f64) -> String {
-    if value.fract() == 0.0 {
-        format!("{value:.0}")
-    } else {
-        format!("{value}")
-    }
+    value.to_string()
 }
 
 fn draw_panel<DB: DrawingBackend>(
@@ -108,9 +110,10 @@ fn draw_panel<DB: DrawingBackend>(
             stroke_width: 2,
         };
         let label = format!("{family} {method}");
-        let legend = if *method == "wp" {
+        let dashed = *method == Method::Wp.name();
+        let legend = if dashed {
             chart
-                .draw_series(DashedLineSeries::new(points.iter().copied(), 6, 4, style))?
+                .draw_series(DashedLineSeries::new(points.iter().copied(), 6, GAP, style))?
                 .label(label)
         } else {
             chart
@@ -118,7 +121,7 @@ fn draw_panel<DB: DrawingBackend>(
                 .label(label)
         };
         // The legend's sample is dashed where the line is.
-        let gap = if *method == "wp" { 4 } else { 0 };
+        let gap = if dashed { GAP } else { 0 };
         legend.legend(move |(x, y)| {
             EmptyElement::at((x, y))
                 + PathElement::new(vec![(0, 0), (8, 0)], style)

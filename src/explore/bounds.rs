@@ -60,8 +60,8 @@ impl Unfoldings {
 
 /// `Err` when the step by `rule` to `next` makes more than `--unfold`
 /// calls of one procedure active. Only a call adds an active call, and
-/// counting them walks the whole stack: counted at every step, a deep
-/// recursion would cost time quadratic in its depth.
+/// counting them walks the whole stack, so they are counted after calls
+/// only (not after every step of every body).
 pub(crate) fn calls_within(
     rule: Rule,
     next: &impl Configuration,

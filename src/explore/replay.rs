@@ -23,6 +23,26 @@ pub struct Replay {
     pub cut: bool,
 }
 
+/// How a replay ended.
+pub enum Verdict<'a> {
+    /// The concrete run agrees with the path.
+    Replayed,
+    /// The run stopped at a limit of the implementation; why.
+    Undecided(&'a str),
+    /// The run differs from the path; how.
+    Failed(&'a str),
+}
+
+impl Replay {
+    pub fn verdict(&self) -> Verdict<'_> {
+        match &self.mismatch {
+            None => Verdict::Replayed,
+            Some(why) if self.cut => Verdict::Undecided(why),
+            Some(why) => Verdict::Failed(why),
+        }
+    }
+}
+
 /// Replays the path ending at `node`; `None` for a path with no model or
 /// that did not run to its end.
 pub fn replay<C>(

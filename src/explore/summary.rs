@@ -61,7 +61,7 @@ impl Interval {
 }
 
 /// A guard `x op c` (or `c op x`) on an integer input `x`: the input and the interval it allows.
-pub(crate) fn bound(guard: &Term) -> Option<(&Name, Interval)> {
+fn bound(guard: &Term) -> Option<(&Name, Interval)> {
     let (side, op, c) = against_literal(guard)?;
     let TermKind::Var(x, Sort::Int) = side.kind() else {
         return None;
@@ -119,10 +119,11 @@ fn shifted(guard: &Term) -> Option<(&Name, Interval)> {
 }
 
 /// `interval` met with what `intervals` already allow `x`.
-fn tightened(intervals: &SmallMap<Name, Interval>, x: &Name, interval: &Interval) -> Interval {
-    intervals
-        .get(x)
-        .map_or_else(|| interval.clone(), |old| old.meet(interval))
+fn tightened(intervals: &SmallMap<Name, Interval>, x: &Name, interval: Interval) -> Interval {
+    match intervals.get(x) {
+        Some(old) => old.meet(&interval),
+        None => interval,
+    }
 }
 
 /// `x` and `d` when `term` is `x + d` written as sums and differences of
@@ -205,12 +206,12 @@ impl Summary {
         let mut next = self.clone();
         if let Some((x, interval)) = bound(guard) {
             next.intervals
-                .insert(x.clone(), tightened(&self.intervals, x, &interval));
+                .insert(x.clone(), tightened(&self.intervals, x, interval));
             return next;
         }
         if let Some((x, interval)) = shifted(guard) {
             next.shifted
-                .insert(x.clone(), tightened(&self.shifted, x, &interval));
+                .insert(x.clone(), tightened(&self.shifted, x, interval));
             return next;
         }
         for x in vars {
@@ -257,7 +258,7 @@ impl Summary {
         if self.others.contains_key(x) || self.shifted.contains_key(x) {
             return None;
         }
-        let met = tightened(&self.intervals, x, &interval);
+        let met = tightened(&self.intervals, x, interval);
         let value = (!met.is_empty()).then(|| met.nearest(&current(x).unwrap_or_default()));
         Some((x.clone(), value))
     }

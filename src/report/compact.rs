@@ -46,115 +46,122 @@ pub enum Kind {
 
 /// The compact tree of `tree`, folded below the depth that keeps it within `max_boxes`.
 pub fn compact(tree: &Tree, max_boxes: usize) -> Box {
-    let children = children(tree);
-    let unexplored: HashSet<NodeId> = tree.unexplored.iter().map(|u| u.node).collect();
-    let full = build(tree, &children, &unexplored, 0, None, usize::MAX);
+    let layout = Layout::of(tree);
+    let full = layout.build(0, None, usize::MAX);
+    let height = full.height();
     // Fold at depth d: the boxes of levels 0..=d are drawn. Take the deepest d within the budget.
     let depth = (0..)
-        .find(|&d| d + 1 >= full.height() || full.count_to(d + 2) > max_boxes)
+        .find(|&d| d + 1 >= height || full.count_to(d + 2) > max_boxes)
         .unwrap_or(0);
-    build(tree, &children, &unexplored, 0, None, depth)
+    layout.build(0, None, depth)
 }
 
-fn children(tree: &Tree) -> Vec<Vec<NodeId>> {
-    let mut children = vec![Vec::new(); tree.nodes.len()];
-    for node in &tree.nodes {
-        if let Some(parent) = node.parent {
-            children[parent].push(node.id);
-        }
-    }
-    children
+/// What building the boxes reads of a tree, worked out once.
+struct Layout<'t> {
+    tree: &'t Tree,
+    children: Vec<Vec<NodeId>>,
+    unexplored: HashSet<NodeId>,
+    /// The number of the path that ends at each leaf.
+    path_of: Vec<Option<usize>>,
 }
 
-/// The box for the chain that starts with the edge into `first` (the root
-/// when `rule` is `None`), with boxes below `fold_depth` folded.
-fn build(
-    tree: &Tree,
-    children: &[Vec<NodeId>],
-    unexplored: &HashSet<NodeId>,
-    first: NodeId,
-    rule: Option<Rule>,
-    fold_depth: usize,
-) -> Box {
-    let mut node = first;
-    let mut conditions = Vec::new();
-    let mut steps = usize::from(rule.is_some());
-    let add = |node: NodeId, conditions: &mut Vec<Term>| {
-        if let Some(edge) = &tree.nodes[node].edge {
-            if !edge.condition.is_true() {
-                conditions.push(edge.condition.clone());
+impl<'t> Layout<'t> {
+    fn of(tree: &'t Tree) -> Layout<'t> {
+        let mut children = vec![Vec::new(); tree.nodes.len()];
+        for node in &tree.nodes {
+            if let Some(parent) = node.parent {
+                children[parent].push(node.id);
             }
         }
-    };
-    if rule.is_some() {
-        add(node, &mut conditions);
-    }
-    while children[node].len() == 1 && tree.nodes[node].leaf.is_none() {
-        node = children[node][0];
-        add(node, &mut conditions);
-        steps += 1;
-    }
-    let kind = if let Some(leaf) = &tree.nodes[node].leaf {
-        let path = tree.paths.iter().position(|&p| p == node).unwrap_or(0);
-        Kind::End {
-            path,
-            status: leaf.status.clone(),
+        let mut path_of = vec![None; tree.nodes.len()];
+        for (path, &node) in tree.paths.iter().enumerate() {
+            path_of[node].get_or_insert(path);
         }
-    } else if unexplored.contains(&node) {
-        Kind::Unexplored
-    } else {
-        Kind::Fork
-    };
-    let condition = Term::conjunction(conditions);
-    let below: Vec<NodeId> = if matches!(kind, Kind::End { .. }) {
-        Vec::new()
-    } else {
-        children[node].clone()
-    };
-    if fold_depth == 0 && !below.is_empty() {
-        let paths = count_paths(tree, children, node);
-        return Box {
+        Layout {
+            tree,
+            children,
+            unexplored: tree.unexplored.iter().map(|u| u.node).collect(),
+            path_of,
+        }
+    }
+
+    /// The box for the chain that starts with the edge into `first` (the
+    /// root when `rule` is `None`), with boxes below `fold_depth` folded.
+    fn build(&self, first: NodeId, rule: Option<Rule>, fold_depth: usize) -> Box {
+        let (tree, children) = (self.tree, &self.children);
+        let mut node = first;
+        let mut conditions = Vec::new();
+        let mut steps = usize::from(rule.is_some());
+        let add = |node: NodeId, conditions: &mut Vec<Term>| {
+            if let Some(edge) = &tree.nodes[node].edge {
+                if !edge.condition.is_true() {
+                    conditions.push(edge.condition.clone());
+                }
+            }
+        };
+        if rule.is_some() {
+            add(node, &mut conditions);
+        }
+        while children[node].len() == 1 && tree.nodes[node].leaf.is_none() {
+            node = children[node][0];
+            add(node, &mut conditions);
+            steps += 1;
+        }
+        let kind = if let Some(leaf) = &tree.nodes[node].leaf {
+            Kind::End {
+                path: self.path_of[node].unwrap_or(0),
+                status: leaf.status.clone(),
+            }
+        } else if self.unexplored.contains(&node) {
+            Kind::Unexplored
+        } else {
+            Kind::Fork
+        };
+        let condition = Term::conjunction(conditions);
+        let below: &[NodeId] = if matches!(kind, Kind::End { .. }) {
+            &[]
+        } else {
+            &children[node]
+        };
+        if fold_depth == 0 && !below.is_empty() {
+            return Box {
+                node,
+                rule,
+                condition,
+                steps,
+                kind: Kind::Folded {
+                    paths: self.count_paths(node),
+                },
+                children: Vec::new(),
+            };
+        }
+        let children = below
+            .iter()
+            .map(|&child| {
+                let rule = tree.nodes[child].edge.as_ref().map(|edge| edge.rule);
+                self.build(child, rule, fold_depth.saturating_sub(1))
+            })
+            .collect();
+        Box {
             node,
             rule,
             condition,
             steps,
-            kind: Kind::Folded { paths },
-            children: Vec::new(),
-        };
+            kind,
+            children,
+        }
     }
-    let children = below
-        .into_iter()
-        .map(|child| {
-            let rule = tree.nodes[child].edge.as_ref().map(|edge| edge.rule);
-            build(
-                tree,
-                children,
-                unexplored,
-                child,
-                rule,
-                fold_depth.saturating_sub(1),
-            )
-        })
-        .collect();
-    Box {
-        node,
-        rule,
-        condition,
-        steps,
-        kind,
-        children,
-    }
-}
 
-/// The paths that end in the subtree of `node`.
-fn count_paths(tree: &Tree, children: &[Vec<NodeId>], node: NodeId) -> usize {
-    let mut count = 0;
-    let mut pending = vec![node];
-    while let Some(n) = pending.pop() {
-        count += usize::from(tree.nodes[n].leaf.is_some());
-        pending.extend(&children[n]);
+    /// The paths that end in the subtree of `node`.
+    fn count_paths(&self, node: NodeId) -> usize {
+        let mut count = 0;
+        let mut pending = vec![node];
+        while let Some(n) = pending.pop() {
+            count += usize::from(self.tree.nodes[n].leaf.is_some());
+            pending.extend(&self.children[n]);
+        }
+        count
     }
-    count
 }
 
 impl Box {

@@ -10,7 +10,7 @@
 //! plain is then what the normal form does; anything else (bounds to
 //! merge, a pinned variable, a possible repeat) takes the full normal form.
 
-use super::bounds::{variable, NormalForm};
+use super::bounds::{connective, variable, NormalForm};
 use super::linear::complement;
 use symex_semantics::term::{BinOp, Term, TermKind};
 
@@ -102,10 +102,7 @@ impl NormalForm {
     /// form would not simply append it: it may meet a conjunct already
     /// there, pins a variable, or is no single conjunct in normal form.
     fn admit(&mut self, conjunct: &Term, tags: &mut Tags) -> bool {
-        if matches!(
-            conjunct.kind(),
-            TermKind::Binary(BinOp::And | BinOp::Or, ..) | TermKind::Bool(_)
-        ) {
+        if connective(conjunct) || matches!(conjunct.kind(), TermKind::Bool(_)) {
             return false;
         }
         if let Some((comparison, written)) = self.linear.compared(conjunct) {

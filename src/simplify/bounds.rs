@@ -43,9 +43,9 @@ impl Interval {
         }
     }
 
-    fn add(&mut self, comparison: &Comparison, written: Term) {
+    fn add(&mut self, comparison: &Comparison, written: &Term) {
         self.compared += 1;
-        self.only = (self.compared == 1).then_some(written);
+        self.only = (self.compared == 1).then(|| written.clone());
         let (op, k) = (comparison.op, comparison.k.clone());
         let one = BigInt::one();
         match op {
@@ -111,27 +111,27 @@ impl Interval {
             *hi -= &one;
             *strict = true;
         }
-        let compare = |op, k: BigInt| written(&self.lhs, op, &k);
+        let compare = |op, k: &BigInt| written(&self.lhs, op, k);
         match (&self.lower, &self.upper) {
             (Some((lo, _)), Some((hi, _))) if lo > hi => return None,
             (Some((lo, _)), Some((hi, _))) if lo == hi => {
-                return Some(vec![compare(BinOp::Eq, lo.clone())])
+                return Some(vec![compare(BinOp::Eq, lo)])
             }
             _ => {}
         }
         let mut conjuncts = Vec::new();
         if let Some((lo, strict)) = &self.lower {
             conjuncts.push(if *strict {
-                compare(BinOp::Gt, lo - &one)
+                compare(BinOp::Gt, &(lo - &one))
             } else {
-                compare(BinOp::Ge, lo.clone())
+                compare(BinOp::Ge, lo)
             });
         }
         if let Some((hi, strict)) = &self.upper {
             conjuncts.push(if *strict {
-                compare(BinOp::Lt, hi + &one)
+                compare(BinOp::Lt, &(hi + &one))
             } else {
-                compare(BinOp::Le, hi.clone())
+                compare(BinOp::Le, hi)
             });
         }
         let inside = |k: &BigInt| {
@@ -142,7 +142,7 @@ impl Interval {
             self.excluded
                 .iter()
                 .filter(|k| inside(k))
-                .map(|k| compare(BinOp::Ne, k.clone())),
+                .map(|k| compare(BinOp::Ne, k)),
         );
         Some(conjuncts)
     }
@@ -151,7 +151,9 @@ impl Interval {
 /// `x` when the linear form is the variable `x` itself, which an equality
 /// pins.
 pub fn variable(lhs: &Polynomial) -> Option<Name> {
-    let (monomial, coefficient) = lhs.monomials.first().filter(|_| lhs.monomials.len() == 1)?;
+    let [(monomial, coefficient)] = &lhs.monomials[..] else {
+        return None;
+    };
     match (&monomial[..], coefficient.is_one()) {
         ([atom], true) => match atom.term().kind() {
             TermKind::Var(x, _) => Some(x.clone()),
@@ -220,8 +222,6 @@ impl NormalForm {
     /// counter's guards, `n > 2 && n <= 3`): what [`NormalForm::normalise`]
     /// makes of them, their interval, without the general merge.
     pub(super) fn merged(&mut self, left: &Term, right: &Term) -> Option<Term> {
-        let connective =
-            |t: &Term| matches!(t.kind(), TermKind::Binary(BinOp::And | BinOp::Or, ..));
         if connective(left) || connective(right) {
             // No comparison: spare the walk over a whole path condition.
             return None;
@@ -234,8 +234,8 @@ impl NormalForm {
             return None;
         }
         let mut interval = Interval::new(first.lhs.clone());
-        interval.add(first, first_written.clone());
-        interval.add(second, second_written.clone());
+        interval.add(first, first_written);
+        interval.add(second, second_written);
         Some(
             interval
                 .conjuncts()
@@ -284,13 +284,13 @@ impl NormalForm {
         let mut by_form: HashMap<Key, usize> = HashMap::new();
         let mut seen = IdSet::default();
         for conjunct in conjuncts {
-            if let Some((comparison, written)) = self.linear.comparison(conjunct) {
+            if let Some((comparison, written)) = self.linear.compared(conjunct) {
                 let index = *by_form.entry(key(&comparison.lhs)).or_insert_with(|| {
                     intervals.push(Interval::new(comparison.lhs.clone()));
                     slots.push(Slot::Bounds(intervals.len() - 1));
                     intervals.len() - 1
                 });
-                intervals[index].add(&comparison, written);
+                intervals[index].add(comparison, written);
                 continue;
             }
             let normal = self.normalise(conjunct);
@@ -341,6 +341,11 @@ impl NormalForm {
         };
         Term::conjunction(result.iter().filter(|t| !absorbed(t)).cloned())
     }
+}
+
+/// Whether `term` is a conjunction or a disjunction (not a comparison).
+pub(super) fn connective(term: &Term) -> bool {
+    matches!(term.kind(), TermKind::Binary(BinOp::And | BinOp::Or, ..))
 }
 
 /// Whether `term` reads a field (and may be undefined, so must keep its place).

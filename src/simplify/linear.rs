@@ -140,11 +140,10 @@ impl Polynomial {
         if let Some(k) = self.as_constant() {
             return Some(other.scale(k));
         }
-        let single =
-            |p: &Polynomial| match (p.monomials.first(), p.monomials.len(), p.constant.is_zero()) {
-                (Some((m, c)), 1, true) => Some((m.clone(), c.clone())),
-                _ => None,
-            };
+        let single = |p: &Polynomial| match (&p.monomials[..], p.constant.is_zero()) {
+            ([(m, c)], true) => Some((m.clone(), c.clone())),
+            _ => None,
+        };
         let ((mut m, c), (n, d)) = (single(self)?, single(other)?);
         m.extend(n);
         m.sort();
@@ -398,12 +397,6 @@ impl LinearForm {
 
     /// The comparison `term` normalised to, if it is an integer comparison,
     /// with its term.
-    pub fn comparison(&mut self, term: &Term) -> Option<(Comparison, Term)> {
-        self.compared(term)
-            .map(|(c, written)| (c.clone(), written.clone()))
-    }
-
-    /// [`LinearForm::comparison`] borrowed.
     pub fn compared(&mut self, term: &Term) -> Option<(&Comparison, &Term)> {
         self.normalise(term);
         self.known(term)

@@ -147,6 +147,14 @@ impl OoMutant {
         }
     }
 
+    /// The calculus Definition 4.2 is computed by.
+    pub fn calculus(self) -> &'static dyn Calculus {
+        match self {
+            OoMutant::WithoutAliasing => &WithoutAliasing,
+            OoMutant::LiteralThis => &Reference,
+        }
+    }
+
     /// The edit of the unfolding's steps.
     pub fn edit(self) -> Edit<unfold::Config> {
         match self {
@@ -179,18 +187,13 @@ pub fn check_broken_oo(
         ),
         edit: mutant.edit(),
     };
-    Ok(match mutant {
-        OoMutant::WithoutAliasing => check_objects(
-            program,
-            &broken,
-            &WithoutAliasing,
-            options,
-            runs,
-            seed,
-            bounds,
-        ),
-        OoMutant::LiteralThis => {
-            check_objects(program, &broken, &Reference, options, runs, seed, bounds)
-        }
-    })
+    Ok(check_objects(
+        program,
+        &broken,
+        mutant.calculus(),
+        options,
+        runs,
+        seed,
+        bounds,
+    ))
 }

@@ -34,7 +34,7 @@ pub fn check_objects<U, C>(
 ) -> CheckReport
 where
     U: TransitionSystem<Config = unfold::Config>,
-    C: Calculus,
+    C: Calculus + ?Sized,
 {
     let concrete = Concrete::new(program.clone(), options);
     let traces = Traces::new(program.clone(), options);

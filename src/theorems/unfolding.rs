@@ -50,7 +50,7 @@ pub const STUCK: &str = "stuck";
 
 /// The systems one lockstep compares; `U` is the real unfolding or a
 /// broken one, `C` the calculus Definition 4.2 is computed by.
-pub struct Lockstep<'a, U, C> {
+pub struct Lockstep<'a, U, C: ?Sized> {
     pub unfold: &'a U,
     /// `⟨S, ε⟩` for the main statement `S`.
     pub initial: unfold::Config,
@@ -107,7 +107,7 @@ pub fn outcome_case(c: &concrete::Config) -> &'static str {
 impl<U, C> Lockstep<'_, U, C>
 where
     U: TransitionSystem<Config = unfold::Config>,
-    C: Calculus,
+    C: Calculus + ?Sized,
 {
     /// Runs both semantics from `v` for at most `steps` steps, Definition
     /// 4.2 (quadratic in ρ) on the first `definition_steps` of them only;

@@ -149,7 +149,7 @@ impl Concrete {
             return Ok(error);
         }
         let n = c.fresh + 1;
-        let inlined = inline::method_call(&self.program, &call, n, ThisRule::Fresh);
+        let inlined = inline::method_call(&self.program, call, n, ThisRule::Fresh);
         self.concrete_call(c, Rule::MethodCall, inlined, n, rest)
     }
 

@@ -37,6 +37,7 @@ pub struct Inlined {
 }
 
 /// The parts of `h := e₀.m(ē)`, the method `m` of `class`.
+#[derive(Clone, Copy)]
 pub struct Call<'s> {
     pub target: &'s Target,
     pub receiver: &'s Term,
@@ -46,14 +47,14 @@ pub struct Call<'s> {
 }
 
 /// `h := e₀.m(ē)`.
-pub fn method_call(program: &Program, call: &Call<'_>, n: u32, this: ThisRule) -> Option<Inlined> {
+pub fn method_call(program: &Program, call: Call<'_>, n: u32, this: ThisRule) -> Option<Inlined> {
     let Call {
         target,
         receiver,
         class,
         method,
         args,
-    } = *call;
+    } = call;
     let declaration = program.classes.get(class)?.methods.get(method)?;
     let this_var = Term::var("this", Sort::Object(class.clone()));
     let mut renaming: HashMap<Name, Term> = HashMap::new();

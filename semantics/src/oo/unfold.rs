@@ -261,7 +261,7 @@ impl<P: PathState> Unfold<P> {
         rest: Code,
     ) -> Vec<Step<Config<P>>> {
         let n = c.fresh + 1;
-        let Some(inlined) = inline::method_call(&self.program, &call, n, self.this) else {
+        let Some(inlined) = inline::method_call(&self.program, call, n, self.this) else {
             return Vec::new();
         };
         let mut steps = vec![self.symbolic_call(
