@@ -13,6 +13,7 @@
 //! report as inconclusive, never as a property of the program.
 
 use crate::heap::Heap;
+use crate::memo::Generations;
 use crate::subst::Substitution;
 use crate::term::{BinOp, IdMap, Name, Term, TermKind, UnOp};
 use crate::value::{FieldValue, Value};
@@ -83,14 +84,10 @@ pub fn eval_in(
 /// The values of ground terms (no variable, no heap read: the same under
 /// every valuation), kept across evaluations: the state `0 + 1 + … + 1` of
 /// a loop unfolded k times, whose prefixes every later path shares, then
-/// costs each evaluation its new nodes rather than k. Emptied when full,
-/// so its memory stays bounded; term ids are never reused, so an entry
-/// never goes stale.
+/// costs each evaluation its new nodes rather than k. Kept in generations
+/// ([`Generations`]), so its memory stays bounded.
 #[derive(Default)]
-pub struct GroundValues(IdMap<Value>);
-
-/// Entries [`GroundValues`] holds at most.
-const GROUND_LIMIT: usize = 1 << 16;
+pub struct GroundValues(Generations<Value>);
 
 /// `V(e)`, reading and extending `ground`.
 pub fn eval_sharing(
@@ -98,9 +95,7 @@ pub fn eval_sharing(
     v: &Valuation,
     ground: &mut GroundValues,
 ) -> Result<Value, EvalError> {
-    if ground.0.len() >= GROUND_LIMIT {
-        ground.0.clear();
-    }
+    ground.0.age();
     evaluate(
         e,
         &|x: &Name| v.get(x).cloned(),
@@ -115,7 +110,7 @@ fn evaluate(
     e: &Term,
     lookup: &impl Fn(&Name) -> Option<Value>,
     heap: &Heap,
-    mut ground: Option<&mut IdMap<Value>>,
+    mut ground: Option<&mut Generations<Value>>,
 ) -> Result<Value, EvalError> {
     let nodes = match ground.as_deref() {
         Some(known) => {
@@ -148,7 +143,7 @@ fn evaluate(
 }
 
 /// Whether `node` is a literal, or an operation on ground terms (those `known` holds).
-fn is_ground(node: &Term, known: &IdMap<Value>) -> bool {
+fn is_ground(node: &Term, known: &Generations<Value>) -> bool {
     let operation = matches!(
         node.kind(),
         TermKind::Int(_)

@@ -16,6 +16,7 @@ pub mod delta;
 pub mod eval;
 pub mod heap;
 pub mod inputs;
+pub mod memo;
 pub mod oo;
 pub mod print;
 pub mod program;

@@ -17,6 +17,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+use std::mem::ManuallyDrop;
 use std::rc::{Rc, Weak};
 
 /// A map keyed by [`Term::id`]: ids are distinct counters, so they need no
@@ -262,22 +263,22 @@ impl Shape<'_> {
     }
 }
 
-/// An interned node with the hash of its shape, kept because a dead
-/// node's shape can no longer be read (the table is rehashed from it).
+/// An interned node with the hash of its shape, kept because the table is
+/// rehashed from it.
 struct Entry {
     hash: u64,
     node: Weak<Node>,
 }
 
+/// The live nodes by shape: a node leaves the table when it is dropped,
+/// so the table holds no dead node (whose memory a weak reference would
+/// keep) and needs no sweep (which would visit every live node).
 #[derive(Default)]
 struct Interner {
     /// Sixteen bytes an entry: the table holds no copy of the shapes.
     nodes: HashTable<Entry>,
     hasher: DefaultHashBuilder,
     next_id: u64,
-    inserted_since_sweep: usize,
-    /// The entries the last sweep left (all alive then).
-    alive_after_sweep: usize,
 }
 
 impl Interner {
@@ -295,18 +296,6 @@ impl Interner {
         if let Some(node) = found {
             return Term(node);
         }
-        self.inserted_since_sweep += 1;
-        // Compared with what the last sweep left, not with the table (which
-        // grows by every insertion, so it would never be outrun): the table
-        // holds at most twice the live nodes, and a sweep costs O(1) amortised.
-        if self.inserted_since_sweep > self.alive_after_sweep.max(4096) {
-            // Forget the nodes no term refers to any more.
-            self.nodes.retain(|entry| entry.node.strong_count() > 0);
-            self.nodes
-                .shrink_to(2 * self.nodes.len(), |entry| entry.hash);
-            self.alive_after_sweep = self.nodes.len();
-            self.inserted_since_sweep = 0;
-        }
         self.next_id += 1;
         let node = Rc::new(Node {
             id: self.next_id,
@@ -319,6 +308,29 @@ impl Interner {
         self.nodes.insert_unique(hash, entry, |entry| entry.hash);
         Term(node)
     }
+
+    /// Removes the entry of the node at `node`, of shape `kind`, which is
+    /// being dropped.
+    fn forget(&mut self, kind: &TermKind, node: *const Node) {
+        let hash = self.hasher.hash_one(Shape::of(kind));
+        if let Ok(entry) = self
+            .nodes
+            .find_entry(hash, |entry| entry.node.as_ptr() == node)
+        {
+            entry.remove();
+        }
+    }
+}
+
+/// [`Interner::forget`] on this thread's table, unless it is gone (the
+/// thread is ending) or busy (no node is dropped while a node is interned,
+/// but a leftover entry would only cost its memory).
+fn forget(kind: &TermKind, node: *const Node) {
+    let _ = INTERNER.try_with(|interner| {
+        if let Ok(mut interner) = interner.try_borrow_mut() {
+            interner.forget(kind, node);
+        }
+    });
 }
 
 impl Term {
@@ -593,24 +605,31 @@ impl Term {
 }
 
 impl Drop for Node {
-    /// Frees chains of uniquely owned nodes iteratively: a term a million
-    /// nodes deep (a long-running loop) must not overflow the stack when dropped.
+    /// Leaves the interner's table, and frees chains of uniquely owned
+    /// nodes iteratively: a term a million nodes deep (a long-running
+    /// loop) must not overflow the stack when dropped.
     fn drop(&mut self) {
+        forget(&self.kind, self);
         let mut pending = take_children(&mut self.kind);
         while let Some(Term(node)) = pending.pop() {
-            if let Ok(mut node) = Rc::try_unwrap(node) {
+            let at = Rc::as_ptr(&node);
+            if let Ok(node) = Rc::try_unwrap(node) {
+                // Emptied here, so it needs no drop of its own.
+                let mut node = ManuallyDrop::new(node);
+                forget(&node.kind, at);
                 pending.extend(take_children(&mut node.kind));
             }
         }
     }
 }
 
-fn take_children(kind: &mut TermKind) -> Vec<Term> {
+/// The children of a node, which is left a leaf that owns nothing.
+fn take_children(kind: &mut TermKind) -> SmallVec<[Term; 3]> {
     match std::mem::replace(kind, TermKind::Bool(false)) {
-        TermKind::Unary(_, a) | TermKind::Field(a, ..) => vec![a],
-        TermKind::Binary(_, a, b) | TermKind::Select(a, b) => vec![a, b],
-        TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => vec![a, b, c],
-        _ => vec![],
+        TermKind::Unary(_, a) | TermKind::Field(a, ..) => smallvec![a],
+        TermKind::Binary(_, a, b) | TermKind::Select(a, b) => smallvec![a, b],
+        TermKind::Ite(a, b, c) | TermKind::Store(a, b, c) => smallvec![a, b, c],
+        _ => SmallVec::new(),
     }
 }
 

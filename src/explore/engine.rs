@@ -19,7 +19,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 use symex_semantics::eval::GroundValues;
 use symex_semantics::system::{Configuration, Step, SymbolicConfiguration, TransitionSystem};
-use symex_semantics::term::{Name, Sort, Term};
+use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 
 /// How to explore.
 #[derive(Clone, Debug)]
@@ -57,15 +57,22 @@ impl Default for ExploreOptions {
 }
 
 /// A configuration waiting in the frontier; `end` is set when it is already
-/// known to end its path (bounded, unknown, infeasible). What the solver
-/// knows of it (`link`: its model, its guards) is dropped once it is
-/// expanded, its children having their own.
+/// known to end its path (bounded, unknown, infeasible).
 struct Pending<C> {
     node: Rc<PathNode>,
-    link: Link,
+    known: Known,
     config: C,
     unfoldings: Unfoldings,
     end: Option<Status>,
+}
+
+/// What is known of a pending node, dropped once it is expanded (its
+/// children having their own): what the solver knows (`link`: its model,
+/// its guards), and its guards as reported (simplified, one merge per node
+/// from the parent's, or as they stand under `--no-simplify`).
+struct Known {
+    link: Link,
+    reported: Term,
 }
 
 /// Symbolic execution of `system` from `initial`: the tree of all paths
@@ -163,7 +170,7 @@ where
             model: None,
             confirmed: false,
         };
-        let (root, link) = self.add_node(
+        let (root, known) = self.add_node(
             None,
             None,
             &initial,
@@ -178,7 +185,7 @@ where
         };
         let pending = Pending {
             node: root,
-            link,
+            known,
             config: initial,
             unfoldings: Unfoldings::default(),
             end: None,
@@ -215,14 +222,6 @@ where
         Ok(unexplored)
     }
 
-    /// `term` simplified for the report, timed.
-    fn simplify(&mut self, term: &Term) -> Term {
-        let start = Instant::now();
-        let simplified = self.simplifier.simplify(term);
-        self.simplifier_time += start.elapsed();
-        simplified
-    }
-
     /// Ends the path at `pending` or returns its feasible successors.
     fn expand(
         &mut self,
@@ -230,7 +229,7 @@ where
     ) -> io::Result<Vec<(Candidate, Pending<S::Config>)>> {
         let Pending {
             node,
-            link,
+            known,
             config,
             unfoldings,
             end,
@@ -246,17 +245,22 @@ where
             None
         };
         if let Some(status) = ended {
-            self.end_path(&node, &link, &config, status)?;
+            self.end_path(&node, &known, &config, status)?;
             return Ok(Vec::new());
         }
         let steps = self.system.successors(&config);
         if steps.is_empty() {
-            self.end_path(&node, &link, &config, Status::Unknown(UnknownReason::Stuck))?;
+            self.end_path(
+                &node,
+                &known,
+                &config,
+                Status::Unknown(UnknownReason::Stuck),
+            )?;
             return Ok(Vec::new());
         }
         let mut children = Vec::with_capacity(steps.len());
         for step in steps {
-            if let Some(child) = self.successor(&node, &link, &config, &unfoldings, step)? {
+            if let Some(child) = self.successor(&node, &known, &config, &unfoldings, step)? {
                 children.push(child);
             }
         }
@@ -267,14 +271,14 @@ where
     fn successor(
         &mut self,
         node: &Rc<PathNode>,
-        link: &Link,
+        known: &Known,
         config: &S::Config,
         unfoldings: &Unfoldings,
         step: Step<S::Config>,
     ) -> io::Result<Option<(Candidate, Pending<S::Config>)>> {
         let Step { rule, guard, next } = step;
         let folded = self.guards.fold(&guard);
-        let feasibility = self.solver.check_step(link, &folded);
+        let feasibility = self.solver.check_step(&known.link, &folded);
         let mut end = match feasibility.result {
             SatResult::Sat => None,
             SatResult::Unknown => Some(Status::Unknown(UnknownReason::Solver)),
@@ -301,22 +305,18 @@ where
         if let Err(reason) = calls_within(rule, &next, &self.options.bounds) {
             end.get_or_insert(Status::Bounded(reason));
         }
-        let condition = if self.options.simplify {
-            self.simplify(&guard)
-        } else {
-            guard.clone()
-        };
         let trace = match next.actions_since(config) {
             Some(actions) => actions.into_iter().map(TraceEntry::Action).collect(),
             None => trace_entry(rule, head, self.inputs).into_iter().collect(),
         };
+        // Simplified with the path condition, in `add_node`.
         let edge = Edge {
             rule,
             trace,
-            condition,
+            condition: guard.clone(),
         };
-        let (child, link) = self.add_node(
-            Some((node, link)),
+        let (child, known) = self.add_node(
+            Some((node, known)),
             Some(edge),
             &next,
             (&folded, &guard),
@@ -331,7 +331,7 @@ where
             candidate,
             Pending {
                 node: child,
-                link,
+                known,
                 config: next,
                 unfoldings,
                 end,
@@ -343,15 +343,29 @@ where
     /// it), with what its check found.
     fn add_node(
         &mut self,
-        parent: Option<(&Rc<PathNode>, &Link)>,
-        edge: Option<Edge>,
+        parent: Option<(&Rc<PathNode>, &Known)>,
+        mut edge: Option<Edge>,
         config: &S::Config,
         (guard, built): (&Term, &Term),
         feasibility: Feasibility,
-    ) -> io::Result<(Rc<PathNode>, Link)> {
+    ) -> io::Result<(Rc<PathNode>, Known)> {
         let guards = match parent {
             Some((parent, _)) => Term::and(parent.guards.clone(), built.clone()),
             None => built.clone(),
+        };
+        let reported = match parent {
+            Some((parent, known)) if built.is_true() && guards == parent.guards => {
+                known.reported.clone()
+            }
+            _ if self.options.simplify => {
+                // Timed as one block: a clock read costs about what a guard's
+                // simplification does.
+                let start = Instant::now();
+                let reported = self.simplified(parent, edge.as_mut(), &guards);
+                self.simplifier_time += start.elapsed();
+                reported
+            }
+            _ => guards.clone(),
         };
         let (depth, conjunction) = match (parent, &edge) {
             (Some((parent, _)), Some(edge)) => (
@@ -365,7 +379,7 @@ where
         self.next_id += 1;
         let link = self
             .solver
-            .link(parent.map(|(_, link)| link), guard, feasibility);
+            .link(parent.map(|(_, known)| &known.link), guard, feasibility);
         let configuration = self
             .options
             .record_configurations
@@ -380,14 +394,38 @@ where
             guards,
         });
         self.observer.node(&node)?;
-        Ok((node, link))
+        Ok((node, Known { link, reported }))
+    }
+
+    /// Simplifies the condition of `edge`, and returns the node's `guards`
+    /// simplified: the parent's with the condition merged in, one merge
+    /// per node.
+    fn simplified(
+        &mut self,
+        parent: Option<(&Rc<PathNode>, &Known)>,
+        edge: Option<&mut Edge>,
+        guards: &Term,
+    ) -> Term {
+        let condition = edge.map(|edge| {
+            edge.condition = self.simplifier.simplify(&edge.condition);
+            edge.condition.clone()
+        });
+        match (parent, condition, guards.kind()) {
+            (Some((parent, known)), _, _) if *guards == parent.guards => known.reported.clone(),
+            (Some((parent, known)), Some(condition), TermKind::Binary(BinOp::And, left, _))
+                if *left == parent.guards =>
+            {
+                self.simplifier.conjoin(&known.reported, &condition)
+            }
+            _ => self.simplifier.simplify(guards),
+        }
     }
 
     /// Reports the path ending at `node`, with a model where it is feasible.
     fn end_path(
         &mut self,
         node: &PathNode,
-        link: &Link,
+        known: &Known,
         config: &S::Config,
         status: Status,
     ) -> io::Result<()> {
@@ -404,7 +442,16 @@ where
             for (_, value) in &mut state {
                 *value = self.simplifier.simplify(value);
             }
-            let reported = self.simplifier.simplify(&path_condition);
+            let reported = match path_condition.kind() {
+                // The node's guards, simplified as they grew (the assumption,
+                // if any, on the left of `&&`).
+                _ if path_condition == node.guards => known.reported.clone(),
+                TermKind::Binary(BinOp::And, assumption, guards) if *guards == node.guards => {
+                    let assumption = self.simplifier.simplify(assumption);
+                    self.simplifier.conjoin(&assumption, &known.reported)
+                }
+                _ => self.simplifier.simplify(&path_condition),
+            };
             self.simplifier_time += start.elapsed();
             reported
         } else {
@@ -416,7 +463,7 @@ where
             || (self.options.simplify && reported == node.conjunction);
         let model = if wants_model {
             self.solver
-                .model(link, &path_condition, conjoined)
+                .model(&known.link, &path_condition, conjoined)
                 .map(|model| config.inputs_from(model))
         } else {
             None

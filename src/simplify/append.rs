@@ -109,8 +109,7 @@ impl NormalForm {
             let pins = comparison.op == BinOp::Eq && variable(&comparison.lhs).is_some();
             let form = self
                 .forms
-                .entry(conjunct.id())
-                .or_insert_with(|| comparison.lhs.term())
+                .get_or_insert_with(conjunct.id(), || comparison.lhs.term())
                 .id();
             if written != conjunct || pins || tags.may_contain(form) {
                 return false;

@@ -13,8 +13,9 @@ use super::linear::{complement, written, Comparison, LinearForm, Polynomial};
 use num_bigint::BigInt;
 use num_traits::One;
 use std::collections::HashMap;
+use symex_semantics::memo::Generations;
 use symex_semantics::subst::substitute;
-use symex_semantics::term::{BinOp, IdMap, IdSet, Name, Term, TermKind};
+use symex_semantics::term::{BinOp, IdSet, Name, Term, TermKind};
 
 /// What the conjuncts say about one linear form `L`.
 struct Interval {
@@ -148,6 +149,28 @@ impl Interval {
     }
 }
 
+/// For two lower bounds or two upper bounds on one linear form, whether
+/// the second is strictly tighter (what [`Interval`] keeps of them: the
+/// first unless the second is); `None` for any other pair.
+fn tighter(first: &Comparison, second: &Comparison) -> Option<bool> {
+    let one = BigInt::one();
+    let lower = |c: &Comparison| match c.op {
+        BinOp::Ge => Some(c.k.clone()),
+        BinOp::Gt => Some(&c.k + &one),
+        _ => None,
+    };
+    let upper = |c: &Comparison| match c.op {
+        BinOp::Le => Some(c.k.clone()),
+        BinOp::Lt => Some(&c.k - &one),
+        _ => None,
+    };
+    if let (Some(a), Some(b)) = (lower(first), lower(second)) {
+        return Some(b > a);
+    }
+    let (a, b) = (upper(first)?, upper(second)?);
+    Some(b < a)
+}
+
 /// `x` when the linear form is the variable `x` itself, which an equality
 /// pins.
 pub fn variable(lhs: &Polynomial) -> Option<Name> {
@@ -177,32 +200,31 @@ fn key(lhs: &Polynomial) -> Key {
 /// conjunction reachable through `&&` and `||` with its bounds merged.
 pub struct NormalForm {
     pub(super) linear: LinearForm,
-    memo: IdMap<Term>,
+    memo: Generations<Term>,
     /// The conjunctions known to be plain ([`super::append`]) with what
     /// their conjuncts are.
-    pub(super) plain: IdMap<Tags>,
+    pub(super) plain: Generations<Tags>,
     /// The term of each compared linear form, by the comparison's term
     /// (kept so that one form keeps one id).
-    pub(super) forms: IdMap<Term>,
+    pub(super) forms: Generations<Term>,
 }
 
 impl NormalForm {
     pub fn new() -> NormalForm {
         NormalForm {
             linear: LinearForm::new(),
-            memo: IdMap::default(),
-            plain: IdMap::default(),
-            forms: IdMap::default(),
+            memo: Generations::default(),
+            plain: Generations::default(),
+            forms: Generations::default(),
         }
     }
 
-    /// Forgets every normal form, keeping the tables' capacity (they fill
-    /// up again to about the same size).
-    pub fn clear(&mut self) {
-        self.linear.clear();
-        self.memo.clear();
-        self.plain.clear();
-        self.forms.clear();
+    /// Between two terms: retires the full generations of the memo tables.
+    pub fn age(&mut self) {
+        self.linear.age();
+        self.memo.age();
+        self.plain.age();
+        self.forms.age();
     }
 
     pub fn normalise(&mut self, term: &Term) -> Term {
@@ -232,6 +254,17 @@ impl NormalForm {
         let (second, second_written) = self.linear.known(right)?;
         if first.lhs != second.lhs {
             return None;
+        }
+        if let Some(tighter) = tighter(first, second) {
+            // The interval of two bounds one way is the tighter one, as written.
+            return Some(
+                if tighter {
+                    second_written
+                } else {
+                    first_written
+                }
+                .clone(),
+            );
         }
         let mut interval = Interval::new(first.lhs.clone());
         interval.add(first, first_written);

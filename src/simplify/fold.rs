@@ -11,7 +11,8 @@ use num_bigint::BigInt;
 use num_traits::Zero;
 use smallvec::SmallVec;
 use symex_semantics::eval::eval_with;
-use symex_semantics::term::{BinOp, IdMap, Term, TermKind, UnOp};
+use symex_semantics::memo::Generations;
+use symex_semantics::term::{BinOp, Term, TermKind, UnOp};
 use symex_semantics::value::Value;
 
 /// A literal: what folding computes.
@@ -106,14 +107,12 @@ pub fn fold(node: &Node, constant: impl Fn(Id) -> Option<Constant>) -> Option<Co
 /// exploration, which share their subterms, without an e-graph.
 #[derive(Default)]
 pub struct GuardFolder {
-    memo: IdMap<(Term, Option<Constant>)>,
+    memo: Generations<(Term, Option<Constant>)>,
 }
 
 impl GuardFolder {
     pub fn fold(&mut self, guard: &Term) -> Term {
-        if self.memo.len() > MEMO_LIMIT {
-            self.memo.clear();
-        }
+        self.memo.age();
         for node in guard.nodes_besides(|node| self.memo.contains_key(&node.id())) {
             let folded = self.folded(&node);
             self.memo.insert(node.id(), folded);
@@ -143,10 +142,6 @@ impl GuardFolder {
         (term, value)
     }
 }
-
-/// Memo entries beyond which the table is cleared (ids of dropped terms are
-/// never reused, so stale entries are dead weight).
-const MEMO_LIMIT: usize = 1 << 20;
 
 /// `node` as an e-node whose children are numbered by position, for
 /// [`fold`]; `None` for the leaves folding leaves alone (variables, lengths, `nil`).

@@ -16,7 +16,8 @@ use smallvec::SmallVec;
 use std::cmp::Ordering;
 use std::rc::Rc;
 use symex_semantics::eval::euclidean_div_mod;
-use symex_semantics::term::{BinOp, IdMap, Sort, Term, TermKind, UnOp};
+use symex_semantics::memo::Generations;
+use symex_semantics::term::{BinOp, Sort, Term, TermKind, UnOp};
 
 /// An integer term that is not a sum, product or literal, ordered for
 /// printing: variables, then lengths, fields, array reads, the rest.
@@ -359,19 +360,19 @@ pub struct LinearForm {
     /// Shared: a normal form is a few words, and the table, which keeps
     /// one for every guard of a long path, has more slots than entries; a
     /// written comparison shares its node's.
-    memo: IdMap<Rc<Normal>>,
+    memo: Generations<Rc<Normal>>,
 }
 
 impl LinearForm {
     pub fn new() -> LinearForm {
         LinearForm {
-            memo: IdMap::default(),
+            memo: Generations::default(),
         }
     }
 
-    /// Forgets every normal form, keeping the table's capacity.
-    pub fn clear(&mut self) {
-        self.memo.clear();
+    /// Between two terms: retires the memo table's generation if it is full.
+    pub fn age(&mut self) {
+        self.memo.age();
     }
 
     /// `term` with its arithmetic in normal form. Nodes are memoised
@@ -386,8 +387,7 @@ impl LinearForm {
                 // conjunctions of a path read the written ones again.
                 if written.id() != node.id() {
                     self.memo
-                        .entry(written.id())
-                        .or_insert_with(|| normal.clone());
+                        .get_or_insert_with(written.id(), || normal.clone());
                 }
             }
             self.memo.insert(node.id(), normal);

@@ -34,7 +34,8 @@ use fold::ConstantFold;
 use language::{from_expr, to_expr, Node};
 use std::fmt;
 use std::time::Duration;
-use symex_semantics::term::{BinOp, IdMap, Sort, Term, TermKind, UnOp};
+use symex_semantics::memo::Generations;
+use symex_semantics::term::{BinOp, Sort, Term, TermKind, UnOp};
 
 /// Bounds on one simplification: e-graph iterations and e-nodes per
 /// round, and rounds of rules-then-normal-form.
@@ -107,12 +108,10 @@ pub struct Simplifier {
     /// Each term simplified, kept with the term itself: a term re-made
     /// after its last use (a guard met again in a sibling subtree) would
     /// otherwise come back under a new id.
-    memo: IdMap<(Term, Term)>,
+    memo: Generations<(Term, Term)>,
     /// Whether a term is arithmetic throughout, per node (guards along a
     /// loop share ever longer sums).
-    arithmetic: IdMap<bool>,
-    /// Entries beyond which the memo tables are emptied before the next term.
-    memo_limit: usize,
+    arithmetic: Generations<bool>,
     /// The normal form with its memo tables, shared by the terms of one
     /// exploration (each distinct conjunct is normalised once).
     normal: NormalForm,
@@ -124,13 +123,6 @@ impl Default for Simplifier {
     }
 }
 
-/// Memo entries beyond which the tables are emptied before the next term:
-/// ids of dropped terms are never reused, so stale entries are dead weight
-/// (and would make memory grow with the number of paths). The limit rises,
-/// never falls, to a few times the most entries one term has added (a path
-/// condition of thousands of guards must not be rebuilt every few paths).
-const MEMO_LIMIT: usize = 1 << 12;
-
 impl Simplifier {
     pub fn new() -> Simplifier {
         Simplifier::with_rules(RULES, Limits::default())
@@ -140,9 +132,8 @@ impl Simplifier {
         Simplifier {
             rules: rules.iter().map(rules::rewrite).collect(),
             limits,
-            memo: IdMap::default(),
-            arithmetic: IdMap::default(),
-            memo_limit: MEMO_LIMIT,
+            memo: Generations::default(),
+            arithmetic: Generations::default(),
             normal: NormalForm::new(),
         }
     }
@@ -160,18 +151,13 @@ impl Simplifier {
             // Most values of a reported state: their own simplest form.
             return term.clone();
         }
-        if self.memo.len() > self.memo_limit {
-            self.memo.clear();
-            self.arithmetic.clear();
-            self.normal.clear();
-        }
-        let before = self.memo.len();
-        let simplified = self.memoised(term);
-        self.memo_limit = self.memo_limit.max(4 * (self.memo.len() - before));
-        simplified
+        self.memo.age();
+        self.arithmetic.age();
+        self.normal.age();
+        self.memoised(term)
     }
 
-    /// [`Simplifier::simplify`] with the memo tables kept whatever their size.
+    /// [`Simplifier::simplify`] within one generation of the memo tables.
     fn memoised(&mut self, term: &Term) -> Term {
         if let Some((_, done)) = self.memo.get(&term.id()) {
             return done.clone();
@@ -204,6 +190,14 @@ impl Simplifier {
             }
         }
         self.memo[&term.id()].1.clone()
+    }
+
+    /// `simplify(φ && b)` from `simplify(φ)` and `simplify(b)`: the merge
+    /// alone, so a path condition grown by one guard costs the guard (the
+    /// explorer keeps each node's simplified path condition).
+    pub fn conjoin(&mut self, left: &Term, right: &Term) -> Term {
+        self.normal.age();
+        self.normal.conjoin(left, right)
     }
 
     /// [`arithmetic`], memoised per node.
