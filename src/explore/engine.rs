@@ -354,9 +354,8 @@ where
             None => built.clone(),
         };
         let reported = match parent {
-            Some((parent, known)) if built.is_true() && guards == parent.guards => {
-                known.reported.clone()
-            }
+            // `guards && true` is `guards`: the parent's, reported as they were.
+            Some((_, known)) if built.is_true() => known.reported.clone(),
             _ if self.options.simplify => {
                 // Timed as one block: a clock read costs about what a guard's
                 // simplification does.
@@ -411,7 +410,6 @@ where
             edge.condition.clone()
         });
         match (parent, condition, guards.kind()) {
-            (Some((parent, known)), _, _) if *guards == parent.guards => known.reported.clone(),
             (Some((parent, known)), Some(condition), TermKind::Binary(BinOp::And, left, _))
                 if *left == parent.guards =>
             {

@@ -47,22 +47,19 @@ impl Interval {
     fn add(&mut self, comparison: &Comparison, written: &Term) {
         self.compared += 1;
         self.only = (self.compared == 1).then(|| written.clone());
-        let (op, k) = (comparison.op, comparison.k.clone());
-        let one = BigInt::one();
-        match op {
-            BinOp::Eq => {
+        let k = comparison.k.clone();
+        match (one_way(comparison), comparison.op) {
+            (Some((true, lo, strict)), _) => self.raise(lo, strict),
+            (Some((false, hi, strict)), _) => self.lower_to(hi, strict),
+            (None, BinOp::Eq) => {
                 self.raise(k.clone(), false);
                 self.lower_to(k, false);
             }
-            BinOp::Ne => {
+            (None, _) => {
                 if !self.excluded.contains(&k) {
                     self.excluded.push(k);
                 }
             }
-            BinOp::Ge => self.raise(k, false),
-            BinOp::Gt => self.raise(k + one, true),
-            BinOp::Le => self.lower_to(k, false),
-            _ => self.lower_to(k - one, true),
         }
     }
 
@@ -149,26 +146,26 @@ impl Interval {
     }
 }
 
+/// `L op k` for an `op` other than `=` and `!=` as the bound it puts on
+/// `L`: whether it is a lower one, the bound, and whether it was written
+/// strictly (`L > k` is `L >= k + 1`).
+fn one_way(comparison: &Comparison) -> Option<(bool, BigInt, bool)> {
+    let k = &comparison.k;
+    match comparison.op {
+        BinOp::Ge => Some((true, k.clone(), false)),
+        BinOp::Gt => Some((true, k + 1, true)),
+        BinOp::Le => Some((false, k.clone(), false)),
+        BinOp::Lt => Some((false, k - 1, true)),
+        _ => None,
+    }
+}
+
 /// For two lower bounds or two upper bounds on one linear form, whether
 /// the second is strictly tighter (what [`Interval`] keeps of them: the
 /// first unless the second is); `None` for any other pair.
 fn tighter(first: &Comparison, second: &Comparison) -> Option<bool> {
-    let one = BigInt::one();
-    let lower = |c: &Comparison| match c.op {
-        BinOp::Ge => Some(c.k.clone()),
-        BinOp::Gt => Some(&c.k + &one),
-        _ => None,
-    };
-    let upper = |c: &Comparison| match c.op {
-        BinOp::Le => Some(c.k.clone()),
-        BinOp::Lt => Some(&c.k - &one),
-        _ => None,
-    };
-    if let (Some(a), Some(b)) = (lower(first), lower(second)) {
-        return Some(b > a);
-    }
-    let (a, b) = (upper(first)?, upper(second)?);
-    Some(b < a)
+    let ((lower, a, _), (second_lower, b, _)) = (one_way(first)?, one_way(second)?);
+    (lower == second_lower).then(|| if lower { b > a } else { b < a })
 }
 
 /// `x` when the linear form is the variable `x` itself, which an equality
