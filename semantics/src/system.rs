@@ -192,13 +192,18 @@ pub fn evaluated_state<C: SymbolicConfiguration + ?Sized>(
     inputs: &Valuation,
     ground: &mut GroundValues,
 ) -> Result<Valuation, String> {
-    let mut predicted = Valuation::new().with_heap(inputs.heap.clone());
-    for (x, e) in config.global_state() {
-        let value = eval_sharing(&e, inputs, ground)
-            .map_err(|error| format!("the final state of `{x}` has no value: {error}"))?;
-        predicted.insert(x, value);
-    }
-    Ok(predicted)
+    // Collected first, so the valuation is allocated at its size (exploration
+    // keeps one per path waiting to be reported).
+    let values = config
+        .global_state()
+        .into_iter()
+        .map(|(x, e)| match eval_sharing(&e, inputs, ground) {
+            Ok(value) => Ok((x, value)),
+            Err(error) => Err(format!("the final state of `{x}` has no value: {error}")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let predicted: Valuation = values.into_iter().collect();
+    Ok(predicted.with_heap(inputs.heap.clone()))
 }
 
 /// A configuration of a concrete system.

@@ -56,14 +56,23 @@ impl Default for ExploreOptions {
     }
 }
 
-/// A configuration waiting in the frontier; `end` is set when it is already
-/// known to end its path (bounded, unknown, infeasible).
+/// A node waiting in the frontier: a configuration to expand, or a path
+/// that ended on arrival, reported when the strategy reaches it.
 struct Pending<C> {
     node: Rc<PathNode>,
-    known: Known,
-    config: C,
-    unfoldings: Unfoldings,
-    end: Option<Status>,
+    work: Work<C>,
+}
+
+enum Work<C> {
+    Open {
+        known: Known,
+        config: C,
+        unfoldings: Unfoldings,
+    },
+    /// Finished as soon as it was reached (a loop's exit waits below every
+    /// deeper path under DFS): its terms are simplified and evaluated while
+    /// the memo tables still hold them, and only the leaf waits.
+    Ended(Leaf),
 }
 
 /// What is known of a pending node, dropped once it is expanded (its
@@ -183,13 +192,8 @@ where
             depth: 0,
             rule: None,
         };
-        let pending = Pending {
-            node: root,
-            known,
-            config: initial,
-            unfoldings: Unfoldings::default(),
-            end: None,
-        };
+        let work = self.work(&root, known, initial, Unfoldings::default(), None);
+        let pending = Pending { node: root, work };
         frontier.extend(vec![(root_candidate, pending)]);
         let mut unexplored = Vec::new();
         while let Some(pending) = frontier.pop() {
@@ -222,40 +226,28 @@ where
         Ok(unexplored)
     }
 
-    /// Ends the path at `pending` or returns its feasible successors.
+    /// Reports the path ended at `pending` or returns its feasible successors.
     fn expand(
         &mut self,
         pending: Pending<S::Config>,
     ) -> io::Result<Vec<(Candidate, Pending<S::Config>)>> {
-        let Pending {
-            node,
-            known,
-            config,
-            unfoldings,
-            end,
-        } = pending;
-        let depth = node.depth;
-        let ended = if let Some(status) = end {
-            Some(status)
-        } else if let Some(outcome) = config.outcome() {
-            Some(Status::from(outcome))
-        } else if depth >= self.options.bounds.depth {
-            Some(Status::Bounded(BoundReason::Depth(depth)))
-        } else {
-            None
+        let Pending { node, work } = pending;
+        let (known, config, unfoldings) = match work {
+            Work::Ended(leaf) => {
+                self.report(&node, leaf)?;
+                return Ok(Vec::new());
+            }
+            Work::Open {
+                known,
+                config,
+                unfoldings,
+            } => (known, config, unfoldings),
         };
-        if let Some(status) = ended {
-            self.end_path(&node, &known, &config, status)?;
-            return Ok(Vec::new());
-        }
         let steps = self.system.successors(&config);
         if steps.is_empty() {
-            self.end_path(
-                &node,
-                &known,
-                &config,
-                Status::Unknown(UnknownReason::Stuck),
-            )?;
+            let stuck = Status::Unknown(UnknownReason::Stuck);
+            let leaf = self.finish(&node, &known, &config, stuck);
+            self.report(&node, leaf)?;
             return Ok(Vec::new());
         }
         let mut children = Vec::with_capacity(steps.len());
@@ -265,6 +257,33 @@ where
             }
         }
         Ok(children)
+    }
+
+    /// What waits at a node reached with `config`: its leaf when the path
+    /// ends there (`end` being set when that is already known: bounded,
+    /// unknown, infeasible), the configuration otherwise.
+    fn work(
+        &mut self,
+        node: &PathNode,
+        known: Known,
+        config: S::Config,
+        unfoldings: Unfoldings,
+        end: Option<Status>,
+    ) -> Work<S::Config> {
+        let ended = end
+            .or_else(|| config.outcome().map(Status::from))
+            .or_else(|| {
+                (node.depth >= self.options.bounds.depth)
+                    .then_some(Status::Bounded(BoundReason::Depth(node.depth)))
+            });
+        match ended {
+            Some(status) => Work::Ended(self.finish(node, &known, &config, status)),
+            None => Work::Open {
+                known,
+                config,
+                unfoldings,
+            },
+        }
     }
 
     /// The successor `step` of `config` (at `node`) unless it is pruned.
@@ -327,16 +346,8 @@ where
             depth: child.depth,
             rule: Some(rule),
         };
-        Ok(Some((
-            candidate,
-            Pending {
-                node: child,
-                known,
-                config: next,
-                unfoldings,
-                end,
-            },
-        )))
+        let work = self.work(&child, known, next, unfoldings, end);
+        Ok(Some((candidate, Pending { node: child, work })))
     }
 
     /// Adds a node reached under `guard` (folded, and as the rule built
@@ -419,14 +430,14 @@ where
         }
     }
 
-    /// Reports the path ending at `node`, with a model where it is feasible.
-    fn end_path(
+    /// The leaf of the path ending at `node`, with a model where it is feasible.
+    fn finish(
         &mut self,
         node: &PathNode,
         known: &Known,
         config: &S::Config,
         status: Status,
-    ) -> io::Result<()> {
+    ) -> Leaf {
         let wants_model = !matches!(status, Status::Unknown(_) | Status::Infeasible);
         let path_condition = Term::and(
             self.options.assumption.clone(),
@@ -474,23 +485,27 @@ where
         } else {
             status
         };
+        Leaf {
+            status,
+            path_condition: reported,
+            state,
+            model,
+            prediction,
+        }
+    }
+
+    /// Hands the path ending at `node` to the observer.
+    fn report(&mut self, node: &PathNode, leaf: Leaf) -> io::Result<()> {
         let stats = &mut self.stats;
         let id = stats.paths;
         stats.paths += 1;
-        match status {
+        match leaf.status {
             Status::Terminated | Status::AssumptionViolated => stats.terminated += 1,
             Status::Error(_) => stats.errors += 1,
             Status::Bounded(_) => stats.bounded += 1,
             Status::Unknown(_) => stats.unknown += 1,
             Status::Infeasible => {}
         }
-        let leaf = Leaf {
-            status,
-            path_condition: reported,
-            state,
-            model,
-            prediction,
-        };
         self.observer.path(Finished { id, node, leaf })
     }
 }

@@ -224,6 +224,11 @@ impl NormalForm {
         self.forms.age();
     }
 
+    /// Whether the normal form alone settles `term` (no rule improves on it).
+    pub fn settled(&mut self, term: &Term) -> bool {
+        self.linear.settled(term)
+    }
+
     pub fn normalise(&mut self, term: &Term) -> Term {
         if let Some(done) = self.memo.get(&term.id()) {
             return done.clone();

@@ -353,6 +353,21 @@ enum Normal {
     Other(Term),
 }
 
+/// A node's normal form and what decides whether the normal form is all
+/// the simplifier does with it: one table for both, as every term the
+/// simplifier meets is asked both.
+struct Normalised {
+    normal: Normal,
+    /// Every node below is [`super::arithmetic_node`].
+    arithmetic: bool,
+    /// An integer polynomial over variables, lengths, array reads and
+    /// integer or object fields, or a comparison (or negated comparison)
+    /// of two such terms or of two objects (`l.next != nil`, `a[3] = x`):
+    /// no rule rewrites these (no rule reads a field, and `select` only
+    /// over `store`), so the normal form alone settles them.
+    settled: bool,
+}
+
 /// The linear normal form of every integer subterm and comparison of
 /// `term` (one pass over its distinct nodes), with each normalised
 /// comparison of the result listed for [`super::bounds`].
@@ -360,7 +375,7 @@ pub struct LinearForm {
     /// Shared: a normal form is a few words, and the table, which keeps
     /// one for every guard of a long path, has more slots than entries; a
     /// written comparison shares its node's.
-    memo: Generations<Rc<Normal>>,
+    memo: Generations<Rc<Normalised>>,
 }
 
 impl LinearForm {
@@ -381,8 +396,22 @@ impl LinearForm {
     /// through it.
     pub fn normalise(&mut self, term: &Term) -> Term {
         for node in term.nodes_besides(|node| self.memo.contains_key(&node.id())) {
-            let normal = Rc::new(self.node(&node));
-            if let Normal::Compared(_, written) = &*normal {
+            let arithmetic = |t: &Term| self.memo[&t.id()].arithmetic;
+            let throughout =
+                super::arithmetic_node(&node) && node.children().into_iter().all(arithmetic);
+            let settled = match node.kind() {
+                TermKind::Unary(UnOp::Not, inner) if comparison(inner) => {
+                    self.memo[&inner.id()].settled
+                }
+                _ if comparison(&node) => node.children().into_iter().all(arithmetic),
+                _ => throughout,
+            };
+            let normal = Rc::new(Normalised {
+                normal: self.node(&node),
+                arithmetic: throughout,
+                settled,
+            });
+            if let Normal::Compared(_, written) = &normal.normal {
                 // A comparison in normal form is its own normal form: the
                 // conjunctions of a path read the written ones again.
                 if written.id() != node.id() {
@@ -395,6 +424,12 @@ impl LinearForm {
         self.rebuilt(term)
     }
 
+    /// Whether the normal form alone settles `term` ([`Normalised::settled`]).
+    pub fn settled(&mut self, term: &Term) -> bool {
+        self.normalise(term);
+        self.memo[&term.id()].settled
+    }
+
     /// The comparison `term` normalised to, if it is an integer comparison,
     /// with its term.
     pub fn compared(&mut self, term: &Term) -> Option<(&Comparison, &Term)> {
@@ -404,14 +439,14 @@ impl LinearForm {
 
     /// [`LinearForm::compared`] for a term already normalised.
     pub fn known(&self, term: &Term) -> Option<(&Comparison, &Term)> {
-        match self.memo.get(&term.id()).map(|normal| &**normal) {
+        match self.memo.get(&term.id()).map(|known| &known.normal) {
             Some(Normal::Compared(c, written)) => Some((c, written)),
             _ => None,
         }
     }
 
     fn rebuilt(&self, term: &Term) -> Term {
-        match &*self.memo[&term.id()] {
+        match &self.memo[&term.id()].normal {
             Normal::Integer(p) => p.term(),
             Normal::Compared(_, written) => written.clone(),
             Normal::Other(t) => t.clone(),
@@ -419,7 +454,7 @@ impl LinearForm {
     }
 
     fn polynomial(&self, term: &Term) -> Polynomial {
-        match &*self.memo[&term.id()] {
+        match &self.memo[&term.id()].normal {
             Normal::Integer(p) => p.clone(),
             _ => Polynomial::atom(self.rebuilt(term)),
         }
@@ -441,7 +476,7 @@ impl LinearForm {
                 Some(d) if !d.is_zero() => Normal::Integer(divide(*op, &p(a), d)),
                 _ => self.atom(node),
             },
-            TermKind::Unary(UnOp::Not, a) => match &*self.memo[&a.id()] {
+            TermKind::Unary(UnOp::Not, a) => match &self.memo[&a.id()].normal {
                 Normal::Compared(c, _) => compared(c.negated()),
                 Normal::Other(inner) => Normal::Other(complement(inner)),
                 Normal::Integer(_) => Normal::Other(self.with_children(node)),
@@ -478,6 +513,17 @@ impl LinearForm {
             .collect();
         node.with_children(&children)
     }
+}
+
+/// Whether `term` is a comparison (of any sort).
+fn comparison(term: &Term) -> bool {
+    matches!(
+        term.kind(),
+        TermKind::Binary(
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
+            ..
+        )
+    )
 }
 
 /// `¬t` without `!` where one can go: a literal flipped, `!!t` as `t`,

@@ -109,9 +109,6 @@ pub struct Simplifier {
     /// after its last use (a guard met again in a sibling subtree) would
     /// otherwise come back under a new id.
     memo: Generations<(Term, Term)>,
-    /// Whether a term is arithmetic throughout, per node (guards along a
-    /// loop share ever longer sums).
-    arithmetic: Generations<bool>,
     /// The normal form with its memo tables, shared by the terms of one
     /// exploration (each distinct conjunct is normalised once).
     normal: NormalForm,
@@ -133,7 +130,6 @@ impl Simplifier {
             rules: rules.iter().map(rules::rewrite).collect(),
             limits,
             memo: Generations::default(),
-            arithmetic: Generations::default(),
             normal: NormalForm::new(),
         }
     }
@@ -152,7 +148,6 @@ impl Simplifier {
             return term.clone();
         }
         self.memo.age();
-        self.arithmetic.age();
         self.normal.age();
         self.memoised(term)
     }
@@ -175,7 +170,7 @@ impl Simplifier {
             let simplified = match base.kind() {
                 // `true`, the guard of every assignment, needs no e-graph.
                 TermKind::Bool(_) => base.clone(),
-                _ if polynomial(&base, |t| self.arithmetic(t)) => self.normal.normalise(&base),
+                _ if self.normal.settled(&base) => self.normal.normalise(&base),
                 _ => self.run(&base, false).term,
             };
             self.memo.insert(base.id(), (base.clone(), simplified));
@@ -200,25 +195,12 @@ impl Simplifier {
         self.normal.conjoin(left, right)
     }
 
-    /// [`arithmetic`], memoised per node.
-    fn arithmetic(&mut self, term: &Term) -> bool {
-        for node in term.nodes_besides(|node| self.arithmetic.contains_key(&node.id())) {
-            let throughout = arithmetic_node(&node)
-                && node
-                    .children()
-                    .iter()
-                    .all(|child| self.arithmetic[&child.id()]);
-            self.arithmetic.insert(node.id(), throughout);
-        }
-        self.arithmetic[&term.id()]
-    }
-
     /// One simplification from scratch.
     pub fn run(&self, term: &Term, explained: bool) -> Simplification {
-        if !explained && polynomial(term, arithmetic) {
-            // No rule improves on the normal form of a polynomial (comparison).
+        let mut normal_form = NormalForm::new();
+        if !explained && normal_form.settled(term) {
             return Simplification {
-                term: NormalForm::new().normalise(term),
+                term: normal_form.normalise(term),
                 stop: Stop::Saturated,
                 steps: None,
             };
@@ -229,7 +211,6 @@ impl Simplifier {
         }
         let original = to_expr(term);
         let root = egraph.add_expr_uncanonical(&original);
-        let mut normal_form = NormalForm::new();
         let mut stop = Stop::RoundLimit(self.limits.rounds);
         let mut result = term.clone();
         for _ in 0..self.limits.rounds {
@@ -267,29 +248,9 @@ impl Simplifier {
     }
 }
 
-/// Whether `term` is an integer polynomial over variables, lengths, array
-/// reads and integer or object fields, or a comparison (or negated
-/// comparison) of two such terms or of two objects (`l.next != nil`,
-/// `a[3] = x`): terms no rule rewrites (no rule reads a field, and
-/// `select` only over `store`), so the normal form alone settles them.
-/// `arithmetic` tells whether a term is made of such nodes throughout.
-fn polynomial(term: &Term, mut arithmetic: impl FnMut(&Term) -> bool) -> bool {
-    let top = match term.kind() {
-        TermKind::Unary(UnOp::Not, inner) => inner,
-        _ => term,
-    };
-    match top.kind() {
-        TermKind::Binary(
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
-            ..,
-        ) => top.children().into_iter().all(arithmetic),
-        _ => arithmetic(term),
-    }
-}
-
 /// Whether `node` itself is integer arithmetic over variables, lengths,
 /// array reads and fields, or an object variable or `nil`.
-fn arithmetic_node(node: &Term) -> bool {
+pub(super) fn arithmetic_node(node: &Term) -> bool {
     matches!(
         node.kind(),
         TermKind::Int(_)
@@ -301,9 +262,4 @@ fn arithmetic_node(node: &Term) -> bool {
             | TermKind::Unary(UnOp::Neg, _)
             | TermKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
     )
-}
-
-/// Whether every node of `term` is arithmetic, walking the whole term.
-fn arithmetic(term: &Term) -> bool {
-    term.nodes().iter().all(arithmetic_node)
 }
