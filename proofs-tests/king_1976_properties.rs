@@ -231,14 +231,16 @@ fn king_properties_catch_swapped_choice_in_procedures() {
 }
 
 /// King's properties on basic programs explored by a solver that translates
-/// with `mutant`: they must find a counterexample within five times their
+/// with `mutant`: they must find a counterexample within ten times their
 /// usual cases (a disagreement shows only where a path condition forces a
-/// negative dividend or a zero divisor; the run stops at the first one).
+/// negative dividend or a zero divisor, and only if Z3's model takes one:
+/// about one seed in thirty found none in five times; the run stops at the
+/// first one, usually within a few seconds).
 fn catches_a_disagreement(name: &str, mutant: Mutant) {
     break_encoding(Some(mutant));
     catches_on(
         name,
-        5 * tenth(),
+        10 * tenth(),
         &Required::nothing(),
         king::<Real, BasicProgram> as fn(BasicProgram, Inputs) -> TestResult,
     );

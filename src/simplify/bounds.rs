@@ -230,13 +230,18 @@ impl NormalForm {
     }
 
     pub fn normalise(&mut self, term: &Term) -> Term {
+        let operator = match term.kind() {
+            TermKind::Binary(op @ (BinOp::And | BinOp::Or), ..) => *op,
+            // Memoised node by node in the linear form.
+            _ => return self.linear.normalise(term),
+        };
         if let Some(done) = self.memo.get(&term.id()) {
             return done.clone();
         }
-        let normal = match term.kind() {
-            TermKind::Binary(BinOp::And, ..) => self.conjunction(&operands(term, BinOp::And)),
-            TermKind::Binary(BinOp::Or, ..) => self.disjunction(&operands(term, BinOp::Or)),
-            _ => self.linear.normalise(term),
+        let operands = operands(term, operator);
+        let normal = match operator {
+            BinOp::And => self.conjunction(&operands),
+            _ => self.disjunction(&operands),
         };
         self.memo.insert(term.id(), normal.clone());
         normal
@@ -250,8 +255,8 @@ impl NormalForm {
             // No comparison: spare the walk over a whole path condition.
             return None;
         }
-        self.linear.normalise(left);
-        self.linear.normalise(right);
+        self.linear.memoise(left);
+        self.linear.memoise(right);
         let (first, first_written) = self.linear.known(left)?;
         let (second, second_written) = self.linear.known(right)?;
         if first.lhs != second.lhs {

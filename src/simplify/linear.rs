@@ -390,11 +390,16 @@ impl LinearForm {
         self.memo.age();
     }
 
-    /// `term` with its arithmetic in normal form. Nodes are memoised
-    /// children first, so a known node needs no walk below it; a written
-    /// comparison is known without its children, which nothing reads
-    /// through it.
+    /// `term` with its arithmetic in normal form.
     pub fn normalise(&mut self, term: &Term) -> Term {
+        self.memoise(term);
+        self.rebuilt(term)
+    }
+
+    /// Records the normal form of every node of `term`, children first, so
+    /// a known node needs no walk below it; a written comparison is known
+    /// without its children, which nothing reads through it.
+    pub fn memoise(&mut self, term: &Term) {
         for node in term.nodes_besides(|node| self.memo.contains_key(&node.id())) {
             let arithmetic = |t: &Term| self.memo[&t.id()].arithmetic;
             let throughout =
@@ -421,19 +426,18 @@ impl LinearForm {
             }
             self.memo.insert(node.id(), normal);
         }
-        self.rebuilt(term)
     }
 
     /// Whether the normal form alone settles `term` ([`Normalised::settled`]).
     pub fn settled(&mut self, term: &Term) -> bool {
-        self.normalise(term);
+        self.memoise(term);
         self.memo[&term.id()].settled
     }
 
     /// The comparison `term` normalised to, if it is an integer comparison,
     /// with its term.
     pub fn compared(&mut self, term: &Term) -> Option<(&Comparison, &Term)> {
-        self.normalise(term);
+        self.memoise(term);
         self.known(term)
     }
 
