@@ -197,13 +197,15 @@ pub fn evaluated_state<C: SymbolicConfiguration + ?Sized>(
     let values = config
         .global_state()
         .into_iter()
-        .map(|(x, e)| match eval_sharing(&e, inputs, ground) {
-            Ok(value) => Ok((x, value)),
-            Err(error) => Err(format!("the final state of `{x}` has no value: {error}")),
+        .map(|(x, e)| {
+            eval_sharing(&e, inputs, ground)
+                .map_err(|error| format!("the final state of `{x}` has no value: {error}"))
+                .map(|value| (x, value))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let predicted: Valuation = values.into_iter().collect();
-    Ok(predicted.with_heap(inputs.heap.clone()))
+    let mut predicted: Valuation = values.into_iter().collect();
+    predicted.heap = inputs.heap.clone();
+    Ok(predicted)
 }
 
 /// A configuration of a concrete system.

@@ -177,6 +177,14 @@ impl BinOp {
         }
     }
 
+    /// Whether the operator compares two values (`=`, `!=`, `<`, `<=`, `>`, `>=`).
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+
     /// Whether the operator yields a boolean.
     pub fn is_boolean(self) -> bool {
         self.precedence() <= 5

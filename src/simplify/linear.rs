@@ -358,7 +358,7 @@ enum Normal {
 /// simplifier meets is asked both.
 struct Normalised {
     normal: Normal,
-    /// Every node below is [`super::arithmetic_node`].
+    /// Every node below is [`arithmetic_node`].
     arithmetic: bool,
     /// An integer polynomial over variables, lengths, array reads and
     /// integer or object fields, or a comparison (or negated comparison)
@@ -402,8 +402,7 @@ impl LinearForm {
     pub fn memoise(&mut self, term: &Term) {
         for node in term.nodes_besides(|node| self.memo.contains_key(&node.id())) {
             let arithmetic = |t: &Term| self.memo[&t.id()].arithmetic;
-            let throughout =
-                super::arithmetic_node(&node) && node.children().into_iter().all(arithmetic);
+            let throughout = arithmetic_node(&node) && node.children().into_iter().all(arithmetic);
             let settled = match node.kind() {
                 TermKind::Unary(UnOp::Not, inner) if comparison(inner) => {
                     self.memo[&inner.id()].settled
@@ -488,14 +487,12 @@ impl LinearForm {
             TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) if a.sort() != Sort::Int => {
                 Normal::Other(equality(*op, self.rebuilt(a), self.rebuilt(b)))
             }
-            TermKind::Binary(
-                op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
-                a,
-                b,
-            ) if a.sort() == Sort::Int => match Comparison::new(*op, p(a), &p(b)) {
-                Ok(comparison) => compared(comparison),
-                Err(truth) => Normal::Other(Term::bool(truth)),
-            },
+            TermKind::Binary(op, a, b) if op.is_comparison() && a.sort() == Sort::Int => {
+                match Comparison::new(*op, p(a), &p(b)) {
+                    Ok(comparison) => compared(comparison),
+                    Err(truth) => Normal::Other(Term::bool(truth)),
+                }
+            }
             _ if node.sort() == Sort::Int && !node.children().is_empty() => self.atom(node),
             TermKind::Var(_, Sort::Int) | TermKind::Len(_) => {
                 Normal::Integer(Polynomial::atom(node.clone()))
@@ -521,12 +518,22 @@ impl LinearForm {
 
 /// Whether `term` is a comparison (of any sort).
 fn comparison(term: &Term) -> bool {
+    matches!(term.kind(), TermKind::Binary(op, ..) if op.is_comparison())
+}
+
+/// Whether `node` itself is integer arithmetic over variables, lengths,
+/// array reads and fields, or an object variable or `nil`.
+fn arithmetic_node(node: &Term) -> bool {
     matches!(
-        term.kind(),
-        TermKind::Binary(
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
-            ..
-        )
+        node.kind(),
+        TermKind::Int(_)
+            | TermKind::Var(_, Sort::Int | Sort::Array(_) | Sort::Object(_))
+            | TermKind::Nil(_)
+            | TermKind::Len(_)
+            | TermKind::Select(..)
+            | TermKind::Field(_, _, Sort::Int | Sort::Object(_))
+            | TermKind::Unary(UnOp::Neg, _)
+            | TermKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
     )
 }
 

@@ -35,7 +35,7 @@ use language::{from_expr, to_expr, Node};
 use std::fmt;
 use std::time::Duration;
 use symex_semantics::memo::Generations;
-use symex_semantics::term::{BinOp, Sort, Term, TermKind, UnOp};
+use symex_semantics::term::{BinOp, Term, TermKind};
 
 /// Bounds on one simplification: e-graph iterations and e-nodes per
 /// round, and rounds of rules-then-normal-form.
@@ -246,20 +246,4 @@ impl Simplifier {
             steps,
         }
     }
-}
-
-/// Whether `node` itself is integer arithmetic over variables, lengths,
-/// array reads and fields, or an object variable or `nil`.
-pub(super) fn arithmetic_node(node: &Term) -> bool {
-    matches!(
-        node.kind(),
-        TermKind::Int(_)
-            | TermKind::Var(_, Sort::Int | Sort::Array(_) | Sort::Object(_))
-            | TermKind::Nil(_)
-            | TermKind::Len(_)
-            | TermKind::Select(..)
-            | TermKind::Field(_, _, Sort::Int | Sort::Object(_))
-            | TermKind::Unary(UnOp::Neg, _)
-            | TermKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
-    )
 }
