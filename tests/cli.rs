@@ -342,7 +342,7 @@ fn path_limits_report_the_unexplored_frontier() {
     assert_eq!(status(&output), 0);
     let text = stdout(&output);
     assert!(
-        text.contains("2 paths: 1 terminated, 0 errors, 1 bounded"),
+        text.contains("2 paths: 2 terminated, 0 errors, 0 bounded"),
         "{text}"
     );
     assert!(text.contains("(path limit reached)"), "{text}");
@@ -362,8 +362,9 @@ fn infeasible_branches_can_be_kept() {
         .iter()
         .map(|p| p["status"].as_str().unwrap())
         .collect();
-    assert_eq!(statuses, ["infeasible", "terminated", "terminated"]);
-    assert_eq!(report["paths"][0]["model"], Json::Null);
+    // The outer `else` ends where it arrives, so it is reported first.
+    assert_eq!(statuses, ["terminated", "infeasible", "terminated"]);
+    assert_eq!(report["paths"][1]["model"], Json::Null);
 }
 
 #[test]
@@ -514,7 +515,8 @@ fn printed_conditions_and_states_fold_ground_parts_unless_asked_not_to() {
         let output = on("explore", source, &args);
         assert_eq!(status(&output), 0, "{}", stdout(&output));
         let report: Json = serde_json::from_str(&stdout(&output)).unwrap();
-        report["paths"][0].clone()
+        // The `then` branch: the `else` ends where it arrives, and comes first.
+        report["paths"][1].clone()
     };
     let simplified = path(&[]);
     assert_eq!(simplified["path_condition"], "x = a[3]");

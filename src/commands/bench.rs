@@ -241,6 +241,12 @@ impl Observer for Timed<'_> {
         self.around(|report| report.path(path))
     }
 
+    fn reads_ancestors(&self) -> bool {
+        self.report
+            .as_deref()
+            .is_some_and(|report| report.reads_ancestors())
+    }
+
     fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
         self.around(|report| report.finish(unexplored, stats))
     }

@@ -61,7 +61,7 @@ impl PathCollector {
     fn choices(&self, end: &PathNode) -> String {
         let mut letters: Vec<char> = end
             .ancestors()
-            .filter_map(|node| Some((node.parent_id()?, node.edge.as_ref()?.rule)))
+            .filter_map(|node| Some((node.parent_id?, node.edge.as_ref()?.rule)))
             .filter(|(parent, _)| self.successors.get(parent).copied().unwrap_or(0) > 1)
             .map(|(_, rule)| choice(rule))
             .collect();
@@ -72,7 +72,7 @@ impl PathCollector {
 
 impl Observer for PathCollector {
     fn node(&mut self, node: &PathNode) -> io::Result<()> {
-        if let Some(parent) = node.parent_id() {
+        if let Some(parent) = node.parent_id {
             *self.successors.entry(parent).or_default() += 1;
         }
         Ok(())

@@ -56,23 +56,15 @@ impl Default for ExploreOptions {
     }
 }
 
-/// A node waiting in the frontier: a configuration to expand, or a path
-/// that ended on arrival, reported when the strategy reaches it.
+/// A configuration waiting in the frontier to be expanded. A path that
+/// ends where it arrives never waits: it is finished and reported at once,
+/// while the memo tables still hold its terms (under DFS a loop's exit
+/// would otherwise wait below every deeper path).
 struct Pending<C> {
     node: Rc<PathNode>,
-    work: Work<C>,
-}
-
-enum Work<C> {
-    Open {
-        known: Known,
-        config: C,
-        unfoldings: Unfoldings,
-    },
-    /// Finished as soon as it was reached (a loop's exit waits below every
-    /// deeper path under DFS): its terms are simplified and evaluated while
-    /// the memo tables still hold them, and only the leaf waits.
-    Ended(Leaf),
+    known: Known,
+    config: C,
+    unfoldings: Unfoldings,
 }
 
 /// What is known of a pending node, dropped once it is expanded (its
@@ -104,9 +96,10 @@ where
 }
 
 /// Symbolic execution of `system` from `initial`, reported to `observer` as
-/// it goes: each path is handed over when it ends and then dropped, so
-/// memory is bounded by the pending part of the tree (under DFS, the
-/// current path and its pending siblings), not by the number of paths.
+/// it goes: each path is handed over as soon as it ends and then dropped,
+/// so memory is bounded by the pending part of the tree (under DFS, the
+/// pending configurations, with the path to them when the observer reads
+/// ancestors), not by the number of paths.
 /// Stops early when the observer fails (its output was closed).
 pub fn explore_into<S>(
     system: &S,
@@ -130,18 +123,22 @@ where
         guards: GuardFolder::default(),
         ground: GroundValues::default(),
         observer,
+        deadline,
+        unexplored: Vec::new(),
         next_id: 0,
         stats: Stats::default(),
         simplifier_time: Duration::ZERO,
     };
-    let unexplored = explorer.run(initial, deadline)?;
+    explorer.run(initial)?;
     explorer.stats.solver_calls = explorer.solver.calls();
     explorer.stats.time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     explorer.stats.timings = Timings {
         solver: explorer.solver.solver_time(),
         simplifier: explorer.simplifier_time,
     };
-    explorer.observer.finish(&unexplored, &explorer.stats)?;
+    explorer
+        .observer
+        .finish(&explorer.unexplored, &explorer.stats)?;
     Ok(explorer.stats)
 }
 
@@ -155,6 +152,9 @@ struct Explorer<'a, S: TransitionSystem> {
     /// The values of the ground parts of the states predicted so far.
     ground: GroundValues,
     observer: &'a mut dyn Observer,
+    deadline: Option<Instant>,
+    /// Where a limit cut exploration off.
+    unexplored: Vec<Unexplored>,
     next_id: NodeId,
     stats: Stats,
     simplifier_time: Duration,
@@ -165,14 +165,9 @@ where
     S: TransitionSystem,
     S::Config: SymbolicConfiguration,
 {
-    /// Explores until the frontier is empty or a limit is reached; returns
-    /// the frontier left unexplored.
-    fn run(
-        &mut self,
-        initial: S::Config,
-        deadline: Option<Instant>,
-    ) -> io::Result<Vec<Unexplored>> {
-        let bounds = self.options.bounds;
+    /// Explores until the frontier is empty or a limit is reached; what
+    /// the limit cut off is left in `unexplored`.
+    fn run(&mut self, initial: S::Config) -> io::Result<()> {
         let assumption = self.guards.fold(&self.options.assumption);
         let unknown = Feasibility {
             result: SatResult::Sat,
@@ -192,62 +187,69 @@ where
             depth: 0,
             rule: None,
         };
-        let work = self.work(&root, known, initial, Unfoldings::default(), None);
-        let pending = Pending { node: root, work };
-        frontier.extend(vec![(root_candidate, pending)]);
-        let mut unexplored = Vec::new();
+        if let Some(pending) = self.arrive(root, known, initial, Unfoldings::default(), None)? {
+            frontier.extend(vec![(root_candidate, pending)]);
+        }
         while let Some(pending) = frontier.pop() {
-            let limit = if bounds.max_paths.is_some_and(|max| self.stats.paths >= max) {
-                Some(Limit::MaxPaths)
-            } else if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                Some(Limit::TimeLimit)
-            } else if crate::memory::exhausted() {
-                Some(Limit::Memory)
-            } else {
-                None
-            };
-            if let Some(reason) = limit {
-                let mut leave = |p: &Pending<S::Config>| {
-                    unexplored.push(Unexplored {
-                        node: p.node.id,
-                        depth: p.node.depth,
-                        reason,
-                    })
-                };
-                leave(&pending);
+            if let Some(reason) = self.limit() {
+                self.leave(&pending.node, reason);
                 while let Some(rest) = frontier.pop() {
-                    leave(&rest);
+                    self.leave(&rest.node, reason);
                 }
                 break;
             }
             let successors = self.expand(pending)?;
             frontier.extend(successors);
         }
-        Ok(unexplored)
+        Ok(())
     }
 
-    /// Reports the path ended at `pending` or returns its feasible successors.
+    /// The limit that stops exploration now, if one is reached.
+    fn limit(&self) -> Option<Limit> {
+        if self
+            .options
+            .bounds
+            .max_paths
+            .is_some_and(|max| self.stats.paths >= max)
+        {
+            Some(Limit::MaxPaths)
+        } else if self
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            Some(Limit::TimeLimit)
+        } else if crate::memory::exhausted() {
+            Some(Limit::Memory)
+        } else {
+            None
+        }
+    }
+
+    /// Records the paths through `node` as cut off by `reason`.
+    fn leave(&mut self, node: &PathNode, reason: Limit) {
+        self.unexplored.push(Unexplored {
+            node: node.id,
+            depth: node.depth,
+            reason,
+        });
+    }
+
+    /// The feasible successors of a pending configuration; a successor
+    /// where the path ends is reported instead.
     fn expand(
         &mut self,
         pending: Pending<S::Config>,
     ) -> io::Result<Vec<(Candidate, Pending<S::Config>)>> {
-        let Pending { node, work } = pending;
-        let (known, config, unfoldings) = match work {
-            Work::Ended(leaf) => {
-                self.report(&node, leaf)?;
-                return Ok(Vec::new());
-            }
-            Work::Open {
-                known,
-                config,
-                unfoldings,
-            } => (known, config, unfoldings),
-        };
+        let Pending {
+            node,
+            known,
+            config,
+            unfoldings,
+        } = pending;
         let steps = self.system.successors(&config);
         if steps.is_empty() {
             let stuck = Status::Unknown(UnknownReason::Stuck);
-            let leaf = self.finish(&node, &known, &config, stuck);
-            self.report(&node, leaf)?;
+            self.end(&node, &known, &config, stuck)?;
             return Ok(Vec::new());
         }
         let mut children = Vec::with_capacity(steps.len());
@@ -259,17 +261,17 @@ where
         Ok(children)
     }
 
-    /// What waits at a node reached with `config`: its leaf when the path
-    /// ends there (`end` being set when that is already known: bounded,
-    /// unknown, infeasible), the configuration otherwise.
-    fn work(
+    /// The path arriving at `node` with `config`: pending when it goes on;
+    /// finished and reported when it ends there (`end` being set when that
+    /// is already known: bounded, unknown, infeasible).
+    fn arrive(
         &mut self,
-        node: &PathNode,
+        node: Rc<PathNode>,
         known: Known,
         config: S::Config,
         unfoldings: Unfoldings,
         end: Option<Status>,
-    ) -> Work<S::Config> {
+    ) -> io::Result<Option<Pending<S::Config>>> {
         let ended = end
             .or_else(|| config.outcome().map(Status::from))
             .or_else(|| {
@@ -277,16 +279,38 @@ where
                     .then_some(Status::Bounded(BoundReason::Depth(node.depth)))
             });
         match ended {
-            Some(status) => Work::Ended(self.finish(node, &known, &config, status)),
-            None => Work::Open {
+            Some(status) => {
+                self.end(&node, &known, &config, status)?;
+                Ok(None)
+            }
+            None => Ok(Some(Pending {
+                node,
                 known,
                 config,
                 unfoldings,
-            },
+            })),
         }
     }
 
-    /// The successor `step` of `config` (at `node`) unless it is pruned.
+    /// Finishes and reports the path ending at `node`, unless a limit has
+    /// been reached first.
+    fn end(
+        &mut self,
+        node: &PathNode,
+        known: &Known,
+        config: &S::Config,
+        status: Status,
+    ) -> io::Result<()> {
+        if let Some(reason) = self.limit() {
+            self.leave(node, reason);
+            return Ok(());
+        }
+        let leaf = self.finish(node, known, config, status);
+        self.report(node, leaf)
+    }
+
+    /// The successor `step` of `config` (at `node`), pending, unless it is
+    /// pruned or ends there.
     fn successor(
         &mut self,
         node: &Rc<PathNode>,
@@ -346,8 +370,8 @@ where
             depth: child.depth,
             rule: Some(rule),
         };
-        let work = self.work(&child, known, next, unfoldings, end);
-        Ok(Some((candidate, Pending { node: child, work })))
+        let pending = self.arrive(child, known, next, unfoldings, end)?;
+        Ok(pending.map(|pending| (candidate, pending)))
     }
 
     /// Adds a node reached under `guard` (folded, and as the rule built
@@ -396,7 +420,10 @@ where
             .then(|| config.to_string());
         let node = Rc::new(PathNode {
             id,
-            parent: parent.map(|(node, _)| node.clone()),
+            parent_id: parent.map(|(node, _)| node.id),
+            parent: parent
+                .filter(|_| self.observer.reads_ancestors())
+                .map(|(node, _)| node.clone()),
             depth,
             edge,
             configuration,

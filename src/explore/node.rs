@@ -1,8 +1,10 @@
-//! The explorer's own nodes: each linked to its parent, so the trace of a
-//! path is its chain of ancestors, shared by every path through it (a
-//! prefix is stored once, however many paths extend it). A node is freed
-//! when no pending configuration lies below it, so depth-first exploration
-//! holds the nodes of the current path and their pending siblings only.
+//! The explorer's own nodes: each linked to its parent when the observer
+//! reads ancestors, so the trace of a path is its chain of ancestors,
+//! shared by every path through it (a prefix is stored once, however many
+//! paths extend it). A node is freed when no pending configuration lies
+//! below it, so depth-first exploration holds the nodes of the current path
+//! and their pending siblings only, or the pending nodes alone when no
+//! ancestor is read.
 
 use super::tree::{Edge, NodeId, TraceEntry};
 use std::rc::Rc;
@@ -11,6 +13,10 @@ use symex_semantics::system::Rule;
 /// A configuration reached, as the explorer holds it while paths below it are pending.
 pub struct PathNode {
     pub id: NodeId,
+    /// `None` for the root.
+    pub parent_id: Option<NodeId>,
+    /// The parent, linked when the observer reads ancestors
+    /// ([`super::Observer::reads_ancestors`]).
     pub parent: Option<Rc<PathNode>>,
     /// Number of transitions from the initial configuration.
     pub depth: usize,
@@ -30,14 +36,10 @@ pub struct PathNode {
 }
 
 impl PathNode {
-    /// This node and its ancestors, this node first.
+    /// This node and its ancestors, this node first (the node alone when
+    /// parents are not linked).
     pub fn ancestors(&self) -> impl Iterator<Item = &PathNode> {
         std::iter::successors(Some(self), |node| node.parent.as_deref())
-    }
-
-    /// The parent's id; `None` for the root.
-    pub fn parent_id(&self) -> Option<NodeId> {
-        self.parent.as_ref().map(|parent| parent.id)
     }
 
     /// The symbolic trace (§4) of the path to this node, root first.

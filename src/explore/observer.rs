@@ -31,6 +31,14 @@ pub trait Observer {
     /// A path ended.
     fn path(&mut self, path: Finished<'_>) -> io::Result<()>;
 
+    /// Whether [`Observer::path`] reads the ancestors of a path's node (its
+    /// trace, its rules). When it does not, nodes are not linked to their
+    /// parents, so a node is freed once its successors are made: depth-first
+    /// exploration then holds the pending nodes, not the paths down to them.
+    fn reads_ancestors(&self) -> bool {
+        true
+    }
+
     /// The exploration is over: the frontier a limit left, and the counters.
     fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()>;
 }
@@ -53,7 +61,7 @@ impl Observer for TreeRecorder {
         debug_assert_eq!(node.id, self.tree.nodes.len());
         self.tree.nodes.push(Node {
             id: node.id,
-            parent: node.parent_id(),
+            parent: node.parent_id,
             depth: node.depth,
             edge: node.edge.clone(),
             leaf: None,
@@ -71,6 +79,11 @@ impl Observer for TreeRecorder {
         self.tree.nodes[path.node.id].leaf = Some(path.leaf);
         self.tree.paths.push(path.node.id);
         Ok(())
+    }
+
+    /// The tree links its nodes by id.
+    fn reads_ancestors(&self) -> bool {
+        false
     }
 
     fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {

@@ -24,7 +24,9 @@ pub type Priority = Rc<dyn Fn(&Candidate) -> i64>;
 /// How to pick the next configuration to expand.
 #[derive(Clone)]
 pub enum Strategy {
-    /// Depth first, the `then` branch before the `else` branch (the default).
+    /// Depth first, the `then` branch before the `else` branch (the
+    /// default). Like every strategy it orders configurations to expand: a
+    /// path that ends where it arrives is reported at once.
     Dfs,
     /// Breadth first.
     Bfs,

@@ -209,7 +209,7 @@ impl<W: Write> Observer for JsonLinesReport<W> {
     fn node(&mut self, node: &PathNode) -> io::Result<()> {
         let node_line = NodeLine {
             node: node.id,
-            parent: node.parent_id(),
+            parent: node.parent_id,
             depth: node.depth,
             rule: node.edge.as_ref().map(|edge| edge.rule.name()),
             condition: AsText(
@@ -246,6 +246,11 @@ impl<W: Write> Observer for JsonLinesReport<W> {
                 trace: None,
             },
         )
+    }
+
+    /// A path's trace is its nodes' lines.
+    fn reads_ancestors(&self) -> bool {
+        false
     }
 
     fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {

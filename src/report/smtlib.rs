@@ -68,6 +68,10 @@ impl Observer for SmtlibFiles<'_> {
         self.report.path(path)
     }
 
+    fn reads_ancestors(&self) -> bool {
+        self.report.reads_ancestors()
+    }
+
     fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
         self.report.finish(unexplored, stats)
     }

@@ -81,7 +81,7 @@ fn an_oo_program_is_walked_as_the_unfolding_with_path_rho() {
     );
     // `show` at the assertion: ⟨S, ρ⟩, then ρ and path(ρ); the fork's
     // condition is the aliasing conditional of [h.f := e] simplified.
-    assert!(transcript.contains("#2: ⟨assert x.f = 1, x.f := 1 · y.f := 2⟩\n  ρ = x.f := 1 · y.f := 2\n  path(ρ) = x != nil && y != nil\n"), "{transcript}");
+    assert!(transcript.contains("#4: ⟨assert x.f = 1, x.f := 1 · y.f := 2⟩\n  ρ = x.f := 1 · y.f := 2\n  path(ρ) = x != nil && y != nil\n"), "{transcript}");
     assert!(transcript.contains("  fork on x != y\n"), "{transcript}");
     assert!(
         !transcript.contains("σ = ") && !transcript.contains("φ = "),
