@@ -13,6 +13,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 use smallvec::SmallVec;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::rc::Rc;
 use symex_semantics::eval::euclidean_div_mod;
@@ -101,19 +102,25 @@ impl Polynomial {
         self.monomials.is_empty().then_some(&self.constant)
     }
 
-    fn add(mut self, other: &Polynomial, sign: &BigInt) -> Polynomial {
+    /// `self + other`, or `self - other` when `subtract`.
+    fn add(mut self, other: &Polynomial, subtract: bool) -> Polynomial {
+        let signed = |c: &BigInt| if subtract { -c } else { c.clone() };
         for (monomial, c) in &other.monomials {
             match self.monomials.binary_search_by(|(m, _)| m.cmp(monomial)) {
                 Ok(i) => {
-                    self.monomials[i].1 += c * sign;
+                    self.monomials[i].1 += signed(c);
                     if self.monomials[i].1.is_zero() {
                         self.monomials.remove(i);
                     }
                 }
-                Err(i) => self.monomials.insert(i, (monomial.clone(), c * sign)),
+                Err(i) => self.monomials.insert(i, (monomial.clone(), signed(c))),
             }
         }
-        self.constant += &other.constant * sign;
+        if subtract {
+            self.constant -= &other.constant;
+        } else {
+            self.constant += &other.constant;
+        }
         self
     }
 
@@ -242,7 +249,7 @@ pub struct Comparison {
 impl Comparison {
     /// `left op right` in normal form, or its truth value when `L` vanishes.
     fn new(op: BinOp, left: Polynomial, right: &Polynomial) -> Result<Comparison, bool> {
-        let mut lhs = left.add(right, &-BigInt::one());
+        let mut lhs = left.add(right, true);
         let mut k = -std::mem::take(&mut lhs.constant);
         let mut op = op;
         if lhs.monomials.is_empty() {
@@ -456,10 +463,12 @@ impl LinearForm {
         }
     }
 
-    fn polynomial(&self, term: &Term) -> Polynomial {
+    /// The polynomial of a memoised integer term, borrowed from the memo
+    /// where it is one (most are only read).
+    fn polynomial(&self, term: &Term) -> Cow<'_, Polynomial> {
         match &self.memo[&term.id()].normal {
-            Normal::Integer(p) => p.clone(),
-            _ => Polynomial::atom(self.rebuilt(term)),
+            Normal::Integer(p) => Cow::Borrowed(p),
+            _ => Cow::Owned(Polynomial::atom(self.rebuilt(term))),
         }
     }
 
@@ -469,8 +478,12 @@ impl LinearForm {
         match node.kind() {
             TermKind::Int(n) => Normal::Integer(Polynomial::constant(n.clone())),
             TermKind::Unary(UnOp::Neg, a) => Normal::Integer(p(a).scale(&-one)),
-            TermKind::Binary(BinOp::Add, a, b) => Normal::Integer(p(a).add(&p(b), &one)),
-            TermKind::Binary(BinOp::Sub, a, b) => Normal::Integer(p(a).add(&p(b), &-one)),
+            TermKind::Binary(BinOp::Add, a, b) => {
+                Normal::Integer(p(a).into_owned().add(&p(b), false))
+            }
+            TermKind::Binary(BinOp::Sub, a, b) => {
+                Normal::Integer(p(a).into_owned().add(&p(b), true))
+            }
             TermKind::Binary(BinOp::Mul, a, b) => match p(a).times(&p(b)) {
                 Some(product) => Normal::Integer(product),
                 None => self.atom(node),
@@ -488,7 +501,7 @@ impl LinearForm {
                 Normal::Other(equality(*op, self.rebuilt(a), self.rebuilt(b)))
             }
             TermKind::Binary(op, a, b) if op.is_comparison() && a.sort() == Sort::Int => {
-                match Comparison::new(*op, p(a), &p(b)) {
+                match Comparison::new(*op, p(a).into_owned(), &p(b)) {
                     Ok(comparison) => compared(comparison),
                     Err(truth) => Normal::Other(Term::bool(truth)),
                 }
@@ -586,7 +599,7 @@ fn divide(op: BinOp, p: &Polynomial, d: &BigInt) -> Polynomial {
         None => Polynomial::atom(Term::binary(op, r.term(), Term::int(d.clone()))),
     };
     if op == BinOp::Div {
-        q.add(&rest, &BigInt::one())
+        q.add(&rest, false)
     } else {
         rest
     }
