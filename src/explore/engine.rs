@@ -122,6 +122,7 @@ where
         simplifier: Simplifier::new(),
         guards: GuardFolder::default(),
         ground: GroundValues::default(),
+        link_parents: observer.reads_ancestors(),
         observer,
         deadline,
         unexplored: Vec::new(),
@@ -151,6 +152,8 @@ struct Explorer<'a, S: TransitionSystem> {
     guards: GuardFolder,
     /// The values of the ground parts of the states predicted so far.
     ground: GroundValues,
+    /// Whether nodes keep their parents: the observer reads ancestors.
+    link_parents: bool,
     observer: &'a mut dyn Observer,
     deadline: Option<Instant>,
     /// Where a limit cut exploration off.
@@ -422,7 +425,7 @@ where
             id,
             parent_id: parent.map(|(node, _)| node.id),
             parent: parent
-                .filter(|_| self.observer.reads_ancestors())
+                .filter(|_| self.link_parents)
                 .map(|(node, _)| node.clone()),
             depth,
             edge,
