@@ -223,6 +223,9 @@ pub enum TermKind {
 
 struct Node {
     id: u64,
+    /// The hash of the node's shape, kept so that leaving the interner's
+    /// table costs no rehash (nodes are dropped as often as they are made).
+    hash: u64,
     kind: TermKind,
 }
 
@@ -307,6 +310,7 @@ impl Interner {
         self.next_id += 1;
         let node = Rc::new(Node {
             id: self.next_id,
+            hash,
             kind,
         });
         let entry = Entry {
@@ -317,10 +321,9 @@ impl Interner {
         Term(node)
     }
 
-    /// Removes the entry of the node at `node`, of shape `kind`, which is
-    /// being dropped.
-    fn forget(&mut self, kind: &TermKind, node: *const Node) {
-        let hash = self.hasher.hash_one(Shape::of(kind));
+    /// Removes the entry of the node at `node`, whose shape hashes to
+    /// `hash`, which is being dropped.
+    fn forget(&mut self, hash: u64, node: *const Node) {
         if let Ok(entry) = self
             .nodes
             .find_entry(hash, |entry| entry.node.as_ptr() == node)
@@ -333,10 +336,10 @@ impl Interner {
 /// [`Interner::forget`] on this thread's table, unless it is gone (the
 /// thread is ending) or busy (no node is dropped while a node is interned,
 /// but a leftover entry would only cost its memory).
-fn forget(kind: &TermKind, node: *const Node) {
+fn forget(hash: u64, node: *const Node) {
     let _ = INTERNER.try_with(|interner| {
         if let Ok(mut interner) = interner.try_borrow_mut() {
-            interner.forget(kind, node);
+            interner.forget(hash, node);
         }
     });
 }
@@ -617,14 +620,14 @@ impl Drop for Node {
     /// nodes iteratively: a term a million nodes deep (a long-running
     /// loop) must not overflow the stack when dropped.
     fn drop(&mut self) {
-        forget(&self.kind, self);
+        forget(self.hash, self);
         let mut pending = take_children(&mut self.kind);
         while let Some(Term(node)) = pending.pop() {
             let at = Rc::as_ptr(&node);
             if let Ok(node) = Rc::try_unwrap(node) {
                 // Emptied here, so it needs no drop of its own.
                 let mut node = ManuallyDrop::new(node);
-                forget(&node.kind, at);
+                forget(node.hash, at);
                 pending.extend(take_children(&mut node.kind));
             }
         }

@@ -398,7 +398,7 @@ where
                 // Timed as one block: a clock read costs about what a guard's
                 // simplification does.
                 let start = Instant::now();
-                let reported = self.simplified(parent, edge.as_mut(), &guards);
+                let reported = self.simplified(parent, edge.as_mut(), guard, &guards);
                 self.simplifier_time += start.elapsed();
                 reported
             }
@@ -437,17 +437,19 @@ where
         Ok((node, Known { link, reported }))
     }
 
-    /// Simplifies the condition of `edge`, and returns the node's `guards`
-    /// simplified: the parent's with the condition merged in, one merge
-    /// per node.
+    /// Simplifies the condition of `edge` from its guard as folded for the
+    /// solver (which has already evaluated the ground arithmetic a loop
+    /// counter builds up), and returns the node's `guards` simplified: the
+    /// parent's with the condition merged in, one merge per node.
     fn simplified(
         &mut self,
         parent: Option<(&Rc<PathNode>, &Known)>,
         edge: Option<&mut Edge>,
+        folded: &Term,
         guards: &Term,
     ) -> Term {
         let condition = edge.map(|edge| {
-            edge.condition = self.simplifier.simplify(&edge.condition);
+            edge.condition = self.simplifier.simplify(folded);
             edge.condition.clone()
         });
         match (parent, condition, guards.kind()) {
@@ -479,7 +481,12 @@ where
             // what it measures.
             let start = Instant::now();
             for (_, value) in &mut state {
-                *value = self.simplifier.simplify(value);
+                // A ground value a guard contained (a loop counter) was
+                // folded to its literal with the guard.
+                *value = match self.guards.literal(value) {
+                    Some(literal) => literal,
+                    None => self.simplifier.simplify(value),
+                };
             }
             let reported = match path_condition.kind() {
                 // The node's guards, simplified as they grew (the assumption,

@@ -107,39 +107,60 @@ pub fn fold(node: &Node, constant: impl Fn(Id) -> Option<Constant>) -> Option<Co
 /// exploration, which share their subterms, without an e-graph.
 #[derive(Default)]
 pub struct GuardFolder {
-    memo: Generations<(Term, Option<Constant>)>,
+    memo: Generations<Folded>,
+}
+
+/// A node folded, kept with the node itself: a guard re-made after its
+/// last use (the same test in a sibling subtree) would otherwise come back
+/// under a new id and be folded again.
+struct Folded {
+    _node: Term,
+    term: Term,
+    constant: Option<Constant>,
 }
 
 impl GuardFolder {
     pub fn fold(&mut self, guard: &Term) -> Term {
         self.memo.age();
         for node in guard.nodes_besides(|node| self.memo.contains_key(&node.id())) {
-            let folded = self.folded(&node);
+            let folded = self.folded(node.clone());
             self.memo.insert(node.id(), folded);
         }
-        self.memo[&guard.id()].0.clone()
+        self.memo[&guard.id()].term.clone()
+    }
+
+    /// The literal `term` folds to, if a guard folded so far contained it.
+    pub fn literal(&self, term: &Term) -> Option<Term> {
+        self.memo
+            .get(&term.id())
+            .filter(|folded| folded.constant.is_some())
+            .map(|folded| folded.term.clone())
     }
 
     /// `node` folded, and its constant if it has one, given its children's.
-    fn folded(&self, node: &Term) -> (Term, Option<Constant>) {
-        let children: SmallVec<[&(Term, Option<Constant>); 3]> = node
+    fn folded(&self, node: Term) -> Folded {
+        let children: SmallVec<[&Folded; 3]> = node
             .children()
             .iter()
             .map(|child| &self.memo[&child.id()])
             .collect();
-        let value = match positional(node) {
-            Some(enode) => fold(&enode, |id| children[usize::from(id)].1.clone()),
+        let constant = match positional(&node) {
+            Some(enode) => fold(&enode, |id| children[usize::from(id)].constant.clone()),
             None => None,
         };
-        let term = match &value {
+        let term = match &constant {
             Some(literal) => literal.term(),
             None => {
                 let folded: SmallVec<[Term; 3]> =
-                    children.iter().map(|(term, _)| term.clone()).collect();
+                    children.iter().map(|child| child.term.clone()).collect();
                 turned_round(node.with_children(&folded))
             }
         };
-        (term, value)
+        Folded {
+            _node: node,
+            term,
+            constant,
+        }
     }
 }
 

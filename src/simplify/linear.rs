@@ -105,15 +105,24 @@ impl Polynomial {
     /// `self + other`, or `self - other` when `subtract`.
     fn add(mut self, other: &Polynomial, subtract: bool) -> Polynomial {
         let signed = |c: &BigInt| if subtract { -c } else { c.clone() };
-        for (monomial, c) in &other.monomials {
-            match self.monomials.binary_search_by(|(m, _)| m.cmp(monomial)) {
-                Ok(i) => {
-                    self.monomials[i].1 += signed(c);
-                    if self.monomials[i].1.is_zero() {
-                        self.monomials.remove(i);
+        if self.monomials.is_empty() {
+            // A literal and a sum (`3 < n`): the sum's monomials, copied once.
+            self.monomials = other
+                .monomials
+                .iter()
+                .map(|(m, c)| (m.clone(), signed(c)))
+                .collect();
+        } else {
+            for (monomial, c) in &other.monomials {
+                match self.monomials.binary_search_by(|(m, _)| m.cmp(monomial)) {
+                    Ok(i) => {
+                        self.monomials[i].1 += signed(c);
+                        if self.monomials[i].1.is_zero() {
+                            self.monomials.remove(i);
+                        }
                     }
+                    Err(i) => self.monomials.insert(i, (monomial.clone(), signed(c))),
                 }
-                Err(i) => self.monomials.insert(i, (monomial.clone(), signed(c))),
             }
         }
         if subtract {
@@ -263,6 +272,10 @@ impl Comparison {
             op = flip(op);
         }
         let g = lhs.content();
+        if g.is_one() {
+            // Coprime already (most comparisons): nothing to divide.
+            return Ok(Comparison { lhs, op, k });
+        }
         let k = match op {
             BinOp::Eq | BinOp::Ne if !(&k % &g).is_zero() => return Err(op == BinOp::Ne),
             BinOp::Eq | BinOp::Ne => &k / &g,
@@ -309,6 +322,12 @@ impl Comparison {
 /// is `x + 1 < a[3]`).
 pub fn written(lhs: &Polynomial, op: BinOp, k: &BigInt) -> Term {
     let monomials = &lhs.monomials;
+    if let [(monomial, c)] = &monomials[..] {
+        if let ([atom], true) = (&monomial[..], c.is_one()) {
+            // One atom (a loop counter's bound, `n > 3`): nothing to arrange.
+            return Term::binary(op, atom.term.clone(), Term::int(k.clone()));
+        }
+    }
     let positive = monomials
         .iter()
         .filter(|(_, c)| c.is_positive())

@@ -166,25 +166,30 @@ impl Simplifier {
             spine.push(base.clone());
             base = left.clone();
         }
-        if !self.memo.contains_key(&base.id()) {
-            let simplified = match base.kind() {
-                // `true`, the guard of every assignment, needs no e-graph.
-                TermKind::Bool(_) => base.clone(),
-                _ if self.normal.settled(&base) => self.normal.normalise(&base),
-                _ => self.run(&base, false).term,
-            };
-            self.memo.insert(base.id(), (base.clone(), simplified));
-        }
-        for conjunction in spine.iter().rev() {
-            if let TermKind::Binary(BinOp::And, left, right) = conjunction.kind() {
-                let right = self.memoised(right);
-                let left = self.memo[&left.id()].1.clone();
-                let simplified = self.normal.conjoin(&left, &right);
+        let mut simplified = match self.memo.get(&base.id()) {
+            Some((_, done)) => done.clone(),
+            // `true`, the guard of every assignment, needs no e-graph.
+            None if matches!(base.kind(), TermKind::Bool(_)) => base.clone(),
+            None => {
+                let simplified = if self.normal.settled(&base) {
+                    self.normal.normalise(&base)
+                } else {
+                    self.run(&base, false).term
+                };
                 self.memo
-                    .insert(conjunction.id(), (conjunction.clone(), simplified));
+                    .insert(base.id(), (base.clone(), simplified.clone()));
+                simplified
+            }
+        };
+        for conjunction in spine.iter().rev() {
+            if let TermKind::Binary(BinOp::And, _, right) = conjunction.kind() {
+                let right = self.memoised(right);
+                simplified = self.normal.conjoin(&simplified, &right);
+                self.memo
+                    .insert(conjunction.id(), (conjunction.clone(), simplified.clone()));
             }
         }
-        self.memo[&term.id()].1.clone()
+        simplified
     }
 
     /// `simplify(φ && b)` from `simplify(φ)` and `simplify(b)`: the merge

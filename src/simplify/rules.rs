@@ -91,6 +91,8 @@ pub const RULES: &[Rule] = &[
     rule("ite-negation",      "(ite ?c false true)", "(! ?c)"),
     rule("ite-as-and",        "(ite ?c ?a false)",   "(&& ?c ?a)"),
     rule("ite-as-or",         "(ite ?c true ?b)",    "(|| ?c ?b)"),
+    rule("ite-as-or-not",     "(ite ?c ?a true)",    "(|| (! ?c) ?a)"),
+    rule("ite-as-and-not",    "(ite ?c false ?b)",   "(&& (! ?c) ?b)"),
     rule("ite-then-same",     "(ite ?c (ite ?c ?a ?b) ?d)", "(ite ?c ?a ?d)"),
     rule("ite-else-same",     "(ite ?c ?a (ite ?c ?b ?d))", "(ite ?c ?a ?d)"),
     // A comparison with a conditional operand is a conditional of
