@@ -1,16 +1,18 @@
-//! The JSON of `explore`, `tests` and `run` (SPEC §2.1) on every paper
+//! The JSON of `explore` (document and `--format jsonl` stream), `tests`
+//! and `run` (SPEC §2.1) on every paper
 //! example: every field the contract names, with its type and its allowed
 //! values, and counts that agree with each other.
 
 use serde_json::Value;
+use std::collections::HashMap;
 use std::process::Command;
 
 const STATUSES: &[&str] = &["terminated", "error", "bounded", "unknown", "infeasible"];
 const ERRORS: &[&str] = &["array-out-of-bound", "nil-dereference", "assertion-failed"];
 
-fn examples() -> Vec<String> {
+fn examples(languages: &[&str]) -> Vec<String> {
     let mut files = Vec::new();
-    for language in ["basic", "recursive"] {
+    for language in languages {
         let folder = format!("{}/paper-examples/{language}", env!("CARGO_MANIFEST_DIR"));
         for entry in std::fs::read_dir(&folder)
             .unwrap_or_else(|error| panic!("{folder}: {error}"))
@@ -121,7 +123,7 @@ fn check_path(file: &str, path: &Value) {
 
 #[test]
 fn explore_json_follows_the_contract_on_every_example() {
-    for file in examples() {
+    for file in examples(&["basic", "recursive"]) {
         let json = symex_json(&["explore", &file, "--format", "json", "--unfold", "3"]);
         assert_eq!(json["program"], file.as_str());
         assert!(
@@ -168,7 +170,7 @@ fn explore_json_follows_the_contract_on_every_example() {
 
 #[test]
 fn tests_json_follows_the_contract_on_every_example() {
-    for file in examples() {
+    for file in examples(&["basic", "recursive"]) {
         let json = symex_json(&["tests", &file, "--format", "json", "--unfold", "3"]);
         let tests = json["tests"]
             .as_array()
@@ -226,5 +228,102 @@ fn run_json_follows_the_contract() {
     assert_eq!(
         (failed["outcome"].as_str(), failed["error"].as_str()),
         (Some("error"), Some("array-out-of-bound"))
+    );
+}
+
+/// The options a program's `// snap:` line gives its snapshot.
+fn snap_options(file: &str) -> Vec<String> {
+    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
+    source
+        .lines()
+        .find_map(|line| line.strip_prefix("// snap:"))
+        .map(|options| options.split_whitespace().map(String::from).collect())
+        .unwrap_or_default()
+}
+
+fn explore_as(file: &str, format: &str) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["explore", file, "--format", format])
+        .args(snap_options(file))
+        .output()
+        .expect("the symex binary runs");
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+fn text(value: &Value) -> &str {
+    value
+        .as_str()
+        .unwrap_or_else(|| panic!("not a string: {value}"))
+}
+
+/// The conjunction as printed, up to parentheses (a condition that is
+/// itself a disjunction is parenthesised inside a conjunction).
+fn unparenthesised(condition: &str) -> String {
+    condition.replace(['(', ')'], "")
+}
+
+/// `explore --format jsonl` against the JSON document, on every paper
+/// example: the same paths in the same order with the same statuses, and
+/// each path's condition either written out as the document writes it or
+/// marked `path_condition_from_nodes`, when the conditions of the node
+/// lines from the root to the path's node must conjoin to it.
+#[test]
+fn the_json_lines_stream_says_what_the_document_says() {
+    let (mut from_nodes, mut written) = (0, 0);
+    for file in examples(&["basic", "recursive", "oo"]) {
+        let document: Value = serde_json::from_str(&explore_as(&file, "json"))
+            .unwrap_or_else(|error| panic!("{file}: not JSON: {error}"));
+        let lines: Vec<Value> = explore_as(&file, "jsonl")
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("each line is JSON"))
+            .collect();
+        let nodes: HashMap<u64, &Value> = lines
+            .iter()
+            .filter(|line| line.get("parent").is_some())
+            .map(|line| (line["node"].as_u64().expect("a node id"), line))
+            .collect();
+        let paths: Vec<&Value> = lines
+            .iter()
+            .filter(|line| line.get("path").is_some())
+            .collect();
+        let expected = document["paths"].as_array().expect("paths");
+        assert_eq!(paths.len(), expected.len(), "{file}: number of paths");
+        for (path, expected) in paths.iter().zip(expected) {
+            assert_eq!(path["status"], expected["status"], "{file}: status");
+            assert_eq!(path["node"], expected["node"], "{file}: node");
+            let condition = text(&expected["path_condition"]);
+            if path["path_condition_from_nodes"] == Value::Bool(true) {
+                from_nodes += 1;
+                let mut conjuncts = Vec::new();
+                let mut node = &nodes[&path["node"].as_u64().expect("a node id")];
+                while let Some(parent) = node["parent"].as_u64() {
+                    conjuncts.push(text(&node["condition"]));
+                    node = &nodes[&parent];
+                }
+                assert_eq!(text(&node["condition"]), "true", "{file}: the root's");
+                conjuncts.retain(|c| *c != "true");
+                conjuncts.reverse();
+                let conjunction = match conjuncts.is_empty() {
+                    true => "true".to_string(),
+                    false => conjuncts.join(" && "),
+                };
+                assert_eq!(
+                    unparenthesised(&conjunction),
+                    unparenthesised(condition),
+                    "{file}: path {} from its nodes",
+                    path["path"]
+                );
+            } else {
+                written += 1;
+                assert_eq!(text(&path["path_condition"]), condition, "{file}");
+            }
+        }
+    }
+    // Both kinds of path occur among the examples, so both are checked.
+    assert!(
+        from_nodes > 10 && written > 10,
+        "{from_nodes} from nodes, {written} written"
     );
 }

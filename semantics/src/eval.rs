@@ -119,7 +119,7 @@ fn evaluate(
             }
             e.nodes_besides(|t| known.contains_key(&t.id()))
         }
-        None => e.nodes(),
+        None => e.nodes_besides(|_| false),
     };
     let mut memo: IdMap<Defined> = IdMap::default();
     for node in nodes {

@@ -432,6 +432,18 @@ impl Term {
         }
     }
 
+    /// Whether this term is `Term::and(left, right)`, without making it.
+    pub fn is_and_of(&self, left: &Term, right: &Term) -> bool {
+        match (left.kind(), right.kind()) {
+            (TermKind::Bool(true), _) => self == right,
+            (_, TermKind::Bool(true)) => self == left,
+            (TermKind::Bool(false), _) | (_, TermKind::Bool(false)) => self.is_false(),
+            _ => {
+                matches!(self.kind(), TermKind::Binary(BinOp::And, l, r) if l == left && r == right)
+            }
+        }
+    }
+
     /// `b₁ ∨ b₂`, with `false` as unit and `true` as zero.
     pub fn or(left: Term, right: Term) -> Term {
         match (left.kind(), right.kind()) {
@@ -551,20 +563,21 @@ impl Term {
 
     /// Every distinct node reachable from this term, children before parents.
     pub fn nodes(&self) -> Vec<Term> {
-        self.nodes_besides(|_| false)
+        self.nodes_besides(|_| false).into_vec()
     }
 
     /// The distinct nodes, children first, except those `known` accepts and
     /// the nodes below them: what a memo table that holds every node below
     /// each of its entries still lacks (so filling it costs the new nodes,
     /// not the whole DAG).
-    pub fn nodes_besides(&self, known: impl Fn(&Term) -> bool) -> Vec<Term> {
+    pub fn nodes_besides(&self, known: impl Fn(&Term) -> bool) -> SmallVec<[Term; 4]> {
         if known(self) {
-            // The usual answer of a memo table, without allocating.
-            return Vec::new();
+            // The usual answer of a memo table.
+            return SmallVec::new();
         }
         let mut seen = Seen::default();
-        let mut order = Vec::new();
+        // Inline: a memo table mostly lacks a node or two (a new guard over known terms).
+        let mut order = SmallVec::new();
         let mut stack: SmallVec<[(Term, bool); 16]> = smallvec![(self.clone(), false)];
         while let Some((term, expanded)) = stack.pop() {
             if expanded {
@@ -695,5 +708,24 @@ mod tests {
         assert_eq!(Term::not(Term::not(b.clone())), b);
         assert!(Term::and(b.clone(), Term::bool(false)).is_false());
         assert_eq!(Term::conjunction([]), Term::bool(true));
+    }
+
+    #[test]
+    fn a_conjunction_is_recognised_without_being_made() {
+        let (a, b) = (Term::var("a", Sort::Bool), Term::var("b", Sort::Bool));
+        let (t, f) = (Term::bool(true), Term::bool(false));
+        let pairs = [(&a, &b), (&b, &a), (&t, &a), (&a, &t), (&f, &a), (&a, &f)];
+        for (left, right) in pairs {
+            let made = Term::and(left.clone(), right.clone());
+            assert!(made.is_and_of(left, right), "{made} is {left} && {right}");
+            for (other_left, other_right) in pairs {
+                let other = Term::and(other_left.clone(), other_right.clone());
+                assert_eq!(
+                    other.is_and_of(left, right),
+                    other == made,
+                    "{other} vs {made}"
+                );
+            }
+        }
     }
 }

@@ -74,6 +74,9 @@ struct Pending<C> {
 struct Known {
     link: Link,
     reported: Term,
+    /// `reported` is literally the conjunction of the conditions of the
+    /// edges from the root (as [`Term::and`] builds it from `true`).
+    literal: bool,
 }
 
 /// Symbolic execution of `system` from `initial`: the tree of all paths
@@ -309,7 +312,14 @@ where
             return Ok(());
         }
         let leaf = self.finish(node, known, config, status);
-        self.report(node, leaf)
+        let from_nodes = self.conjoins_edges(known, &leaf.path_condition);
+        self.report(node, leaf, from_nodes)
+    }
+
+    /// Whether `reported`, the path condition of a path ending at the node
+    /// `known` describes, is the conjunction of the conditions of its edges.
+    fn conjoins_edges(&self, known: &Known, reported: &Term) -> bool {
+        self.options.assumption.is_true() && known.literal && *reported == known.reported
     }
 
     /// The successor `step` of `config` (at `node`), pending, unless it is
@@ -404,13 +414,14 @@ where
             }
             _ => guards.clone(),
         };
-        let (depth, conjunction) = match (parent, &edge) {
-            (Some((parent, _)), Some(edge)) => (
+        let (depth, literal, assumption) = match (parent, &edge) {
+            (Some((parent, known)), Some(edge)) => (
                 parent.depth + 1,
-                Term::and(parent.conjunction.clone(), edge.condition.clone()),
+                known.literal && reported.is_and_of(&known.reported, &edge.condition),
+                None,
             ),
-            _ if self.options.simplify => (0, guard.clone()),
-            _ => (0, self.options.assumption.clone()),
+            _ if self.options.simplify => (0, reported.is_true(), Some(guard.clone())),
+            _ => (0, reported.is_true(), Some(self.options.assumption.clone())),
         };
         let id = self.next_id;
         self.next_id += 1;
@@ -430,11 +441,16 @@ where
             depth,
             edge,
             configuration,
-            conjunction,
+            assumption,
             guards,
         });
         self.observer.node(&node)?;
-        Ok((node, Known { link, reported }))
+        let known = Known {
+            link,
+            reported,
+            literal,
+        };
+        Ok((node, known))
     }
 
     /// Simplifies the condition of `edge` from its guard as folded for the
@@ -505,8 +521,8 @@ where
         };
         // The path condition is the guards the solver holds (folded), either
         // as the rules conjoined them or as the nodes' simplified conditions.
-        let conjoined = config.path_condition() == &node.guards
-            || (self.options.simplify && reported == node.conjunction);
+        let conjoined =
+            config.path_condition() == &node.guards || self.conjoins_edges(known, &reported);
         let model = if wants_model {
             self.solver
                 .model(&known.link, &path_condition, conjoined)
@@ -532,7 +548,7 @@ where
     }
 
     /// Hands the path ending at `node` to the observer.
-    fn report(&mut self, node: &PathNode, leaf: Leaf) -> io::Result<()> {
+    fn report(&mut self, node: &PathNode, leaf: Leaf, from_nodes: bool) -> io::Result<()> {
         let stats = &mut self.stats;
         let id = stats.paths;
         stats.paths += 1;
@@ -543,6 +559,11 @@ where
             Status::Unknown(_) => stats.unknown += 1,
             Status::Infeasible => {}
         }
-        self.observer.path(Finished { id, node, leaf })
+        self.observer.path(Finished {
+            id,
+            node,
+            leaf,
+            from_nodes,
+        })
     }
 }

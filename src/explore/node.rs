@@ -24,10 +24,9 @@ pub struct PathNode {
     pub edge: Option<Edge>,
     /// The configuration as text, kept only when asked for (the DOT view).
     pub configuration: Option<String>,
-    /// The conjunction of the conditions from the root to here (the root's
-    /// is the exploration's assumption): the path condition, as far as the
-    /// semantics builds it by conjoining guards (hash-consed, so O(1) per node).
-    pub conjunction: symex_semantics::term::Term,
+    /// The root's: the exploration's assumption, as reported (folded when
+    /// simplified); `None` for every other node, whose condition is its edge's.
+    pub assumption: Option<symex_semantics::term::Term>,
     /// The guards from the root to here as the rules built them, conjoined
     /// as the semantics conjoins them from `true`: when a configuration's
     /// path condition is this term, the solver's guards (and the

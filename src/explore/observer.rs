@@ -14,6 +14,10 @@ pub struct Finished<'a> {
     /// Where it ends; its ancestors are the path.
     pub node: &'a PathNode,
     pub leaf: Leaf,
+    /// The leaf's path condition is the conjunction of the conditions of
+    /// the edges from the root (the assumption being `true`), so a reader
+    /// that has the nodes has it.
+    pub from_nodes: bool,
 }
 
 /// Receives an exploration's events. An error (a closed output) stops the exploration.

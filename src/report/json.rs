@@ -201,7 +201,8 @@ struct NodeLine<'a> {
     parent: Option<usize>,
     depth: usize,
     rule: Option<&'static str>,
-    condition: AsText<'a, Term>,
+    /// The edge's condition; the root's is the assumption.
+    condition: Option<AsText<'a, Term>>,
     trace: Vec<AsText<'a, TraceEntry>>,
 }
 
@@ -212,11 +213,12 @@ impl<W: Write> Observer for JsonLinesReport<W> {
             parent: node.parent_id,
             depth: node.depth,
             rule: node.edge.as_ref().map(|edge| edge.rule.name()),
-            condition: AsText(
-                node.edge
-                    .as_ref()
-                    .map_or(&node.conjunction, |edge| &edge.condition),
-            ),
+            condition: node
+                .edge
+                .as_ref()
+                .map(|edge| &edge.condition)
+                .or(node.assumption.as_ref())
+                .map(AsText),
             trace: node
                 .edge
                 .iter()
@@ -235,7 +237,7 @@ impl<W: Write> Observer for JsonLinesReport<W> {
     }
 
     fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
-        let path_condition = path.leaf.path_condition != path.node.conjunction;
+        let path_condition = !path.from_nodes;
         line(
             &mut self.out,
             &PathJson {
