@@ -179,9 +179,16 @@ impl PathSolver {
             Rc::make_mut(&mut path_vars)
                 .extend(vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
         }
+        let vars = match &inherited {
+            // A loop's guards mention the same variables: shared, not copied.
+            Some(g) if g.vars.len() == vars.len() && g.vars.iter().eq(vars.iter()) => {
+                g.vars.clone()
+            }
+            _ => vars.into_iter().collect(),
+        };
         let anchor = GuardNode {
             guard: guard.clone(),
-            vars: vars.into_iter().collect(),
+            vars,
             path_vars,
             previous: inherited,
             level,
