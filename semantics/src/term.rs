@@ -344,6 +344,26 @@ fn forget(hash: u64, node: *const Node) {
     });
 }
 
+/// What [`Term::and`] makes of two operands: `true` is the unit of `∧`
+/// and `false` its zero, otherwise a `&&` node.
+enum Conjoined {
+    Left,
+    Right,
+    False,
+    Node,
+}
+
+impl Conjoined {
+    fn of(left: &Term, right: &Term) -> Conjoined {
+        match (left.kind(), right.kind()) {
+            (TermKind::Bool(true), _) => Conjoined::Right,
+            (_, TermKind::Bool(true)) => Conjoined::Left,
+            (TermKind::Bool(false), _) | (_, TermKind::Bool(false)) => Conjoined::False,
+            _ => Conjoined::Node,
+        }
+    }
+}
+
 impl Term {
     /// The term with this shape, shared with every equal term alive.
     pub fn new(kind: TermKind) -> Term {
@@ -424,21 +444,21 @@ impl Term {
 
     /// `φ ∧ b`, with `true` as unit and `false` as zero.
     pub fn and(left: Term, right: Term) -> Term {
-        match (left.kind(), right.kind()) {
-            (TermKind::Bool(true), _) => right,
-            (_, TermKind::Bool(true)) => left,
-            (TermKind::Bool(false), _) | (_, TermKind::Bool(false)) => Term::bool(false),
-            _ => Term::binary(BinOp::And, left, right),
+        match Conjoined::of(&left, &right) {
+            Conjoined::Left => left,
+            Conjoined::Right => right,
+            Conjoined::False => Term::bool(false),
+            Conjoined::Node => Term::binary(BinOp::And, left, right),
         }
     }
 
     /// Whether this term is `Term::and(left, right)`, without making it.
     pub fn is_and_of(&self, left: &Term, right: &Term) -> bool {
-        match (left.kind(), right.kind()) {
-            (TermKind::Bool(true), _) => self == right,
-            (_, TermKind::Bool(true)) => self == left,
-            (TermKind::Bool(false), _) | (_, TermKind::Bool(false)) => self.is_false(),
-            _ => {
+        match Conjoined::of(left, right) {
+            Conjoined::Left => self == left,
+            Conjoined::Right => self == right,
+            Conjoined::False => self.is_false(),
+            Conjoined::Node => {
                 matches!(self.kind(), TermKind::Binary(BinOp::And, l, r) if l == left && r == right)
             }
         }

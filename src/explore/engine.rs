@@ -311,15 +311,8 @@ where
             self.leave(node, reason);
             return Ok(());
         }
-        let leaf = self.finish(node, known, config, status);
-        let from_nodes = self.conjoins_edges(known, &leaf.path_condition);
+        let (leaf, from_nodes) = self.finish(node, known, config, status);
         self.report(node, leaf, from_nodes)
-    }
-
-    /// Whether `reported`, the path condition of a path ending at the node
-    /// `known` describes, is the conjunction of the conditions of its edges.
-    fn conjoins_edges(&self, known: &Known, reported: &Term) -> bool {
-        self.options.assumption.is_true() && known.literal && *reported == known.reported
     }
 
     /// The successor `step` of `config` (at `node`), pending, unless it is
@@ -420,8 +413,13 @@ where
                 known.literal && reported.is_and_of(&known.reported, &edge.condition),
                 None,
             ),
-            _ if self.options.simplify => (0, reported.is_true(), Some(guard.clone())),
-            _ => (0, reported.is_true(), Some(self.options.assumption.clone())),
+            _ => {
+                let assumption = match self.options.simplify {
+                    true => guard,
+                    false => &self.options.assumption,
+                };
+                (0, reported.is_true(), Some(assumption.clone()))
+            }
         };
         let id = self.next_id;
         self.next_id += 1;
@@ -478,14 +476,16 @@ where
         }
     }
 
-    /// The leaf of the path ending at `node`, with a model where it is feasible.
+    /// The leaf of the path ending at `node`, with a model where it is
+    /// feasible, and whether its path condition is the conjunction of the
+    /// conditions of its edges.
     fn finish(
         &mut self,
         node: &PathNode,
         known: &Known,
         config: &S::Config,
         status: Status,
-    ) -> Leaf {
+    ) -> (Leaf, bool) {
         let wants_model = !matches!(status, Status::Unknown(_) | Status::Infeasible);
         let path_condition = Term::and(
             self.options.assumption.clone(),
@@ -521,8 +521,9 @@ where
         };
         // The path condition is the guards the solver holds (folded), either
         // as the rules conjoined them or as the nodes' simplified conditions.
-        let conjoined =
-            config.path_condition() == &node.guards || self.conjoins_edges(known, &reported);
+        let from_nodes =
+            self.options.assumption.is_true() && known.literal && reported == known.reported;
+        let conjoined = config.path_condition() == &node.guards || from_nodes;
         let model = if wants_model {
             self.solver
                 .model(&known.link, &path_condition, conjoined)
@@ -538,13 +539,14 @@ where
         } else {
             status
         };
-        Leaf {
+        let leaf = Leaf {
             status,
             path_condition: reported,
             state,
             model,
             prediction,
-        }
+        };
+        (leaf, from_nodes)
     }
 
     /// Hands the path ending at `node` to the observer.

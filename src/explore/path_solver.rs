@@ -181,9 +181,7 @@ impl PathSolver {
         }
         let vars = match &inherited {
             // A loop's guards mention the same variables: shared, not copied.
-            Some(g) if g.vars.len() == vars.len() && g.vars.iter().eq(vars.iter()) => {
-                g.vars.clone()
-            }
+            Some(g) if g.vars.iter().eq(vars.iter()) => g.vars.clone(),
             _ => vars.into_iter().collect(),
         };
         let anchor = GuardNode {
