@@ -274,20 +274,15 @@ impl Shape<'_> {
     }
 }
 
-/// An interned node with the hash of its shape, kept because the table is
-/// rehashed from it.
-struct Entry {
-    hash: u64,
-    node: Weak<Node>,
-}
-
 /// The live nodes by shape: a node leaves the table when it is dropped,
 /// so the table holds no dead node (whose memory a weak reference would
 /// keep) and needs no sweep (which would visit every live node).
 #[derive(Default)]
 struct Interner {
-    /// Sixteen bytes an entry: the table holds no copy of the shapes.
-    nodes: HashTable<Entry>,
+    /// Eight bytes an entry, the table holding neither shapes nor hashes
+    /// (each node keeps its own): the table is read at random on every
+    /// term made, so the smaller it is, the more of it the caches hold.
+    nodes: HashTable<Weak<Node>>,
     hasher: DefaultHashBuilder,
     next_id: u64,
 }
@@ -298,10 +293,9 @@ impl Interner {
         let hash = self.hasher.hash_one(&shape);
         let mut found = None;
         self.nodes.find(hash, |entry| {
-            found = (entry.hash == hash)
-                .then(|| entry.node.upgrade())
-                .flatten()
-                .filter(|node| Shape::of(&node.kind) == shape);
+            found = entry
+                .upgrade()
+                .filter(|node| node.hash == hash && Shape::of(&node.kind) == shape);
             found.is_some()
         });
         if let Some(node) = found {
@@ -313,21 +307,20 @@ impl Interner {
             hash,
             kind,
         });
-        let entry = Entry {
-            hash,
-            node: Rc::downgrade(&node),
-        };
-        self.nodes.insert_unique(hash, entry, |entry| entry.hash);
+        // Every entry is live when the table grows (a dropped node has left
+        // it); were one not, any bucket would do for it, as no lookup
+        // can match it.
+        self.nodes
+            .insert_unique(hash, Rc::downgrade(&node), |entry| {
+                entry.upgrade().map_or(0, |node| node.hash)
+            });
         Term(node)
     }
 
     /// Removes the entry of the node at `node`, whose shape hashes to
     /// `hash`, which is being dropped.
     fn forget(&mut self, hash: u64, node: *const Node) {
-        if let Ok(entry) = self
-            .nodes
-            .find_entry(hash, |entry| entry.node.as_ptr() == node)
-        {
+        if let Ok(entry) = self.nodes.find_entry(hash, |entry| entry.as_ptr() == node) {
             entry.remove();
         }
     }
