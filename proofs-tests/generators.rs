@@ -195,14 +195,7 @@ impl Draw<'_> {
     fn guarded_read(&mut self, depth: usize) -> Term {
         let i = self.index(depth.saturating_sub(1));
         let read = Term::select(var("a"), i.clone());
-        let comparisons = [
-            BinOp::Eq,
-            BinOp::Ne,
-            BinOp::Lt,
-            BinOp::Le,
-            BinOp::Gt,
-            BinOp::Ge,
-        ];
+        let comparisons = BinOp::COMPARISONS;
         let compared = Term::binary(comparisons[self.below(6)], read.clone(), self.literal());
         let test = self.bounds_test(&i);
         match self.below(5) {
@@ -280,14 +273,7 @@ impl Draw<'_> {
                 _ => var("b"),
             };
         }
-        let comparisons = [
-            BinOp::Eq,
-            BinOp::Ne,
-            BinOp::Lt,
-            BinOp::Le,
-            BinOp::Gt,
-            BinOp::Ge,
-        ];
+        let comparisons = BinOp::COMPARISONS;
         if self.chance(20) {
             return self.guarded_read(depth);
         }

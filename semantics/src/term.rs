@@ -145,6 +145,16 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// The six comparisons, in declaration order.
+    pub const COMPARISONS: [BinOp; 6] = [
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+    ];
+
     /// The operator's source spelling.
     pub fn symbol(self) -> &'static str {
         match self {

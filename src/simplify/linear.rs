@@ -426,6 +426,20 @@ impl LinearForm {
     /// a known node needs no walk below it; a written comparison is known
     /// without its children, which nothing reads through it.
     pub fn memoise(&mut self, term: &Term) {
+        if self.memo.contains_key(&term.id()) {
+            return;
+        }
+        match bound(term) {
+            Some((x, op, k)) if self.memo.contains_key(&x.id()) => {
+                let lhs = self.polynomial(x).into_owned();
+                self.record(term, compared(Comparison { lhs, op, k }), false, true);
+            }
+            _ => self.memoise_nodes(term),
+        }
+    }
+
+    /// [`LinearForm::memoise`] node by node, however simple the term.
+    fn memoise_nodes(&mut self, term: &Term) {
         for node in term.nodes_besides(|node| self.memo.contains_key(&node.id())) {
             let arithmetic = |t: &Term| self.memo[&t.id()].arithmetic;
             let throughout = arithmetic_node(&node) && node.children().into_iter().all(arithmetic);
@@ -436,21 +450,26 @@ impl LinearForm {
                 _ if comparison(&node) => node.children().into_iter().all(arithmetic),
                 _ => throughout,
             };
-            let normal = Rc::new(Normalised {
-                normal: self.node(&node),
-                arithmetic: throughout,
-                settled,
-            });
-            if let Normal::Compared(_, written) = &normal.normal {
-                // A comparison in normal form is its own normal form: the
-                // conjunctions of a path read the written ones again.
-                if written.id() != node.id() {
-                    self.memo
-                        .get_or_insert_with(written.id(), || normal.clone());
-                }
-            }
-            self.memo.insert(node.id(), normal);
+            let normal = self.node(&node);
+            self.record(&node, normal, throughout, settled);
         }
+    }
+
+    fn record(&mut self, node: &Term, normal: Normal, arithmetic: bool, settled: bool) {
+        let normal = Rc::new(Normalised {
+            normal,
+            arithmetic,
+            settled,
+        });
+        if let Normal::Compared(_, written) = &normal.normal {
+            // A comparison in normal form is its own normal form: the
+            // conjunctions of a path read the written ones again.
+            if written.id() != node.id() {
+                self.memo
+                    .get_or_insert_with(written.id(), || normal.clone());
+            }
+        }
+        self.memo.insert(node.id(), normal);
     }
 
     /// Whether the normal form alone settles `term` ([`Normalised::settled`]).
@@ -548,6 +567,23 @@ impl LinearForm {
     }
 }
 
+/// `x op k` or `k op x` for an integer variable or length `x` and a literal
+/// `k` (a loop counter's guard, folded, new on every unfolding) as `x op' k`,
+/// what [`Comparison::new`] makes of it, without the literal's polynomial
+/// or any arithmetic on polynomials.
+fn bound(term: &Term) -> Option<(&Term, BinOp, BigInt)> {
+    let TermKind::Binary(op, left, right) = term.kind() else {
+        return None;
+    };
+    let atom = |t: &Term| matches!(t.kind(), TermKind::Var(_, Sort::Int) | TermKind::Len(_));
+    let (x, op, k) = match (left.kind(), right.kind()) {
+        (_, TermKind::Int(k)) if atom(left) => (left, *op, k),
+        (TermKind::Int(k), _) if atom(right) => (right, flip(*op), k),
+        _ => return None,
+    };
+    op.is_comparison().then(|| (x, op, k.clone()))
+}
+
 /// Whether `term` is a comparison (of any sort).
 fn comparison(term: &Term) -> bool {
     matches!(term.kind(), TermKind::Binary(op, ..) if op.is_comparison())
@@ -621,5 +657,40 @@ fn divide(op: BinOp, p: &Polynomial, d: &BigInt) -> Polynomial {
         q.add(&rest, false)
     } else {
         rest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every comparison of a variable or length with a literal, either way
+    /// round, for literals around zero: the shortcut must record what the
+    /// node-by-node normal form records.
+    #[test]
+    fn a_bound_is_read_off_as_the_normal_form_would_make_it() {
+        let mut checked = 0;
+        for x in [Term::var("n", Sort::Int), Term::len("a")] {
+            for op in BinOp::COMPARISONS {
+                for k in -3..=3 {
+                    let k = Term::int(k);
+                    for term in [
+                        Term::binary(op, x.clone(), k.clone()),
+                        Term::binary(op, k.clone(), x.clone()),
+                    ] {
+                        let mut shortcut = LinearForm::new();
+                        shortcut.memoise(&x);
+                        shortcut.memoise(&term);
+                        let mut general = LinearForm::new();
+                        general.memoise_nodes(&term);
+                        assert!(bound(&term).is_some(), "{term} is a bound");
+                        assert_eq!(shortcut.known(&term), general.known(&term), "{term}");
+                        assert_eq!(shortcut.settled(&term), general.settled(&term), "{term}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 2 * 6 * 7 * 2);
     }
 }

@@ -46,14 +46,6 @@ enum Ground {
 }
 
 const INT_OPS: [BinOp; 5] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Mod];
-const COMPARISONS: [BinOp; 6] = [
-    BinOp::Eq,
-    BinOp::Ne,
-    BinOp::Lt,
-    BinOp::Le,
-    BinOp::Gt,
-    BinOp::Ge,
-];
 const CONNECTIVES: [BinOp; 3] = [BinOp::And, BinOp::Or, BinOp::Implies];
 
 fn pick<T: Copy>(g: &mut Gen, options: &[T]) -> T {
@@ -93,7 +85,7 @@ impl Ground {
             (Kind::Bool, true) => Ground::Bool(pick(g, &[true, false])),
             (Kind::Bool, false) => match pick(g, &[0, 0, 1, 2, 3]) {
                 0 => Ground::Binary(
-                    pick(g, &COMPARISONS),
+                    pick(g, &BinOp::COMPARISONS),
                     boxed(g, Kind::Int, half),
                     boxed(g, Kind::Int, half),
                 ),

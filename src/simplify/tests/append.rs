@@ -35,14 +35,7 @@ fn guard(g: &mut Gen) -> Term {
         ),
         Term::binary(BinOp::Mul, Term::int(2), int("w")),
     ];
-    let ops = [
-        BinOp::Eq,
-        BinOp::Ne,
-        BinOp::Lt,
-        BinOp::Le,
-        BinOp::Gt,
-        BinOp::Ge,
-    ];
+    let ops = BinOp::COMPARISONS;
     let form = g.choose(&forms).cloned().unwrap_or_else(|| int("x"));
     let op = *g.choose(&ops).unwrap_or(&BinOp::Lt);
     let comparison = Term::binary(op, form, Term::int(i64::from(i8::arbitrary(g) % 4)));

@@ -25,14 +25,6 @@ pub const KINDS: [Kind; 4] = [Kind::Int, Kind::Bool, Kind::Array, Kind::Object];
 pub const CLASS: &str = "C";
 
 const INT_OPS: [BinOp; 5] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Mod];
-const COMPARISONS: [BinOp; 6] = [
-    BinOp::Eq,
-    BinOp::Ne,
-    BinOp::Lt,
-    BinOp::Le,
-    BinOp::Gt,
-    BinOp::Ge,
-];
 const CONNECTIVES: [BinOp; 4] = [BinOp::And, BinOp::Or, BinOp::Implies, BinOp::Eq];
 
 /// A term as plain data, for printing and shrinking.
@@ -107,7 +99,7 @@ impl Shape {
                     sub(g, Kind::Bool),
                 ),
                 _ => Shape::Binary(
-                    *g.choose(&COMPARISONS).unwrap_or(&BinOp::Lt),
+                    *g.choose(&BinOp::COMPARISONS).unwrap_or(&BinOp::Lt),
                     sub(g, Kind::Int),
                     sub(g, Kind::Int),
                 ),

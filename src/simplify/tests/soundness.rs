@@ -262,14 +262,7 @@ struct Bounds {
 
 impl Arbitrary for Bounds {
     fn arbitrary(g: &mut Gen) -> Bounds {
-        let ops = [
-            BinOp::Eq,
-            BinOp::Ne,
-            BinOp::Lt,
-            BinOp::Le,
-            BinOp::Gt,
-            BinOp::Ge,
-        ];
+        let ops = BinOp::COMPARISONS;
         let count = 1 + usize::from(u8::arbitrary(g) % 5);
         let conjuncts = (0..count)
             .map(|_| {
