@@ -6,6 +6,7 @@
 use serde_json::Value;
 use std::collections::HashMap;
 use std::process::Command;
+use symex::commands::snap::snap_options;
 
 const STATUSES: &[&str] = &["terminated", "error", "bounded", "unknown", "infeasible"];
 const ERRORS: &[&str] = &["array-out-of-bound", "nil-dereference", "assertion-failed"];
@@ -231,22 +232,13 @@ fn run_json_follows_the_contract() {
     );
 }
 
-/// The options a program's `// snap:` line gives its snapshot.
-fn snap_options(file: &str) -> Vec<String> {
+fn explore_as(file: &str, format: &str) -> String {
     let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
     let source = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
-    source
-        .lines()
-        .find_map(|line| line.strip_prefix("// snap:"))
-        .map(|options| options.split_whitespace().map(String::from).collect())
-        .unwrap_or_default()
-}
-
-fn explore_as(file: &str, format: &str) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_symex"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["explore", file, "--format", format])
-        .args(snap_options(file))
+        .args(snap_options(&source))
         .output()
         .expect("the symex binary runs");
     String::from_utf8(output.stdout).expect("UTF-8 output")

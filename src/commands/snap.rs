@@ -72,6 +72,15 @@ enum Verdict {
     Changed(String),
 }
 
+/// The `explore` options a program's `// snap:` lines give its snapshot.
+pub fn snap_options(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("// snap:"))
+        .flat_map(|options| options.split_whitespace().map(str::to_string))
+        .collect()
+}
+
 pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let mut programs = Vec::new();
     collect(&args.dir, &mut programs)?;
@@ -196,11 +205,7 @@ fn snapshot(
             program.display()
         ))
     })?;
-    let options: Vec<String> = source
-        .lines()
-        .filter_map(|line| line.trim().strip_prefix("// snap:"))
-        .flat_map(|options| options.split_whitespace().map(str::to_string))
-        .collect();
+    let options = snap_options(&source);
     let mut snapshot = String::new();
     for (method, broken) in methods(program, &options, broken)? {
         let mut options = options.clone();

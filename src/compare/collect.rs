@@ -61,7 +61,7 @@ impl PathCollector {
     fn choices(&self, end: &PathNode) -> String {
         let mut letters: Vec<char> = end
             .ancestors()
-            .filter_map(|node| Some((node.parent_id?, node.edge.as_ref()?.rule)))
+            .filter_map(|node| Some((node.parent_id?, node.edge()?.rule)))
             .filter(|(parent, _)| self.successors.get(parent).copied().unwrap_or(0) > 1)
             .map(|(_, rule)| choice(rule))
             .collect();

@@ -2,7 +2,7 @@
 //! feasible successors, end each path with an explicit status.
 
 use super::bounds::{calls_within, Bounds, Unfoldings};
-use super::node::PathNode;
+use super::node::{Arrival, PathNode};
 use super::observer::{Finished, Observer, TreeRecorder};
 use super::path_solver::{Feasibility, Link, PathSolver};
 use super::strategy::{Candidate, Frontier, Strategy};
@@ -407,18 +407,19 @@ where
             }
             _ => guards.clone(),
         };
-        let (depth, literal, assumption) = match (parent, &edge) {
+        let (depth, literal, arrival) = match (parent, edge) {
             (Some((parent, known)), Some(edge)) => (
                 parent.depth + 1,
                 known.literal && reported.is_and_of(&known.reported, &edge.condition),
-                None,
+                Arrival::Edge(edge),
             ),
             _ => {
                 let assumption = match self.options.simplify {
                     true => guard,
                     false => &self.options.assumption,
                 };
-                (0, reported.is_true(), Some(assumption.clone()))
+                let assumption = assumption.clone();
+                (0, reported.is_true(), Arrival::Root { assumption })
             }
         };
         let id = self.next_id;
@@ -437,9 +438,8 @@ where
                 .filter(|_| self.link_parents)
                 .map(|(node, _)| node.clone()),
             depth,
-            edge,
+            arrival,
             configuration,
-            assumption,
             guards,
         });
         self.observer.node(&node)?;

@@ -9,6 +9,16 @@
 use super::tree::{Edge, NodeId, TraceEntry};
 use std::rc::Rc;
 use symex_semantics::system::Rule;
+use symex_semantics::term::Term;
+
+/// How a node was reached.
+pub enum Arrival {
+    /// The root, under the exploration's assumption as reported (folded
+    /// when simplified).
+    Root { assumption: Term },
+    /// The transition from the parent.
+    Edge(Edge),
+}
 
 /// A configuration reached, as the explorer holds it while paths below it are pending.
 pub struct PathNode {
@@ -20,21 +30,34 @@ pub struct PathNode {
     pub parent: Option<Rc<PathNode>>,
     /// Number of transitions from the initial configuration.
     pub depth: usize,
-    /// The transition from the parent; `None` for the root.
-    pub edge: Option<Edge>,
+    pub arrival: Arrival,
     /// The configuration as text, kept only when asked for (the DOT view).
     pub configuration: Option<String>,
-    /// The root's: the exploration's assumption, as reported (folded when
-    /// simplified); `None` for every other node, whose condition is its edge's.
-    pub assumption: Option<symex_semantics::term::Term>,
     /// The guards from the root to here as the rules built them, conjoined
     /// as the semantics conjoins them from `true`: when a configuration's
     /// path condition is this term, the solver's guards (and the
     /// assumption at the root) are all of it.
-    pub guards: symex_semantics::term::Term,
+    pub guards: Term,
 }
 
 impl PathNode {
+    /// The transition from the parent; `None` for the root.
+    pub fn edge(&self) -> Option<&Edge> {
+        match &self.arrival {
+            Arrival::Edge(edge) => Some(edge),
+            Arrival::Root { .. } => None,
+        }
+    }
+
+    /// The condition this node was reached under: its edge's, or the
+    /// assumption at the root.
+    pub fn condition(&self) -> &Term {
+        match &self.arrival {
+            Arrival::Edge(edge) => &edge.condition,
+            Arrival::Root { assumption } => assumption,
+        }
+    }
+
     /// This node and its ancestors, this node first (the node alone when
     /// parents are not linked).
     pub fn ancestors(&self) -> impl Iterator<Item = &PathNode> {
@@ -45,7 +68,7 @@ impl PathNode {
     pub fn trace(&self) -> Vec<&TraceEntry> {
         let mut trace: Vec<&TraceEntry> = self
             .ancestors()
-            .filter_map(|node| node.edge.as_ref())
+            .filter_map(PathNode::edge)
             .flat_map(|edge| edge.trace.iter().rev())
             .collect();
         trace.reverse();
@@ -56,7 +79,7 @@ impl PathNode {
     pub fn rules(&self) -> Vec<Rule> {
         let mut rules: Vec<Rule> = self
             .ancestors()
-            .filter_map(|node| node.edge.as_ref().map(|edge| edge.rule))
+            .filter_map(|node| node.edge().map(|edge| edge.rule))
             .collect();
         rules.reverse();
         rules

@@ -67,7 +67,7 @@ impl Observer for TreeRecorder {
             id: node.id,
             parent: node.parent_id,
             depth: node.depth,
-            edge: node.edge.clone(),
+            edge: node.edge().cloned(),
             leaf: None,
             configuration: node.configuration.clone(),
         });

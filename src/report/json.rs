@@ -202,7 +202,7 @@ struct NodeLine<'a> {
     depth: usize,
     rule: Option<&'static str>,
     /// The edge's condition; the root's is the assumption.
-    condition: Option<AsText<'a, Term>>,
+    condition: AsText<'a, Term>,
     trace: Vec<AsText<'a, TraceEntry>>,
 }
 
@@ -212,16 +212,11 @@ impl<W: Write> Observer for JsonLinesReport<W> {
             node: node.id,
             parent: node.parent_id,
             depth: node.depth,
-            rule: node.edge.as_ref().map(|edge| edge.rule.name()),
-            condition: node
-                .edge
-                .as_ref()
-                .map(|edge| &edge.condition)
-                .or(node.assumption.as_ref())
-                .map(AsText),
+            rule: node.edge().map(|edge| edge.rule.name()),
+            condition: AsText(node.condition()),
             trace: node
-                .edge
-                .iter()
+                .edge()
+                .into_iter()
                 .flat_map(|edge| &edge.trace)
                 .map(AsText)
                 .collect(),
