@@ -321,6 +321,71 @@ fn every_strategy_finds_the_same_paths() {
     }
 }
 
+/// The traces of a text report, by path, each whole: a trace that names
+/// an earlier path (`path 3's first 17 entries, then …`) takes that path's
+/// entries.
+fn whole_traces(report: &str) -> Vec<Vec<String>> {
+    let mut traces: Vec<Vec<String>> = Vec::new();
+    for line in report.lines() {
+        let Some(trace) = line.strip_prefix("  trace: ") else {
+            continue;
+        };
+        let (mut whole, own) = match trace.strip_prefix("path ") {
+            Some(named) => {
+                let (path, rest) = named.split_once("'s first ").unwrap();
+                let (entries, own) = rest.split_once(" entries").unwrap();
+                let entries: usize = entries.parse().unwrap();
+                assert!(entries > 16, "a short prefix is written whole: {line}");
+                let earlier = &traces[path.parse::<usize>().unwrap()];
+                (
+                    earlier[..entries].to_vec(),
+                    own.strip_prefix(", then ").unwrap_or(""),
+                )
+            }
+            None => (Vec::new(), trace),
+        };
+        whole.extend(
+            own.split("; ")
+                .filter(|entry| !entry.is_empty() && *entry != "ε")
+                .map(str::to_string),
+        );
+        traces.push(whole);
+    }
+    traces
+}
+
+#[test]
+fn text_traces_name_the_path_they_share_a_long_prefix_with() {
+    let source =
+        "x := 0; c := 0; while x < n { if a > x { c := c + 1 } else { c := c - 1 }; x := x + 1 }";
+    for strategy in ["dfs", "bfs"] {
+        let explore = |extra: &[&str]| {
+            let mut options = vec!["--unfold", "12", "--strategy", strategy];
+            options.extend_from_slice(extra);
+            stdout(&on("explore", source, &options))
+        };
+        let (shared, full) = (explore(&[]), explore(&["--full-traces"]));
+        let named = shared.matches("'s first ").count();
+        assert!(
+            named > 0,
+            "{strategy}: no trace names an earlier path\n{shared}"
+        );
+        assert_eq!(full.matches("'s first ").count(), 0);
+        let whole = whole_traces(&full);
+        assert_eq!(whole_traces(&shared), whole, "{strategy}");
+        assert!(whole.iter().any(|trace| trace.len() > 30));
+        if strategy == "dfs" {
+            // Depth first, each path shares all it can with the one before.
+            assert!(
+                shared.len() < full.len() / 2,
+                "{} of {}",
+                shared.len(),
+                full.len()
+            );
+        }
+    }
+}
+
 #[test]
 fn explore_fix_gives_inputs_concrete_values() {
     let report = json(&on(

@@ -298,7 +298,7 @@ fn run_once(family: Family, n: usize, output: BenchOutput) -> Result<Run, CliErr
             Some(&mut lines)
         }
         BenchOutput::Text => {
-            text = TextReport::new(&mut sink, header);
+            text = TextReport::new(&mut sink, header, false);
             Some(&mut text)
         }
         BenchOutput::None => None,

@@ -109,7 +109,7 @@ fn explore_view(
         with_semantics(program.clone(), session.choice, session.semantics, visitor)
     };
     match common.format {
-        Format::Text => explore(&mut TextReport::new(&mut out, header))??,
+        Format::Text => explore(&mut TextReport::new(&mut out, header, common.full_traces))??,
         Format::Json => explore(&mut JsonReport::new(&mut out, header))??,
         Format::Jsonl => explore(&mut JsonLinesReport::new(&mut out, header)?)??,
         Format::Dot | Format::Svg | Format::Latex => {

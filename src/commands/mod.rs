@@ -234,6 +234,11 @@ pub struct Common {
     /// With `--format latex`: a whole document that compiles on its own.
     #[arg(long)]
     pub standalone: bool,
+    /// With `--format text`: every path's trace whole (by default a trace
+    /// that repeats more than 16 entries of the path before it names that
+    /// path for them).
+    #[arg(long)]
+    pub full_traces: bool,
     /// Give an input a concrete value (NAME=VALUE), leaving the others symbolic.
     #[arg(long, value_name = "NAME=VALUE")]
     pub fix: Vec<String>,
