@@ -3,7 +3,7 @@
 //! counters), so it can be snapshotted.
 //!
 //! A path's trace repeats the trace of the path before it up to where the
-//! two part; when that is more than [`REPEATED_IN_FULL`] entries, the trace
+//! two part; when that is more than `REPEATED_IN_FULL` (16) entries, the trace
 //! names that path for them and prints only its own (`--full-traces`
 //! prints every trace whole). Short traces read best whole, and with the
 //! rule every path prints a bounded number of entries besides its own, so
@@ -17,7 +17,7 @@ use symex_semantics::eval::ShowValuation;
 
 /// Entries of the previous path's trace a trace repeats, at most, before it
 /// names that path for them.
-pub const REPEATED_IN_FULL: usize = 16;
+const REPEATED_IN_FULL: usize = 16;
 
 /// Writes each path as it ends, then the counters and the frontier left.
 pub struct TextReport<W: Write> {
