@@ -138,6 +138,11 @@ impl Draw<'_> {
         usize::arbitrary(self.g) % n
     }
 
+    /// One of the six comparisons.
+    fn comparison(&mut self) -> BinOp {
+        BinOp::COMPARISONS[self.below(BinOp::COMPARISONS.len())]
+    }
+
     fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
     }
@@ -195,8 +200,7 @@ impl Draw<'_> {
     fn guarded_read(&mut self, depth: usize) -> Term {
         let i = self.index(depth.saturating_sub(1));
         let read = Term::select(var("a"), i.clone());
-        let comparisons = BinOp::COMPARISONS;
-        let compared = Term::binary(comparisons[self.below(6)], read.clone(), self.literal());
+        let compared = Term::binary(self.comparison(), read.clone(), self.literal());
         let test = self.bounds_test(&i);
         match self.below(5) {
             0 => Term::and(test, compared),
@@ -204,7 +208,7 @@ impl Draw<'_> {
             2 => Term::implies(test, compared),
             3 => Term::ite(test, compared, Term::bool(self.chance(50))),
             _ => Term::binary(
-                comparisons[self.below(6)],
+                self.comparison(),
                 Term::ite(test, read, self.literal()),
                 self.literal(),
             ),
@@ -273,16 +277,11 @@ impl Draw<'_> {
                 _ => var("b"),
             };
         }
-        let comparisons = BinOp::COMPARISONS;
         if self.chance(20) {
             return self.guarded_read(depth);
         }
         match self.below(8) {
-            0..=2 => Term::binary(
-                comparisons[self.below(6)],
-                self.int(depth - 1),
-                self.int(depth - 1),
-            ),
+            0..=2 => Term::binary(self.comparison(), self.int(depth - 1), self.int(depth - 1)),
             3 => Term::binary(
                 [BinOp::Eq, BinOp::Ne][self.below(2)],
                 self.boolean(depth - 1),
