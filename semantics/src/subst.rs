@@ -30,6 +30,33 @@ impl Substitution {
         substitute(e, |x| self.0.get(x).cloned())
     }
 
+    /// `σ` with each value `e` replaced by `f(e)`; shared, not copied,
+    /// when `f` changes none.
+    pub fn map_values(&self, mut f: impl FnMut(&Term) -> Term) -> Substitution {
+        let mut images: Option<Vec<(Name, Term)>> = None;
+        for (i, (x, e)) in self.0.iter().enumerate() {
+            let image = f(e);
+            match &mut images {
+                Some(images) => images.push((x.clone(), image)),
+                None if image != *e => {
+                    let mut changed: Vec<(Name, Term)> = self
+                        .0
+                        .iter()
+                        .take(i)
+                        .map(|(x, e)| (x.clone(), e.clone()))
+                        .collect();
+                    changed.push((x.clone(), image));
+                    images = Some(changed);
+                }
+                None => {}
+            }
+        }
+        images.map_or_else(
+            || self.clone(),
+            |images| Substitution(images.into_iter().collect()),
+        )
+    }
+
     /// The pairs where σ differs from the identity, in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&Name, &Term)> {
         self.0.iter()

@@ -162,6 +162,14 @@ pub trait SymbolicConfiguration: Configuration {
         model
     }
 
+    /// Replaces `φ` by `path_condition` and each value `e` of the
+    /// substitutions by `fold(e)`, both equivalent to what they replace: the
+    /// explorer keeps a path's configuration condensed (a loop counter's
+    /// `0 + 1 + … + 1` as its literal, the conditions merged as reported),
+    /// so that what it holds does not grow with each unfolding. An
+    /// unfolding, whose path condition comes from its trace, keeps its own.
+    fn condense(&mut self, _path_condition: &Term, _fold: &mut dyn FnMut(&Term) -> Term) {}
+
     /// The actions the symbolic trace gained since `earlier`, a configuration
     /// this one was reached from, for a system that records a trace (§4).
     fn actions_since(&self, _earlier: &Self) -> Option<Vec<Action>> {

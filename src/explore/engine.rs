@@ -173,7 +173,7 @@ where
 {
     /// Explores until the frontier is empty or a limit is reached; what
     /// the limit cut off is left in `unexplored`.
-    fn run(&mut self, initial: S::Config) -> io::Result<()> {
+    fn run(&mut self, mut initial: S::Config) -> io::Result<()> {
         let assumption = self.guards.fold(&self.options.assumption);
         let unknown = Feasibility {
             result: SatResult::Sat,
@@ -183,7 +183,7 @@ where
         let (root, known) = self.add_node(
             None,
             None,
-            &initial,
+            &mut initial,
             (&assumption, &Term::bool(true)),
             unknown,
         )?;
@@ -325,7 +325,11 @@ where
         unfoldings: &Unfoldings,
         step: Step<S::Config>,
     ) -> io::Result<Option<(Candidate, Pending<S::Config>)>> {
-        let Step { rule, guard, next } = step;
+        let Step {
+            rule,
+            guard,
+            mut next,
+        } = step;
         let folded = self.guards.fold(&guard);
         let feasibility = self.solver.check_step(&known.link, &folded);
         let mut end = match feasibility.result {
@@ -367,7 +371,7 @@ where
         let (child, known) = self.add_node(
             Some((node, known)),
             Some(edge),
-            &next,
+            &mut next,
             (&folded, &guard),
             feasibility,
         )?;
@@ -381,12 +385,13 @@ where
     }
 
     /// Adds a node reached under `guard` (folded, and as the rule built
-    /// it), with what its check found.
+    /// it), with what its check found, and condenses `config` when its
+    /// conditions are reported simplified.
     fn add_node(
         &mut self,
         parent: Option<(&Rc<PathNode>, &Known)>,
         mut edge: Option<Edge>,
-        config: &S::Config,
+        config: &mut S::Config,
         (guard, built): (&Term, &Term),
         feasibility: Feasibility,
     ) -> io::Result<(Rc<PathNode>, Known)> {
@@ -421,6 +426,16 @@ where
                 let assumption = assumption.clone();
                 (0, reported.is_true(), Arrival::Root { assumption })
             }
+        };
+        // The configuration's `φ` is the parent's with the guard: it becomes
+        // the condition as reported, and its state is folded.
+        let condensed = self.options.simplify && *config.path_condition() == guards;
+        let guards = if condensed {
+            let folder = &mut self.guards;
+            config.condense(&reported, &mut |e| folder.fold(e));
+            config.path_condition().clone()
+        } else {
+            guards
         };
         let id = self.next_id;
         self.next_id += 1;
@@ -520,7 +535,8 @@ where
             path_condition.clone()
         };
         // The path condition is the guards the solver holds (folded), either
-        // as the rules conjoined them or as the nodes' simplified conditions.
+        // as the rules conjoined them, or as the nodes' simplified conditions
+        // (merged as they grew when the configuration was condensed).
         let from_nodes =
             self.options.assumption.is_true() && known.literal && reported == known.reported;
         let conjoined = config.path_condition() == &node.guards || from_nodes;

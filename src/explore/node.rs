@@ -33,10 +33,11 @@ pub struct PathNode {
     pub arrival: Arrival,
     /// The configuration as text, kept only when asked for (the DOT view).
     pub configuration: Option<String>,
-    /// The guards from the root to here as the rules built them, conjoined
-    /// as the semantics conjoins them from `true`: when a configuration's
-    /// path condition is this term, the solver's guards (and the
-    /// assumption at the root) are all of it.
+    /// The path condition of the configuration as the explorer keeps it:
+    /// the guards from the root to here as the rules built them, conjoined
+    /// as the semantics conjoins them from `true` (so that the solver's
+    /// guards, and the assumption at the root, are all of it), or, once
+    /// the configuration is condensed, as reported.
     pub guards: Term,
 }
 

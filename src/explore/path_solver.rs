@@ -22,7 +22,7 @@
 //! guards that mention the inputs where it differs ([`super::summary`]).
 
 use super::repair::{candidate, repaired};
-use super::summary::{changed, Summary};
+use super::summary::{changed, implies, Summary};
 use crate::solver::{SatResult, Solver};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
@@ -171,10 +171,10 @@ impl PathSolver {
         }
         let vars = self.vars_of(guard);
         let summary = summary.with(guard, vars.keys().cloned());
-        let (mut path_vars, level) = match &inherited {
-            Some(g) => (g.path_vars.clone(), g.level + 1),
-            None => (Rc::default(), 0),
-        };
+        let mut path_vars = inherited
+            .as_ref()
+            .map(|g| g.path_vars.clone())
+            .unwrap_or_default();
         if !vars.keys().all(|x| path_vars.contains_key(x)) {
             Rc::make_mut(&mut path_vars)
                 .extend(vars.iter().map(|(x, sort)| (x.clone(), sort.clone())));
@@ -184,12 +184,18 @@ impl PathSolver {
             Some(g) if g.vars.iter().eq(vars.iter()) => g.vars.clone(),
             _ => vars.into_iter().collect(),
         };
+        // A guard the new one implies is left out of the chain: a loop's
+        // bounds `0 < n`, `1 < n`, … leave one guard, not one per unfolding.
+        let previous = match inherited {
+            Some(g) if implies(guard, &g.guard) => g.previous.clone(),
+            other => other,
+        };
         let anchor = GuardNode {
             guard: guard.clone(),
             vars,
+            level: previous.as_ref().map_or(0, |g| g.level + 1),
             path_vars,
-            previous: inherited,
-            level,
+            previous,
         };
         Link {
             anchor: Some(Rc::new(anchor)),

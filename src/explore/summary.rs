@@ -50,6 +50,21 @@ impl Interval {
             && self.high.as_ref().is_none_or(|high| n <= high)
     }
 
+    /// Whether every member of `self` is one of `outer`.
+    fn within(&self, outer: &Interval) -> bool {
+        let low = match (&outer.low, &self.low) {
+            (None, _) => true,
+            (Some(a), Some(b)) => a <= b,
+            (Some(_), None) => false,
+        };
+        let high = match (&outer.high, &self.high) {
+            (None, _) => true,
+            (Some(a), Some(b)) => b <= a,
+            (Some(_), None) => false,
+        };
+        low && high
+    }
+
     /// The member nearest to `n` (the interval is not empty).
     fn nearest(&self, n: &BigInt) -> BigInt {
         match (&self.low, &self.high) {
@@ -67,6 +82,16 @@ fn bound(guard: &Term) -> Option<(&Name, Interval)> {
         return None;
     };
     Some((x, allowed(op, c)?))
+}
+
+/// Whether `stronger` implies `weaker`, both bounds (plain or shifted) on
+/// the same input: a loop's guard `3 < n` implies the `2 < n` before it.
+pub(crate) fn implies(stronger: &Term, weaker: &Term) -> bool {
+    let confines = |guard| bound(guard).or_else(|| shifted(guard));
+    match (confines(stronger), confines(weaker)) {
+        (Some((x, inner)), Some((y, outer))) => x == y && inner.within(&outer),
+        _ => false,
+    }
 }
 
 /// `guard` as `side op c` with a literal `c` (`c op side` mirrored).
@@ -276,4 +301,28 @@ pub(crate) fn changed(old: &Valuation, new: &Valuation) -> Option<BTreeSet<Name>
         .collect();
     changed.extend(old.keys().filter(|x| !new.contains_key(x)).cloned());
     Some(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::implies;
+    use crate::commands::simplify::parse_expression;
+
+    fn implied(stronger: &str, weaker: &str) -> bool {
+        let term = |source: &str| parse_expression(source).expect("parses");
+        implies(&term(stronger), &term(weaker))
+    }
+
+    #[test]
+    fn a_bound_implies_the_looser_bounds_on_its_input() {
+        assert!(implied("3 < n", "2 < n"));
+        assert!(implied("n = 3", "n <= 3"));
+        assert!(implied("n - 3 > 0", "n - 2 > 0"));
+        assert!(implied("n - 3 > 0", "n > 1"));
+        assert!(!implied("2 < n", "3 < n"));
+        assert!(!implied("n <= 3", "n < 3"));
+        assert!(!implied("3 < n", "n < 5"));
+        assert!(!implied("3 < n", "3 < m"));
+        assert!(!implied("3 < n + m", "2 < n + m"));
+    }
 }

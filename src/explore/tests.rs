@@ -1,6 +1,7 @@
 //! The engine on small programs: bounds end paths with their reason, every
-//! strategy finds the same paths, and the solver stack stays in step with
-//! the tree when the strategy jumps between branches.
+//! strategy finds the same paths, the solver stack stays in step with
+//! the tree when the strategy jumps between branches, and the
+//! configurations a path keeps stay condensed however deep it goes.
 
 use super::*;
 use std::rc::Rc;
@@ -13,6 +14,13 @@ fn explore_basic(source: &str, options: &ExploreOptions) -> Tree {
     let program = Rc::new(parse_program(source).expect("the test program parses"));
     let system = basic::symbolic::Symbolic::new(program.clone(), Options::default())
         .expect("a basic program");
+    explore(&system, system.initial(), &program.globals, options)
+}
+
+fn explore_recursive(source: &str, options: &ExploreOptions) -> Tree {
+    let program = Rc::new(parse_program(source).expect("the test program parses"));
+    let system = recursive::symbolic::Symbolic::new(program.clone(), Options::default())
+        .expect("a recursive program");
     explore(&system, system.initial(), &program.globals, options)
 }
 
@@ -58,9 +66,6 @@ fn depth_bound_ends_a_path_with_its_reason() {
 #[test]
 fn call_depth_bound_cuts_recursion() {
     let source = "proc down(n: int) { if n > 0 { down(n - 1) } } down(k)";
-    let program = Rc::new(parse_program(source).expect("the test program parses"));
-    let system = recursive::symbolic::Symbolic::new(program.clone(), Options::default())
-        .expect("a recursive program");
     let options = ExploreOptions {
         bounds: Bounds {
             unfold: 2,
@@ -68,7 +73,7 @@ fn call_depth_bound_cuts_recursion() {
         },
         ..ExploreOptions::default()
     };
-    let tree = explore(&system, system.initial(), &program.globals, &options);
+    let tree = explore_recursive(source, &options);
     assert_eq!(tree.stats.terminated, 2);
     assert_eq!(tree.stats.bounded, 1);
     assert!(statuses(&tree).contains(&"bounded (call depth bound 2)".to_string()));
@@ -140,4 +145,79 @@ fn the_tree_serialises() {
     assert_eq!(json["nodes"][1]["edge"]["condition"], "b");
     assert_eq!(json["nodes"][2]["leaf"]["status"], "terminated");
     assert_eq!(json["stats"]["paths"], 2);
+}
+
+/// Records configurations, unfolding `unfold` times.
+fn recording(unfold: usize, simplify: bool) -> ExploreOptions {
+    ExploreOptions {
+        bounds: Bounds {
+            unfold,
+            ..Bounds::default()
+        },
+        record_configurations: true,
+        simplify,
+        ..ExploreOptions::default()
+    }
+}
+
+/// The deepest configurations of `source` explored with `unfold` and
+/// `simplify`, as text, sorted.
+fn deepest_configurations(source: &str, unfold: usize, simplify: bool) -> Vec<String> {
+    deepest(&explore_basic(source, &recording(unfold, simplify)))
+}
+
+/// The configurations of the deepest nodes of `tree`, sorted.
+fn deepest(tree: &Tree) -> Vec<String> {
+    let depth = tree.nodes.iter().map(|node| node.depth).max();
+    let mut deepest: Vec<String> = tree
+        .nodes
+        .iter()
+        .filter(|node| Some(node.depth) == depth)
+        .map(|node| {
+            node.configuration
+                .clone()
+                .expect("configurations are recorded")
+        })
+        .collect();
+    deepest.sort();
+    deepest
+}
+
+#[test]
+fn a_loop_configuration_stays_condensed_however_often_it_is_unfolded() {
+    let up = "i := 0; while i < n { i := i + 1 }";
+    assert_eq!(
+        deepest_configurations(up, 40, true),
+        [
+            "⟨i := i + 1; while i < n { i := i + 1 }, [i := 40], n > 40⟩",
+            "⟨ε, [i := 40], n = 40⟩"
+        ]
+    );
+    let down = "while n > 0 { n := n - 1 }";
+    assert_eq!(
+        deepest_configurations(down, 40, true),
+        [
+            "⟨n := n - 1; while n > 0 { n := n - 1 }, [n := n - 40], n > 40⟩",
+            "⟨ε, [n := n - 40], n = 40⟩"
+        ]
+    );
+    // The paper's terms, one more `+ 1` and one more guard per unfolding.
+    let raw = &deepest_configurations(up, 40, false)[0];
+    assert!(
+        raw.contains(&format!("[i := 0{}]", " + 1".repeat(40))),
+        "{raw}"
+    );
+}
+
+#[test]
+fn a_recursive_configuration_stays_condensed_in_every_closure() {
+    let source = "proc down(n: int) { if n > 0 { r := r + 1; down(n - 1) } } down(k)";
+    let tree = explore_recursive(source, &recording(3, true));
+    assert_eq!(deepest(&tree), ["⟨(id, ε), [r := r + 2], k = 2⟩"]);
+    let bounded = "⟨([n := k - 3], if n > 0 { r := r + 1; down(n - 1) }) · ([n := k - 2], ε) · \
+                   ([n := k - 1], ε) · ([n := k], ε) · (id, ε), [r := r + 3], k > 2⟩";
+    assert!(tree
+        .nodes
+        .iter()
+        .any(|node| node.configuration.as_deref() == Some(bounded)));
 }

@@ -7,7 +7,7 @@
 
 use super::language::{to_term, Node};
 use egg::{Analysis, DidMerge, EGraph, Id, Language};
-use num_bigint::BigInt;
+use num_bigint::{BigInt, Sign};
 use num_traits::Zero;
 use smallvec::SmallVec;
 use symex_semantics::eval::eval_with;
@@ -100,8 +100,10 @@ pub fn fold(node: &Node, constant: impl Fn(Id) -> Option<Constant>) -> Option<Co
 }
 
 /// Folds the explorer's guards before they reach the solver: every ground
-/// subterm becomes its literal and negated comparisons are turned round
-/// (`!(x < 1 + 2)` is `3 <= x`), so a literal guard needs no query and
+/// subterm becomes its literal, literal offsets are added up (`n - 1 - 1`
+/// is `n - 2`) and negated comparisons are turned round (`!(x < 1 + 2)` is
+/// `3 <= x`), so a literal guard needs no query, a counter's guards and
+/// values keep one size however often a loop is unfolded, and
 /// model repair can mend a model for `a[3] = x` (not for
 /// `a[(1 + 5) / 2] = x`). Memoised per node across the guards of one
 /// exploration, which share their subterms, without an e-graph.
@@ -121,6 +123,13 @@ struct Folded {
 
 impl GuardFolder {
     pub fn fold(&mut self, guard: &Term) -> Term {
+        // A leaf folds to itself (a state's literals and untouched inputs).
+        if guard.children().is_empty() {
+            return guard.clone();
+        }
+        if let Some(folded) = self.memo.get(&guard.id()) {
+            return folded.term.clone();
+        }
         self.memo.age();
         for node in guard.nodes_besides(|node| self.memo.contains_key(&node.id())) {
             let folded = self.folded(node.clone());
@@ -129,8 +138,12 @@ impl GuardFolder {
         self.memo[&guard.id()].term.clone()
     }
 
-    /// The literal `term` folds to, if a guard folded so far contained it.
+    /// The literal `term` folds to, if it is one or a guard folded so far
+    /// contained it.
     pub fn literal(&self, term: &Term) -> Option<Term> {
+        if matches!(term.kind(), TermKind::Int(_) | TermKind::Bool(_)) {
+            return Some(term.clone());
+        }
         self.memo
             .get(&term.id())
             .filter(|folded| folded.constant.is_some())
@@ -153,7 +166,7 @@ impl GuardFolder {
             None => {
                 let folded: SmallVec<[Term; 3]> =
                     children.iter().map(|child| child.term.clone()).collect();
-                turned_round(node.with_children(&folded))
+                turned_round(offsets_added(node.with_children(&folded)))
             }
         };
         Folded {
@@ -182,6 +195,35 @@ fn positional(node: &Term) -> Option<Node> {
         TermKind::Select(..) => Node::Select([id(0), id(1)]),
         TermKind::Store(..) => Node::Store([id(0), id(1), id(2)]),
     })
+}
+
+/// `(e ± a) ± b` as `e ± c` for literals `a`, `b` and `c = ±a ± b` (`e`
+/// alone when `c` is 0); any other term as it is.
+fn offsets_added(term: Term) -> Term {
+    let Some((inner, b)) = offset(&term) else {
+        return term;
+    };
+    let Some((e, a)) = offset(inner) else {
+        return term;
+    };
+    let c = a + b;
+    match c.sign() {
+        Sign::NoSign => e.clone(),
+        Sign::Plus => Term::binary(BinOp::Add, e.clone(), Term::int(c)),
+        Sign::Minus => Term::binary(BinOp::Sub, e.clone(), Term::int(-c)),
+    }
+}
+
+/// `e + k` as `(e, k)` and `e - k` as `(e, -k)` for a literal `k`.
+fn offset(term: &Term) -> Option<(&Term, BigInt)> {
+    match term.kind() {
+        TermKind::Binary(op @ (BinOp::Add | BinOp::Sub), e, k) => match k.kind() {
+            TermKind::Int(k) if *op == BinOp::Add => Some((e, k.clone())),
+            TermKind::Int(k) => Some((e, -k)),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `!(a op b)` as `a op' b` for a comparison `op` (integers are totally

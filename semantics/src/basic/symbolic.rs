@@ -279,6 +279,11 @@ impl SymbolicConfiguration for Config {
     fn global_state(&self) -> Vec<(Name, Term)> {
         self.sigma.state(&self.program.globals)
     }
+
+    fn condense(&mut self, path_condition: &Term, fold: &mut dyn FnMut(&Term) -> Term) {
+        self.phi = path_condition.clone();
+        self.sigma = self.sigma.map_values(fold);
+    }
 }
 
 impl fmt::Display for Config {

@@ -463,6 +463,16 @@ impl SymbolicConfiguration for Config {
     fn global_state(&self) -> Vec<(Name, Term)> {
         self.sigma.state(&self.program.globals)
     }
+
+    /// Only the top closure's `τ` is folded: a step changes no other, and
+    /// each was folded while it was on top.
+    fn condense(&mut self, path_condition: &Term, fold: &mut dyn FnMut(&Term) -> Term) {
+        self.phi = path_condition.clone();
+        self.sigma = self.sigma.map_values(&mut *fold);
+        if let Some(top) = self.stack.front_mut() {
+            top.tau = top.tau.map_values(fold);
+        }
+    }
 }
 
 impl fmt::Display for Config {

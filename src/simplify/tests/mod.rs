@@ -169,6 +169,10 @@ fn guards_are_folded_without_an_egraph() {
     assert_eq!(folded("false && x > 0"), "false");
     assert_eq!(folded("!(a[(1 + 5) / 2] < x)"), "x <= a[3]");
     assert_eq!(folded("x > 0"), "x > 0");
+    assert_eq!(folded("n - 1 - 1 + 5 > 0"), "n + 3 > 0");
+    assert_eq!(folded("i + 2 - 2 < n"), "i < n");
+    assert_eq!(folded("i - 1 - 1 < n"), "i - 2 < n");
+    assert_eq!(folded("1 + i + 1 < n"), "1 + i + 1 < n");
 }
 
 /// Path conditions of `paper-examples/oo`, built as the unfolding builds them.
