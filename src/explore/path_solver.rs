@@ -12,7 +12,8 @@
 //!   with the guard; the others keep their values from the parent's model.
 //!   Identical independent queries are answered from a cache;
 //! - when every conjunct is relevant, the solver holds the guards of the
-//!   path to one node, one push level per non-trivial guard; moving to
+//!   path to one node, one push level per non-trivial guard (a bound the
+//!   next guard implies is left out: `2 < n` under `3 < n`); moving to
 //!   another node pops to the common prefix and pushes the rest.
 //!
 //! A model is adopted only when the evaluator confirms the guard under it,
@@ -80,7 +81,8 @@ pub(crate) struct Link {
     summary: Summary,
 }
 
-/// A node with a non-trivial guard, chained to the previous such node.
+/// A node with a non-trivial guard, chained to the previous such node
+/// whose guard it does not imply.
 struct GuardNode {
     guard: Term,
     vars: SmallMap<Name, Sort>,
