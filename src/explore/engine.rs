@@ -429,8 +429,7 @@ where
         };
         // The configuration's `φ` is the parent's with the guard: it becomes
         // the condition as reported, and its state is folded.
-        let condensed = self.options.simplify && *config.path_condition() == guards;
-        let guards = if condensed {
+        let guards = if self.options.simplify && *config.path_condition() == guards {
             let folder = &mut self.guards;
             config.condense(&reported, &mut |e| folder.fold(e));
             config.path_condition().clone()

@@ -13,6 +13,7 @@
 //!   constrain is decided exactly by intersecting intervals, with no query
 //!   (the guards on other inputs are satisfied by the confirmed model).
 
+use crate::simplify;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -157,23 +158,16 @@ fn offset(term: &Term) -> Option<(&Name, BigInt)> {
     let mut d = BigInt::from(0);
     let mut term = term;
     loop {
-        term = match term.kind() {
-            TermKind::Var(x, Sort::Int) => return Some((x, d)),
-            TermKind::Binary(BinOp::Add, a, b) => match (a.kind(), b.kind()) {
-                (_, TermKind::Int(c)) => {
-                    d += c;
-                    a
-                }
-                (TermKind::Int(c), _) => {
+        term = match (term.kind(), simplify::offset(term)) {
+            (TermKind::Var(x, Sort::Int), _) => return Some((x, d)),
+            (_, Some((inner, k))) => {
+                d += k;
+                inner
+            }
+            (TermKind::Binary(BinOp::Add, a, b), None) => match a.kind() {
+                TermKind::Int(c) => {
                     d += c;
                     b
-                }
-                _ => return None,
-            },
-            TermKind::Binary(BinOp::Sub, a, b) => match b.kind() {
-                TermKind::Int(c) => {
-                    d -= c;
-                    a
                 }
                 _ => return None,
             },

@@ -215,7 +215,7 @@ fn offsets_added(term: Term) -> Term {
 }
 
 /// `e + k` as `(e, k)` and `e - k` as `(e, -k)` for a literal `k`.
-fn offset(term: &Term) -> Option<(&Term, BigInt)> {
+pub(crate) fn offset(term: &Term) -> Option<(&Term, BigInt)> {
     match term.kind() {
         TermKind::Binary(op @ (BinOp::Add | BinOp::Sub), e, k) => match k.kind() {
             TermKind::Int(k) if *op == BinOp::Add => Some((e, k.clone())),

@@ -24,6 +24,7 @@ mod rules;
 mod tests;
 
 pub use explain::Step;
+pub(crate) use fold::offset;
 pub use fold::GuardFolder;
 pub use rules::{Rule, RULES};
 
