@@ -14,19 +14,25 @@ use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 use smallvec::SmallVec;
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::cmp::Ordering;
 use std::rc::Rc;
 use symex_semantics::eval::euclidean_div_mod;
 use symex_semantics::memo::Generations;
 use symex_semantics::term::{BinOp, Sort, Term, TermKind, UnOp};
 
-/// An integer term that is not a sum, product or literal, ordered for
-/// printing: variables, then lengths, fields, array reads, the rest.
+/// An integer term that is not a sum, product or literal (or an operand of
+/// an object equality), ordered for printing: variables, then lengths,
+/// fields, array reads, the rest, `nil` last.
 #[derive(Clone, Debug)]
 pub struct Atom {
     term: Term,
-    /// The rank and the printed term (shared: polynomials are cloned often).
-    key: (u8, Rc<str>),
+    rank: u8,
+    /// The printed term, written when two atoms of one rank are compared
+    /// (an operand of an object equality is often a large aliasing
+    /// conditional, and most are told apart by rank); shared, as
+    /// polynomials are cloned often.
+    printed: OnceCell<Rc<str>>,
 }
 
 impl Atom {
@@ -36,10 +42,18 @@ impl Atom {
             TermKind::Len(_) => 1,
             TermKind::Field(..) => 2,
             TermKind::Select(..) => 3,
+            TermKind::Nil(_) => 5,
             _ => 4,
         };
-        let key = (rank, Rc::from(term.to_string()));
-        Atom { term, key }
+        Atom {
+            term,
+            rank,
+            printed: OnceCell::new(),
+        }
+    }
+
+    fn printed(&self) -> &str {
+        self.printed.get_or_init(|| Rc::from(self.term.to_string()))
     }
 }
 
@@ -65,8 +79,12 @@ impl PartialOrd for Atom {
 
 impl Ord for Atom {
     fn cmp(&self, other: &Atom) -> Ordering {
-        self.key
-            .cmp(&other.key)
+        if self.term == other.term {
+            return Ordering::Equal;
+        }
+        self.rank
+            .cmp(&other.rank)
+            .then_with(|| self.printed().cmp(other.printed()))
             .then_with(|| self.term.id().cmp(&other.term.id()))
     }
 }

@@ -201,9 +201,11 @@ impl Simplifier {
         self.normal.conjoin(left, right)
     }
 
-    /// One simplification from scratch.
-    pub fn run(&self, term: &Term, explained: bool) -> Simplification {
-        let mut normal_form = NormalForm::new();
+    /// One simplification, the e-graph from scratch (the normal form's
+    /// memo tables shared: the rounds of one term, and the guards of one
+    /// exploration, meet the same subterms again).
+    pub fn run(&mut self, term: &Term, explained: bool) -> Simplification {
+        let normal_form = &mut self.normal;
         if !explained && normal_form.settled(term) {
             return Simplification {
                 term: normal_form.normalise(term),

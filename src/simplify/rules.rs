@@ -10,21 +10,41 @@ use super::fold::{Constant, ConstantFold};
 use super::language::Node;
 use egg::{ConditionalApplier, EGraph, Id, Pattern, Rewrite, Subst, Var};
 
-/// A side condition on the literals a rule matched.
+/// What a side condition may ask of the subterm a pattern variable matched.
+#[derive(Clone, Debug)]
+pub struct Matched {
+    /// Its value, where it is a constant.
+    pub constant: Option<Constant>,
+    /// Whether it is a conditional (in the e-graph: every way of writing
+    /// it is one; `nil` stays `nil` though some `if c then nil else nil fi`
+    /// has joined its class).
+    pub conditional: bool,
+}
+
+/// A side condition on the subterms a rule matched.
 #[derive(Clone, Copy, Debug)]
 pub enum Condition {
     /// The two pattern variables are distinct integer literals.
     DistinctLiterals(&'static str, &'static str),
+    /// The pattern variable is not a conditional: a comparison is pushed
+    /// into the branches of one operand only, since pushing it into both of
+    /// `if … fi = if … fi`, nested as aliasing conditionals nest, multiplies
+    /// their branches (thousands of e-nodes for one guard of a list walk).
+    NotConditional(&'static str),
 }
 
 impl Condition {
-    /// Whether the condition holds, given each pattern variable's constant.
-    pub fn holds(self, constant: impl Fn(&str) -> Option<Constant>) -> bool {
+    /// Whether the condition holds, given what each pattern variable matched.
+    pub fn holds(self, matched: impl Fn(&str) -> Option<Matched>) -> bool {
         match self {
-            Condition::DistinctLiterals(i, j) => match (constant(i), constant(j)) {
-                (Some(Constant::Int(i)), Some(Constant::Int(j))) => i != j,
-                _ => false,
-            },
+            Condition::DistinctLiterals(i, j) => {
+                let constant = |v| matched(v).and_then(|m| m.constant);
+                match (constant(i), constant(j)) {
+                    (Some(Constant::Int(i)), Some(Constant::Int(j))) => i != j,
+                    _ => false,
+                }
+            }
+            Condition::NotConditional(v) => matched(v).is_some_and(|m| !m.conditional),
         }
     }
 }
@@ -45,6 +65,17 @@ const fn rule(name: &'static str, lhs: &'static str, rhs: &'static str) -> Rule 
         lhs,
         rhs,
         condition: None,
+    }
+}
+
+/// A comparison pushed into the branches of a conditional operand, when
+/// the other operand `?d` is not one.
+const fn pushed(name: &'static str, lhs: &'static str, rhs: &'static str) -> Rule {
+    Rule {
+        name,
+        lhs,
+        rhs,
+        condition: Some(Condition::NotConditional("?d")),
     }
 }
 
@@ -97,19 +128,20 @@ pub const RULES: &[Rule] = &[
     rule("ite-else-same",     "(ite ?c ?a (ite ?c ?b ?d))", "(ite ?c ?a ?d)"),
     // A comparison with a conditional operand is a conditional of
     // comparisons (both sides need the same operands: `if c then 1 else 0
-    // fi = 0` becomes `if c then false else true fi`, that is `!c`).
-    rule("eq-ite-left",       "(= (ite ?c ?a ?b) ?d)",  "(ite ?c (= ?a ?d) (= ?b ?d))"),
-    rule("eq-ite-right",      "(= ?d (ite ?c ?a ?b))",  "(ite ?c (= ?d ?a) (= ?d ?b))"),
-    rule("ne-ite-left",       "(!= (ite ?c ?a ?b) ?d)", "(ite ?c (!= ?a ?d) (!= ?b ?d))"),
-    rule("ne-ite-right",      "(!= ?d (ite ?c ?a ?b))", "(ite ?c (!= ?d ?a) (!= ?d ?b))"),
-    rule("lt-ite-left",       "(< (ite ?c ?a ?b) ?d)",  "(ite ?c (< ?a ?d) (< ?b ?d))"),
-    rule("lt-ite-right",      "(< ?d (ite ?c ?a ?b))",  "(ite ?c (< ?d ?a) (< ?d ?b))"),
-    rule("le-ite-left",       "(<= (ite ?c ?a ?b) ?d)", "(ite ?c (<= ?a ?d) (<= ?b ?d))"),
-    rule("le-ite-right",      "(<= ?d (ite ?c ?a ?b))", "(ite ?c (<= ?d ?a) (<= ?d ?b))"),
-    rule("gt-ite-left",       "(> (ite ?c ?a ?b) ?d)",  "(ite ?c (> ?a ?d) (> ?b ?d))"),
-    rule("gt-ite-right",      "(> ?d (ite ?c ?a ?b))",  "(ite ?c (> ?d ?a) (> ?d ?b))"),
-    rule("ge-ite-left",       "(>= (ite ?c ?a ?b) ?d)", "(ite ?c (>= ?a ?d) (>= ?b ?d))"),
-    rule("ge-ite-right",      "(>= ?d (ite ?c ?a ?b))", "(ite ?c (>= ?d ?a) (>= ?d ?b))"),
+    // fi = 0` becomes `if c then false else true fi`, that is `!c`), when
+    // the other operand is not a conditional too.
+    pushed("eq-ite-left",     "(= (ite ?c ?a ?b) ?d)",  "(ite ?c (= ?a ?d) (= ?b ?d))"),
+    pushed("eq-ite-right",    "(= ?d (ite ?c ?a ?b))",  "(ite ?c (= ?d ?a) (= ?d ?b))"),
+    pushed("ne-ite-left",     "(!= (ite ?c ?a ?b) ?d)", "(ite ?c (!= ?a ?d) (!= ?b ?d))"),
+    pushed("ne-ite-right",    "(!= ?d (ite ?c ?a ?b))", "(ite ?c (!= ?d ?a) (!= ?d ?b))"),
+    pushed("lt-ite-left",     "(< (ite ?c ?a ?b) ?d)",  "(ite ?c (< ?a ?d) (< ?b ?d))"),
+    pushed("lt-ite-right",    "(< ?d (ite ?c ?a ?b))",  "(ite ?c (< ?d ?a) (< ?d ?b))"),
+    pushed("le-ite-left",     "(<= (ite ?c ?a ?b) ?d)", "(ite ?c (<= ?a ?d) (<= ?b ?d))"),
+    pushed("le-ite-right",    "(<= ?d (ite ?c ?a ?b))", "(ite ?c (<= ?d ?a) (<= ?d ?b))"),
+    pushed("gt-ite-left",     "(> (ite ?c ?a ?b) ?d)",  "(ite ?c (> ?a ?d) (> ?b ?d))"),
+    pushed("gt-ite-right",    "(> ?d (ite ?c ?a ?b))",  "(ite ?c (> ?d ?a) (> ?d ?b))"),
+    pushed("ge-ite-left",     "(>= (ite ?c ?a ?b) ?d)", "(ite ?c (>= ?a ?d) (>= ?b ?d))"),
+    pushed("ge-ite-right",    "(>= ?d (ite ?c ?a ?b))", "(ite ?c (>= ?d ?a) (>= ?d ?b))"),
     // Division and modulo (Euclidean, total).
     rule("div-zero",          "(/ ?a 0)",            "0"),
     rule("mod-zero",          "(% ?a 0)",            "?a"),
@@ -160,8 +192,11 @@ pub fn rewrite(rule: &Rule) -> Rewrite<Node, ConstantFold> {
         Some(condition) => {
             let check = move |egraph: &mut EGraph<Node, ConstantFold>, _: Id, subst: &Subst| {
                 condition.holds(|var| {
-                    let var: Var = var.parse().ok()?;
-                    egraph[*subst.get(var)?].data.clone()
+                    let class = &egraph[*subst.get(var.parse::<Var>().ok()?)?];
+                    Some(Matched {
+                        constant: class.data.clone(),
+                        conditional: class.nodes.iter().all(|n| matches!(n, Node::Ite(_))),
+                    })
                 })
             };
             Rewrite::new(

@@ -98,7 +98,7 @@ fn every_rule_parses() {
 fn the_stop_reason_is_recorded() {
     let term = parse_expression("(x + 1) * (y + 2) > 3 ==> !(x < y)").expect("parses");
     assert_eq!(explain(&term).stop, Stop::Saturated);
-    let tight = Simplifier::with_rules(
+    let mut tight = Simplifier::with_rules(
         RULES,
         Limits {
             iterations: 1,
@@ -107,7 +107,7 @@ fn the_stop_reason_is_recorded() {
         },
     );
     assert_eq!(tight.run(&term, false).stop, Stop::IterationLimit(1));
-    let small = Simplifier::with_rules(
+    let mut small = Simplifier::with_rules(
         RULES,
         Limits {
             iterations: 10,
@@ -116,6 +116,28 @@ fn the_stop_reason_is_recorded() {
         },
     );
     assert!(matches!(small.run(&term, false).stop, Stop::NodeLimit(_)));
+}
+
+/// `if a = 1 then x1 else if a = 2 then x2 … else x0 fi`, `depth` deep.
+fn conditional_chain(a: &str, x: &str, depth: usize) -> String {
+    (1..=depth).rev().fold(format!("{x}0"), |rest, k| {
+        format!("if {a} = {k} then {x}{k} else {rest} fi")
+    })
+}
+
+#[test]
+fn a_comparison_is_pushed_into_one_conditional_operand_not_both() {
+    assert_eq!(simplified("if c then 1 else 0 fi = 0"), "!c");
+    assert_eq!(simplified("x = if c then x else y fi"), "c || x = y");
+    // Aliasing conditionals nest on both sides of an object equality; pushed
+    // into both, their branches multiply and the e-graph runs into its limits.
+    let source = format!(
+        "{} = {}",
+        conditional_chain("a", "x", 5),
+        conditional_chain("b", "y", 5)
+    );
+    let term = parse_expression(&source).expect("parses");
+    assert_eq!(Simplifier::new().run(&term, false).stop, Stop::Saturated);
 }
 
 #[test]

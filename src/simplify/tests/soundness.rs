@@ -10,7 +10,7 @@
 use super::generate::{Case, Inputs, Kind, Shape, KINDS};
 use crate::simplify::fold::constant;
 use crate::simplify::language::{to_term, Node};
-use crate::simplify::rules::{MUTANT, MUTANT_COMMUTE, MUTANT_ITE};
+use crate::simplify::rules::{Matched, MUTANT, MUTANT_COMMUTE, MUTANT_ITE};
 use crate::simplify::{Limits, Rule, Simplifier, RULES};
 use crate::solver::{prove, Proof};
 use egg::{ENodeOrVar, PatternAst, Var};
@@ -140,9 +140,15 @@ fn rule_counterexample(rule: &Rule, g: &mut Gen, trials: usize) -> (usize, Optio
             })
             .collect();
         let (left, right) = (instantiate(&lhs, &subst), instantiate(&rhs, &subst));
-        let condition = rule
-            .condition
-            .is_none_or(|c| c.holds(|name| constant(&subst[&name.parse::<Var>().ok()?])));
+        let condition = rule.condition.is_none_or(|c| {
+            c.holds(|name| {
+                let term = &subst[&name.parse::<Var>().ok()?];
+                Some(Matched {
+                    constant: constant(term),
+                    conditional: matches!(term.kind(), TermKind::Ite(..)),
+                })
+            })
+        });
         if !condition || !well_typed(&left) {
             continue;
         }
@@ -210,7 +216,7 @@ fn the_rule_check_catches_the_commuting_mutant_through_nil() {
 }
 
 /// `V(simplify(e)) = V(e)` wherever `V(e)` is defined.
-fn agrees(simplifier: &Simplifier, case: &Case) -> TestResult {
+fn agrees(simplifier: &mut Simplifier, case: &Case) -> TestResult {
     let term = case.shape.term();
     let simplified = simplifier.run(&term, false).term;
     let v = case.inputs.valuation();
@@ -223,7 +229,7 @@ fn agrees(simplifier: &Simplifier, case: &Case) -> TestResult {
 #[test]
 fn simplification_preserves_every_value() {
     fn sound(case: Case) -> TestResult {
-        agrees(&Simplifier::new(), &case)
+        agrees(&mut Simplifier::new(), &case)
     }
     checker(1000).quickcheck(sound as fn(Case) -> TestResult);
 }
@@ -231,7 +237,7 @@ fn simplification_preserves_every_value() {
 #[test]
 fn the_value_check_catches_the_mutant() {
     fn sound_with_mutant(case: Case) -> TestResult {
-        agrees(&with_mutant(MUTANT), &case)
+        agrees(&mut with_mutant(MUTANT), &case)
     }
     let caught = checker(1000).quicktest(sound_with_mutant as fn(Case) -> TestResult);
     assert!(
@@ -243,7 +249,7 @@ fn the_value_check_catches_the_mutant() {
 #[test]
 fn the_value_check_catches_the_conditional_mutant() {
     fn sound_with_mutant(case: Case) -> TestResult {
-        agrees(&with_mutant(MUTANT_ITE), &case)
+        agrees(&mut with_mutant(MUTANT_ITE), &case)
     }
     let caught = checker(1000).quicktest(sound_with_mutant as fn(Case) -> TestResult);
     assert!(
@@ -320,7 +326,7 @@ fn merged_bounds_preserve_every_value() {
 
 /// Z3's verdict on `e = simplify(e)`: `Some(false)` for a counterexample,
 /// `None` when it gives up (nonlinear arithmetic).
-fn proved(simplifier: &Simplifier, case: &Case) -> Option<bool> {
+fn proved(simplifier: &mut Simplifier, case: &Case) -> Option<bool> {
     let term = case.shape.term();
     let simplified = simplifier.run(&term, false).term;
     match prove(
@@ -340,7 +346,7 @@ fn z3_proves_each_simplification() {
     let (mut valid, mut unknown) = (0, 0);
     for _ in 0..150 {
         let case = Case::arbitrary(&mut g);
-        match proved(&Simplifier::new(), &case) {
+        match proved(&mut Simplifier::new(), &case) {
             Some(true) => valid += 1,
             Some(false) => panic!(
                 "Z3 refutes `{} = simplify(…)` (seed {SEED:#x})",
@@ -359,7 +365,7 @@ fn z3_proves_each_simplification() {
 fn the_z3_check_catches_the_mutant() {
     let mut g = Gen::from_size_and_seed(SIZE, SEED);
     let refuted =
-        (0..300).any(|_| proved(&with_mutant(MUTANT), &Case::arbitrary(&mut g)) == Some(false));
+        (0..300).any(|_| proved(&mut with_mutant(MUTANT), &Case::arbitrary(&mut g)) == Some(false));
     assert!(
         refuted,
         "Z3 found no counterexample to the mutant `(a * d) / d → a`"
@@ -369,8 +375,8 @@ fn the_z3_check_catches_the_mutant() {
 #[test]
 fn the_z3_check_catches_the_conditional_mutant() {
     let mut g = Gen::from_size_and_seed(SIZE, SEED);
-    let refuted =
-        (0..300).any(|_| proved(&with_mutant(MUTANT_ITE), &Case::arbitrary(&mut g)) == Some(false));
+    let refuted = (0..300)
+        .any(|_| proved(&mut with_mutant(MUTANT_ITE), &Case::arbitrary(&mut g)) == Some(false));
     assert!(
         refuted,
         "Z3 found no counterexample to the mutant `(if c then a else b fi = d) → a = d`"
