@@ -2,6 +2,10 @@
 //! the commands, over the formal core in `symex-semantics`; and the paper's
 //! results checked mechanically (`theorems`, behind `symex check`).
 
+// Module docs map their private submodules for whoever reads the code
+// (`cargo doc --document-private-items` resolves every such link).
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod commands;
 pub mod compare;
 pub mod explore;

@@ -10,6 +10,10 @@
 //!
 //! This crate knows nothing of solvers, simplifiers or command lines.
 
+// Module docs map their private submodules for whoever reads the code
+// (`cargo doc --document-private-items` resolves every such link).
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod basic;
 pub mod checked;
 pub mod delta;

@@ -3,7 +3,7 @@
 //! construction), as an e-graph [`Analysis`] in the manner of egg's
 //! `tests/math.rs`, with unbounded integers. The same function folds the
 //! explorer's guards before they reach the solver, without an e-graph
-//! ([`fold_guard`]).
+//! ([`GuardFolder`]).
 
 use super::language::{to_term, Node};
 use egg::{Analysis, DidMerge, EGraph, Id, Language};
