@@ -113,6 +113,38 @@ fn the_fixed_partition_has_no_counterexample_within_the_bounds() {
     assert_eq!(report["stats"]["errors"], 0);
 }
 
+/// The path condition of `path` as `explore` prints it with `options`.
+fn explored_condition(file: &str, path: usize, options: &[&str]) -> Json {
+    let explored = json(&symex(
+        &[&["explore", file, "--format", "json"], options].concat(),
+    ));
+    explored["paths"][path]["path_condition"].clone()
+}
+
+#[test]
+fn verify_prints_the_counterexamples_condition_as_explore_does() {
+    // Under wp `verify` leaves the other paths' conditions raw and simplifies
+    // the counterexample's alone: it must read as `explore` prints it.
+    for example in ["aliasing_puzzle", "list_partition_buggy", "list_reverse"] {
+        let file = format!("paper-examples/oo/{example}.sx");
+        for method in ["wp", "forward"] {
+            let options = ["--unfold", "3", "--method", method];
+            let verified = symex(&[&["verify", &file, "--format", "json"], &options[..]].concat());
+            assert_eq!(status(&verified), 1, "{example} has a counterexample");
+            let counterexample = &json(&verified)["counterexample"];
+            let path = counterexample["path"].as_u64().unwrap() as usize;
+            let condition = &counterexample["path_condition"];
+            assert_eq!(
+                *condition,
+                explored_condition(&file, path, &options),
+                "{example}, {method}"
+            );
+            let raw = explored_condition(&file, path, &[&options[..], &["--no-simplify"]].concat());
+            assert_ne!(*condition, raw, "{example}, {method}: simplified");
+        }
+    }
+}
+
 #[test]
 fn every_model_of_an_oo_program_is_a_heap_that_run_accepts() {
     let explored = json(&symex(&[

@@ -170,6 +170,11 @@ pub trait SymbolicConfiguration: Configuration {
     /// unfolding, whose path condition comes from its trace, keeps its own.
     fn condense(&mut self, _path_condition: &Term, _fold: &mut dyn FnMut(&Term) -> Term) {}
 
+    /// Whether [`SymbolicConfiguration::condense`] does anything: an
+    /// explorer that simplifies conditions only to condense may leave them
+    /// raw where it does not.
+    const CONDENSES: bool = false;
+
     /// The actions the symbolic trace gained since `earlier`, a configuration
     /// this one was reached from, for a system that records a trace (§4).
     fn actions_since(&self, _earlier: &Self) -> Option<Vec<Action>> {

@@ -6,6 +6,7 @@ use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
 use crate::explore::{explore, replay, ExploreOptions, Replay, Tree, Verdict};
 use crate::report::values::{heap_json, valuation_json};
+use crate::simplify::simplify;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -39,11 +40,20 @@ impl Visitor for ExploreAndReplay<'_> {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        let tree = explore(
+        // `verify` prints one path condition, the counterexample's: where
+        // configurations are not condensed by their simplified conditions
+        // (§4's unfoldings), the others are left raw, and that one is
+        // simplified alone.
+        let deferred = self.first_error_only && self.options.simplify && !S::Config::CONDENSES;
+        let options = ExploreOptions {
+            simplify: self.options.simplify && !deferred,
+            ..self.options.clone()
+        };
+        let mut tree = explore(
             &semantics.symbolic,
             semantics.initial.clone(),
             self.inputs,
-            self.options,
+            &options,
         );
         let mut tests = Vec::new();
         let mut order: Vec<(usize, usize)> = tree.paths.iter().copied().enumerate().collect();
@@ -76,6 +86,13 @@ impl Visitor for ExploreAndReplay<'_> {
                     break;
                 }
             }
+        }
+        if let Some(leaf) = tests
+            .first()
+            .filter(|_| deferred)
+            .and_then(|(path, _)| tree.nodes[tree.paths[*path]].leaf.as_mut())
+        {
+            leaf.path_condition = simplify(&leaf.path_condition);
         }
         Replayed { tree, tests }
     }

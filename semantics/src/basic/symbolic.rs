@@ -272,6 +272,8 @@ impl Configuration for Config {
 }
 
 impl SymbolicConfiguration for Config {
+    const CONDENSES: bool = true;
+
     fn path_condition(&self) -> &Term {
         &self.phi
     }
