@@ -33,28 +33,15 @@ impl Substitution {
     /// `σ` with each value `e` replaced by `f(e)`; shared, not copied,
     /// when `f` changes none.
     pub fn map_values(&self, mut f: impl FnMut(&Term) -> Term) -> Substitution {
-        let mut images: Option<Vec<(Name, Term)>> = None;
-        for (i, (x, e)) in self.0.iter().enumerate() {
+        let mut mapped = self.clone();
+        for (x, e) in self.0.iter() {
             let image = f(e);
-            match &mut images {
-                Some(images) => images.push((x.clone(), image)),
-                None if image != *e => {
-                    let mut changed: Vec<(Name, Term)> = self
-                        .0
-                        .iter()
-                        .take(i)
-                        .map(|(x, e)| (x.clone(), e.clone()))
-                        .collect();
-                    changed.push((x.clone(), image));
-                    images = Some(changed);
-                }
-                None => {}
+            if image != *e {
+                // The first change copies the shared entries, once.
+                mapped.0.insert(x.clone(), image);
             }
         }
-        images.map_or_else(
-            || self.clone(),
-            |images| Substitution(images.into_iter().collect()),
-        )
+        mapped
     }
 
     /// The pairs where σ differs from the identity, in name order.

@@ -172,11 +172,7 @@ impl Simplifier {
             // `true`, the guard of every assignment, needs no e-graph.
             None if matches!(base.kind(), TermKind::Bool(_)) => base.clone(),
             None => {
-                let simplified = if self.normal.settled(&base) {
-                    self.normal.normalise(&base)
-                } else {
-                    self.run(&base, false).term
-                };
+                let simplified = self.run(&base, false).term;
                 self.memo
                     .insert(base.id(), (base.clone(), simplified.clone()));
                 simplified
