@@ -400,6 +400,7 @@ fn with_boolean_array(program: &Program, index: i64) -> Program {
     Program {
         globals,
         main: Rc::from(main),
+        annotations: Default::default(),
         ..program.clone()
     }
 }

@@ -70,6 +70,7 @@ impl BasicProgram {
             procedures: BTreeMap::new(),
             classes: BTreeMap::new(),
             main,
+            annotations: Default::default(),
         }))
     }
 }
@@ -450,6 +451,7 @@ impl RecursiveProgram {
             procedures,
             classes: BTreeMap::new(),
             main,
+            annotations: Default::default(),
         }))
     }
 }

@@ -228,6 +228,7 @@ impl Arbitrary for OoProgram {
         OoProgram(Rc::new(Program {
             classes,
             main,
+            annotations: Default::default(),
             ..(*program()).clone()
         }))
     }
@@ -245,6 +246,7 @@ impl Arbitrary for OoProgram {
                     .collect();
                 OoProgram(Rc::new(Program {
                     main: Rc::from(statements),
+                    annotations: Default::default(),
                     ..(*self.0).clone()
                 }))
             })

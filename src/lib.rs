@@ -15,6 +15,7 @@ pub mod simplify;
 pub mod solver;
 pub mod step;
 pub mod theorems;
+pub mod verify;
 
 #[global_allocator]
 static ALLOCATOR: memory::Counting = memory::Counting;

@@ -138,6 +138,9 @@ impl<'a> Analysis<'a> {
             Stmt::Assert(e) | Stmt::Assume(e) | Stmt::Return(_, e) => self.reading(&[e]),
             Stmt::FieldAssign(object, _, e) => self.reading(&[object, e]),
             Stmt::New(target, _) => self.writing(target),
+            Stmt::Havoc(vars) => vars.iter().fold(Effect::default(), |effect, (x, _)| {
+                effect.then(self.writing(&Target::Var(x.clone())))
+            }),
             Stmt::MethodCall {
                 target,
                 receiver,

@@ -5,6 +5,7 @@
 //! - [`term`], [`subst`], [`eval`], [`delta`]: expressions as shared terms,
 //!   substitutions `eσ`, valuations `V(e)` and the definedness predicate `δ`;
 //! - [`program`]: statements and programs; [`syntax`]: parsing them;
+//!   [`annotations`]: their invariants and contracts (King 1976 §8);
 //! - [`system`]: the transition-system trait every semantics implements;
 //! - [`basic`] (§2, §2.1) and [`recursive`] (§3): the semantics.
 //!
@@ -14,6 +15,7 @@
 // (`cargo doc --document-private-items` resolves every such link).
 #![allow(rustdoc::private_intra_doc_links)]
 
+pub mod annotations;
 pub mod basic;
 pub mod checked;
 pub mod delta;
@@ -24,6 +26,7 @@ pub mod memo;
 pub mod oo;
 pub mod print;
 pub mod program;
+pub mod reads;
 pub mod recursive;
 pub mod small_map;
 pub mod subst;

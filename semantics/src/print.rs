@@ -14,6 +14,7 @@
 //! once in the DAG is named, so the text is linear in the DAG. Small terms
 //! (everything the paper's examples build) print exactly as written.
 
+use crate::annotations::{Annotations, Contract};
 use crate::program::{Block, Class, Code, Procedure, Program, Stmt, Target};
 use crate::term::{BinOp, IdMap, Term, TermKind, UnOp};
 use std::fmt::{self, Write};
@@ -225,7 +226,7 @@ impl fmt::Display for Term {
 impl fmt::Display for Stmt {
     /// One line: `if b { S1 } else { S2 }`, `while b { S }`, `a[e] := e'`, …
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_stmt(f, self, None)
+        write_stmt(f, self, None, None)
     }
 }
 
@@ -240,7 +241,7 @@ impl fmt::Display for Code {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            write_stmt(f, stmt, None)?;
+            write_stmt(f, stmt, None, None)?;
         }
         Ok(())
     }
@@ -253,24 +254,34 @@ impl fmt::Debug for Code {
 }
 
 /// Writes `stmt`, on one line when `indent` is `None`, else as a source
-/// program indented by that many levels.
-fn write_stmt(out: &mut dyn Write, stmt: &Stmt, indent: Option<usize>) -> fmt::Result {
+/// program indented by that many levels, with the loop invariants of
+/// `annotations` when given.
+fn write_stmt(
+    out: &mut dyn Write,
+    stmt: &Stmt,
+    indent: Option<usize>,
+    annotations: Option<&Annotations>,
+) -> fmt::Result {
     match stmt {
         Stmt::Skip => out.write_str("skip"),
         Stmt::Assign(x, e) => write!(out, "{x} := {e}"),
         Stmt::ArrayAssign(a, i, e) => write!(out, "{a}[{i}] := {e}"),
         Stmt::If(b, then, otherwise) => {
             write!(out, "if {b} ")?;
-            write_block(out, then, indent)?;
+            write_block(out, then, indent, annotations)?;
             if !otherwise.is_empty() {
                 out.write_str(" else ")?;
-                write_block(out, otherwise, indent)?;
+                write_block(out, otherwise, indent, annotations)?;
             }
             Ok(())
         }
-        Stmt::While(_, b, body) => {
+        Stmt::While(id, b, body) => {
             write!(out, "while {b} ")?;
-            write_block(out, body, indent)
+            let invariants = annotations.and_then(|a| a.invariants.get(id));
+            for invariant in invariants.into_iter().flatten() {
+                write!(out, "invariant {invariant} ")?;
+            }
+            write_block(out, body, indent, annotations)
         }
         Stmt::Call(p, args) => {
             write!(out, "{p}(")?;
@@ -299,6 +310,16 @@ fn write_stmt(out: &mut dyn Write, stmt: &Stmt, indent: Option<usize>) -> fmt::R
         }
         Stmt::Return(_, e) => write!(out, "return {e}"),
         Stmt::EndCall(p) => write!(out, "end {p}"),
+        Stmt::Havoc(vars) => {
+            out.write_str("havoc ")?;
+            for (i, (x, _)) in vars.iter().enumerate() {
+                if i > 0 {
+                    out.write_str(", ")?;
+                }
+                out.write_str(x)?;
+            }
+            Ok(())
+        }
         Stmt::Halt(halt) => write!(out, "{halt}"),
     }
 }
@@ -353,28 +374,38 @@ fn write_list(out: &mut dyn Write, terms: &[Term]) -> fmt::Result {
 }
 
 /// `{ S1; S2 }` on one line, or one statement a line inside the braces.
-fn write_block(out: &mut dyn Write, block: &Block, indent: Option<usize>) -> fmt::Result {
+fn write_block(
+    out: &mut dyn Write,
+    block: &Block,
+    indent: Option<usize>,
+    annotations: Option<&Annotations>,
+) -> fmt::Result {
     match indent {
         None => {
             out.write_char('{')?;
             for (i, stmt) in block.iter().enumerate() {
                 out.write_str(if i == 0 { " " } else { "; " })?;
-                write_stmt(out, stmt, None)?;
+                write_stmt(out, stmt, None, annotations)?;
             }
             out.write_str(" }")
         }
         Some(level) => {
             out.write_str("{\n")?;
-            write_lines(out, block, level + 1)?;
+            write_lines(out, block, level + 1, annotations)?;
             write!(out, "{}}}", "    ".repeat(level))
         }
     }
 }
 
-fn write_lines(out: &mut dyn Write, block: &Block, level: usize) -> fmt::Result {
+fn write_lines(
+    out: &mut dyn Write,
+    block: &Block,
+    level: usize,
+    annotations: Option<&Annotations>,
+) -> fmt::Result {
     for (i, stmt) in block.iter().enumerate() {
         out.write_str(&"    ".repeat(level))?;
-        write_stmt(out, stmt, Some(level))?;
+        write_stmt(out, stmt, Some(level), annotations)?;
         out.write_str(if i + 1 < block.len() { ";\n" } else { "\n" })?;
     }
     Ok(())
@@ -386,21 +417,38 @@ impl fmt::Display for Program {
         for (x, sort) in &self.globals {
             writeln!(f, "var {x}: {sort};")?;
         }
+        let annotations = Some(&self.annotations);
         for class in self.classes.values() {
-            write_class(f, class)?;
+            write_class(f, class, &self.annotations)?;
         }
         for procedure in self.procedures.values() {
-            write_procedure(f, procedure)?;
+            write_procedure(f, procedure, &self.annotations)?;
         }
-        write_lines(f, &self.main, 0)
+        write_lines(f, &self.main, 0, annotations)
     }
 }
 
-fn write_procedure(out: &mut dyn Write, procedure: &Procedure) -> fmt::Result {
+fn write_procedure(
+    out: &mut dyn Write,
+    procedure: &Procedure,
+    annotations: &Annotations,
+) -> fmt::Result {
     write!(out, "proc {}", procedure.name)?;
     write_params(out, &procedure.params)?;
-    write_block(out, &procedure.body, Some(0))?;
+    write_contract(out, annotations.procedures.get(&procedure.name))?;
+    write_block(out, &procedure.body, Some(0), Some(annotations))?;
     out.write_char('\n')
+}
+
+/// `requires P ensures Q ` before a body.
+fn write_contract(out: &mut dyn Write, contract: Option<&Contract>) -> fmt::Result {
+    for clause in contract.iter().flat_map(|c| &c.requires) {
+        write!(out, "requires {clause} ")?;
+    }
+    for clause in contract.iter().flat_map(|c| &c.ensures) {
+        write!(out, "ensures {clause} ")?;
+    }
+    Ok(())
 }
 
 fn write_params(
@@ -417,7 +465,7 @@ fn write_params(
     out.write_str(") ")
 }
 
-fn write_class(out: &mut dyn Write, class: &Class) -> fmt::Result {
+fn write_class(out: &mut dyn Write, class: &Class, annotations: &Annotations) -> fmt::Result {
     writeln!(out, "class {} {{", class.name)?;
     for (field, sort) in &class.fields {
         writeln!(out, "    field {field}: {sort};")?;
@@ -425,7 +473,9 @@ fn write_class(out: &mut dyn Write, class: &Class) -> fmt::Result {
     for method in class.methods.values() {
         write!(out, "    method {}", method.name)?;
         write_params(out, &method.params)?;
-        write_block(out, &method.body, Some(1))?;
+        let key = (class.name.clone(), method.name.clone());
+        write_contract(out, annotations.methods.get(&key))?;
+        write_block(out, &method.body, Some(1), Some(annotations))?;
         out.write_char('\n')?;
     }
     out.write_str("}\n")

@@ -1,6 +1,7 @@
 //! Programs after parsing and type checking: statements over shared terms,
 //! and the continuation `S` of a configuration as a persistent list.
 
+use crate::annotations::Annotations;
 use crate::term::{Name, Sort, Term};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -96,6 +97,9 @@ pub enum Stmt {
     Call(Name, Vec<Term>),
     Assert(Term),
     Assume(Term),
+    /// `havoc x̄`: one new input read into each variable (King's READ,
+    /// [`crate::reads`]); only the verifier writes it.
+    Havoc(Vec<(Name, Sort)>),
     /// `e.f := e'` (oo).
     FieldAssign(Term, Name, Term),
     /// `h := new C` (oo).
@@ -241,6 +245,8 @@ pub struct Program {
     pub procedures: BTreeMap<Name, Procedure>,
     pub classes: BTreeMap<Name, Class>,
     pub main: Block,
+    /// Invariants and contracts (King 1976 §8), which the semantics ignore.
+    pub annotations: Annotations,
 }
 
 impl Program {

@@ -41,6 +41,8 @@ pub enum Rule {
     NilDereference,
     /// A Boolean test `b` of a trace (§4, concrete semantics of traces).
     BooleanTest,
+    /// `havoc x̄`: new inputs read (King's READ).
+    Havoc,
 }
 
 impl Rule {
@@ -69,6 +71,7 @@ impl Rule {
             Rule::MethodReturn => "method return",
             Rule::NilDereference => "nil-dereference",
             Rule::BooleanTest => "Boolean test",
+            Rule::Havoc => "havoc",
         }
     }
 }
@@ -181,6 +184,12 @@ pub trait SymbolicConfiguration: Configuration {
         None
     }
 
+    /// The inputs this path has read besides the program's globals
+    /// (`havoc`, King's READ), each a fresh symbol a model must give.
+    fn read_inputs(&self) -> Vec<(Name, crate::term::Sort)> {
+        Vec::new()
+    }
+
     /// The trace `ρ` of a system that records one (§4), whose configurations
     /// are `⟨S, ρ⟩` with the path condition `path(ρ)`; `None` for `⟨S, σ, φ⟩`.
     fn trace(&self) -> Option<Vec<Action>> {
@@ -225,6 +234,12 @@ pub fn evaluated_state<C: SymbolicConfiguration + ?Sized>(
 pub trait ConcreteConfiguration: Configuration {
     /// `V` (or `G`) on the global variables.
     fn global_state(&self) -> Valuation;
+
+    /// The local variables of the active closure (`L` of §3's top closure);
+    /// none outside a procedure.
+    fn local_state(&self) -> Valuation {
+        Valuation::new()
+    }
 }
 
 /// Choices a semantics is run with.

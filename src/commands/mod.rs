@@ -218,6 +218,10 @@ pub struct Common {
     /// At most K executions of any one loop body, and K nested calls of any one procedure, on a path.
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub unfold: usize,
+    /// At most K iterations of a loop each time it is entered (CBMC's
+    /// meaning); loops are then bounded per entry, not by `--unfold`.
+    #[arg(long, value_name = "K")]
+    pub unwind: Option<usize>,
     #[arg(long, value_enum, default_value_t = StrategyArg::Dfs)]
     pub strategy: StrategyArg,
     /// Seed of `--strategy random`.
@@ -310,6 +314,7 @@ impl Common {
             bounds: Bounds {
                 depth: self.depth,
                 unfold: self.unfold,
+                unwind: self.unwind,
                 max_paths: self.max_paths,
                 time_limit: self.time_limit_ms.map(Duration::from_millis),
             },

@@ -10,12 +10,14 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 use std::io::Write;
 use std::time::{Duration, Instant};
+use symex_semantics::annotations::{instrument, is_ghost, CHECK};
 use symex_semantics::eval::{ShowValuation, Valuation};
 use symex_semantics::oo::inline::ThisRule;
-use symex_semantics::program::{Halt, Language, Outcome};
+use symex_semantics::program::{ErrorKind, Halt, Language, Outcome};
 use symex_semantics::system::{
     ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
 };
+use symex_semantics::value::Value;
 
 /// `--format` of `run`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -55,6 +57,10 @@ pub struct RunArgs {
     /// An initial heap and values of the globals, as JSON (SPEC §2.1): `{"objects": {…}, "vars": {…}}`.
     #[arg(long, value_name = "H.json")]
     pub heap: Option<String>,
+    /// Check loop invariants and contracts where they must hold (King's
+    /// Algol-W ASSERT): the run fails at the first one violated.
+    #[arg(long)]
+    pub check_annotations: bool,
 }
 
 /// A finished run, with the configurations passed through when traced.
@@ -136,7 +142,20 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         },
         trace,
     };
-    let finished = with_semantics(loaded.program.clone(), choice, options, visitor)?;
+    let instrumented = args.check_annotations.then(|| instrument(&loaded.program));
+    let program = instrumented
+        .as_ref()
+        .map_or_else(|| loaded.program.clone(), |i| i.program.clone());
+    let mut finished = with_semantics(program, choice, options, visitor)?;
+    // The annotation that failed, by the label its assertion set.
+    let violated = instrumented.as_ref().and_then(|instrumented| {
+        let failed = finished.end
+            == RunEnd::Finished(Outcome::Halted(Halt::Error(ErrorKind::AssertionFailed)));
+        let label = finished.state.get(CHECK).and_then(Value::as_int)?;
+        let check = instrumented.check(usize::try_from(label).ok()?)?;
+        failed.then(|| check.describe(&loaded.program.annotations.places))
+    });
+    finished.state = finished.state.retain(|x| !is_ghost(x));
     let (outcome, error, exit) = match finished.end {
         RunEnd::Finished(Outcome::Terminated) => ("terminated", None, Exit::Done),
         RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) => {
@@ -170,6 +189,9 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 }
             }
             writeln!(out, "{ending}")?;
+            if let Some(violated) = &violated {
+                writeln!(out, "violated: {violated}")?;
+            }
             for (x, value) in &finished.state {
                 writeln!(out, "{x} = {value}")?;
             }
@@ -191,6 +213,9 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 "state": valuation_json(&finished.state),
                 "steps": finished.steps,
             });
+            if args.check_annotations {
+                report["violated"] = json!(violated);
+            }
             if choice.language == Language::Oo {
                 report["heap"] = heap_json(&finished.state);
             }

@@ -1,118 +1,226 @@
-//! `symex verify FILE`: every `assert` proved on every path — an infeasible
-//! `assert (fails)` successor means `φ → ψσ` is valid on that path — or a
+//! `symex verify FILE`: King's verifier ([`crate::verify`]) on the
+//! semantics the options choose. Without annotations and k-induction it
+//! proves every `assert` on every path — an infeasible `assert (fails)`
+//! successor means `φ → ψσ` is valid on that path — or gives a
 //! counterexample input, confirmed by running it concretely.
 
-use super::language::with_semantics;
-use super::tests::{ExploreAndReplay, Replayed};
+use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
-use crate::report::values::{heap_json, inputs_json};
-use serde_json::{json, Value as Json};
+use crate::explore::run::{run, RunLimits};
+use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer};
+use crate::report::verify::{json_report, text_report, Shown};
+use crate::verify::{verify, Explorer, Options, PathReplay, Ran, Verdict};
+use clap::Args;
 use std::io::Write;
-use symex_semantics::eval::ShowValuation;
-use symex_semantics::program::Language;
-use symex_semantics::system::Rule;
+use std::rc::Rc;
+use symex_semantics::eval::Valuation;
+use symex_semantics::program::Program;
+use symex_semantics::system::{
+    ConcreteConfiguration, Rule, SymbolicConfiguration, TransitionSystem,
+};
 
-pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
+#[derive(Clone, Debug, Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Report every failing path, not only the first (by default the
+    /// exploration stops at the first counterexample).
+    #[arg(long)]
+    pub all: bool,
+    /// Prove loops without `invariant` by k-induction (with candidate
+    /// invariants shown inductive first), `k` from 1 to `--max-k`.
+    #[arg(long)]
+    pub k_induction: bool,
+    /// The largest `k` k-induction tries.
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    pub max_k: usize,
+}
+
+/// Concrete runs stop after this many steps when confirming a counterexample.
+const MAX_RUN_STEPS: usize = 1_000_000;
+
+/// The semantics and the explorer's settings the command line chose.
+struct Chosen<'a> {
+    session: &'a super::Session,
+}
+
+impl Explorer for Chosen<'_> {
+    fn explore(&self, program: &Rc<Program>, observer: &mut dyn Observer) -> bool {
+        let visitor = Exploring {
+            inputs: program.globals.clone(),
+            options: &self.session.explore,
+            observer,
+        };
+        with_semantics(
+            program.clone(),
+            self.session.choice,
+            self.session.semantics,
+            visitor,
+        )
+        .unwrap_or(false)
+    }
+
+    fn replay(&self, program: &Rc<Program>, leaf: &Leaf, rules: &[Rule]) -> Option<PathReplay> {
+        let visitor = Replaying { leaf, rules };
+        with_semantics(
+            program.clone(),
+            self.session.choice,
+            self.session.semantics,
+            visitor,
+        )
+        .ok()
+        .flatten()
+    }
+
+    fn run(&self, program: &Rc<Program>, inputs: Valuation) -> Ran {
+        let visitor = Running { inputs };
+        match with_semantics(
+            program.clone(),
+            self.session.choice,
+            self.session.semantics,
+            visitor,
+        ) {
+            Ok(ran) => ran,
+            Err(_) => Ran {
+                end: crate::explore::run::RunEnd::Stuck,
+                state: Valuation::new(),
+            },
+        }
+    }
+}
+
+/// Explores into an observer; conditions are left raw where configurations
+/// are not condensed by them (§4's unfoldings), and only the printed ones
+/// are simplified.
+struct Exploring<'a> {
+    inputs: std::collections::BTreeMap<symex_semantics::term::Name, symex_semantics::term::Sort>,
+    options: &'a ExploreOptions,
+    observer: &'a mut dyn Observer,
+}
+
+impl Visitor for Exploring<'_> {
+    type Output = bool;
+
+    fn visit<S, C>(self, semantics: Semantics<S, C>) -> bool
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let raw = self.options.simplify && !S::Config::CONDENSES;
+        let options = ExploreOptions {
+            simplify: self.options.simplify && !raw,
+            ..self.options.clone()
+        };
+        // An observer that keeps what it needs never fails.
+        let _ = explore_into(
+            &semantics.symbolic,
+            semantics.initial.clone(),
+            &self.inputs,
+            &options,
+            self.observer,
+        );
+        raw
+    }
+}
+
+/// The state of a concrete configuration: globals and the active locals.
+fn visible<C: ConcreteConfiguration>(config: &C) -> Valuation {
+    let mut state = config.global_state();
+    for (x, value) in &config.local_state() {
+        state.insert(x.clone(), value.clone());
+    }
+    state
+}
+
+struct Replaying<'a> {
+    leaf: &'a Leaf,
+    rules: &'a [Rule],
+}
+
+impl Visitor for Replaying<'_> {
+    type Output = Option<PathReplay>;
+
+    fn visit<S, C>(self, semantics: Semantics<S, C>) -> Option<PathReplay>
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let mut after_havocs = Vec::new();
+        let mut last = Valuation::new();
+        let replay = replay_path(
+            self.leaf,
+            self.rules,
+            &semantics.concrete,
+            |inputs| semantics.start(inputs),
+            |rule, config| {
+                if rule == Rule::Havoc {
+                    after_havocs.push(visible(config));
+                }
+                last = visible(config);
+            },
+        )?;
+        Some(PathReplay {
+            replay,
+            after_havocs,
+            last,
+        })
+    }
+}
+
+struct Running {
+    inputs: Valuation,
+}
+
+impl Visitor for Running {
+    type Output = Ran;
+
+    fn visit<S, C>(self, semantics: Semantics<S, C>) -> Ran
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let finished = run(
+            &semantics.concrete,
+            semantics.start(self.inputs),
+            RunLimits::steps(MAX_RUN_STEPS),
+            |_, _| {},
+        );
+        Ran {
+            end: finished.end,
+            state: finished.last.global_state(),
+        }
+    }
+}
+
+pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let common = &args.common;
     let session = common.session("verify", &[Format::Text, Format::Json])?;
     let program = session.loaded.program.clone();
-    let visitor = ExploreAndReplay {
-        inputs: &program.globals,
-        options: &session.explore,
-        first_error_only: true,
+    let options = Options {
+        all: args.all,
+        max_k: args.k_induction.then_some(args.max_k),
+        semantics: session.semantics,
     };
-    let Replayed { tree, tests } =
-        with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
-    let proved = tree
-        .pruned
-        .iter()
-        .filter(|pruned| pruned.rule == Rule::AssertFails)
-        .count();
-    let stats = &tree.stats;
-    let cut = stats.bounded + stats.unknown + tree.unexplored.len();
-    let (verdict, exit) = match tests.first() {
-        Some((_, test)) if test.mismatch.is_none() => ("counterexample", Exit::Failed),
-        _ if stats.errors > 0 || cut > 0 => ("inconclusive", Exit::Inconclusive),
-        _ => ("proved", Exit::Done),
+    let report = verify(&program, &Chosen { session: &session }, options);
+    let shown = Shown {
+        file: &session.loaded.path,
+        program: &program,
+        language: session.choice.language,
+        legacy: program.annotations.is_empty() && !args.k_induction,
     };
-    let inputs = program.inputs();
-    let counterexample = tests.first().map(|(path, test)| {
-        let node = tree.paths[*path];
-        let leaf = tree.leaf(node);
-        let trace: Vec<String> = tree
-            .trace_to(node)
-            .iter()
-            .map(|entry| entry.to_string())
-            .collect();
-        // Shown like a model: the program's inputs only (the run replayed them with the rest at their defaults).
-        let shown = test.inputs.clone().retain(|x| inputs.contains_key(x));
-        (
-            path,
-            test,
-            shown,
-            leaf.map(|leaf| leaf.path_condition.to_string())
-                .unwrap_or_default(),
-            trace,
-        )
-    });
     match common.format {
-        Format::Json => {
-            let counterexample = counterexample.as_ref().map(|(path, test, shown, condition, trace)| {
-                json!({
-                    "path": path,
-                    "error": test.expected_outcome.to_string(),
-                    "inputs": inputs_json(shown, session.choice.language),
-                    "path_condition": condition,
-                    "trace": trace,
-                    "confirmed": test.mismatch.is_none(),
-                })
-            });
-            let report = json!({
-                "program": session.loaded.path,
-                "verdict": verdict,
-                "assertions_proved": proved,
-                "counterexample": counterexample.unwrap_or(Json::Null),
-                "stats": stats,
-            });
-            writeln!(out, "{report:#}")?;
-        }
-        _ => match verdict {
-            "proved" => writeln!(
-                out,
-                "proved: every assertion holds on every path ({} path{}, {proved} assertion checks proved)",
-                stats.paths,
-                if stats.paths == 1 { "" } else { "s" }
-            )?,
-            "counterexample" => {
-                if let Some((path, test, shown, condition, trace)) = &counterexample {
-                    writeln!(out, "counterexample: {}", ShowValuation(shown))?;
-                    if session.choice.language == Language::Oo {
-                        writeln!(out, "  as --heap: {}", heap_json(shown))?;
-                    }
-                    writeln!(out, "  path {path} ends in {}", test.expected_outcome)?;
-                    writeln!(out, "  φ = {condition}")?;
-                    writeln!(out, "  trace: {}", trace.join("; "))?;
-                    writeln!(out, "  confirmed by the concrete semantics")?;
-                }
-            }
-            _ => {
-                writeln!(out, "inconclusive: no counterexample found, but not every path was explored to its end")?;
-                if let Some((path, test, _, _, _)) = &counterexample {
-                    writeln!(
-                        out,
-                        "  path {path} ({}) could not be confirmed concretely: {}",
-                        test.expected_outcome,
-                        test.mismatch.as_deref().unwrap_or_default()
-                    )?;
-                }
-                writeln!(
-                    out,
-                    "  {} bounded, {} unknown, {} configurations unexplored",
-                    stats.bounded,
-                    stats.unknown,
-                    tree.unexplored.len()
-                )?;
-            }
-        },
+        Format::Json => writeln!(out, "{:#}", json_report(&report, &shown))?,
+        _ => text_report(&report, &shown, out)?,
     }
-    Ok(exit)
+    Ok(match report.verdict {
+        Verdict::Proved => Exit::Done,
+        Verdict::Failed => Exit::Failed,
+        Verdict::Inconclusive => Exit::Inconclusive,
+    })
 }

@@ -15,6 +15,9 @@ pub struct Bounds {
     /// At most this many executions of the body of any one loop, and this
     /// many nested active calls of any one procedure, on a path.
     pub unfold: usize,
+    /// At most this many iterations of a loop each time it is entered
+    /// (CBMC's `--unwind`); when set, it bounds loops instead of `unfold`.
+    pub unwind: Option<usize>,
     /// Stop once this many paths are reported.
     pub max_paths: Option<usize>,
     /// Stop expanding after this long.
@@ -26,32 +29,46 @@ impl Default for Bounds {
         Bounds {
             depth: 100_000,
             unfold: 10,
+            unwind: None,
             max_paths: None,
             time_limit: None,
         }
     }
 }
 
-/// How often each loop body was entered on one path (persistent: forks share it).
+/// How often each loop body was entered on one path, or with `--unwind`
+/// since the loop was last entered (persistent: forks share it).
 #[derive(Clone, Default)]
 pub(crate) struct Unfoldings(SmallMap<LoopId, usize>);
 
 impl Unfoldings {
     /// The counts after a step by `rule` from a configuration whose next
-    /// statement is `head`, or the bound it would exceed.
+    /// statement is `head`, or the bound it would exceed. With `--unwind`,
+    /// a loop's exit sets its count back, so each entry of the loop gets
+    /// its own iterations (a loop of a recursive procedure counts those of
+    /// all its active calls together since one of them last left it).
     pub(crate) fn after(
         &self,
         rule: Rule,
         head: Option<&Stmt>,
         bounds: &Bounds,
     ) -> Result<Unfoldings, BoundReason> {
+        let (bound, reason) = match bounds.unwind {
+            Some(k) => (k, BoundReason::LoopUnwinding(k)),
+            None => (bounds.unfold, BoundReason::LoopUnfolding(bounds.unfold)),
+        };
         match (rule, head) {
             (Rule::IterationEnter, Some(Stmt::While(id, ..))) => {
                 let count = self.0.get(id).copied().unwrap_or(0) + 1;
-                if count > bounds.unfold {
-                    return Err(BoundReason::LoopUnfolding(bounds.unfold));
+                if count > bound {
+                    return Err(reason);
                 }
                 Ok(Unfoldings(self.0.update(*id, count)))
+            }
+            (Rule::IterationExit, Some(Stmt::While(id, ..)))
+                if bounds.unwind.is_some() && self.0.get(id).is_some() =>
+            {
+                Ok(Unfoldings(self.0.update(*id, 0)))
             }
             _ => Ok(self.clone()),
         }

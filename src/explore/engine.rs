@@ -212,7 +212,9 @@ where
 
     /// The limit that stops exploration now, if one is reached.
     fn limit(&self) -> Option<Limit> {
-        if self
+        if self.observer.answered() {
+            Some(Limit::Answered)
+        } else if self
             .options
             .bounds
             .max_paths
@@ -541,7 +543,12 @@ where
         let conjoined = config.path_condition() == &node.guards || from_nodes;
         let model = if wants_model {
             self.solver
-                .model(&known.link, &path_condition, conjoined)
+                .model(
+                    &known.link,
+                    &path_condition,
+                    conjoined,
+                    &config.read_inputs(),
+                )
                 .map(|model| config.inputs_from(model))
         } else {
             None

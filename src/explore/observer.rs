@@ -43,6 +43,13 @@ pub trait Observer {
         true
     }
 
+    /// Whether the observer has what it needs (`verify` its first
+    /// counterexample): the exploration then stops, the rest of the
+    /// frontier left unexplored.
+    fn answered(&self) -> bool {
+        false
+    }
+
     /// The exploration is over: the frontier a limit left, and the counters.
     fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()>;
 }

@@ -25,6 +25,7 @@
 use super::repair::{candidate, repaired};
 use super::summary::{changed, implies, Summary};
 use crate::solver::{SatResult, Solver};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
@@ -281,27 +282,33 @@ impl PathSolver {
     /// confirmed by the evaluator; `None` when no confirmed model is found.
     /// `conjoined` says that `path_condition` is literally the conjunction of
     /// the node's guards, so a confirmed model needs no further evaluation.
+    /// `reads` are the inputs the path read besides the program's (`havoc`).
     pub(crate) fn model(
         &mut self,
         node: &Link,
         path_condition: &Term,
         conjoined: bool,
+        reads: &[(Name, Sort)],
     ) -> Option<Valuation> {
+        let is_input = |x: &Name| self.inputs.contains_key(x) || reads.iter().any(|(y, _)| y == x);
         let known = node.model.as_ref().filter(|model| {
             (conjoined && node.confirmed) || eval_bool(path_condition, model) == Ok(true)
         });
         if let Some(model) = known {
-            if model.keys().all(|x| self.inputs.contains_key(x)) {
+            if model.keys().all(is_input) {
                 return Some(model.clone());
             }
             // The inputs only, over the heap their references point into.
-            return Some(model.retain(|x| self.inputs.contains_key(x)));
+            return Some(model.retain(is_input));
         }
         self.sync(node);
-        let inputs = &self.inputs;
+        let mut inputs = Cow::Borrowed(&self.inputs);
+        if !reads.is_empty() {
+            inputs.to_mut().extend(reads.iter().cloned());
+        }
         let solver = self.solver.as_mut()?;
         match solver.check() {
-            SatResult::Sat => solver.model(inputs),
+            SatResult::Sat => solver.model(&inputs),
             SatResult::Unsat | SatResult::Unknown => None,
         }
     }

@@ -4,10 +4,10 @@
 //! the path predicts.
 
 use super::run::{run, RunEnd, RunLimits};
-use super::tree::{NodeId, Tree};
+use super::tree::{Leaf, NodeId, Tree};
 use symex_semantics::eval::Valuation;
 use symex_semantics::program::Outcome;
-use symex_semantics::system::{ConcreteConfiguration, TransitionSystem};
+use symex_semantics::system::{ConcreteConfiguration, Rule, TransitionSystem};
 
 /// What the path predicts for its model, and whether the concrete run agrees.
 pub struct Replay {
@@ -56,19 +56,38 @@ where
     C::Config: ConcreteConfiguration,
 {
     let leaf = tree.leaf(node)?;
+    replay_path(leaf, &tree.rules_to(node), concrete, start, |_, _| {})
+}
+
+/// Replays the path that takes `expected_rules` to `leaf`, showing each
+/// concrete step to `observe`; `None` for a path with no model or that did
+/// not run to its end.
+pub fn replay_path<C>(
+    leaf: &Leaf,
+    expected_rules: &[Rule],
+    concrete: &C,
+    start: impl FnOnce(Valuation) -> C::Config,
+    mut observe: impl FnMut(Rule, &C::Config),
+) -> Option<Replay>
+where
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
     let inputs = leaf.model.clone()?;
     let expected_outcome = leaf.status.outcome()?;
     let (expected_state, mut mismatch) = match leaf.prediction.clone()? {
         Ok(state) => (state, None),
         Err(why) => (Valuation::new(), Some(why)),
     };
-    let expected_rules = tree.rules_to(node);
     let mut rules = Vec::with_capacity(expected_rules.len());
     let finished = run(
         concrete,
         start(inputs.clone()),
         RunLimits::steps(expected_rules.len()),
-        |rule, _| rules.push(rule),
+        |rule, config| {
+            rules.push(rule);
+            observe(rule, config);
+        },
     );
     let cut = finished.end == RunEnd::IntegerBound;
     let final_state = finished.last.global_state();
@@ -76,7 +95,7 @@ where
         mismatch = Some(format!("undecided: after {} steps the concrete run reaches an integer beyond the evaluator's bound", finished.steps));
     } else if let Some(step) = rules
         .iter()
-        .zip(&expected_rules)
+        .zip(expected_rules)
         .position(|(taken, expected)| taken != expected)
     {
         mismatch = Some(format!(

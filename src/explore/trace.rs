@@ -25,7 +25,9 @@ pub(crate) fn trace_entry(
             | Rule::ArrayAssignment,
             _,
         )
-        | (Rule::ProcedureCall, _) => return Some(TraceEntry::Statement(head.clone())),
+        | (Rule::ProcedureCall | Rule::Havoc, _) => {
+            return Some(TraceEntry::Statement(head.clone()))
+        }
         (Rule::ChoiceThen, Stmt::If(b, ..))
         | (Rule::IterationEnter, Stmt::While(_, b, _))
         | (Rule::AssertHolds, Stmt::Assert(b))

@@ -149,6 +149,8 @@ pub enum BoundReason {
     Depth(usize),
     /// `--unfold K`: the body of one loop would run a (K+1)-th time.
     LoopUnfolding(usize),
+    /// `--unwind K`: one entry of a loop would iterate a (K+1)-th time.
+    LoopUnwinding(usize),
     /// `--unfold K`: a procedure would have K+1 active calls.
     CallDepth(usize),
 }
@@ -158,6 +160,7 @@ impl fmt::Display for BoundReason {
         match self {
             BoundReason::Depth(n) => write!(f, "depth {n} reached"),
             BoundReason::LoopUnfolding(k) => write!(f, "loop unfolding bound {k}"),
+            BoundReason::LoopUnwinding(k) => write!(f, "loop unwinding bound {k}"),
             BoundReason::CallDepth(k) => write!(f, "call depth bound {k}"),
         }
     }
@@ -212,6 +215,8 @@ pub enum Limit {
     TimeLimit,
     /// The memory budget (`--max-memory-mb`).
     Memory,
+    /// The observer had its answer (`verify`'s first counterexample).
+    Answered,
 }
 
 impl fmt::Display for Limit {
@@ -220,6 +225,7 @@ impl fmt::Display for Limit {
             Limit::MaxPaths => "path limit reached",
             Limit::TimeLimit => "time limit reached",
             Limit::Memory => "memory limit reached",
+            Limit::Answered => "stopped once the answer was known",
         })
     }
 }

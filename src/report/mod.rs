@@ -11,6 +11,7 @@ pub mod smtlib;
 pub mod svg;
 pub mod text;
 pub mod values;
+pub mod verify;
 
 use crate::explore::tree::Stats;
 use std::collections::BTreeMap;

@@ -260,6 +260,7 @@ where
     fn condition(&self, text: &str) -> Result<Term, String> {
         let declarations = Program {
             main: Rc::from([]),
+            annotations: Default::default(),
             ..self.program.clone()
         };
         let parsed =

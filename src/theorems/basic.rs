@@ -83,6 +83,7 @@ where
         concrete::Config {
             code: Code::empty().push(&self.program.main),
             valuation: inputs.clone(),
+            reads: 0,
         }
     }
 
@@ -96,6 +97,7 @@ where
         Ok(concrete::Config {
             code: c.code.clone(),
             valuation,
+            reads: c.reads.count(),
         })
     }
 

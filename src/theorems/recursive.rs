@@ -164,7 +164,11 @@ where
             .collect();
         let mut globals = self.globals_of(v);
         globals.extend(values);
-        Ok(concrete::Config { stack, globals })
+        Ok(concrete::Config {
+            stack,
+            globals,
+            reads: c.reads.count(),
+        })
     }
 
     fn difference(&self, expected: &concrete::Config, actual: &concrete::Config) -> Option<String> {

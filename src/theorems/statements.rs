@@ -39,6 +39,7 @@ pub fn expressions(block: &Block, globals: &BTreeMap<Name, Sort>) -> Vec<Term> {
             | Stmt::FieldAssign(..)
             | Stmt::New(..)
             | Stmt::MethodCall { .. }
+            | Stmt::Havoc(_)
             | Stmt::EndCall(_) => {}
         }
     }

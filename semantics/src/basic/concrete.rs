@@ -5,17 +5,21 @@
 use crate::checked;
 use crate::eval::{eval, eval_bool, EvalError, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
+use crate::reads::read_name;
 use crate::system::{ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem};
 use crate::term::{Name, Sort, Term};
+use crate::value::Value;
 use std::fmt;
 use std::rc::Rc;
 use std::slice;
 
-/// `⟨S, V⟩`: statement to execute and valuation.
+/// `⟨S, V⟩`: statement to execute and valuation (and how many `havoc`
+/// steps have read inputs, which the paper's language has not).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Config {
     pub code: Code,
     pub valuation: Valuation,
+    pub reads: u32,
 }
 
 /// The concrete semantics of a basic program.
@@ -35,14 +39,19 @@ impl Concrete {
         Config {
             code: Code::empty().push(&self.program.main),
             valuation,
+            reads: 0,
         }
     }
 
-    fn step(rule: Rule, code: Code, valuation: Valuation) -> Vec<Step<Config>> {
+    fn step(c: &Config, rule: Rule, code: Code, valuation: Valuation) -> Vec<Step<Config>> {
         vec![Step {
             rule,
             guard: Term::bool(true),
-            next: Config { code, valuation },
+            next: Config {
+                code,
+                valuation,
+                reads: c.reads,
+            },
         }]
     }
 
@@ -56,6 +65,7 @@ impl Concrete {
         let out = checked::out_of_bound(self.options, terms, |e| eval(e, &c.valuation))?;
         Ok(out.then(|| {
             Concrete::step(
+                c,
                 Rule::ArrayOutOfBound,
                 checked::array_out_of_bound(),
                 c.valuation.clone(),
@@ -65,7 +75,7 @@ impl Concrete {
 
     /// `⟨skip; S, V⟩ → ⟨S, V⟩`
     fn concrete_skip(&self, c: &Config, rest: Code) -> Result<Vec<Step<Config>>, EvalError> {
-        Ok(Concrete::step(Rule::Skip, rest, c.valuation.clone()))
+        Ok(Concrete::step(c, Rule::Skip, rest, c.valuation.clone()))
     }
 
     /// `⟨x := e; S, V⟩ → ⟨S, V[x := V(e)]⟩`  (§2, concrete assignment)
@@ -80,7 +90,7 @@ impl Concrete {
             return Ok(error);
         }
         let valuation = c.valuation.update(x.clone(), eval(e, &c.valuation)?);
-        Ok(Concrete::step(Rule::Assignment, rest, valuation))
+        Ok(Concrete::step(c, Rule::Assignment, rest, valuation))
     }
 
     /// `⟨a[e] := e'; S, V⟩ → ⟨S, V[a := V(a)[V(e) := V(e')]]⟩`  (§2.1)
@@ -107,6 +117,7 @@ impl Concrete {
         }
         let updated = eval(&Term::store(array, e.clone(), e2.clone()), &c.valuation)?;
         Ok(Concrete::step(
+            c,
             Rule::ArrayAssignment,
             rest,
             c.valuation.update(a.clone(), updated),
@@ -127,9 +138,14 @@ impl Concrete {
             return Ok(error);
         }
         Ok(if eval_bool(b, &c.valuation)? {
-            Concrete::step(Rule::ChoiceThen, rest.push(then), c.valuation.clone())
+            Concrete::step(c, Rule::ChoiceThen, rest.push(then), c.valuation.clone())
         } else {
-            Concrete::step(Rule::ChoiceElse, rest.push(otherwise), c.valuation.clone())
+            Concrete::step(
+                c,
+                Rule::ChoiceElse,
+                rest.push(otherwise),
+                c.valuation.clone(),
+            )
         })
     }
 
@@ -146,9 +162,14 @@ impl Concrete {
             return Ok(error);
         }
         Ok(if eval_bool(b, &c.valuation)? {
-            Concrete::step(Rule::IterationEnter, c.code.push(body), c.valuation.clone())
+            Concrete::step(
+                c,
+                Rule::IterationEnter,
+                c.code.push(body),
+                c.valuation.clone(),
+            )
         } else {
-            Concrete::step(Rule::IterationExit, rest, c.valuation.clone())
+            Concrete::step(c, Rule::IterationExit, rest, c.valuation.clone())
         })
     }
 
@@ -163,10 +184,10 @@ impl Concrete {
             return Ok(error);
         }
         Ok(if eval_bool(e, &c.valuation)? {
-            Concrete::step(Rule::AssertHolds, rest, c.valuation.clone())
+            Concrete::step(c, Rule::AssertHolds, rest, c.valuation.clone())
         } else {
             let failed = checked::halted(Halt::Error(ErrorKind::AssertionFailed));
-            Concrete::step(Rule::AssertFails, failed, c.valuation.clone())
+            Concrete::step(c, Rule::AssertFails, failed, c.valuation.clone())
         })
     }
 
@@ -181,11 +202,30 @@ impl Concrete {
             return Ok(error);
         }
         Ok(if eval_bool(e, &c.valuation)? {
-            Concrete::step(Rule::Assume, rest, c.valuation.clone())
+            Concrete::step(c, Rule::Assume, rest, c.valuation.clone())
         } else {
             let violated = checked::halted(Halt::AssumptionViolated);
-            Concrete::step(Rule::AssumptionViolated, violated, c.valuation.clone())
+            Concrete::step(c, Rule::AssumptionViolated, violated, c.valuation.clone())
         })
+    }
+}
+
+impl Concrete {
+    /// `⟨havoc x̄; S, V⟩ → ⟨S, V[x̄ := V(x̄ₙ)]⟩`: the `n`-th inputs read, as
+    /// the valuation gives them (King's READ, [`crate::reads`])
+    fn concrete_havoc(&self, c: &Config, vars: &[(Name, Sort)], rest: Code) -> Vec<Step<Config>> {
+        let n = c.reads + 1;
+        let valuation = vars.iter().fold(c.valuation.clone(), |v, (x, sort)| {
+            let value = c
+                .valuation
+                .get(&read_name(x, n))
+                .cloned()
+                .unwrap_or_else(|| Value::default_of(sort));
+            v.update(x.clone(), value)
+        });
+        let mut steps = Concrete::step(c, Rule::Havoc, rest, valuation);
+        steps[0].next.reads = n;
+        steps
     }
 }
 
@@ -212,6 +252,7 @@ impl TransitionSystem for Concrete {
             Stmt::While(_, b, body) => self.concrete_iteration(c, b, body, rest),
             Stmt::Assert(e) => self.concrete_assert(c, e, rest),
             Stmt::Assume(e) => self.concrete_assume(c, e, rest),
+            Stmt::Havoc(vars) => Ok(self.concrete_havoc(c, vars, rest)),
             // `Halt` is terminal; calls and oo statements never occur (`new`
             // rejects programs that have them).
             _ => Ok(Vec::new()),

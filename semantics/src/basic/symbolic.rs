@@ -3,6 +3,7 @@
 
 use crate::checked;
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
+use crate::reads::Reads;
 use crate::subst::Substitution;
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use crate::term::{Name, Sort, Term};
@@ -10,12 +11,14 @@ use std::fmt;
 use std::rc::Rc;
 use std::slice;
 
-/// `⟨S, σ, φ⟩`: statement to execute, substitution, path condition.
+/// `⟨S, σ, φ⟩`: statement to execute, substitution, path condition (and
+/// the inputs read by `havoc`, which the paper's language has not).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Config {
     pub code: Code,
     pub sigma: Substitution,
     pub phi: Term,
+    pub reads: Reads,
     program: Rc<Program>,
 }
 
@@ -37,6 +40,7 @@ impl Symbolic {
             code: Code::empty().push(&self.program.main),
             sigma: Substitution::identity(),
             phi: Term::bool(true),
+            reads: Reads::default(),
             program: self.program.clone(),
         }
     }
@@ -57,6 +61,7 @@ impl Symbolic {
                 code,
                 sigma,
                 phi,
+                reads: c.reads.clone(),
                 program: c.program.clone(),
             },
         }
@@ -235,6 +240,20 @@ impl Symbolic {
     }
 }
 
+impl Symbolic {
+    /// `⟨havoc x̄; S, σ, φ⟩ → ⟨S, σ[x̄ := x̄ₙ], φ⟩` with `x̄ₙ` the path's
+    /// `n`-th inputs read (King's READ, [`crate::reads`])
+    fn symbolic_havoc(&self, c: &Config, vars: &[(Name, Sort)], rest: Code) -> Vec<Step<Config>> {
+        let (values, reads) = c.reads.read(vars, c.reads.count() + 1);
+        let sigma = values
+            .into_iter()
+            .fold(c.sigma.clone(), |sigma, (x, value)| sigma.update(x, value));
+        let mut step = self.step(Rule::Havoc, c, Term::bool(true), rest, sigma);
+        step.next.reads = reads;
+        vec![step]
+    }
+}
+
 impl TransitionSystem for Symbolic {
     type Config = Config;
 
@@ -250,6 +269,7 @@ impl TransitionSystem for Symbolic {
             Stmt::While(_, b, body) => self.symbolic_iteration(c, b, body, rest),
             Stmt::Assert(e) => self.symbolic_assert(c, e, rest),
             Stmt::Assume(e) => self.symbolic_assume(c, e, rest),
+            Stmt::Havoc(vars) => self.symbolic_havoc(c, vars, rest),
             // `Halt` is terminal; calls and oo statements never occur (`new`
             // rejects programs that have them).
             _ => Vec::new(),
@@ -280,6 +300,10 @@ impl SymbolicConfiguration for Config {
 
     fn global_state(&self) -> Vec<(Name, Term)> {
         self.sigma.state(&self.program.globals)
+    }
+
+    fn read_inputs(&self) -> Vec<(Name, Sort)> {
+        self.reads.inputs()
     }
 
     fn condense(&mut self, path_condition: &Term, fold: &mut dyn FnMut(&Term) -> Term) {

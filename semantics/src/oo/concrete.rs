@@ -11,6 +11,7 @@ use super::trace::assign;
 use super::{location, Calls, Errors};
 use crate::eval::{eval, eval_bool, EvalError, ShowValuation, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt, Target};
+use crate::reads::read_name;
 use crate::system::{ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem};
 use crate::term::{Name, Sort, Term};
 use crate::value::Value;
@@ -95,6 +96,23 @@ impl Concrete {
     /// `⟨skip; S, V⟩ → ⟨S, V⟩`
     fn concrete_skip(&self, c: &Config, rest: Code) -> Steps {
         Ok(Concrete::step(Rule::Skip, c, c.valuation.clone(), rest))
+    }
+
+    /// `⟨havoc x̄; S, V⟩ → ⟨S, V[x̄ := V(x̄ₙ)]⟩`: the inputs read by the `n`-th
+    /// fresh step, as the valuation gives them (King's READ, [`crate::reads`])
+    fn concrete_havoc(&self, c: &Config, vars: &[(Name, Sort)], rest: Code) -> Steps {
+        let n = c.fresh + 1;
+        let valuation = vars.iter().fold(c.valuation.clone(), |v, (x, sort)| {
+            let value = c
+                .valuation
+                .get(&read_name(x, n))
+                .cloned()
+                .unwrap_or_else(|| Value::default_of(sort));
+            v.update(x.clone(), value)
+        });
+        let mut steps = Concrete::step(Rule::Havoc, c, valuation, rest);
+        steps[0].next.fresh = n;
+        Ok(steps)
     }
 
     /// `⟨h := e; S, V⟩ → ⟨S, V[V(h) := V(e)]⟩`, `h` a variable, a field or an array element
@@ -373,6 +391,7 @@ impl TransitionSystem for Concrete {
             Stmt::While(_, b, body) => self.concrete_iteration(c, b, body, rest),
             Stmt::Assert(e) => self.concrete_assert(c, e, rest),
             Stmt::Assume(e) => self.concrete_assume(c, e, rest),
+            Stmt::Havoc(vars) => self.concrete_havoc(c, vars, rest),
             // `Halt` is terminal; a `return` is only ever run inlined.
             Stmt::Halt(_) | Stmt::Return(None, _) => Ok(Vec::new()),
         }

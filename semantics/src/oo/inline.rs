@@ -164,6 +164,11 @@ fn rename(block: &Block, renaming: &HashMap<Name, Term>, result: Option<&Name>) 
                 args: terms(args),
             },
             Stmt::Return(_, e) => Stmt::Return(result.cloned(), term(e)),
+            Stmt::Havoc(vars) => Stmt::Havoc(
+                vars.iter()
+                    .map(|(x, sort)| (name(x), sort.clone()))
+                    .collect(),
+            ),
             Stmt::Skip | Stmt::EndCall(_) | Stmt::Halt(_) => stmt.clone(),
         })
         .collect();

@@ -26,6 +26,7 @@ use crate::delta::not_nil;
 use crate::delta::Checks;
 use crate::eval::{GroundValues, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt, Target};
+use crate::reads::Reads;
 use crate::system::{
     evaluated_state, Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem,
 };
@@ -75,6 +76,8 @@ pub struct Config<P = Trace> {
     known: im::HashSet<u64>,
     pub fresh: u32,
     pub calls: Calls,
+    /// The inputs read by `havoc` (named by the fresh-name counter).
+    pub reads: Reads,
     program: Rc<Program>,
     options: Options,
 }
@@ -116,6 +119,7 @@ impl<P: PathState> Unfold<P> {
             known: im::HashSet::new(),
             fresh: 0,
             calls: Calls::default(),
+            reads: Reads::default(),
             program: self.program.clone(),
             options: self.options,
         }
@@ -151,6 +155,7 @@ impl<P: PathState> Unfold<P> {
             known,
             fresh: c.fresh,
             calls: c.calls.clone(),
+            reads: c.reads.clone(),
             program: c.program.clone(),
             options: c.options,
         };
@@ -221,6 +226,26 @@ impl<P: PathState> Unfold<P> {
         let mut steps = vec![self.step(rule, c, vec![Action::Assign(h.clone(), e.clone())], rest)];
         steps.extend(self.error_steps(c, &h.evaluated(e)));
         steps
+    }
+
+    /// `⟨havoc x̄; S, ρ⟩ → ⟨S, ρ · x̄ := x̄ₙ⟩`, `x̄ₙ` the inputs read by the
+    /// `n`-th fresh step (King's READ, [`crate::reads`])
+    fn symbolic_havoc(
+        &self,
+        c: &Config<P>,
+        vars: &[(Name, Sort)],
+        rest: Code,
+    ) -> Vec<Step<Config<P>>> {
+        let n = c.fresh + 1;
+        let (values, reads) = c.reads.read(vars, n);
+        let actions = values
+            .into_iter()
+            .map(|(x, value)| Action::Assign(Location::Var(x, value.sort()), value))
+            .collect();
+        let mut step = self.step(Rule::Havoc, c, actions, rest);
+        step.next.fresh = n;
+        step.next.reads = reads;
+        vec![step]
     }
 
     /// `⟨h := new C; S, ρ⟩ → ⟨S, ρ · x := new C · h := x⟩`, `x` fresh
@@ -490,6 +515,7 @@ impl<P: PathState> TransitionSystem for Unfold<P> {
             Stmt::While(_, b, body) => self.symbolic_iteration(c, b, body, rest),
             Stmt::Assert(e) => self.symbolic_assert(c, e, rest),
             Stmt::Assume(e) => self.symbolic_assume(c, e, rest),
+            Stmt::Havoc(vars) => self.symbolic_havoc(c, vars, rest),
             // `Halt` is terminal; a `return` is only ever run inlined.
             Stmt::Halt(_) | Stmt::Return(None, _) => Vec::new(),
         }
@@ -544,6 +570,10 @@ impl<P: PathState> SymbolicConfiguration for Config<P> {
 
     fn inputs_from(&self, model: Valuation) -> Valuation {
         inputs::inputs_from(model, &self.phi, &self.program)
+    }
+
+    fn read_inputs(&self) -> Vec<(Name, Sort)> {
+        self.reads.inputs()
     }
 
     fn actions_since(&self, earlier: &Config<P>) -> Option<Vec<Action>> {

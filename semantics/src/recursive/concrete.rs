@@ -6,6 +6,7 @@
 use crate::checked;
 use crate::eval::{eval_with, EvalError, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
+use crate::reads::read_name;
 use crate::system::{
     most_active, ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem,
 };
@@ -23,11 +24,13 @@ pub struct Frame {
     pub procedure: Option<Name>,
 }
 
-/// `⟨Γ, G⟩`; the top of the stack `Γ` is `stack[0]`.
+/// `⟨Γ, G⟩`; the top of the stack `Γ` is `stack[0]` (and how many `havoc`
+/// steps have read inputs, which the paper's language has not).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Config {
     pub stack: im::Vector<Frame>,
     pub globals: Valuation,
+    pub reads: u32,
 }
 
 impl Config {
@@ -77,6 +80,7 @@ impl Concrete {
         Config {
             stack: im::vector![main],
             globals,
+            reads: 0,
         }
     }
 
@@ -84,14 +88,23 @@ impl Concrete {
     fn step(rule: Rule, c: &Config, top: Frame, globals: Valuation) -> Steps {
         let mut stack = c.stack.clone();
         stack.set(0, top);
-        Ok(Concrete::step_to(rule, stack, globals))
+        Ok(Concrete::step_to(rule, c, stack, globals))
     }
 
-    fn step_to(rule: Rule, stack: im::Vector<Frame>, globals: Valuation) -> Vec<Step<Config>> {
+    fn step_to(
+        rule: Rule,
+        c: &Config,
+        stack: im::Vector<Frame>,
+        globals: Valuation,
+    ) -> Vec<Step<Config>> {
         vec![Step {
             rule,
             guard: Term::bool(true),
-            next: Config { stack, globals },
+            next: Config {
+                stack,
+                globals,
+                reads: c.reads,
+            },
         }]
     }
 
@@ -170,6 +183,42 @@ impl Concrete {
         Concrete::step(Rule::LocalAssignment, c, top, c.globals.clone())
     }
 
+    /// `⟨(L, havoc x̄; S)·Γ, G⟩ → ⟨(L', S)·Γ, G'⟩` with `L' ∪ G' = (L ∪ G)[x̄ :=
+    /// V(x̄ₙ)]`: the `n`-th inputs read, as the valuation `G` gives them
+    /// (King's READ, [`crate::reads`]); each `x` is local or global as for
+    /// an assignment
+    fn concrete_havoc(
+        &self,
+        c: &Config,
+        frame: &Frame,
+        vars: &[(Name, Sort)],
+        rest: Code,
+    ) -> Steps {
+        let n = c.reads + 1;
+        let mut locals = frame.locals.clone();
+        let mut globals = c.globals.clone();
+        for (x, sort) in vars {
+            let value = c
+                .globals
+                .get(&read_name(x, n))
+                .cloned()
+                .unwrap_or_else(|| Value::default_of(sort));
+            if super::is_local(&self.program, frame.procedure.as_ref(), x) {
+                locals.insert(x.clone(), value);
+            } else {
+                globals.insert(x.clone(), value);
+            }
+        }
+        let top = Frame {
+            locals,
+            code: rest,
+            procedure: frame.procedure.clone(),
+        };
+        let mut steps = Concrete::step(Rule::Havoc, c, top, globals)?;
+        steps[0].next.reads = n;
+        Ok(steps)
+    }
+
     /// `⟨(L, a[e] := e'; S)·Γ, G⟩ → ⟨(L, S)·Γ, G[a := G(a)[V(e) := V(e')]]⟩`  (§2.1)
     fn concrete_array_assignment(
         &self,
@@ -237,6 +286,7 @@ impl Concrete {
         stack.push_front(callee);
         Ok(Concrete::step_to(
             Rule::ProcedureCall,
+            c,
             stack,
             c.globals.clone(),
         ))
@@ -248,6 +298,7 @@ impl Concrete {
         stack.pop_front();
         Ok(Concrete::step_to(
             Rule::ProcedureReturn,
+            c,
             stack,
             c.globals.clone(),
         ))
@@ -388,6 +439,7 @@ impl TransitionSystem for Concrete {
             Stmt::While(_, b, body) => self.concrete_iteration(c, frame, b, body, rest),
             Stmt::Assert(e) => self.concrete_assert(c, frame, e, rest),
             Stmt::Assume(e) => self.concrete_assume(c, frame, e, rest),
+            Stmt::Havoc(vars) => self.concrete_havoc(c, frame, vars, rest),
             // `Halt` is terminal; oo statements never occur (`new` rejects classes).
             _ => Ok(Vec::new()),
         }
@@ -415,6 +467,12 @@ impl Configuration for Config {
 impl ConcreteConfiguration for Config {
     fn global_state(&self) -> Valuation {
         self.globals.clone()
+    }
+
+    fn local_state(&self) -> Valuation {
+        self.top()
+            .map(|frame| frame.locals.clone())
+            .unwrap_or_default()
     }
 }
 

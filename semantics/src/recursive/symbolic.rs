@@ -5,6 +5,7 @@
 
 use crate::checked;
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
+use crate::reads::Reads;
 use crate::subst::{substitute, Substitution};
 use crate::system::{
     most_active, Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem,
@@ -23,12 +24,14 @@ pub struct Frame {
     pub procedure: Option<Name>,
 }
 
-/// `⟨Δ, σ, φ⟩`; the top of the stack `Δ` is `stack[0]`.
+/// `⟨Δ, σ, φ⟩`; the top of the stack `Δ` is `stack[0]` (and the inputs
+/// read by `havoc`, which the paper's language has not).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Config {
     pub stack: im::Vector<Frame>,
     pub sigma: Substitution,
     pub phi: Term,
+    pub reads: Reads,
     program: Rc<Program>,
 }
 
@@ -71,6 +74,7 @@ impl Symbolic {
             stack: im::vector![main],
             sigma: Substitution::identity(),
             phi: Term::bool(true),
+            reads: Reads::default(),
             program: self.program.clone(),
         }
     }
@@ -105,6 +109,7 @@ impl Symbolic {
                 stack,
                 sigma,
                 phi,
+                reads: c.reads.clone(),
                 program: c.program.clone(),
             },
         }
@@ -188,6 +193,36 @@ impl Symbolic {
         let mut steps = vec![self.step(Rule::LocalAssignment, c, d.clone(), top, c.sigma.clone())];
         steps.extend(self.out_of_bound(c, frame, &d));
         steps
+    }
+
+    /// `⟨(τ, havoc x̄; S)·Δ, σ, φ⟩ → ⟨(τ', S)·Δ, σ', φ⟩` with `τ' ∪ σ' = (τ ∪
+    /// σ)[x̄ := x̄ₙ]`, `x̄ₙ` the path's `n`-th inputs read (King's READ,
+    /// [`crate::reads`]); each `x` is local or global as for an assignment
+    fn symbolic_havoc(
+        &self,
+        c: &Config,
+        frame: &Frame,
+        vars: &[(Name, Sort)],
+        rest: Code,
+    ) -> Vec<Step<Config>> {
+        let (values, reads) = c.reads.read(vars, c.reads.count() + 1);
+        let mut tau = frame.tau.clone();
+        let mut sigma = c.sigma.clone();
+        for (x, value) in values {
+            if super::is_local(&self.program, frame.procedure.as_ref(), &x) {
+                tau = tau.update(x, value);
+            } else {
+                sigma = sigma.update(x, value);
+            }
+        }
+        let top = Frame {
+            tau,
+            code: rest,
+            procedure: frame.procedure.clone(),
+        };
+        let mut step = self.step(Rule::Havoc, c, Term::bool(true), top, sigma);
+        step.next.reads = reads;
+        vec![step]
     }
 
     /// `⟨(τ, a[e] := e'; S)·Δ, σ, φ⟩ → ⟨(τ, S)·Δ, σ[a := (σ(a)[eθ] := e'θ)], φ⟩`
@@ -431,6 +466,7 @@ impl TransitionSystem for Symbolic {
             Stmt::While(_, b, body) => self.symbolic_iteration(c, frame, b, body, rest),
             Stmt::Assert(e) => self.symbolic_assert(c, frame, e, rest),
             Stmt::Assume(e) => self.symbolic_assume(c, frame, e, rest),
+            Stmt::Havoc(vars) => self.symbolic_havoc(c, frame, vars, rest),
             // `Halt` is terminal; oo statements never occur (`new` rejects classes).
             _ => Vec::new(),
         }
@@ -464,6 +500,10 @@ impl SymbolicConfiguration for Config {
 
     fn global_state(&self) -> Vec<(Name, Term)> {
         self.sigma.state(&self.program.globals)
+    }
+
+    fn read_inputs(&self) -> Vec<(Name, Sort)> {
+        self.reads.inputs()
     }
 
     /// Only the top closure's `τ` is folded: a step changes no other, and

@@ -58,6 +58,8 @@ pub enum ExprKind {
     Call(Ident, Vec<Expr>),
     /// `e0.m(e1, …)`, which is only the right-hand side of `h := e0.m(…)`.
     MethodCall(Box<Expr>, Ident, Vec<Expr>),
+    /// `old(e)`: the value of `e` at entry, only in an `ensures` clause.
+    Old(Box<Expr>),
 }
 
 impl Expr {
@@ -70,7 +72,9 @@ impl Expr {
             | ExprKind::Nil
             | ExprKind::This
             | ExprKind::Var(_) => 0,
-            ExprKind::Len(a) | ExprKind::Unary(_, a) | ExprKind::Field(a, _) => a.height,
+            ExprKind::Len(a) | ExprKind::Unary(_, a) | ExprKind::Field(a, _) | ExprKind::Old(a) => {
+                a.height
+            }
             ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => a.height.max(b.height),
             ExprKind::Ite(a, b, c) => a.height.max(b.height).max(c.height),
             ExprKind::Call(_, args) => args.iter().map(height).max().unwrap_or(0),
@@ -117,7 +121,12 @@ pub enum StmtKind {
     },
     Call(Ident, Vec<Expr>),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
-    While(Expr, Vec<Stmt>),
+    /// `while b invariant I₁ … { S }`.
+    While {
+        condition: Expr,
+        invariants: Vec<Expr>,
+        body: Vec<Stmt>,
+    },
     Assert(Expr),
     Assume(Expr),
     Return(Expr),
@@ -130,10 +139,24 @@ pub struct Param {
     pub ty: Option<Type>,
 }
 
+/// `requires P₁ … ensures Q₁ …` before a procedure's or method's body.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Contract {
+    pub requires: Vec<Expr>,
+    pub ensures: Vec<Expr>,
+}
+
+impl Contract {
+    pub fn is_empty(&self) -> bool {
+        self.requires.is_empty() && self.ensures.is_empty()
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Procedure {
     pub name: Ident,
     pub params: Vec<Param>,
+    pub contract: Contract,
     pub body: Vec<Stmt>,
 }
 
@@ -141,6 +164,7 @@ pub struct Procedure {
 pub struct Method {
     pub name: Ident,
     pub params: Vec<Param>,
+    pub contract: Contract,
     pub body: Vec<Stmt>,
     /// The closing brace, where a missing `return` is reported.
     pub end: Span,

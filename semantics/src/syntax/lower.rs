@@ -10,8 +10,10 @@
 use super::ast::{self, Expr, ExprKind, StmtKind, Target};
 use super::check::Typing;
 use super::diagnostic::{Diagnostic, LineIndex, Span};
+use crate::annotations::{old_name, Annotations, Contract, Place};
 use crate::program::{self, Block, Class, Language, LoopId, Method, Procedure, Program, Stmt};
 use crate::term::{Name, Sort, Term};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 /// Lowers a program that [`super::check::check`] accepted with `typing`.
@@ -40,6 +42,7 @@ pub fn lower(
         globals,
         fields,
         next_loop: 0,
+        annotations: Annotations::default(),
     };
     let mut class_decls = BTreeMap::new();
     let mut procedure_decls = BTreeMap::new();
@@ -81,6 +84,7 @@ pub fn lower(
         procedures,
         classes,
         main,
+        annotations: lowering.annotations,
     })
 }
 
@@ -92,12 +96,15 @@ struct Lowering<'t> {
     /// The sort of every field (field names are global, SPEC §1.4).
     fields: HashMap<&'t str, Sort>,
     next_loop: u32,
+    annotations: Annotations,
 }
 
 /// The terms of a body's local variables: its parameters, and `this` in a method.
 #[derive(Default)]
 struct Locals {
     vars: HashMap<String, Term>,
+    /// In an `ensures` clause: the values at entry read so far, `(old(e), e)`.
+    olds: Option<RefCell<Vec<(Name, Term)>>>,
 }
 
 impl Locals {
@@ -107,7 +114,20 @@ impl Locals {
                 .iter()
                 .map(|(u, sort)| (u.to_string(), Term::var(u, sort.clone())))
                 .collect(),
+            olds: None,
         }
+    }
+
+    /// The variable standing for `e` at entry, recorded among the olds.
+    fn old(&self, e: Term) -> Option<Term> {
+        let olds = self.olds.as_ref()?;
+        let name = old_name(&e);
+        let variable = Term::var(&name, e.sort());
+        let mut olds = olds.borrow_mut();
+        if !olds.iter().any(|(old, _)| *old == name) {
+            olds.push((name, e));
+        }
+        Some(variable)
     }
 }
 
@@ -162,6 +182,12 @@ impl<'t> Lowering<'t> {
                 .insert("this".into(), Term::var("this", Sort::Object(name.into())));
             let body = self.block(&method.body, &locals)?;
             let method_name: Name = method.name.name.as_str().into();
+            let key = (Name::from(name), method_name.clone());
+            let place = self.place(&method.name.span);
+            self.annotations.places.methods.insert(key.clone(), place);
+            if let Some(contract) = self.contract(&method.contract, locals)? {
+                self.annotations.methods.insert(key, contract);
+            }
             methods.insert(
                 method_name.clone(),
                 Method {
@@ -198,11 +224,49 @@ impl<'t> Lowering<'t> {
         let params = named(&procedure.params, sorts);
         let locals = Locals::of(&params);
         let body = self.block(&procedure.body, &locals)?;
+        let procedure_name: Name = name.name.as_str().into();
+        let place = self.place(&name.span);
+        self.annotations
+            .places
+            .procedures
+            .insert(procedure_name.clone(), place);
+        if let Some(contract) = self.contract(&procedure.contract, locals)? {
+            self.annotations.procedures.insert(procedure_name, contract);
+        }
         Ok(Procedure {
             name: name.name.as_str().into(),
             params,
             body,
         })
+    }
+
+    fn place(&self, span: &Span) -> Place {
+        let (line, column) = self.lines.position(span.start);
+        Place { line, column }
+    }
+
+    /// The contract of a body whose locals are `locals`, if it has a clause.
+    /// In `ensures`, a parameter is its value at entry, as `old(u)` is.
+    fn contract(
+        &self,
+        contract: &ast::Contract,
+        locals: Locals,
+    ) -> Result<Option<Contract>, Diagnostic> {
+        if contract.is_empty() {
+            return Ok(None);
+        }
+        let requires = self.exprs(&contract.requires, &locals)?;
+        let entry = Locals {
+            olds: Some(RefCell::default()),
+            ..locals
+        };
+        let ensures = self.exprs(&contract.ensures, &entry)?;
+        let olds = entry.olds.map(RefCell::into_inner).unwrap_or_default();
+        Ok(Some(Contract {
+            requires,
+            ensures,
+            olds,
+        }))
     }
 
     fn block(&mut self, statements: &[ast::Stmt], locals: &Locals) -> Result<Block, Diagnostic> {
@@ -259,9 +323,19 @@ impl<'t> Lowering<'t> {
                 self.block(then, locals)?,
                 self.block(otherwise, locals)?,
             ),
-            StmtKind::While(condition, body) => {
+            StmtKind::While {
+                condition,
+                invariants,
+                body,
+            } => {
                 let id = LoopId(self.next_loop);
                 self.next_loop += 1;
+                let place = self.place(&statement.span);
+                self.annotations.places.loops.insert(id, place);
+                if !invariants.is_empty() {
+                    let clauses = self.exprs(invariants, locals)?;
+                    self.annotations.invariants.insert(id, clauses);
+                }
                 Stmt::While(id, self.expr(condition, locals)?, self.block(body, locals)?)
             }
             StmtKind::Assert(condition) => Stmt::Assert(self.expr(condition, locals)?),
@@ -282,6 +356,10 @@ impl<'t> Lowering<'t> {
 
     fn var(&self, x: &str, span: &Span, locals: &Locals) -> Result<Term, Diagnostic> {
         match locals.vars.get(x) {
+            // In `ensures`, a parameter is its value at entry (`this` never changes).
+            Some(local) if x != "this" => {
+                Ok(locals.old(local.clone()).unwrap_or_else(|| local.clone()))
+            }
             Some(local) => Ok(local.clone()),
             None => self
                 .typed(
@@ -332,6 +410,16 @@ impl<'t> Lowering<'t> {
                 self.var(self.array_name(array)?, &array.span, locals)?,
                 self.expr(index, locals)?,
             ),
+            ExprKind::Old(value) => {
+                let inside = Locals {
+                    vars: locals.vars.clone(),
+                    olds: None,
+                };
+                let value = self.expr(value, &inside)?;
+                return locals
+                    .old(value)
+                    .ok_or_else(|| self.gap(&e.span, "`old(e)` stands only in `ensures`"));
+            }
             ExprKind::Call(..) | ExprKind::MethodCall(..) => {
                 return Err(self.gap(
                     &e.span,

@@ -13,6 +13,8 @@ mod parser;
 mod types;
 
 #[cfg(test)]
+mod annotation_tests;
+#[cfg(test)]
 mod error_tests;
 #[cfg(test)]
 mod lower_tests;

@@ -4,8 +4,8 @@
 //! anything that later recurses over the program.
 
 use super::ast::{
-    Class, Decl, Expr, ExprKind, Ident, Method, Param, Procedure, Program, Stmt, StmtKind, Target,
-    Type, TypeKind,
+    Class, Contract, Decl, Expr, ExprKind, Ident, Method, Param, Procedure, Program, Stmt,
+    StmtKind, Target, Type, TypeKind,
 };
 use super::diagnostic::{Diagnostic, LineIndex, Span};
 use super::lexer::{lex, Tok, Token};
@@ -240,13 +240,44 @@ impl<'a> Parser<'a, '_> {
         Ok(params)
     }
 
-    /// `proc P(u: T?, …) { S }`
+    /// `proc P(u: T?, …) requires P … ensures Q … { S }`
     fn procedure(&mut self) -> Result<Procedure, Diagnostic> {
         self.bump();
         let name = self.ident("a procedure name")?;
         let params = self.params()?;
+        let contract = self.contract()?;
         let (body, _) = self.block()?;
-        Ok(Procedure { name, params, body })
+        Ok(Procedure {
+            name,
+            params,
+            contract,
+            body,
+        })
+    }
+
+    /// Whether the current token is the word `keyword`. The words of
+    /// annotations (`invariant`, `requires`, `ensures`) are keywords only
+    /// where an annotation may stand, so they stay free as variable names.
+    fn at_word(&self, keyword: &str) -> bool {
+        self.peek() == Tok::Ident(keyword)
+    }
+
+    /// `(requires P | ensures Q)*` before a body.
+    fn contract(&mut self) -> Result<Contract, Diagnostic> {
+        let mut contract = Contract::default();
+        loop {
+            if self.at_word("requires") {
+                self.bump();
+                contract.requires.push(self.expr()?);
+            } else if self.at_word("ensures") {
+                self.bump();
+                contract.ensures.push(self.expr()?);
+            } else if matches!(self.peek(), Tok::Ident(_)) {
+                return Err(self.unexpected("`requires`, `ensures` or `{` to start the body"));
+            } else {
+                return Ok(contract);
+            }
+        }
     }
 
     /// `class C { (field f: T (, g: T)*; | method m(u: T?, …) { S; return e })* }`
@@ -277,10 +308,12 @@ impl<'a> Parser<'a, '_> {
                     self.bump();
                     let name = self.ident("a method name")?;
                     let params = self.params()?;
+                    let contract = self.contract()?;
                     let (body, end) = self.block()?;
                     class.methods.push(Method {
                         name,
                         params,
+                        contract,
                         body,
                         end,
                     });
@@ -341,7 +374,7 @@ impl<'a> Parser<'a, '_> {
                 _ => {}
             }
             let statement = self.statement()?;
-            let braced = matches!(statement.kind, StmtKind::If(..) | StmtKind::While(..));
+            let braced = matches!(statement.kind, StmtKind::If(..) | StmtKind::While { .. });
             statements.push(statement);
             if !self.eat(Tok::Semi) && self.peek() != terminator && !braced {
                 return Err(self.unexpected(&format!("`;` or {terminator}")));
@@ -361,8 +394,20 @@ impl<'a> Parser<'a, '_> {
             Tok::While => {
                 self.bump();
                 let condition = self.expr()?;
+                let mut invariants = Vec::new();
+                while self.at_word("invariant") {
+                    self.bump();
+                    invariants.push(self.expr()?);
+                }
+                if matches!(self.peek(), Tok::Ident(_)) {
+                    return Err(self.unexpected("`invariant` or `{` to start the loop body"));
+                }
                 let (body, _) = self.block()?;
-                StmtKind::While(condition, body)
+                StmtKind::While {
+                    condition,
+                    invariants,
+                    body,
+                }
             }
             Tok::Assert => {
                 self.bump();
@@ -418,6 +463,15 @@ impl<'a> Parser<'a, '_> {
         if !self.eat(Tok::Assign) {
             return match left.kind {
                 ExprKind::Call(procedure, args) => Ok(StmtKind::Call(procedure, args)),
+                // A procedure named `old` called with one argument.
+                ExprKind::Old(arg) => {
+                    let end = left.span.start + "old".len();
+                    let procedure = Ident {
+                        name: "old".into(),
+                        span: left.span.start..end,
+                    };
+                    Ok(StmtKind::Call(procedure, vec![*arg]))
+                }
                 ExprKind::MethodCall(..) => Err(self.error(
                     left.span,
                     "a method call must assign its result: `h := e0.m(…)`",
@@ -604,7 +658,13 @@ impl<'a> Parser<'a, '_> {
             Tok::Ident(name) => {
                 let ident = self.ident("a variable")?;
                 if self.peek() == Tok::LParen {
-                    ExprKind::Call(ident, self.args()?)
+                    let args = self.args()?;
+                    match <[Expr; 1]>::try_from(args) {
+                        // `old(e)`; the checker allows it in `ensures` only.
+                        Ok([arg]) if name == "old" => ExprKind::Old(Box::new(arg)),
+                        Ok(args) => ExprKind::Call(ident, args.into()),
+                        Err(args) => ExprKind::Call(ident, args),
+                    }
                 } else {
                     ExprKind::Var(name.to_string())
                 }

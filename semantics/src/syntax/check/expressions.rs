@@ -84,6 +84,21 @@ impl<'a> Checker<'a, '_> {
                     ),
                 ))
             }
+            ExprKind::Old(value) => {
+                let message = match scope.old {
+                    OldAllowed::Yes => None,
+                    OldAllowed::Nested => Some("`old(e)` cannot be nested"),
+                    OldAllowed::No => Some("`old(e)`, the value of `e` at entry, may only stand in an `ensures` clause"),
+                };
+                if let Some(message) = message {
+                    return Err(self.error(e.span.clone(), message));
+                }
+                let inside = Scope {
+                    old: OldAllowed::Nested,
+                    ..scope.clone()
+                };
+                return self.infer(value, &inside);
+            }
             ExprKind::MethodCall(..) => return Err(self.error(
                 e.span.clone(),
                 "a method call must be the whole right-hand side of an assignment `h := e0.m(…)`",

@@ -95,11 +95,24 @@ impl<'a> Subject<'a> {
 
 /// Whose body is being checked, and its local variables (SPEC §1.4: the
 /// formal parameters, plus `this` in a method).
+#[derive(Clone)]
 struct Scope {
     owner: Owner,
     locals: HashMap<String, TyId>,
+    /// Where `old(e)` may stand: only in an `ensures` clause, not nested.
+    old: OldAllowed,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OldAllowed {
+    No,
+    /// In an `ensures` clause.
+    Yes,
+    /// Inside an `old(e)` already.
+    Nested,
+}
+
+#[derive(Clone)]
 enum Owner {
     Main,
     Procedure,
@@ -111,6 +124,7 @@ impl Scope {
         Scope {
             owner: Owner::Main,
             locals: HashMap::new(),
+            old: OldAllowed::No,
         }
     }
 }

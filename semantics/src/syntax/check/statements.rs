@@ -12,13 +12,33 @@ impl<'a> Checker<'a, '_> {
             .iter()
             .map(|(u, ty, _)| (u.clone(), *ty))
             .collect();
-        self.block(
-            &procedure.body,
-            &Scope {
-                owner: Owner::Procedure,
-                locals,
-            },
-        )
+        let scope = Scope {
+            owner: Owner::Procedure,
+            locals,
+            old: OldAllowed::No,
+        };
+        self.contract(&procedure.contract, &scope)?;
+        self.block(&procedure.body, &scope)
+    }
+
+    /// `requires P … ensures Q …`: Boolean clauses over the body's scope;
+    /// `old(e)` only in `ensures`.
+    pub(super) fn contract(
+        &mut self,
+        contract: &'a ast::Contract,
+        scope: &Scope,
+    ) -> Result<(), Diagnostic> {
+        for clause in &contract.requires {
+            self.check(clause, Shape::Bool, scope)?;
+        }
+        let ensures = Scope {
+            old: OldAllowed::Yes,
+            ..scope.clone()
+        };
+        for clause in &contract.ensures {
+            self.check(clause, Shape::Bool, &ensures)?;
+        }
+        Ok(())
     }
 
     /// `m(ū) { S; return e }`: exactly one `return`, at the end.
@@ -41,7 +61,9 @@ impl<'a> Checker<'a, '_> {
                 method: method.name.name.clone(),
             },
             locals,
+            old: OldAllowed::No,
         };
+        self.contract(&method.contract, &scope)?;
         let Some((last, body)) = method.body.split_last() else {
             return Err(self.missing_return(method));
         };
@@ -116,8 +138,11 @@ impl<'a> Checker<'a, '_> {
                 self.block(then, scope)?;
                 self.block(otherwise, scope)
             }
-            StmtKind::While(condition, body) => {
+            StmtKind::While { condition, invariants, body } => {
                 self.check(condition, Shape::Bool, scope)?;
+                for invariant in invariants {
+                    self.check(invariant, Shape::Bool, scope)?;
+                }
                 self.block(body, scope)
             }
             StmtKind::Assert(condition) | StmtKind::Assume(condition) => self.check(condition, Shape::Bool, scope),

@@ -1,0 +1,128 @@
+//! What the verifier keeps of an exploration: the paths that end in an
+//! error or undecided, each with its label, its cut point, its leaf and
+//! its rules; nothing of the paths that end well, so memory stays flat in
+//! the number of paths (as `explore`'s streamed reports). It stops the
+//! exploration at the first failed assertion unless every failure is wanted.
+
+use super::encode::AT;
+use crate::explore::{
+    Finished, Leaf, Limit, Observer, Pruned, Stats, Status, TraceEntry, Unexplored,
+};
+use std::io;
+use symex_semantics::annotations::CHECK;
+use symex_semantics::program::ErrorKind;
+use symex_semantics::system::Rule;
+use symex_semantics::term::{Name, Term, TermKind};
+
+/// A path that ended in an error or whose end is undecided.
+pub struct FailedPath {
+    /// The path's number in the exploration.
+    pub path: usize,
+    pub leaf: Leaf,
+    /// The label of the last assertion reached (the failing one when the
+    /// path ends in `assertion-failed`).
+    pub label: Option<usize>,
+    /// The number of the last cut point passed, if any.
+    pub cut_point: Option<usize>,
+    pub rules: Vec<Rule>,
+    pub trace: Vec<TraceEntry>,
+}
+
+/// Collects failed paths; ends the exploration at the first failed
+/// assertion unless `all`.
+pub struct Collector {
+    all: bool,
+    pub failed: Vec<FailedPath>,
+    /// Assertion checks found to hold on a path (`assert (fails)` infeasible).
+    pub proved_checks: usize,
+    /// Paths cut by a bound or left undecided outside an assertion.
+    pub incomplete: usize,
+    pub stats: Stats,
+    /// Configurations a limit left unexplored (not counting those left
+    /// once the answer was known).
+    pub unexplored: usize,
+    /// Whether the exploration stopped at its answer with paths left.
+    pub stopped: bool,
+}
+
+impl Collector {
+    pub fn new(all: bool) -> Collector {
+        Collector {
+            all,
+            failed: Vec::new(),
+            proved_checks: 0,
+            incomplete: 0,
+            stats: Stats::default(),
+            unexplored: 0,
+            stopped: false,
+        }
+    }
+
+    /// Whether some path ends in a failed assertion (other errors do not
+    /// stop the exploration: a failed assertion is the better counterexample).
+    fn has_failed_assertion(&self) -> bool {
+        self.failed
+            .iter()
+            .any(|failed| failed.leaf.status == Status::Error(ErrorKind::AssertionFailed))
+    }
+}
+
+/// The literal value of ghost `x` in a path's final state.
+pub fn ghost_value(state: &[(Name, Term)], x: &str) -> Option<usize> {
+    let (_, value) = state.iter().find(|(y, _)| &**y == x)?;
+    match value.kind() {
+        TermKind::Int(n) => usize::try_from(n).ok().filter(|&n| n > 0),
+        _ => None,
+    }
+}
+
+impl Observer for Collector {
+    fn pruned(&mut self, pruned: Pruned) -> io::Result<()> {
+        if pruned.rule == Rule::AssertFails {
+            self.proved_checks += 1;
+        }
+        Ok(())
+    }
+
+    fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
+        let ends_at_assertion = path
+            .node
+            .edge()
+            .is_some_and(|edge| edge.rule == Rule::AssertFails);
+        let kept = match &path.leaf.status {
+            Status::Error(_) => true,
+            Status::Unknown(_) if ends_at_assertion => true,
+            Status::Bounded(_) | Status::Unknown(_) => {
+                self.incomplete += 1;
+                false
+            }
+            Status::Terminated | Status::AssumptionViolated | Status::Infeasible => false,
+        };
+        if kept {
+            let state = &path.leaf.state;
+            self.failed.push(FailedPath {
+                path: path.id,
+                label: ghost_value(state, CHECK),
+                cut_point: ghost_value(state, AT),
+                rules: path.node.rules(),
+                trace: path.node.trace().into_iter().cloned().collect(),
+                leaf: path.leaf,
+            });
+        }
+        Ok(())
+    }
+
+    fn answered(&self) -> bool {
+        !self.all && self.has_failed_assertion()
+    }
+
+    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
+        self.unexplored = unexplored
+            .iter()
+            .filter(|left| left.reason != Limit::Answered)
+            .count();
+        self.stopped = unexplored.len() > self.unexplored;
+        self.stats = stats.clone();
+        Ok(())
+    }
+}
