@@ -11,7 +11,7 @@
 
 mod instrument;
 
-pub use instrument::{instrument, Body, Check, CheckKind, Instrumented};
+pub use instrument::{entry_values, instrument, Body, Check, CheckKind, Instrumented};
 
 use crate::program::LoopId;
 use crate::term::{Name, Sort, Term};

@@ -6,11 +6,17 @@
 //! the value the valuation gives `xₙ`, so a model of a path that reads
 //! inputs, with `xₙ` among its variables, replays like any other.
 //!
+//! An array read this way keeps its length (`len(a)` is an input that no
+//! statement changes, §2.1): symbolically the read conjoins `len(aₙ) =
+//! len(a)` to the path condition, and concretely a read of another length
+//! ends the run as `assumption-violated`, as a false `assume` does.
+//!
 //! The source language has no `havoc`: the verifier writes it, to make the
 //! variables a loop body may change arbitrary at a cut point (§8).
 
 use crate::oo::fresh::fresh;
-use crate::term::{Name, Sort, Term};
+use crate::term::{BinOp, Name, Sort, Term};
+use crate::value::Value;
 use std::rc::Rc;
 
 /// The inputs a path has read, newest first (persistent: forks share them).
@@ -80,9 +86,33 @@ impl Drop for Read {
     }
 }
 
-/// The name of the `n`-th input read into `x`, `xₙ`: a concrete run reads
-/// the valuation's value of it (the default of its sort when there is none,
-/// as for an input missing from `--input`).
-pub fn read_name(x: &str, n: u32) -> Name {
-    fresh(x, n)
+/// `len(aₙ) = len(a)` for every array among the `values` a read gives:
+/// what a symbolic read conjoins to the path condition.
+pub fn lengths_kept(values: &[(Name, Term)]) -> Term {
+    Term::conjunction(values.iter().filter_map(|(x, value)| {
+        let crate::term::TermKind::Var(read, Sort::Array(_)) = value.kind() else {
+            return None;
+        };
+        Some(Term::binary(BinOp::Eq, Term::len(read), Term::len(x)))
+    }))
+}
+
+/// What the `n`-th read gives `vars` in a concrete run: the value of `xₙ`
+/// that `value` finds (the valuation's inputs), or else `x`'s own; `None`
+/// when an array read has another length than the array.
+pub fn read_values(
+    vars: &[(Name, Sort)],
+    n: u32,
+    value: impl Fn(&str) -> Option<Value>,
+) -> Option<Vec<(Name, Value)>> {
+    vars.iter()
+        .map(|(x, sort)| {
+            let current = value(x).unwrap_or_else(|| Value::default_of(sort));
+            let read = value(&fresh(x, n)).unwrap_or_else(|| current.clone());
+            match (&read, &current) {
+                (Value::Array(new), Value::Array(old)) if new.len != old.len => None,
+                _ => Some((x.clone(), read)),
+            }
+        })
+        .collect()
 }

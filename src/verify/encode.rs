@@ -29,7 +29,7 @@ use super::writes::Writes;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use symex_semantics::annotations::{
-    check_global, labelled_assert, Annotations, Body, Check, CheckKind, Contract,
+    check_global, entry_values, labelled_assert, Annotations, Body, Check, CheckKind, Contract,
 };
 use symex_semantics::checked;
 use symex_semantics::program::{Block, Language, LoopId, Program, Stmt};
@@ -92,16 +92,35 @@ pub fn encode(program: &Program, unit: &Unit, treatment: Treatment, options: Opt
     };
     let mut procedures = BTreeMap::new();
     for (name, procedure) in &program.procedures {
-        if program.annotations.procedures.contains_key(name) {
+        if encoder.modular(name) {
             continue;
         }
+        let contract = program.annotations.procedures.get(name);
+        let owner = Body::Procedure(name.clone());
         let mut procedure = procedure.clone();
+        procedure.params.extend(contract.map(Contract::old_vars).unwrap_or_default());
         let scope = Scope {
             locals: &procedure.params,
             assumed: false,
         };
-        procedure.body = encoder.block(&procedure.body, scope);
+        procedure.body = encoder.checked_body(&owner, contract, &procedure.body, scope);
         procedures.insert(name.clone(), procedure);
+    }
+    let mut classes = program.classes.clone();
+    for class in classes.values_mut() {
+        for method in class.methods.values_mut() {
+            let key = (class.name.clone(), method.name.clone());
+            let contract = program.annotations.methods.get(&key);
+            let owner = Body::Method(key.0, key.1);
+            method.params.extend(contract.map(Contract::old_vars).unwrap_or_default());
+            let mut locals = method.params.clone();
+            locals.push(("this".into(), Sort::Object(class.name.clone())));
+            let scope = Scope {
+                locals: &locals,
+                assumed: false,
+            };
+            method.body = encoder.checked_body(&owner, contract, &method.body, scope);
+        }
     }
     let main = match unit {
         Unit::Main => encoder.block(&program.main, Scope::MAIN),
@@ -121,7 +140,7 @@ pub fn encode(program: &Program, unit: &Unit, treatment: Treatment, options: Opt
             language,
             globals,
             procedures,
-            classes: program.classes.clone(),
+            classes,
             main,
             annotations: Annotations {
                 places: program.annotations.places.clone(),
@@ -172,7 +191,54 @@ fn with_arguments(e: &Term, params: &[(Name, Sort)], args: &[Term]) -> Term {
     })
 }
 
+/// Whether the calls of procedure `p` are replaced by its contract, its
+/// body proved once against it: it has a contract and changes no heap (a
+/// `havoc` cannot make the heap arbitrary; such a body is checked at every
+/// call instead, its contract as assertions).
+pub fn modular(program: &Program, p: &str) -> bool {
+    program.annotations.procedures.contains_key(p) && !Writes::new(program).procedure_writes_heap(p)
+}
+
 impl Encoder<'_> {
+    fn modular(&self, p: &str) -> bool {
+        self.program.annotations.procedures.contains_key(p)
+            && !self.writes.procedure_writes_heap(p)
+    }
+
+    /// A body checked at every call: `assert requires`, the body, `assert
+    /// ensures` (before a method's `return`); `ensures` reads the values at
+    /// entry from the extra parameters the calls pass.
+    fn checked_body(
+        &mut self,
+        owner: &Body,
+        contract: Option<&Contract>,
+        body: &[Stmt],
+        scope: Scope,
+    ) -> Block {
+        let (result, body) = match body.split_last() {
+            Some((last @ Stmt::Return(..), body)) => (Some(last.clone()), body),
+            _ => (None, body),
+        };
+        let mut out = Vec::new();
+        for clause in contract.iter().flat_map(|c| &c.requires) {
+            let check = Check {
+                kind: CheckKind::Requires(owner.clone()),
+                clause: clause.clone(),
+            };
+            self.prove(check, None, false, scope, &mut out);
+        }
+        self.statements(body, scope, &mut out);
+        for clause in contract.iter().flat_map(|c| &c.ensures) {
+            let check = Check {
+                kind: CheckKind::Ensures(owner.clone()),
+                clause: clause.clone(),
+            };
+            self.prove(check, None, false, scope, &mut out);
+        }
+        out.extend(result);
+        out.into()
+    }
+
     /// The body of procedure `p` against its contract, as a main statement
     /// whose inputs are the parameters and the globals: `old(e) := e`,
     /// `assume requires`, the body, `assert ensures`.
@@ -289,10 +355,45 @@ impl Encoder<'_> {
             Stmt::While(id, b, body) => self.iteration(*id, b, body, scope, out),
             Stmt::Call(p, args) => {
                 self.defined_first(args, scope, out);
-                match self.program.annotations.procedures.get(p) {
-                    Some(contract) => self.contract_call(p, args, &contract.clone(), scope, out),
+                let contract = self.program.annotations.procedures.get(p);
+                match contract {
+                    Some(contract) if self.modular(p) => {
+                        self.contract_call(p, args, &contract.clone(), scope, out)
+                    }
+                    Some(contract) => {
+                        let params = &self.program.procedures[p].params;
+                        let olds = entry_values(contract, params, None, args);
+                        out.push(Stmt::Call(p.clone(), [args, &olds[..]].concat()));
+                    }
                     None => out.push(stmt.clone()),
                 }
+            }
+            Stmt::MethodCall {
+                target,
+                receiver,
+                class,
+                method,
+                args,
+            } => {
+                let key = (class.clone(), method.clone());
+                let contract = self.program.annotations.methods.get(&key);
+                let params = self
+                    .program
+                    .classes
+                    .get(class)
+                    .and_then(|c| c.methods.get(method))
+                    .map(|m| &m.params[..])
+                    .unwrap_or_default();
+                let olds = contract
+                    .map(|c| entry_values(c, params, Some(receiver), args))
+                    .unwrap_or_default();
+                out.push(Stmt::MethodCall {
+                    target: target.clone(),
+                    receiver: receiver.clone(),
+                    class: class.clone(),
+                    method: method.clone(),
+                    args: [&args[..], &olds[..]].concat(),
+                });
             }
             Stmt::Assign(_, e) | Stmt::Assume(e) => {
                 self.defined_first(std::slice::from_ref(e), scope, out);
@@ -312,6 +413,10 @@ impl Encoder<'_> {
     /// split for k-induction, or left to the explorer.
     fn iteration(&mut self, id: LoopId, b: &Term, body: &Block, scope: Scope, out: &mut Vec<Stmt>) {
         let annotated = self.program.annotations.invariants.get(&id);
+        if self.writes.writes_heap(body) {
+            let clauses = annotated.cloned().unwrap_or_default();
+            return self.checked_loop(id, b, body, &clauses, scope, out);
+        }
         match (annotated, self.treatment) {
             (Some(clauses), _) => self.cut(id, b, body, &clauses.clone(), false, scope, out),
             (None, Treatment::Candidates(candidates)) => {
@@ -327,6 +432,37 @@ impl Encoder<'_> {
                 out.push(Stmt::While(id, b.clone(), body));
             }
         }
+    }
+
+    /// A loop that changes the heap, which no `havoc` can make arbitrary:
+    /// explored as written, its invariant proved on entry and after each
+    /// iteration (as `run --check-annotations` checks it), within the bounds.
+    fn checked_loop(
+        &mut self,
+        id: LoopId,
+        b: &Term,
+        body: &Block,
+        clauses: &[Term],
+        scope: Scope,
+        out: &mut Vec<Stmt>,
+    ) {
+        for clause in clauses {
+            let check = Check {
+                kind: CheckKind::InvariantOnEntry(id),
+                clause: clause.clone(),
+            };
+            self.prove(check, None, false, scope, out);
+        }
+        let mut iteration = Vec::new();
+        self.statements(body, scope, &mut iteration);
+        for clause in clauses {
+            let check = Check {
+                kind: CheckKind::InvariantPreserved(id),
+                clause: clause.clone(),
+            };
+            self.prove(check, None, false, scope, &mut iteration);
+        }
+        out.push(Stmt::While(id, b.clone(), iteration.into()));
     }
 
     /// King's cut point at a loop head with invariant `clauses`: proved on

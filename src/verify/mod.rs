@@ -168,11 +168,13 @@ struct Verifier<'a> {
 }
 
 impl Verifier<'_> {
-    /// The units: the main statement, then each body with a contract.
+    /// The units: the main statement, then each body proved once against
+    /// its contract.
     fn units(&self) -> Vec<Unit> {
         let bodies = self.program.annotations.procedures.keys();
+        let modular = bodies.filter(|p| encode::modular(self.program, p));
         std::iter::once(Unit::Main)
-            .chain(bodies.map(|p| Unit::Body(p.clone())))
+            .chain(modular.map(|p| Unit::Body(p.clone())))
             .collect()
     }
 

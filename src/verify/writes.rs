@@ -11,10 +11,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use symex_semantics::program::{Block, Program, Stmt, Target};
 use symex_semantics::term::{Name, Sort};
 
-/// The globals each procedure may write, through its body and its calls.
+/// The globals each procedure may write, through its body and its calls,
+/// and whether it may write the heap.
 pub struct Writes<'p> {
     program: &'p Program,
     procedures: BTreeMap<Name, BTreeSet<Name>>,
+    heap: BTreeSet<Name>,
 }
 
 impl<'p> Writes<'p> {
@@ -28,8 +30,15 @@ impl<'p> Writes<'p> {
                 .keys()
                 .map(|p| (p.clone(), BTreeSet::new()))
                 .collect(),
+            heap: BTreeSet::new(),
         };
         loop {
+            let heap: BTreeSet<Name> = program
+                .procedures
+                .iter()
+                .filter(|(_, procedure)| writes.writes_heap(&procedure.body))
+                .map(|(p, _)| p.clone())
+                .collect();
             let next: BTreeMap<Name, BTreeSet<Name>> = program
                 .procedures
                 .iter()
@@ -42,11 +51,30 @@ impl<'p> Writes<'p> {
                     (p.clone(), globals)
                 })
                 .collect();
-            if next == writes.procedures {
+            if next == writes.procedures && heap == writes.heap {
                 return writes;
             }
             writes.procedures = next;
+            writes.heap = heap;
         }
+    }
+
+    /// Whether `block` may change the heap: assign a field, create an
+    /// object, call a method, or call a procedure that may. A `havoc`
+    /// cannot make the heap arbitrary, so such code is not cut.
+    pub fn writes_heap(&self, block: &[Stmt]) -> bool {
+        block.iter().any(|stmt| match stmt {
+            Stmt::FieldAssign(..) | Stmt::New(..) | Stmt::MethodCall { .. } => true,
+            Stmt::If(_, then, otherwise) => self.writes_heap(then) || self.writes_heap(otherwise),
+            Stmt::While(_, _, body) => self.writes_heap(body),
+            Stmt::Call(p, _) => self.heap.contains(p),
+            _ => false,
+        })
+    }
+
+    /// Whether procedure `p` may change the heap.
+    pub fn procedure_writes_heap(&self, p: &str) -> bool {
+        self.heap.contains(p)
     }
 
     /// The globals procedure `p` may write.

@@ -272,7 +272,7 @@ impl Instrumenter<'_> {
 /// The arguments that pass `old(e)` for each entry of `contract.olds` at a
 /// call of a body with `params` with `args` (and `receiver`): each `e` with
 /// the parameters replaced by the arguments and `this` by the receiver.
-fn entry_values(
+pub fn entry_values(
     contract: &Contract,
     params: &[(Name, Sort)],
     receiver: Option<&Term>,

@@ -5,10 +5,9 @@
 use crate::checked;
 use crate::eval::{eval, eval_bool, EvalError, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
-use crate::reads::read_name;
+use crate::reads::read_values;
 use crate::system::{ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem};
 use crate::term::{Name, Sort, Term};
-use crate::value::Value;
 use std::fmt;
 use std::rc::Rc;
 use std::slice;
@@ -212,18 +211,24 @@ impl Concrete {
 
 impl Concrete {
     /// `⟨havoc x̄; S, V⟩ → ⟨S, V[x̄ := V(x̄ₙ)]⟩`: the `n`-th inputs read, as
-    /// the valuation gives them (King's READ, [`crate::reads`])
+    /// the valuation gives them (King's READ, [`crate::reads`]); `→
+    /// ⟨assumption-violated, V⟩` when an array read changes a length
     fn concrete_havoc(&self, c: &Config, vars: &[(Name, Sort)], rest: Code) -> Vec<Step<Config>> {
         let n = c.reads + 1;
-        let valuation = vars.iter().fold(c.valuation.clone(), |v, (x, sort)| {
-            let value = c
-                .valuation
-                .get(&read_name(x, n))
-                .cloned()
-                .unwrap_or_else(|| Value::default_of(sort));
-            v.update(x.clone(), value)
-        });
-        let mut steps = Concrete::step(c, Rule::Havoc, rest, valuation);
+        let mut steps = match read_values(vars, n, |x| c.valuation.get(x).cloned()) {
+            Some(values) => {
+                let valuation = values
+                    .into_iter()
+                    .fold(c.valuation.clone(), |v, (x, value)| v.update(x, value));
+                Concrete::step(c, Rule::Havoc, rest, valuation)
+            }
+            None => Concrete::step(
+                c,
+                Rule::AssumptionViolated,
+                checked::halted(Halt::AssumptionViolated),
+                c.valuation.clone(),
+            ),
+        };
         steps[0].next.reads = n;
         steps
     }

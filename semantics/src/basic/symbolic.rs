@@ -3,7 +3,7 @@
 
 use crate::checked;
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
-use crate::reads::Reads;
+use crate::reads::{lengths_kept, Reads};
 use crate::subst::Substitution;
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use crate::term::{Name, Sort, Term};
@@ -241,14 +241,16 @@ impl Symbolic {
 }
 
 impl Symbolic {
-    /// `⟨havoc x̄; S, σ, φ⟩ → ⟨S, σ[x̄ := x̄ₙ], φ⟩` with `x̄ₙ` the path's
-    /// `n`-th inputs read (King's READ, [`crate::reads`])
+    /// `⟨havoc x̄; S, σ, φ⟩ → ⟨S, σ[x̄ := x̄ₙ], φ ∧ len(aₙ) = len(a) …⟩` with
+    /// `x̄ₙ` the path's `n`-th inputs read (King's READ, [`crate::reads`]),
+    /// arrays `a` among `x̄` keeping their lengths
     fn symbolic_havoc(&self, c: &Config, vars: &[(Name, Sort)], rest: Code) -> Vec<Step<Config>> {
         let (values, reads) = c.reads.read(vars, c.reads.count() + 1);
+        let lengths = lengths_kept(&values);
         let sigma = values
             .into_iter()
             .fold(c.sigma.clone(), |sigma, (x, value)| sigma.update(x, value));
-        let mut step = self.step(Rule::Havoc, c, Term::bool(true), rest, sigma);
+        let mut step = self.step(Rule::Havoc, c, lengths, rest, sigma);
         step.next.reads = reads;
         vec![step]
     }

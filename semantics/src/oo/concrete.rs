@@ -11,7 +11,7 @@ use super::trace::assign;
 use super::{location, Calls, Errors};
 use crate::eval::{eval, eval_bool, EvalError, ShowValuation, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt, Target};
-use crate::reads::read_name;
+use crate::reads::read_values;
 use crate::system::{ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem};
 use crate::term::{Name, Sort, Term};
 use crate::value::Value;
@@ -99,18 +99,24 @@ impl Concrete {
     }
 
     /// `⟨havoc x̄; S, V⟩ → ⟨S, V[x̄ := V(x̄ₙ)]⟩`: the inputs read by the `n`-th
-    /// fresh step, as the valuation gives them (King's READ, [`crate::reads`])
+    /// fresh step, as the valuation gives them (King's READ, [`crate::reads`]);
+    /// `→ ⟨assumption-violated, V⟩` when an array read changes a length
     fn concrete_havoc(&self, c: &Config, vars: &[(Name, Sort)], rest: Code) -> Steps {
         let n = c.fresh + 1;
-        let valuation = vars.iter().fold(c.valuation.clone(), |v, (x, sort)| {
-            let value = c
-                .valuation
-                .get(&read_name(x, n))
-                .cloned()
-                .unwrap_or_else(|| Value::default_of(sort));
-            v.update(x.clone(), value)
-        });
-        let mut steps = Concrete::step(Rule::Havoc, c, valuation, rest);
+        let mut steps = match read_values(vars, n, |x| c.valuation.get(x).cloned()) {
+            Some(values) => {
+                let valuation = values
+                    .into_iter()
+                    .fold(c.valuation.clone(), |v, (x, value)| v.update(x, value));
+                Concrete::step(Rule::Havoc, c, valuation, rest)
+            }
+            None => Concrete::step(
+                Rule::AssumptionViolated,
+                c,
+                c.valuation.clone(),
+                Code::single(Stmt::Halt(Halt::AssumptionViolated)),
+            ),
+        };
         steps[0].next.fresh = n;
         Ok(steps)
     }

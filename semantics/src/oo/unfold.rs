@@ -26,7 +26,7 @@ use crate::delta::not_nil;
 use crate::delta::Checks;
 use crate::eval::{GroundValues, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt, Target};
-use crate::reads::Reads;
+use crate::reads::{lengths_kept, Reads};
 use crate::system::{
     evaluated_state, Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem,
 };
@@ -228,8 +228,9 @@ impl<P: PathState> Unfold<P> {
         steps
     }
 
-    /// `⟨havoc x̄; S, ρ⟩ → ⟨S, ρ · x̄ := x̄ₙ⟩`, `x̄ₙ` the inputs read by the
-    /// `n`-th fresh step (King's READ, [`crate::reads`])
+    /// `⟨havoc x̄; S, ρ⟩ → ⟨S, ρ · x̄ := x̄ₙ · len(aₙ) = len(a) …⟩`, `x̄ₙ` the
+    /// inputs read by the `n`-th fresh step (King's READ, [`crate::reads`]),
+    /// arrays keeping their lengths
     fn symbolic_havoc(
         &self,
         c: &Config<P>,
@@ -238,10 +239,14 @@ impl<P: PathState> Unfold<P> {
     ) -> Vec<Step<Config<P>>> {
         let n = c.fresh + 1;
         let (values, reads) = c.reads.read(vars, n);
-        let actions = values
+        let lengths = lengths_kept(&values);
+        let mut actions: Vec<Action> = values
             .into_iter()
             .map(|(x, value)| Action::Assign(Location::Var(x, value.sort()), value))
             .collect();
+        if !lengths.is_true() {
+            actions.push(Action::Test(lengths));
+        }
         let mut step = self.step(Rule::Havoc, c, actions, rest);
         step.next.fresh = n;
         step.next.reads = reads;

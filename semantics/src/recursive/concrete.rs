@@ -6,7 +6,7 @@
 use crate::checked;
 use crate::eval::{eval_with, EvalError, Valuation};
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
-use crate::reads::read_name;
+use crate::reads::read_values;
 use crate::system::{
     most_active, ConcreteConfiguration, Configuration, Options, Rule, Step, TransitionSystem,
 };
@@ -186,27 +186,30 @@ impl Concrete {
     /// `⟨(L, havoc x̄; S)·Γ, G⟩ → ⟨(L', S)·Γ, G'⟩` with `L' ∪ G' = (L ∪ G)[x̄ :=
     /// V(x̄ₙ)]`: the `n`-th inputs read, as the valuation `G` gives them
     /// (King's READ, [`crate::reads`]); each `x` is local or global as for
-    /// an assignment
-    fn concrete_havoc(
-        &self,
-        c: &Config,
-        frame: &Frame,
-        vars: &[(Name, Sort)],
-        rest: Code,
-    ) -> Steps {
+    /// an assignment; `→ ⟨(L, assumption-violated)·Γ, G⟩` when an array read
+    /// changes a length
+    fn concrete_havoc(&self, c: &Config, frame: &Frame, vars: &[(Name, Sort)], rest: Code) -> Steps {
         let n = c.reads + 1;
+        let value = |x: &str| {
+            frame
+                .locals
+                .get(x)
+                .or_else(|| c.globals.get(x))
+                .cloned()
+        };
+        let Some(values) = read_values(vars, n, value) else {
+            let top = Concrete::continue_with(frame, checked::halted(Halt::AssumptionViolated));
+            let mut steps = Concrete::step(Rule::AssumptionViolated, c, top, c.globals.clone())?;
+            steps[0].next.reads = n;
+            return Ok(steps);
+        };
         let mut locals = frame.locals.clone();
         let mut globals = c.globals.clone();
-        for (x, sort) in vars {
-            let value = c
-                .globals
-                .get(&read_name(x, n))
-                .cloned()
-                .unwrap_or_else(|| Value::default_of(sort));
-            if super::is_local(&self.program, frame.procedure.as_ref(), x) {
-                locals.insert(x.clone(), value);
+        for (x, value) in values {
+            if super::is_local(&self.program, frame.procedure.as_ref(), &x) {
+                locals.insert(x, value);
             } else {
-                globals.insert(x.clone(), value);
+                globals.insert(x, value);
             }
         }
         let top = Frame {

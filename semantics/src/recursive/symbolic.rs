@@ -5,7 +5,7 @@
 
 use crate::checked;
 use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
-use crate::reads::Reads;
+use crate::reads::{lengths_kept, Reads};
 use crate::subst::{substitute, Substitution};
 use crate::system::{
     most_active, Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem,
@@ -195,9 +195,10 @@ impl Symbolic {
         steps
     }
 
-    /// `⟨(τ, havoc x̄; S)·Δ, σ, φ⟩ → ⟨(τ', S)·Δ, σ', φ⟩` with `τ' ∪ σ' = (τ ∪
-    /// σ)[x̄ := x̄ₙ]`, `x̄ₙ` the path's `n`-th inputs read (King's READ,
-    /// [`crate::reads`]); each `x` is local or global as for an assignment
+    /// `⟨(τ, havoc x̄; S)·Δ, σ, φ⟩ → ⟨(τ', S)·Δ, σ', φ ∧ len(aₙ) = len(a) …⟩`
+    /// with `τ' ∪ σ' = (τ ∪ σ)[x̄ := x̄ₙ]`, `x̄ₙ` the path's `n`-th inputs read
+    /// (King's READ, [`crate::reads`]), arrays keeping their lengths; each
+    /// `x` is local or global as for an assignment
     fn symbolic_havoc(
         &self,
         c: &Config,
@@ -206,6 +207,7 @@ impl Symbolic {
         rest: Code,
     ) -> Vec<Step<Config>> {
         let (values, reads) = c.reads.read(vars, c.reads.count() + 1);
+        let lengths = lengths_kept(&values);
         let mut tau = frame.tau.clone();
         let mut sigma = c.sigma.clone();
         for (x, value) in values {
@@ -220,7 +222,7 @@ impl Symbolic {
             code: rest,
             procedure: frame.procedure.clone(),
         };
-        let mut step = self.step(Rule::Havoc, c, Term::bool(true), top, sigma);
+        let mut step = self.step(Rule::Havoc, c, lengths, top, sigma);
         step.next.reads = reads;
         vec![step]
     }
