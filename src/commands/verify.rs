@@ -10,7 +10,7 @@ use crate::explore::run::{run, RunLimits};
 use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer};
 use crate::report::verify::{json_report, text_report, Shown};
 use crate::verify::{verify, Explorer, Options, PathReplay, Ran, Verdict};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::rc::Rc;
 use symex_semantics::eval::Valuation;
@@ -198,6 +198,21 @@ impl Visitor for Running {
     }
 }
 
+/// The options of `run` that make it run the program as `verify` did.
+fn run_options(common: &Common) -> Vec<String> {
+    let mut options = Vec::new();
+    if common.checked_arrays {
+        options.push("--checked-arrays".to_string());
+    }
+    if let Some(lang) = common.semantics.lang {
+        let name = lang
+            .to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_string());
+        options.push(format!("--lang {name}"));
+    }
+    options
+}
+
 pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let common = &args.common;
     let session = common.session("verify", &[Format::Text, Format::Json])?;
@@ -213,6 +228,7 @@ pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError>
         program: &program,
         language: session.choice.language,
         legacy: program.annotations.is_empty() && !args.k_induction,
+        run_options: run_options(common),
     };
     match common.format {
         Format::Json => writeln!(out, "{:#}", json_report(&report, &shown))?,

@@ -21,6 +21,9 @@ pub struct Shown<'a> {
     pub language: Language,
     /// The report a program without annotations always had.
     pub legacy: bool,
+    /// The options of `run` that replay a counterexample as `verify` ran it
+    /// (`--checked-arrays`, `--lang`).
+    pub run_options: Vec<String>,
 }
 
 impl Shown<'_> {
@@ -189,6 +192,7 @@ fn failure_text(
             if shown.language == Language::Oo {
                 writeln!(out, "  as --heap: {}", heap_json(inputs))?;
             }
+            writeln!(out, "  replay: {}", replay_command(shown, inputs))?;
             let failed = check.clone().unwrap_or_else(|| error.to_string());
             writeln!(
                 out,
@@ -243,6 +247,38 @@ fn failure_text(
     )?;
     let trace: Vec<String> = failure.trace.iter().map(ToString::to_string).collect();
     writeln!(out, "  trace: {}", trace.join("; "))
+}
+
+/// `symex run FILE --check-annotations --input x=v …`, which replays the
+/// counterexample `inputs` (an oo program's heap goes in a `--heap` file).
+fn replay_command(shown: &Shown, inputs: &symex_semantics::eval::Valuation) -> String {
+    let mut words = vec![
+        "symex".to_string(),
+        "run".to_string(),
+        quoted(shown.file),
+        "--check-annotations".to_string(),
+    ];
+    words.extend(shown.run_options.iter().cloned());
+    if shown.language == Language::Oo {
+        words.push("--heap H.json".to_string());
+    } else {
+        for (x, value) in inputs {
+            words.push(format!("--input {}", quoted(&format!("{x}={value}"))));
+        }
+    }
+    words.join(" ")
+}
+
+/// `word`, in single quotes when a shell would split or expand it.
+fn quoted(word: &str) -> String {
+    let plain = word
+        .chars()
+        .all(|c| c.is_alphanumeric() || "=-_./,:+@".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// The report of a program without annotations: proved, one

@@ -117,11 +117,21 @@ fn at_cut_point(trace: &[TraceEntry], after_havocs: &[Valuation]) -> Valuation {
         .unwrap_or_default()
 }
 
-/// Whether a trace entry assigns a ghost (a label, a cut point's number, a value at entry).
+/// Whether a trace entry is about ghosts only: assigns one (a label, a
+/// cut point's number, a value at entry), reads them (k-induction's
+/// choice), or tests them.
 fn is_ghost_entry(entry: &TraceEntry) -> bool {
+    let all_ghosts = |e: &Term| {
+        let vars = e.free_vars();
+        !vars.is_empty() && vars.keys().all(|x| is_ghost(x))
+    };
     match entry {
         TraceEntry::Statement(Stmt::Assign(x, _))
         | TraceEntry::Action(Action::Assign(Location::Var(x, _), _)) => is_ghost(x),
+        TraceEntry::Statement(Stmt::Havoc(vars)) => {
+            !vars.is_empty() && vars.iter().all(|(x, _)| is_ghost(x))
+        }
+        TraceEntry::Condition(b) | TraceEntry::Action(Action::Test(b)) => all_ghosts(b),
         _ => false,
     }
 }

@@ -98,7 +98,9 @@ pub fn encode(program: &Program, unit: &Unit, treatment: Treatment, options: Opt
         let contract = program.annotations.procedures.get(name);
         let owner = Body::Procedure(name.clone());
         let mut procedure = procedure.clone();
-        procedure.params.extend(contract.map(Contract::old_vars).unwrap_or_default());
+        procedure
+            .params
+            .extend(contract.map(Contract::old_vars).unwrap_or_default());
         let scope = Scope {
             locals: &procedure.params,
             assumed: false,
@@ -112,7 +114,9 @@ pub fn encode(program: &Program, unit: &Unit, treatment: Treatment, options: Opt
             let key = (class.name.clone(), method.name.clone());
             let contract = program.annotations.methods.get(&key);
             let owner = Body::Method(key.0, key.1);
-            method.params.extend(contract.map(Contract::old_vars).unwrap_or_default());
+            method
+                .params
+                .extend(contract.map(Contract::old_vars).unwrap_or_default());
             let mut locals = method.params.clone();
             locals.push(("this".into(), Sort::Object(class.name.clone())));
             let scope = Scope {
@@ -201,8 +205,7 @@ pub fn modular(program: &Program, p: &str) -> bool {
 
 impl Encoder<'_> {
     fn modular(&self, p: &str) -> bool {
-        self.program.annotations.procedures.contains_key(p)
-            && !self.writes.procedure_writes_heap(p)
+        self.program.annotations.procedures.contains_key(p) && !self.writes.procedure_writes_heap(p)
     }
 
     /// A body checked at every call: `assert requires`, the body, `assert

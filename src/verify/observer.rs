@@ -2,7 +2,7 @@
 //! error or undecided, each with its label, its cut point, its leaf and
 //! its rules; nothing of the paths that end well, so memory stays flat in
 //! the number of paths (as `explore`'s streamed reports). It stops the
-//! exploration at the first failed assertion unless every failure is wanted.
+//! exploration at the first error unless every failure is wanted.
 
 use super::encode::AT;
 use crate::explore::{
@@ -10,7 +10,6 @@ use crate::explore::{
 };
 use std::io;
 use symex_semantics::annotations::CHECK;
-use symex_semantics::program::ErrorKind;
 use symex_semantics::system::Rule;
 use symex_semantics::term::{Name, Term, TermKind};
 
@@ -28,8 +27,7 @@ pub struct FailedPath {
     pub trace: Vec<TraceEntry>,
 }
 
-/// Collects failed paths; ends the exploration at the first failed
-/// assertion unless `all`.
+/// Collects failed paths; ends the exploration at the first error unless `all`.
 pub struct Collector {
     all: bool,
     pub failed: Vec<FailedPath>,
@@ -58,12 +56,11 @@ impl Collector {
         }
     }
 
-    /// Whether some path ends in a failed assertion (other errors do not
-    /// stop the exploration: a failed assertion is the better counterexample).
-    fn has_failed_assertion(&self) -> bool {
+    /// Whether some path ends in an error.
+    fn has_error(&self) -> bool {
         self.failed
             .iter()
-            .any(|failed| failed.leaf.status == Status::Error(ErrorKind::AssertionFailed))
+            .any(|failed| matches!(failed.leaf.status, Status::Error(_)))
     }
 }
 
@@ -113,7 +110,7 @@ impl Observer for Collector {
     }
 
     fn answered(&self) -> bool {
-        !self.all && self.has_failed_assertion()
+        !self.all && self.has_error()
     }
 
     fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {

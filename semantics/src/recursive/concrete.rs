@@ -188,15 +188,15 @@ impl Concrete {
     /// (King's READ, [`crate::reads`]); each `x` is local or global as for
     /// an assignment; `→ ⟨(L, assumption-violated)·Γ, G⟩` when an array read
     /// changes a length
-    fn concrete_havoc(&self, c: &Config, frame: &Frame, vars: &[(Name, Sort)], rest: Code) -> Steps {
+    fn concrete_havoc(
+        &self,
+        c: &Config,
+        frame: &Frame,
+        vars: &[(Name, Sort)],
+        rest: Code,
+    ) -> Steps {
         let n = c.reads + 1;
-        let value = |x: &str| {
-            frame
-                .locals
-                .get(x)
-                .or_else(|| c.globals.get(x))
-                .cloned()
-        };
+        let value = |x: &str| frame.locals.get(x).or_else(|| c.globals.get(x)).cloned();
         let Some(values) = read_values(vars, n, value) else {
             let top = Concrete::continue_with(frame, checked::halted(Halt::AssumptionViolated));
             let mut steps = Concrete::step(Rule::AssumptionViolated, c, top, c.globals.clone())?;

@@ -1,0 +1,161 @@
+//! `symex verify` on the programs of `tests/verify/`: small programs in the
+//! style of the SV-COMP categories (loops with counters and sums, array
+//! loops with quantifier-free invariants, recursive procedures with
+//! contracts), correct and buggy, each with the verdict it must get in a
+//! `// expect:` line and its options in an `// options:` line. Every
+//! counterexample's printed replay command must fail the program, and
+//! every program proved must run on random inputs without violating an
+//! annotation.
+
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn symex(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The value of a `// key: value` line of `source`.
+fn header<'s>(source: &'s str, key: &str) -> Option<&'s str> {
+    source
+        .lines()
+        .find_map(|line| line.strip_prefix(&format!("// {key}:")))
+        .map(str::trim)
+}
+
+/// The programs of the folder, sorted.
+fn programs() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/verify");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "sx"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Splits a printed command line into words, honouring single quotes.
+fn words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            _ => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
+}
+
+/// A verified program and what verification said.
+struct Verified {
+    file: PathBuf,
+    expected: String,
+    options: Vec<String>,
+    verdict: String,
+    text: String,
+}
+
+fn verify_all() -> Vec<Verified> {
+    programs()
+        .into_iter()
+        .map(|file| {
+            let source = std::fs::read_to_string(&file).unwrap();
+            let expected = header(&source, "expect")
+                .unwrap_or_else(|| panic!("{}: no `// expect:` line", file.display()))
+                .to_string();
+            let options: Vec<String> = header(&source, "options")
+                .map(|o| o.split_whitespace().map(String::from).collect())
+                .unwrap_or_default();
+            let path = file.to_str().unwrap();
+            let mut args = vec!["verify", path, "--format", "json"];
+            args.extend(options.iter().map(String::as_str));
+            let output = symex(&args);
+            let json: Json = serde_json::from_slice(&output.stdout)
+                .unwrap_or_else(|e| panic!("{path}: {e}: {}", stdout(&output)));
+            let mut args = vec!["verify", path];
+            args.extend(options.iter().map(String::as_str));
+            let text = stdout(&symex(&args));
+            Verified {
+                verdict: json["verdict"].as_str().unwrap_or_default().to_string(),
+                file,
+                expected,
+                options,
+                text,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_program_gets_its_expected_verdict_and_every_counterexample_replays() {
+    let verified = verify_all();
+    let mut wrong = Vec::new();
+    let mut replayed = 0;
+    for program in &verified {
+        if program.verdict != program.expected {
+            wrong.push(format!(
+                "{}: expected {}, got {}\n{}",
+                program.file.display(),
+                program.expected,
+                program.verdict,
+                program.text
+            ));
+        }
+        for line in program.text.lines() {
+            let Some(command) = line.trim().strip_prefix("replay: ") else {
+                continue;
+            };
+            let words = words(command);
+            assert_eq!(words[..2], ["symex", "run"], "{command}");
+            let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+            let run = symex(&args);
+            assert_eq!(
+                run.status.code(),
+                Some(1),
+                "{}: `{command}` must fail: {}{}",
+                program.file.display(),
+                stdout(&run),
+                String::from_utf8_lossy(&run.stderr)
+            );
+            replayed += 1;
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // Coverage: the folder holds each kind of program, and each kind of
+    // answer is reached.
+    let count = |f: &dyn Fn(&Verified) -> bool| verified.iter().filter(|v| f(v)).count();
+    let by_induction = |v: &Verified| v.options.iter().any(|o| o == "--k-induction");
+    assert!(count(&|v| v.verdict == "proved" && !by_induction(v)) >= 12);
+    assert!(count(&|v| v.verdict == "proved" && by_induction(v)) >= 6);
+    assert!(count(&|v| v.verdict == "counterexample") >= 4);
+    assert!(count(&|v| v.verdict == "fails") >= 2);
+    assert!(count(&|v| v.verdict == "inconclusive") >= 1);
+    assert!(replayed >= 4, "only {replayed} counterexamples replayed");
+}
