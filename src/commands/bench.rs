@@ -79,6 +79,10 @@ pub struct BenchArgs {
     /// The report written for each exploration.
     #[arg(long, value_enum, default_value_t = BenchOutput::Jsonl)]
     pub output: BenchOutput,
+    /// Print the family's program at the size instead of measuring (to
+    /// measure another command on it, such as `verify`).
+    #[arg(long)]
+    pub source: bool,
 }
 
 /// Where the time of one run went, in milliseconds.
@@ -386,6 +390,14 @@ fn peak_memory_kib() -> Option<u64> {
 }
 
 pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, CliError> {
+    if args.source {
+        let n = args.size.unwrap_or_else(|| args.family.default_size());
+        let source = args.family.source(n).ok_or_else(|| {
+            CliError::new("--source prints the program of one family: branches, loop or array")
+        })?;
+        writeln!(out, "{source}")?;
+        return Ok(super::Exit::Done);
+    }
     let families = match args.family {
         Family::All => vec![Family::Branches, Family::Loop, Family::Array, Family::Path],
         one => vec![one],

@@ -106,12 +106,15 @@ pub fn text_report(report: &Report, shown: &Shown, out: &mut dyn Write) -> io::R
         .count();
     match report.verdict {
         Verdict::Proved => {
-            write!(
-                out,
-                "proved: {} {}",
-                plural(total, "verification condition", "verification conditions"),
-                if total == 1 { "holds" } else { "hold" }
-            )?;
+            match total {
+                0 => write!(out, "proved: no path reaches an error")?,
+                _ => write!(
+                    out,
+                    "proved: {} {}",
+                    plural(total, "verification condition", "verification conditions"),
+                    if total == 1 { "holds" } else { "hold" }
+                )?,
+            }
             if let Some(induction) = &report.induction {
                 write!(out, ", by {}-induction", induction.k)?;
                 let invariants = invariants_text(report, shown);

@@ -251,21 +251,33 @@ fn lockstep(body: &[Stmt], before: &BTreeMap<Name, Term>) -> Vec<Term> {
     let mut out = Vec::new();
     for (i, (x, dx)) in steps.iter().enumerate() {
         for (y, dy) in &steps[i + 1..] {
-            let combination = |u: Term, v: Term| {
-                Term::binary(
-                    BinOp::Sub,
-                    Term::binary(BinOp::Mul, Term::int(*dy), u),
-                    Term::binary(BinOp::Mul, Term::int(*dx), v),
-                )
-            };
+            let combination = |u: &Term, v: &Term| difference(scaled(*dy, u), scaled(*dx, v));
             out.push(Term::binary(
                 BinOp::Eq,
-                combination(int(x), int(y)),
-                combination(before[x].clone(), before[y].clone()),
+                combination(&int(x), &int(y)),
+                combination(&before[x], &before[y]),
             ));
         }
     }
     out
+}
+
+/// `c * e`, folded where `c` is 1 or `e` a literal.
+fn scaled(c: i64, e: &Term) -> Term {
+    match e.kind() {
+        TermKind::Int(n) => Term::int(n * c),
+        _ if c == 1 => e.clone(),
+        _ => Term::binary(BinOp::Mul, Term::int(c), e.clone()),
+    }
+}
+
+/// `a - b`, folded where both are literals or `b` is 0.
+fn difference(a: Term, b: Term) -> Term {
+    match (a.kind(), b.kind()) {
+        (TermKind::Int(m), TermKind::Int(n)) => Term::int(m - n),
+        (_, TermKind::Int(n)) if n.sign() == num_bigint::Sign::NoSign => a,
+        _ => Term::binary(BinOp::Sub, a, b),
+    }
 }
 
 /// `d` when `body` assigns `x` exactly once, at its top level, `x := x + d`

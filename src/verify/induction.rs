@@ -56,3 +56,43 @@ pub fn houdini(verifier: &Verifier, units: &[Unit]) -> BTreeMap<LoopId, Vec<Term
         }
     }
 }
+
+/// At most this many invariants are minimised; beyond, all are reported.
+const MINIMISED: usize = 40;
+
+/// The invariants the proof needs, of those Houdini kept: each left out in
+/// turn, and dropped when every unit is still proved at its `k` without
+/// it. Any subset of invariants is true at every loop head (they hold
+/// together), so the proof with fewer of them is as sound.
+pub fn used(
+    verifier: &Verifier,
+    ks: &[(Unit, usize)],
+    invariants: BTreeMap<LoopId, Vec<Term>>,
+) -> BTreeMap<LoopId, Vec<Term>> {
+    let clauses: Vec<(LoopId, Term)> = invariants
+        .iter()
+        .flat_map(|(id, clauses)| clauses.iter().map(move |c| (*id, c.clone())))
+        .collect();
+    if clauses.len() > MINIMISED {
+        return invariants;
+    }
+    let mut used = invariants;
+    for (id, clause) in clauses {
+        let mut without = used.clone();
+        if let Some(kept) = without.get_mut(&id) {
+            kept.retain(|c| *c != clause);
+        }
+        let proved = ks.iter().all(|(unit, k)| {
+            let treatment = Treatment::Induction {
+                k: *k,
+                invariants: &without,
+            };
+            verifier.check(unit, treatment, false).proved()
+        });
+        if proved {
+            used = without;
+        }
+    }
+    used.retain(|_, clauses| !clauses.is_empty());
+    used
+}

@@ -149,6 +149,15 @@ struct Checked {
     raw: bool,
 }
 
+impl Checked {
+    /// Whether every condition of the unit holds on every path.
+    fn proved(&self) -> bool {
+        self.failures.is_empty()
+            && self.collector.incomplete == 0
+            && self.collector.unexplored == 0
+    }
+}
+
 /// Verifies `program`.
 pub fn verify(program: &Program, explorer: &dyn Explorer, options: Options) -> Report {
     let verifier = Verifier {
@@ -183,7 +192,13 @@ impl Verifier<'_> {
         let (checked, induction) = match self.options.max_k {
             Some(max_k) if loops_to_prove => {
                 let invariants = induction::houdini(&self, &self.units());
-                let (checked, k) = self.by_induction(max_k, &invariants);
+                let (checked, ks) = self.by_induction(max_k, &invariants);
+                let proved = checked.iter().all(|unit| unit.proved());
+                let invariants = match proved {
+                    true => induction::used(&self, &ks, invariants),
+                    false => invariants,
+                };
+                let k = ks.iter().map(|(_, k)| *k).max().unwrap_or(1);
                 (checked, Some(Induction { k, invariants }))
             }
             _ => (self.each_unit(|_| Treatment::Explore), None),
@@ -217,13 +232,13 @@ impl Verifier<'_> {
     }
 
     /// k-induction, `k` from 1 up to `max_k` for each unit until it is
-    /// proved or fails; the units' checks and the largest `k` used.
+    /// proved or fails; the units' checks and the `k` each used.
     fn by_induction(
         &self,
         max_k: usize,
         invariants: &BTreeMap<LoopId, Vec<Term>>,
-    ) -> (Vec<Checked>, usize) {
-        let mut k_used = 1;
+    ) -> (Vec<Checked>, Vec<(Unit, usize)>) {
+        let mut ks = Vec::new();
         let mut all_checked = Vec::new();
         for unit in self.units() {
             let mut k = 1;
@@ -239,7 +254,7 @@ impl Verifier<'_> {
                 }
                 k += 1;
             };
-            k_used = k_used.max(k);
+            ks.push((unit, k));
             let failed = unit_checked
                 .failures
                 .iter()
@@ -249,7 +264,7 @@ impl Verifier<'_> {
                 break;
             }
         }
-        (all_checked, k_used)
+        (all_checked, ks)
     }
 
     /// Explores the verification program of `unit` and classifies its failures.
