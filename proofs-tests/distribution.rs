@@ -279,6 +279,12 @@ impl Required {
         }
     }
 
+    /// These and `cases` as well.
+    pub fn and_cases(mut self, cases: &[&str]) -> Required {
+        self.cases.extend(cases.iter().map(|c| c.to_string()));
+        self
+    }
+
     /// These and `rule` as well.
     pub fn and(mut self, rule: Rule) -> Required {
         self.cases.push(rule.name().to_string());

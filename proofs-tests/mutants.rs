@@ -508,6 +508,7 @@ where
         let top = |c: &recursive::concrete::Config| recursive::concrete::Config {
             stack: c.stack.take(1),
             globals: c.globals.clone(),
+            reads: c.reads,
         };
         self.0.difference(&top(expected), &top(actual))
     }

@@ -4,7 +4,7 @@
 //! successor means `φ → ψσ` is valid on that path — or gives a
 //! counterexample input, confirmed by running it concretely.
 
-use super::language::{with_semantics, Semantics, Visitor};
+use super::language::{with_semantics, Choice, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
 use crate::explore::run::{run, RunLimits};
 use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer};
@@ -14,9 +14,11 @@ use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::rc::Rc;
 use symex_semantics::eval::Valuation;
+use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::Program;
 use symex_semantics::system::{
-    ConcreteConfiguration, Rule, SymbolicConfiguration, TransitionSystem,
+    ConcreteConfiguration, Options as SemanticsOptions, Rule, SymbolicConfiguration,
+    TransitionSystem,
 };
 
 #[derive(Clone, Debug, Args)]
@@ -39,47 +41,49 @@ pub struct VerifyArgs {
 /// Concrete runs stop after this many steps when confirming a counterexample.
 const MAX_RUN_STEPS: usize = 1_000_000;
 
-/// The semantics and the explorer's settings the command line chose.
-struct Chosen<'a> {
-    session: &'a super::Session,
+/// The semantics and the explorer's settings the command line chose: how
+/// the verifier explores and runs its programs.
+pub struct Chosen {
+    pub choice: Choice,
+    pub semantics: SemanticsOptions,
+    pub explore: ExploreOptions,
 }
 
-impl Explorer for Chosen<'_> {
+impl Chosen {
+    /// The default semantics of `program` (SPEC §2) with these settings.
+    pub fn for_program(
+        program: &Program,
+        explore: ExploreOptions,
+        semantics: SemanticsOptions,
+    ) -> Result<Chosen, CliError> {
+        Ok(Chosen {
+            choice: Choice::new(program, None, None, ThisRule::Fresh)?,
+            semantics,
+            explore,
+        })
+    }
+}
+
+impl Explorer for Chosen {
     fn explore(&self, program: &Rc<Program>, observer: &mut dyn Observer) -> bool {
         let visitor = Exploring {
             inputs: program.globals.clone(),
-            options: &self.session.explore,
+            options: &self.explore,
             observer,
         };
-        with_semantics(
-            program.clone(),
-            self.session.choice,
-            self.session.semantics,
-            visitor,
-        )
-        .unwrap_or(false)
+        with_semantics(program.clone(), self.choice, self.semantics, visitor).unwrap_or(false)
     }
 
     fn replay(&self, program: &Rc<Program>, leaf: &Leaf, rules: &[Rule]) -> Option<PathReplay> {
         let visitor = Replaying { leaf, rules };
-        with_semantics(
-            program.clone(),
-            self.session.choice,
-            self.session.semantics,
-            visitor,
-        )
-        .ok()
-        .flatten()
+        with_semantics(program.clone(), self.choice, self.semantics, visitor)
+            .ok()
+            .flatten()
     }
 
     fn run(&self, program: &Rc<Program>, inputs: Valuation) -> Ran {
         let visitor = Running { inputs };
-        match with_semantics(
-            program.clone(),
-            self.session.choice,
-            self.session.semantics,
-            visitor,
-        ) {
+        match with_semantics(program.clone(), self.choice, self.semantics, visitor) {
             Ok(ran) => ran,
             Err(_) => Ran {
                 end: crate::explore::run::RunEnd::Stuck,
@@ -222,7 +226,12 @@ pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError>
         max_k: args.k_induction.then_some(args.max_k),
         semantics: session.semantics,
     };
-    let report = verify(&program, &Chosen { session: &session }, options);
+    let chosen = Chosen {
+        choice: session.choice,
+        semantics: session.semantics,
+        explore: session.explore.clone(),
+    };
+    let report = verify(&program, &chosen, options);
     let shown = Shown {
         file: &session.loaded.path,
         program: &program,

@@ -109,6 +109,17 @@ impl Drop for GuardNode {
     }
 }
 
+/// `model` with a value for every input read that it leaves free (one no
+/// guard mentions, so no model of the guards gives it one).
+fn with_reads(mut model: Valuation, reads: &[(Name, Sort)]) -> Valuation {
+    for (x, sort) in reads {
+        if model.get(x).is_none() {
+            model.insert(x.clone(), Value::default_of(sort));
+        }
+    }
+    model
+}
+
 /// An independent query: the sorted ids of its conjuncts and guard.
 type SliceKey = Vec<u64>;
 
@@ -294,23 +305,26 @@ impl PathSolver {
         let known = node.model.as_ref().filter(|model| {
             (conjoined && node.confirmed) || eval_bool(path_condition, model) == Ok(true)
         });
-        if let Some(model) = known {
+        let model = if let Some(model) = known {
             if model.keys().all(is_input) {
-                return Some(model.clone());
+                model.clone()
+            } else {
+                // The inputs only, over the heap their references point into.
+                model.retain(is_input)
             }
-            // The inputs only, over the heap their references point into.
-            return Some(model.retain(is_input));
-        }
-        self.sync(node);
-        let mut inputs = Cow::Borrowed(&self.inputs);
-        if !reads.is_empty() {
-            inputs.to_mut().extend(reads.iter().cloned());
-        }
-        let solver = self.solver.as_mut()?;
-        match solver.check() {
-            SatResult::Sat => solver.model(&inputs),
-            SatResult::Unsat | SatResult::Unknown => None,
-        }
+        } else {
+            self.sync(node);
+            let mut inputs = Cow::Borrowed(&self.inputs);
+            if !reads.is_empty() {
+                inputs.to_mut().extend(reads.iter().cloned());
+            }
+            let solver = self.solver.as_mut()?;
+            match solver.check() {
+                SatResult::Sat => solver.model(&inputs)?,
+                SatResult::Unsat | SatResult::Unknown => return None,
+            }
+        };
+        Some(with_reads(model, reads))
     }
 
     pub(crate) fn calls(&self) -> u64 {

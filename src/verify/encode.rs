@@ -25,6 +25,7 @@
 //! assumed free of failures, and the next one checked).
 
 use super::conditions::{Condition, CutPoint, Unit};
+use super::mutant::{broken, Mutant};
 use super::writes::Writes;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -255,14 +256,25 @@ impl Encoder<'_> {
         for (param, sort) in &procedure.params {
             self.ghosts.insert(param.clone(), sort.clone());
         }
-        for (old, e) in &contract.olds {
-            self.ghosts.insert(old.clone(), e.sort());
-            out.push(Stmt::Assign(old.clone(), e.clone()));
+        let olds: Vec<Stmt> = contract
+            .olds
+            .iter()
+            .map(|(old, e)| {
+                self.ghosts.insert(old.clone(), e.sort());
+                Stmt::Assign(old.clone(), e.clone())
+            })
+            .collect();
+        let old_at_exit = broken(Mutant::OldAtExit);
+        if !old_at_exit {
+            out.extend(olds.iter().cloned());
         }
         for clause in &contract.requires {
             out.push(self.assume_holds(clause));
         }
         self.statements(&procedure.body, Scope::MAIN, &mut out);
+        if old_at_exit {
+            out.extend(olds);
+        }
         let owner = Body::Procedure(p.clone());
         for clause in &contract.ensures {
             let check = Check {
@@ -490,7 +502,11 @@ impl Encoder<'_> {
             self.prove(check, None, candidate, scope, out);
         }
         out.push(self.cut_point(CutPoint::LoopHead(id)));
-        out.push(self.havoc(&self.writes.block(body), scope));
+        let written = match broken(Mutant::SkipHavoc) {
+            true => BTreeSet::new(),
+            false => self.writes.block(body),
+        };
+        out.push(self.havoc(&written, scope));
         out.extend(clauses.iter().map(|clause| self.assume_holds(clause)));
         let mut iteration = Vec::new();
         self.statements(body, scope, &mut iteration);
@@ -544,6 +560,9 @@ impl Encoder<'_> {
         next.push(Stmt::Assume(Term::bool(false)));
         self.defined_first(std::slice::from_ref(b), scope, &mut step);
         step.push(Stmt::If(b.clone(), next.into(), Rc::from([])));
+        if broken(Mutant::BaseCaseOnly) {
+            step = vec![Stmt::Assume(Term::bool(false))];
+        }
         out.push(Stmt::If(Term::var(&choice, Sort::Bool), base, step.into()));
     }
 

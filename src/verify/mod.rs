@@ -24,12 +24,16 @@ mod classify;
 mod conditions;
 mod encode;
 mod induction;
+mod mutant;
 mod observer;
 mod writes;
 
 pub use classify::{Failure, FailureKind};
 pub use conditions::{Condition, CutPoint, Unit};
 pub use encode::{encode, Encoding, Treatment};
+#[cfg(any(test, feature = "mutants"))]
+pub use mutant::break_verifier;
+pub use mutant::Mutant;
 
 use crate::explore::run::RunEnd;
 use crate::explore::{Leaf, Observer, Replay};
@@ -152,9 +156,7 @@ struct Checked {
 impl Checked {
     /// Whether every condition of the unit holds on every path.
     fn proved(&self) -> bool {
-        self.failures.is_empty()
-            && self.collector.incomplete == 0
-            && self.collector.unexplored == 0
+        self.failures.is_empty() && self.collector.incomplete == 0 && self.collector.unexplored == 0
     }
 }
 
