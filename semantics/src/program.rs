@@ -205,6 +205,41 @@ impl Code {
     pub fn single(stmt: Stmt) -> Code {
         Code::empty().push(&Rc::from(vec![stmt]))
     }
+
+    /// Adds where this code stands to `point`: each block it runs (the
+    /// program's own, shared, so a block is known by its address) and how
+    /// far into it.
+    pub fn extend_point(&self, point: &mut Point) {
+        let mut current = self;
+        while let Some(segment) = &current.0 {
+            point
+                .segments
+                .push((Rc::as_ptr(&segment.block).cast::<Stmt>() as usize, segment.from));
+            point.remaining += segment.block.len() - segment.from;
+            current = &segment.rest;
+        }
+    }
+}
+
+/// Where a configuration stands, for state merging: the statement still to
+/// run, known by the blocks it comes from (two configurations at equal
+/// points run the same statement, in the same stack of frames), and how
+/// many statements are left at the top level of each block.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Point {
+    segments: Vec<(usize, usize)>,
+    /// Statements left, counted at the top level of every block: a step
+    /// that runs a statement other than an `if`, a `while` or a call lowers
+    /// it, so configurations that meet again after a fork are the ones
+    /// furthest behind.
+    pub remaining: usize,
+}
+
+impl Point {
+    /// Separates the frames of a stack.
+    pub fn end_frame(&mut self) {
+        self.segments.push((0, 0));
+    }
 }
 
 /// `P(ū) :: S` (§3).

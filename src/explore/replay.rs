@@ -62,12 +62,17 @@ where
         Ok(state) => (state, None),
         Err(why) => (Valuation::new(), Some(why)),
     };
-    let expected_rules = tree.rules_to(node);
+    // A path through a join takes the rules of one of the paths joined
+    // there, whichever its input selects, in at most the longest's steps:
+    // only its end and final state are predicted.
+    let joined = tree.joined_to(node);
+    let expected_rules = if joined { Vec::new() } else { tree.rules_to(node) };
+    let max_steps = if joined { tree.nodes[node].depth } else { expected_rules.len() };
     let mut rules = Vec::with_capacity(expected_rules.len());
     let finished = run(
         concrete,
         start(inputs.clone()),
-        RunLimits::steps(expected_rules.len()),
+        RunLimits::steps(max_steps),
         |rule, _| rules.push(rule),
     );
     let cut = finished.end == RunEnd::IntegerBound;
