@@ -11,7 +11,7 @@
 use crate::distribution::{self, Required};
 use crate::generators::{BasicProgram, Inputs, RecursiveProgram};
 use crate::king_1976_properties::{explored, king_merging, leaves};
-use crate::{build, catches_on, holds_on, Real, RealRecursive, Systems};
+use crate::{build, catches_on, holds_on, Real, RealRecursive};
 use quickcheck::TestResult;
 use symex::explore::{Merge, Tree};
 use symex_semantics::eval::{eval, eval_bool, Valuation};

@@ -227,6 +227,7 @@ impl Arbitrary for OoProgram {
         let main = Rc::from(draw.block(&mut budget, 2, &calls, true));
         OoProgram(Rc::new(Program {
             classes,
+            loops: Default::default(),
             main,
             ..(*program()).clone()
         }))
@@ -244,6 +245,7 @@ impl Arbitrary for OoProgram {
                     .map(|(_, s)| s.clone())
                     .collect();
                 OoProgram(Rc::new(Program {
+                    loops: Default::default(),
                     main: Rc::from(statements),
                     ..(*self.0).clone()
                 }))

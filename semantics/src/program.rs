@@ -276,6 +276,47 @@ pub struct Program {
     pub procedures: BTreeMap<Name, Procedure>,
     pub classes: BTreeMap<Name, Class>,
     pub main: Block,
+    /// Where each loop is written, for reports that name loops.
+    pub loops: LoopSites,
+}
+
+/// Where a loop is written: the line and column of its `while` (or of its
+/// label), and the label `L: while …`, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopSite {
+    pub line: usize,
+    pub column: usize,
+    pub label: Option<String>,
+}
+
+impl fmt::Display for LoopSite {
+    /// `3:5`, or `L (3:5)` for a labelled loop.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.label {
+            Some(label) => write!(f, "{label} ({}:{})", self.line, self.column),
+            None => write!(f, "{}:{}", self.line, self.column),
+        }
+    }
+}
+
+/// The sites of a program's loops. Where a loop is written does not change
+/// what the program means: all sites are equal, so a program printed and
+/// parsed again is the same program.
+#[derive(Clone, Debug, Default)]
+pub struct LoopSites(pub BTreeMap<LoopId, LoopSite>);
+
+impl PartialEq for LoopSites {
+    fn eq(&self, _: &LoopSites) -> bool {
+        true
+    }
+}
+
+impl Eq for LoopSites {}
+
+impl LoopSites {
+    pub fn get(&self, id: LoopId) -> Option<&LoopSite> {
+        self.0.get(&id)
+    }
 }
 
 impl Program {

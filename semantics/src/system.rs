@@ -5,7 +5,7 @@
 
 use crate::eval::{eval_sharing, EvalError, GroundValues, Valuation};
 use crate::oo::action::Action;
-use crate::program::{Outcome, Point, Stmt};
+use crate::program::{Code, Outcome, Point, Stmt};
 use crate::subst::Substitution;
 use crate::term::{Name, Term};
 use std::fmt;
@@ -207,6 +207,28 @@ pub trait SymbolicConfiguration: Configuration {
         _other: &Self,
         _phi: Term,
         _value: &mut dyn FnMut(&Name, &Term, &Term) -> Term,
+    ) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
+    /// The statements still to run, the active frame's first and then each
+    /// caller's; `None` where the configuration does not list them.
+    fn continuation(&self) -> Option<Vec<&Stmt>> {
+        None
+    }
+
+    /// This configuration with the code `code` makes of its own, the
+    /// globals `updates` rebound and the path condition `phi` (the start of
+    /// a loop body over fresh values, the exit of a loop summarised at
+    /// once); `None` where the configuration has no such form (frames, traces).
+    fn rebuilt(
+        &self,
+        _code: &dyn Fn(&Code) -> Code,
+        _updates: &[(Name, Term)],
+        _phi: Term,
     ) -> Option<Self>
     where
         Self: Sized,

@@ -4,6 +4,7 @@
 
 pub mod backstop;
 pub mod bench;
+pub mod bound;
 pub mod bench_path;
 pub mod check;
 pub mod compare;

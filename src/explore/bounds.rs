@@ -116,7 +116,7 @@ impl LoopContext {
     /// The context after a step by `rule` from a configuration whose next
     /// statement is `head`, in a stack of `frames` frames, and the loop it
     /// leaves, if it leaves one.
-    pub(crate) fn after(
+    pub fn after(
         &self,
         rule: Rule,
         head: Option<&Stmt>,
@@ -125,6 +125,12 @@ impl LoopContext {
         let Some(Stmt::While(id, ..)) = head else {
             return (self.clone(), None);
         };
+        self.after_loop(rule, *id, frames)
+    }
+
+    /// [`LoopContext::after`] a step from the head of the loop `id`.
+    pub fn after_loop(&self, rule: Rule, id: LoopId, frames: usize) -> (LoopContext, Option<LoopExit>) {
+        let id = &id;
         let current = self
             .0
             .last()

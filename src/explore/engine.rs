@@ -377,10 +377,9 @@ where
             unfoldings,
             loops,
         } = pending;
-        let steps = match self.hook.successors(&config, &loops) {
-            Some(steps) => steps,
-            None => self.system.successors(&config),
-        };
+        let steps = self
+            .hook
+            .steps(&config, &loops, self.system.successors(&config));
         if steps.is_empty() {
             let stuck = Status::Unknown(UnknownReason::Stuck);
             self.end(&node, &known, &config, &loops, stuck)?;

@@ -21,9 +21,9 @@ pub enum Stop<'a> {
 /// Follows loops during an exploration; every method does nothing by default.
 pub trait LoopHook<C> {
     /// The steps to take from `config`, inside the loops of `context`,
-    /// instead of the semantics' own successors; `None` for those.
-    fn successors(&mut self, _config: &C, _context: &LoopContext) -> Option<Vec<Step<C>>> {
-        None
+    /// given the semantics' own `steps` (which it takes by default).
+    fn steps(&mut self, _config: &C, _context: &LoopContext, steps: Vec<Step<C>>) -> Vec<Step<C>> {
+        steps
     }
 
     /// A path left a loop by its exit rule: `exit` says which and after how

@@ -287,6 +287,27 @@ impl SymbolicConfiguration for Config {
         self.sigma = self.sigma.map_values(fold);
     }
 
+    fn continuation(&self) -> Option<Vec<&Stmt>> {
+        Some(self.code.statements())
+    }
+
+    fn rebuilt(
+        &self,
+        code: &dyn Fn(&Code) -> Code,
+        updates: &[(Name, Term)],
+        phi: Term,
+    ) -> Option<Config> {
+        let sigma = updates
+            .iter()
+            .fold(self.sigma.clone(), |sigma, (x, e)| sigma.update(x.clone(), e.clone()));
+        Some(Config {
+            code: code(&self.code),
+            sigma,
+            phi,
+            program: self.program.clone(),
+        })
+    }
+
     fn point(&self) -> Option<Point> {
         let mut point = Point::default();
         self.code.extend_point(&mut point);

@@ -480,6 +480,10 @@ impl SymbolicConfiguration for Config {
         }
     }
 
+    fn continuation(&self) -> Option<Vec<&Stmt>> {
+        Some(self.stack.iter().flat_map(|frame| frame.code.statements()).collect())
+    }
+
     fn point(&self) -> Option<Point> {
         let mut point = Point::default();
         for frame in &self.stack {
