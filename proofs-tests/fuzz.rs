@@ -399,6 +399,7 @@ fn with_boolean_array(program: &Program, index: i64) -> Program {
     main.extend(program.main.iter().cloned());
     Program {
         globals,
+        loops: Default::default(),
         main: Rc::from(main),
         annotations: Default::default(),
         ..program.clone()

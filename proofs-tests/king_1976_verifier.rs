@@ -349,7 +349,7 @@ fn sound(program: Annotated) -> TestResult {
         };
         if let CheckKind::InvariantOnEntry(_) = condition.check.kind {
             distribution::record_case("entry condition fails");
-            let expected = condition.describe(&parsed.annotations.places);
+            let expected = condition.describe(&parsed);
             if check.as_ref() != Some(&expected) {
                 return TestResult::error(format!(
                     "{expected} fails, but the run fails at {check:?}:\n{}",

@@ -227,6 +227,7 @@ impl Arbitrary for OoProgram {
         let main = Rc::from(draw.block(&mut budget, 2, &calls, true));
         OoProgram(Rc::new(Program {
             classes,
+            loops: Default::default(),
             main,
             annotations: Default::default(),
             ..(*program()).clone()
@@ -245,6 +246,7 @@ impl Arbitrary for OoProgram {
                     .map(|(_, s)| s.clone())
                     .collect();
                 OoProgram(Rc::new(Program {
+                    loops: Default::default(),
                     main: Rc::from(statements),
                     annotations: Default::default(),
                     ..(*self.0).clone()

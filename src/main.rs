@@ -34,6 +34,10 @@ enum Command {
     /// condition that fails (exit 1); exit 3 when a bound, the solver or
     /// k-induction left something undecided.
     Verify(VerifyArgs),
+    /// Every loop's inner bound (Zhao et al. 2017): the largest iteration
+    /// count of one entry on a feasible path, with a witness input replayed
+    /// to it; exact (exit 0) or a lower bound (exit 3).
+    Bound(commands::bound::BoundArgs),
     /// Run the symbolic and concrete semantics side by side on random inputs
     /// and check the paper's theorems on this program (exit 1 on a disagreement).
     Check(CheckArgs),
@@ -84,6 +88,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Explore(args) => commands::explore::command(args, &mut out),
         Command::Tests(common) => commands::tests::command(common, &mut out),
         Command::Verify(args) => commands::verify::command(args, &mut out),
+        Command::Bound(args) => commands::bound::command(args, &mut out),
         Command::Check(args) => commands::check::command(args, &mut out),
         Command::Bench(args) => commands::bench::command(args, &mut out),
         Command::Compare(args) => commands::compare::command(args, &mut out),

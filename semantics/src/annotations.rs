@@ -11,7 +11,7 @@
 
 mod instrument;
 
-pub use instrument::{entry_values, instrument, Body, Check, CheckKind, Instrumented};
+pub use instrument::{entry_values, instrument, loop_name, Body, Check, CheckKind, Instrumented};
 
 use crate::program::LoopId;
 use crate::term::{Name, Sort, Term};
@@ -85,12 +85,12 @@ impl Contract {
     }
 }
 
-/// Where loops, procedures and methods are written. Places say where a
-/// program came from, not what it means: two programs that differ only in
-/// their places are equal (printing and parsing again moves every place).
+/// Where procedures and methods are written (loops are in
+/// [`crate::program::LoopSites`]). Places say where a program came from,
+/// not what it means: two programs that differ only in their places are
+/// equal (printing and parsing again moves every place).
 #[derive(Clone, Debug, Default)]
 pub struct Places {
-    pub loops: BTreeMap<LoopId, Place>,
     pub procedures: BTreeMap<Name, Place>,
     /// By class and method.
     pub methods: BTreeMap<(Name, Name), Place>,
@@ -121,10 +121,5 @@ impl Annotations {
     /// Whether the program carries any annotation.
     pub fn is_empty(&self) -> bool {
         self.invariants.is_empty() && self.procedures.is_empty() && self.methods.is_empty()
-    }
-
-    /// The place of loop `id`, if known.
-    pub fn loop_place(&self, id: LoopId) -> Option<Place> {
-        self.places.loops.get(&id).copied()
     }
 }

@@ -60,6 +60,28 @@ impl Reads {
         (values, reads)
     }
 
+    /// The reads of two paths joined (state merging): every input either
+    /// has read, and the larger count, so that the next read's names are
+    /// fresh on both (a name read on both stands for each path's own input:
+    /// the paths' conditions keep them apart).
+    pub fn join(&self, other: &Reads) -> Reads {
+        let (mut joined, extra) = match self.count >= other.count {
+            true => (self.clone(), other),
+            false => (other.clone(), self),
+        };
+        let known = joined.inputs();
+        for (name, sort) in extra.inputs() {
+            if !known.iter().any(|(x, _)| *x == name) {
+                joined.newest = Some(Rc::new(Read {
+                    name,
+                    sort,
+                    previous: joined.newest.take(),
+                }));
+            }
+        }
+        joined
+    }
+
     /// The inputs read, oldest first.
     pub fn inputs(&self) -> Vec<(Name, Sort)> {
         let mut inputs = Vec::new();

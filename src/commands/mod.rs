@@ -5,6 +5,7 @@
 pub mod backstop;
 pub mod bench;
 pub mod bench_path;
+pub mod bound;
 pub mod check;
 pub mod compare;
 pub mod explore;
@@ -19,7 +20,7 @@ pub mod step;
 pub mod tests;
 pub mod verify;
 
-use crate::explore::{Bounds, ExploreOptions, Strategy};
+use crate::explore::{Bounds, ExploreOptions, Merge, Strategy};
 use crate::report::{diagnostic, Header};
 use clap::{Args, ValueEnum};
 use language::Choice;
@@ -259,6 +260,11 @@ pub struct Common {
     /// is reported as unexplored; default: three quarters of the memory available at start).
     #[arg(long, value_name = "MB")]
     pub max_memory_mb: Option<usize>,
+    /// Join configurations that meet at the same point, in the same loop
+    /// context and stack of frames (state merging: `φ1 || φ2`, values
+    /// `if φ1 then v1 else v2 fi`); forward symbolic execution only.
+    #[arg(long)]
+    pub merge: bool,
     /// Print path conditions and states with their ground parts folded (the default).
     #[arg(long, overrides_with = "no_simplify")]
     pub simplify: bool,
@@ -303,6 +309,11 @@ impl Common {
         }
         let loaded = load(&self.file)?;
         let choice = self.semantics.choice(&loaded.program)?;
+        if self.merge && choice.method != Method::Forward {
+            return Err(CliError::new(
+                "--merge joins the configurations of forward symbolic execution; this program runs with --method wp (add --method forward)",
+            ));
+        }
         let strategy = match self.strategy {
             StrategyArg::Dfs => Strategy::Dfs,
             StrategyArg::Bfs => Strategy::Bfs,
@@ -323,6 +334,7 @@ impl Common {
             record_configurations: self.format == Format::Dot,
             assumption: inputs::fixed_condition(&self.fix, &loaded.program.globals)?,
             simplify: !self.no_simplify,
+            merge: if self.merge { Merge::Join } else { Merge::Off },
         };
         if let Some(mb) = self.max_memory_mb {
             crate::memory::set_budget(mb.saturating_mul(1 << 20));

@@ -153,7 +153,7 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             == RunEnd::Finished(Outcome::Halted(Halt::Error(ErrorKind::AssertionFailed)));
         let label = finished.state.get(CHECK).and_then(Value::as_int)?;
         let check = instrumented.check(usize::try_from(label).ok()?)?;
-        failed.then(|| check.describe(&loaded.program.annotations.places))
+        failed.then(|| check.describe(&loaded.program))
     });
     finished.state = finished.state.retain(|x| !is_ghost(x));
     let (outcome, error, exit) = match finished.end {

@@ -7,7 +7,7 @@
 use super::language::{with_semantics, Choice, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
 use crate::explore::run::{run, RunLimits};
-use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer};
+use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer, Steps};
 use crate::report::verify::{json_report, text_report, Shown};
 use crate::verify::{verify, Explorer, Options, PathReplay, Ran, Verdict};
 use clap::{Args, ValueEnum};
@@ -74,8 +74,8 @@ impl Explorer for Chosen {
         with_semantics(program.clone(), self.choice, self.semantics, visitor).unwrap_or(false)
     }
 
-    fn replay(&self, program: &Rc<Program>, leaf: &Leaf, rules: &[Rule]) -> Option<PathReplay> {
-        let visitor = Replaying { leaf, rules };
+    fn replay(&self, program: &Rc<Program>, leaf: &Leaf, steps: Steps) -> Option<PathReplay> {
+        let visitor = Replaying { leaf, steps };
         with_semantics(program.clone(), self.choice, self.semantics, visitor)
             .ok()
             .flatten()
@@ -140,7 +140,7 @@ fn visible<C: ConcreteConfiguration>(config: &C) -> Valuation {
 
 struct Replaying<'a> {
     leaf: &'a Leaf,
-    rules: &'a [Rule],
+    steps: Steps<'a>,
 }
 
 impl Visitor for Replaying<'_> {
@@ -157,7 +157,7 @@ impl Visitor for Replaying<'_> {
         let mut last = Valuation::new();
         let replay = replay_path(
             self.leaf,
-            self.rules,
+            self.steps,
             &semantics.concrete,
             |inputs| semantics.start(inputs),
             |rule, config| {

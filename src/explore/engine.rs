@@ -1,14 +1,16 @@
 //! The worklist: expand configurations in the strategy's order, keep the
 //! feasible successors, end each path with an explicit status.
 
-use super::bounds::{calls_within, Bounds, Unfoldings};
+use super::bounds::{calls_within, Bounds, LoopContext, Unfoldings};
+use super::hook::{LoopHook, NoHook, Stop};
+use super::merge::{join, Merge, MergingFrontier};
 use super::node::{Arrival, PathNode};
 use super::observer::{Finished, Observer, TreeRecorder};
 use super::path_solver::{Feasibility, Link, PathSolver};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{
-    BoundReason, Edge, Leaf, Limit, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree,
+    BoundReason, Edge, Join, Leaf, Limit, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree,
     Unexplored, UnknownReason,
 };
 use crate::simplify::{GuardFolder, Simplifier};
@@ -40,6 +42,8 @@ pub struct ExploreOptions {
     /// e-graph simplifier (`--no-simplify` keeps the raw terms of the paper's
     /// rules; feasibility checks fold the ground parts of guards either way).
     pub simplify: bool,
+    /// Join configurations that meet at the same point (`--merge`).
+    pub merge: Merge,
 }
 
 impl Default for ExploreOptions {
@@ -52,6 +56,7 @@ impl Default for ExploreOptions {
             record_configurations: false,
             assumption: Term::bool(true),
             simplify: true,
+            merge: Merge::Off,
         }
     }
 }
@@ -65,6 +70,7 @@ struct Pending<C> {
     known: Known,
     config: C,
     unfoldings: Unfoldings,
+    loops: LoopContext,
 }
 
 /// What is known of a pending node, dropped once it is expanded (its
@@ -115,6 +121,23 @@ where
     S: TransitionSystem,
     S::Config: SymbolicConfiguration,
 {
+    explore_with(system, initial, inputs, options, observer, &mut NoHook)
+}
+
+/// [`explore_into`] with a hook that follows the loops (and may replace
+/// a configuration's steps).
+pub fn explore_with<S>(
+    system: &S,
+    initial: S::Config,
+    inputs: &BTreeMap<Name, Sort>,
+    options: &ExploreOptions,
+    observer: &mut dyn Observer,
+    hook: &mut dyn LoopHook<S::Config>,
+) -> io::Result<Stats>
+where
+    S: TransitionSystem,
+    S::Config: SymbolicConfiguration,
+{
     let start = Instant::now();
     let deadline = options.bounds.time_limit.map(|limit| start + limit);
     let mut explorer = Explorer {
@@ -127,6 +150,7 @@ where
         ground: GroundValues::default(),
         link_parents: observer.reads_ancestors(),
         observer,
+        hook,
         deadline,
         unexplored: Vec::new(),
         next_id: 0,
@@ -158,6 +182,7 @@ struct Explorer<'a, S: TransitionSystem> {
     /// Whether nodes keep their parents: the observer reads ancestors.
     link_parents: bool,
     observer: &'a mut dyn Observer,
+    hook: &'a mut dyn LoopHook<S::Config>,
     deadline: Option<Instant>,
     /// Where a limit cut exploration off.
     unexplored: Vec<Unexplored>,
@@ -187,27 +212,121 @@ where
             (&assumption, &Term::bool(true)),
             unknown,
         )?;
-        let mut frontier = Frontier::new(&self.options.strategy);
+        let mut frontier = match self.options.merge {
+            Merge::Off => Waiting::Strategy(Frontier::new(&self.options.strategy)),
+            _ => Waiting::Merging(MergingFrontier::new()),
+        };
         let root_candidate = Candidate {
             node: root.id,
             depth: 0,
             rule: None,
         };
-        if let Some(pending) = self.arrive(root, known, initial, Unfoldings::default(), None)? {
-            frontier.extend(vec![(root_candidate, pending)]);
+        let start = (Unfoldings::default(), LoopContext::default());
+        if let Some(pending) = self.arrive(root, known, initial, start, None)? {
+            self.wait(&mut frontier, vec![(root_candidate, pending)])?;
         }
         while let Some(pending) = frontier.pop() {
             if let Some(reason) = self.limit() {
-                self.leave(&pending.node, reason);
+                self.leave_pending(&pending, reason);
                 while let Some(rest) = frontier.pop() {
-                    self.leave(&rest.node, reason);
+                    self.leave_pending(&rest, reason);
                 }
                 break;
             }
             let successors = self.expand(pending)?;
-            frontier.extend(successors);
+            self.wait(&mut frontier, successors)?;
         }
         Ok(())
+    }
+
+    /// Puts successors in the frontier; with merging, one that meets a
+    /// configuration waiting at its point is joined with it.
+    fn wait(
+        &mut self,
+        frontier: &mut Waiting<Pending<S::Config>>,
+        successors: Vec<(Candidate, Pending<S::Config>)>,
+    ) -> io::Result<()> {
+        let merging = match frontier {
+            Waiting::Strategy(frontier) => {
+                frontier.extend(successors);
+                return Ok(());
+            }
+            Waiting::Merging(merging) => merging,
+        };
+        for (_, pending) in successors {
+            let Some(point) = pending.config.point() else {
+                merging.push(None, pending);
+                continue;
+            };
+            let key = (point, pending.loops.clone());
+            let pending = match merging.take(&key) {
+                Some(waiting) => self.join(waiting, pending)?,
+                None => pending,
+            };
+            merging.push(Some(key), pending);
+        }
+        Ok(())
+    }
+
+    /// The configuration joined from `waiting` and `arriving` (at the same
+    /// point and loop context), at a node of its own that names both.
+    fn join(
+        &mut self,
+        waiting: Pending<S::Config>,
+        arriving: Pending<S::Config>,
+    ) -> io::Result<Pending<S::Config>> {
+        let start = Instant::now();
+        let Some(joined) = join(
+            &waiting.config,
+            &arriving.config,
+            self.options.merge,
+            &mut self.simplifier,
+        ) else {
+            // Unreachable: configurations with a point join.
+            return Ok(waiting);
+        };
+        let simplifier = &mut self.simplifier;
+        let link = self
+            .solver
+            .join(&waiting.known.link, &arriving.known.link, &mut |term| {
+                simplifier.simplify(term)
+            });
+        self.simplifier_time += start.elapsed();
+        let mut config = joined.config;
+        if self.options.simplify {
+            let folder = &mut self.guards;
+            let phi = config.path_condition().clone();
+            config.condense(&phi, &mut |e| folder.fold(e));
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let from = vec![waiting.node.id, arriving.node.id];
+        let node = Rc::new(PathNode {
+            id,
+            parent_id: Some(waiting.node.id),
+            parent: self.link_parents.then(|| waiting.node.clone()),
+            depth: waiting.node.depth.max(arriving.node.depth),
+            arrival: Arrival::Join(Join::new(from, joined.condition)),
+            configuration: self
+                .options
+                .record_configurations
+                .then(|| config.to_string()),
+            guards: config.path_condition().clone(),
+        });
+        self.stats.merges += 1;
+        self.observer.node(&node)?;
+        let known = Known {
+            link,
+            reported: config.path_condition().clone(),
+            literal: false,
+        };
+        Ok(Pending {
+            node,
+            known,
+            config,
+            unfoldings: waiting.unfoldings.max(&arriving.unfoldings),
+            loops: waiting.loops,
+        })
     }
 
     /// The limit that stops exploration now, if one is reached.
@@ -233,6 +352,13 @@ where
         }
     }
 
+    /// Records the paths through a pending configuration as cut off by `reason`.
+    fn leave_pending(&mut self, pending: &Pending<S::Config>, reason: Limit) {
+        self.hook
+            .stopped(&pending.config, &pending.loops, Stop::Unexplored(reason));
+        self.leave(&pending.node, reason);
+    }
+
     /// Records the paths through `node` as cut off by `reason`.
     fn leave(&mut self, node: &PathNode, reason: Limit) {
         self.unexplored.push(Unexplored {
@@ -253,16 +379,20 @@ where
             known,
             config,
             unfoldings,
+            loops,
         } = pending;
-        let steps = self.system.successors(&config);
+        let steps = self
+            .hook
+            .steps(&config, &loops, self.system.successors(&config));
         if steps.is_empty() {
             let stuck = Status::Unknown(UnknownReason::Stuck);
-            self.end(&node, &known, &config, stuck)?;
+            self.end(&node, &known, &config, &loops, stuck)?;
             return Ok(Vec::new());
         }
         let mut children = Vec::with_capacity(steps.len());
         for step in steps {
-            if let Some(child) = self.successor(&node, &known, &config, &unfoldings, step)? {
+            let counts = (&unfoldings, &loops);
+            if let Some(child) = self.successor(&node, &known, &config, counts, step)? {
                 children.push(child);
             }
         }
@@ -277,7 +407,7 @@ where
         node: Rc<PathNode>,
         known: Known,
         config: S::Config,
-        unfoldings: Unfoldings,
+        (unfoldings, loops): (Unfoldings, LoopContext),
         end: Option<Status>,
     ) -> io::Result<Option<Pending<S::Config>>> {
         let ended = end
@@ -288,7 +418,7 @@ where
             });
         match ended {
             Some(status) => {
-                self.end(&node, &known, &config, status)?;
+                self.end(&node, &known, &config, &loops, status)?;
                 Ok(None)
             }
             None => Ok(Some(Pending {
@@ -296,6 +426,7 @@ where
                 known,
                 config,
                 unfoldings,
+                loops,
             })),
         }
     }
@@ -307,13 +438,16 @@ where
         node: &PathNode,
         known: &Known,
         config: &S::Config,
+        loops: &LoopContext,
         status: Status,
     ) -> io::Result<()> {
         if let Some(reason) = self.limit() {
+            self.hook.stopped(config, loops, Stop::Unexplored(reason));
             self.leave(node, reason);
             return Ok(());
         }
         let (leaf, from_nodes) = self.finish(node, known, config, status);
+        self.hook.stopped(config, loops, Stop::Ended(&leaf.status));
         self.report(node, leaf, from_nodes)
     }
 
@@ -324,7 +458,7 @@ where
         node: &Rc<PathNode>,
         known: &Known,
         config: &S::Config,
-        unfoldings: &Unfoldings,
+        (unfoldings, loops): (&Unfoldings, &LoopContext),
         step: Step<S::Config>,
     ) -> io::Result<Option<(Candidate, Pending<S::Config>)>> {
         let Step {
@@ -360,6 +494,7 @@ where
         if let Err(reason) = calls_within(rule, &next, &self.options.bounds) {
             end.get_or_insert(Status::Bounded(reason));
         }
+        let (loops, exit) = loops.after(rule, head, config.frames());
         let trace = match next.actions_since(config) {
             Some(actions) => actions.into_iter().map(TraceEntry::Action).collect(),
             None => trace_entry(rule, head, self.inputs).into_iter().collect(),
@@ -382,7 +517,10 @@ where
             depth: child.depth,
             rule: Some(rule),
         };
-        let pending = self.arrive(child, known, next, unfoldings, end)?;
+        if let Some(exit) = exit.filter(|_| end.is_none()) {
+            self.hook.exited(exit, &child, &next);
+        }
+        let pending = self.arrive(child, known, next, (unfoldings, loops), end)?;
         Ok(pending.map(|pending| (candidate, pending)))
     }
 
@@ -589,5 +727,21 @@ where
             leaf,
             from_nodes,
         })
+    }
+}
+
+/// The configurations waiting to be expanded: in a strategy's order, or
+/// merged where they meet.
+enum Waiting<T> {
+    Strategy(Frontier<T>),
+    Merging(MergingFrontier<T>),
+}
+
+impl<T> Waiting<T> {
+    fn pop(&mut self) -> Option<T> {
+        match self {
+            Waiting::Strategy(frontier) => frontier.pop(),
+            Waiting::Merging(frontier) => frontier.pop(),
+        }
     }
 }

@@ -6,6 +6,9 @@
 //!   child (so a two-way branch costs at most one query);
 //! - a guard `x op c` on an input that only such guards constrain is decided
 //!   by intervals ([`super::summary`]), without a query;
+//! - a guard that interval arithmetic makes false over the ranges the
+//!   path's bounds give its inputs is infeasible without a query
+//!   ([`super::ranges`]);
 //! - a guard that pins down one input (`a[3] = x`, `x5 > 0`) is tried on the
 //!   model mended at that input ([`super::repair`]), again without a query;
 //! - a query holds only the conjuncts that share variables, transitively,
@@ -22,6 +25,7 @@
 //! the path, which a child's model inherits by re-evaluating only the
 //! guards that mention the inputs where it differs ([`super::summary`]).
 
+use super::ranges::Ranges;
 use super::repair::{candidate, repaired};
 use super::summary::{changed, implies, Summary};
 use crate::solver::{SatResult, Solver};
@@ -219,6 +223,51 @@ impl PathSolver {
         }
     }
 
+    /// The link of a configuration joined from those of `a` and `b` (state
+    /// merging): the guards their paths share, then the disjunction of the
+    /// conjunctions of the rest, left out when `simplify` makes it `true`
+    /// (`b ∨ ¬b`). The model of `a` satisfies it, so it serves the join.
+    pub(crate) fn join(&self, a: &Link, b: &Link, simplify: &mut dyn FnMut(&Term) -> Term) -> Link {
+        let common = common_anchor(a.anchor.as_ref(), b.anchor.as_ref());
+        let rest = |link: &Link| {
+            let guards: Vec<Term> =
+                std::iter::successors(link.anchor.as_ref(), |g| g.previous.as_ref())
+                    .take_while(|g| !common.as_ref().is_some_and(|c| Rc::ptr_eq(c, g)))
+                    .map(|g| g.guard.clone())
+                    .collect();
+            Term::conjunction(guards.into_iter().rev())
+        };
+        let disjunction = simplify(&Term::or(rest(a), rest(b)));
+        let mut anchor = common;
+        if !disjunction.is_true() {
+            let vars = self.vars_of(&disjunction);
+            let mut path_vars = anchor
+                .as_ref()
+                .map(|g| g.path_vars.clone())
+                .unwrap_or_default();
+            Rc::make_mut(&mut path_vars).extend(vars.iter().map(|(x, s)| (x.clone(), s.clone())));
+            anchor = Some(Rc::new(GuardNode {
+                guard: disjunction,
+                vars: vars.into_iter().collect(),
+                path_vars,
+                level: anchor.as_ref().map_or(0, |g| g.level + 1),
+                previous: anchor,
+            }));
+        }
+        let mut guards: Vec<&GuardNode> =
+            std::iter::successors(anchor.as_deref(), |g| g.previous.as_deref()).collect();
+        guards.reverse();
+        let summary = guards.into_iter().fold(Summary::default(), |summary, g| {
+            summary.with(&g.guard, g.vars.keys().cloned())
+        });
+        Link {
+            anchor,
+            model: a.model.clone(),
+            confirmed: a.confirmed,
+            summary,
+        }
+    }
+
     /// Is the path condition of `node` conjoined with `guard` satisfiable?
     pub(crate) fn check_step(&mut self, node: &Link, guard: &Term) -> Feasibility {
         let known = node.model.clone();
@@ -255,6 +304,10 @@ impl PathSolver {
             if let Some(mended) = self.confirmed_repair(node, model, guard) {
                 return Feasibility::sat(Some(mended), true);
             }
+        }
+        let confined = |x: &Name| node.summary.range(x);
+        if Ranges::new(&confined).truth(guard) == Some(false) {
+            return Feasibility::unsat();
         }
         let vars = self.vars_of(guard);
         let found = match node
@@ -490,6 +543,21 @@ impl PathSolver {
             solver.push();
             solver.assert(&g.guard);
             self.stack.push(g);
+        }
+    }
+}
+
+/// The last guard node two chains share.
+fn common_anchor(a: Option<&Rc<GuardNode>>, b: Option<&Rc<GuardNode>>) -> Option<Rc<GuardNode>> {
+    let (mut a, mut b) = (a?, b?);
+    loop {
+        if Rc::ptr_eq(a, b) {
+            return Some(a.clone());
+        }
+        if a.level >= b.level {
+            a = a.previous.as_ref()?;
+        } else {
+            b = b.previous.as_ref()?;
         }
     }
 }

@@ -56,15 +56,34 @@ where
     C::Config: ConcreteConfiguration,
 {
     let leaf = tree.leaf(node)?;
-    replay_path(leaf, &tree.rules_to(node), concrete, start, |_, _| {})
+    let rules = tree.rules_to(node);
+    // A path through a join takes the rules of one of the paths joined
+    // there, whichever its input selects, in at most the longest's steps:
+    // only its end and final state are predicted.
+    let steps = match tree.joined_to(node) {
+        true => Steps::Joined {
+            depth: tree.nodes[node].depth,
+        },
+        false => Steps::Rules(&rules),
+    };
+    replay_path(leaf, steps, concrete, start, |_, _| {})
 }
 
-/// Replays the path that takes `expected_rules` to `leaf`, showing each
+/// What a replayed path's run must take.
+#[derive(Clone, Copy)]
+pub enum Steps<'a> {
+    /// These rules, one by one.
+    Rules(&'a [Rule]),
+    /// A path through a join: any rules, at most `depth` of them.
+    Joined { depth: usize },
+}
+
+/// Replays the path to `leaf` that takes `expected` steps, showing each
 /// concrete step to `observe`; `None` for a path with no model or that did
 /// not run to its end.
 pub fn replay_path<C>(
     leaf: &Leaf,
-    expected_rules: &[Rule],
+    expected: Steps,
     concrete: &C,
     start: impl FnOnce(Valuation) -> C::Config,
     mut observe: impl FnMut(Rule, &C::Config),
@@ -79,11 +98,15 @@ where
         Ok(state) => (state, None),
         Err(why) => (Valuation::new(), Some(why)),
     };
+    let (expected_rules, max_steps) = match expected {
+        Steps::Rules(rules) => (rules, rules.len()),
+        Steps::Joined { depth } => (&[][..], depth),
+    };
     let mut rules = Vec::with_capacity(expected_rules.len());
     let finished = run(
         concrete,
         start(inputs.clone()),
-        RunLimits::steps(expected_rules.len()),
+        RunLimits::steps(max_steps),
         |rule, config| {
             rules.push(rule);
             observe(rule, config);

@@ -13,6 +13,7 @@
 //!   constrain is decided exactly by intersecting intervals, with no query
 //!   (the guards on other inputs are satisfied by the confirmed model).
 
+use super::ranges::Range;
 use crate::simplify;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
@@ -262,6 +263,17 @@ impl Summary {
                 })
                 .all(|list| eval_bool(&list.guard, model) == Ok(true))
         })
+    }
+
+    /// The range the path's bounds on `x` (plain and shifted) confine it to.
+    pub(crate) fn range(&self, x: &Name) -> Range {
+        let unbounded = Interval::default();
+        let plain = self.intervals.get(x).unwrap_or(&unbounded);
+        let met = plain.meet(self.shifted.get(x).unwrap_or(&unbounded));
+        Range {
+            low: met.low,
+            high: met.high,
+        }
     }
 
     /// For a guard `x op c` on an input no other kind of guard on the path

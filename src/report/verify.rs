@@ -8,7 +8,7 @@ use crate::simplify::simplify;
 use crate::verify::{Condition, Failure, FailureKind, Report, Status, Verdict};
 use serde_json::{json, Value as Json};
 use std::io::{self, Write};
-use symex_semantics::annotations::Places;
+use symex_semantics::annotations::loop_name;
 use symex_semantics::eval::ShowValuation;
 use symex_semantics::program::{Language, Program};
 use symex_semantics::term::Term;
@@ -27,10 +27,6 @@ pub struct Shown<'a> {
 }
 
 impl Shown<'_> {
-    fn places(&self) -> &Places {
-        &self.program.annotations.places
-    }
-
     /// A failure's path condition as printed: simplified, where the
     /// exploration left it raw.
     fn condition(&self, report: &Report, failure: &Failure) -> Term {
@@ -82,11 +78,7 @@ fn invariants_text(report: &Report, shown: &Shown) -> Vec<String> {
         .invariants
         .iter()
         .flat_map(|(id, clauses)| {
-            let place = shown
-                .places()
-                .loops
-                .get(id)
-                .map_or_else(|| format!("loop {}", id.0), |p| format!("loop at {p}"));
+            let place = loop_name(shown.program, *id);
             clauses
                 .iter()
                 .map(move |clause| format!("{clause} ({place})"))
@@ -158,7 +150,7 @@ pub fn text_report(report: &Report, shown: &Shown, out: &mut dyn Write) -> io::R
             out,
             "  {:<11} {}",
             status_word(status),
-            condition.describe(shown.places())
+            condition.describe(shown.program)
         )?;
     }
     for failure in &report.failures {
@@ -183,7 +175,7 @@ fn failure_text(
 ) -> io::Result<()> {
     let what = failure.condition.as_ref().map_or_else(
         || failure.status.to_string(),
-        |c: &Condition| c.describe(shown.places()),
+        |c: &Condition| c.describe(shown.program),
     );
     match &failure.kind {
         FailureKind::Counterexample {
@@ -211,7 +203,7 @@ fn failure_text(
             writeln!(
                 out,
                 "  from {} (the assertion there holds; the state may be unreachable): {}",
-                cut_point.describe(shown.places()),
+                cut_point.describe(shown.program),
                 ShowValuation(at_cut_point)
             )?;
             writeln!(out, "  fails at: {}", ShowValuation(at_failure))?;
@@ -381,7 +373,7 @@ fn failure_json(report: &Report, shown: &Shown, failure: &Failure) -> Json {
         } => (
             "from-cut-point",
             json!({
-                "cut_point": cut_point.describe(shown.places()),
+                "cut_point": cut_point.describe(shown.program),
                 "at_cut_point": valuation_json(at_cut_point),
                 "at_failure": valuation_json(at_failure),
                 "possibly_unreachable": true,
@@ -412,7 +404,7 @@ fn failure_json(report: &Report, shown: &Shown, failure: &Failure) -> Json {
     };
     let trace: Vec<String> = failure.trace.iter().map(ToString::to_string).collect();
     json!({
-        "condition": failure.condition.as_ref().map(|c| c.describe(shown.places())),
+        "condition": failure.condition.as_ref().map(|c| c.describe(shown.program)),
         "ends_in": ending(failure),
         "kind": kind,
         "details": details,
@@ -438,7 +430,7 @@ pub fn json_report(report: &Report, shown: &Shown) -> Json {
         .iter()
         .map(|(condition, status)| {
             json!({
-                "condition": condition.describe(shown.places()),
+                "condition": condition.describe(shown.program),
                 "unit": condition.unit.to_string(),
                 "status": status_word(status).to_lowercase(),
             })

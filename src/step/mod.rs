@@ -259,6 +259,7 @@ where
     /// the fields of its classes).
     fn condition(&self, text: &str) -> Result<Term, String> {
         let declarations = Program {
+            loops: Default::default(),
             main: Rc::from([]),
             annotations: Default::default(),
             ..self.program.clone()

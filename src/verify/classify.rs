@@ -176,7 +176,7 @@ fn kind(verifier: &Verifier, unit: &Unit, encoding: &Encoding, failed: &FailedPa
     }
     let Some(replayed) = verifier
         .explorer
-        .replay(&encoding.program, &failed.leaf, &failed.rules)
+        .replay(&encoding.program, &failed.leaf, failed.steps())
     else {
         return FailureKind::Undecided("the path has no model".into());
     };
@@ -228,7 +228,7 @@ fn counterexample(verifier: &Verifier, model: &Valuation) -> Option<FailureKind>
         Some(Value::Int(k)) if error == ErrorKind::AssertionFailed => usize::try_from(k)
             .ok()
             .and_then(|k| instrumented.check(k))
-            .map(|check| check.describe(&verifier.program.annotations.places)),
+            .map(|check| check.describe(verifier.program)),
         _ => None,
     };
     Some(FailureKind::Counterexample {

@@ -3,8 +3,8 @@
 //! proves one, and each cut point says where a path segment begins.
 
 use std::fmt;
-use symex_semantics::annotations::{Body, Check, CheckKind, Places};
-use symex_semantics::program::LoopId;
+use symex_semantics::annotations::{loop_name, Body, Check, CheckKind};
+use symex_semantics::program::{LoopId, Program};
 use symex_semantics::term::Name;
 
 /// What one exploration verifies: the main statement, or the body of one
@@ -40,8 +40,8 @@ pub struct Condition {
 
 impl Condition {
     /// The condition in words, with its place.
-    pub fn describe(&self, places: &Places) -> String {
-        let mut text = self.check.describe(places);
+    pub fn describe(&self, program: &Program) -> String {
+        let mut text = self.check.describe(program);
         if let Some(call) = &self.call {
             text.push_str(&format!(", at the call {call}"));
         }
@@ -77,11 +77,8 @@ impl CutPoint {
     }
 
     /// "the head of the loop at 3:1".
-    pub fn describe(&self, places: &Places) -> String {
-        let at_loop = |id: &LoopId| match places.loops.get(id) {
-            Some(place) => format!("the loop at {place}"),
-            None => format!("loop {}", id.0),
-        };
+    pub fn describe(&self, program: &Program) -> String {
+        let at_loop = |id: &LoopId| loop_name(program, *id);
         match self {
             CutPoint::LoopHead(id) => format!("the head of {}", at_loop(id)),
             CutPoint::AfterCall { call, .. } => format!("after the call {call}"),

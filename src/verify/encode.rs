@@ -147,6 +147,7 @@ pub fn encode(program: &Program, unit: &Unit, treatment: Treatment, options: Opt
             procedures,
             classes,
             main,
+            loops: program.loops.clone(),
             annotations: Annotations {
                 places: program.annotations.places.clone(),
                 ..Annotations::default()

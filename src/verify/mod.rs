@@ -36,14 +36,13 @@ pub use mutant::break_verifier;
 pub use mutant::Mutant;
 
 use crate::explore::run::RunEnd;
-use crate::explore::{Leaf, Observer, Replay};
+use crate::explore::{Leaf, Observer, Replay, Steps};
 use observer::Collector;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use symex_semantics::annotations::{instrument, Instrumented};
 use symex_semantics::eval::Valuation;
 use symex_semantics::program::{ErrorKind, LoopId, Program};
-use symex_semantics::system::Rule;
 use symex_semantics::term::Term;
 
 /// How the verifier explores and runs programs: the semantics and the
@@ -56,8 +55,8 @@ pub trait Explorer {
     fn explore(&self, program: &Rc<Program>, observer: &mut dyn Observer) -> bool;
 
     /// Runs the model of `leaf` concretely on `program`, which must take
-    /// `rules` and end as the leaf predicts.
-    fn replay(&self, program: &Rc<Program>, leaf: &Leaf, rules: &[Rule]) -> Option<PathReplay>;
+    /// `steps` and end as the leaf predicts.
+    fn replay(&self, program: &Rc<Program>, leaf: &Leaf, steps: Steps) -> Option<PathReplay>;
 
     /// Runs `program` concretely from `inputs`.
     fn run(&self, program: &Rc<Program>, inputs: Valuation) -> Ran;

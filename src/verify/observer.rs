@@ -6,7 +6,7 @@
 
 use super::encode::AT;
 use crate::explore::{
-    Finished, Leaf, Limit, Observer, Pruned, Stats, Status, TraceEntry, Unexplored,
+    Finished, Leaf, Limit, Observer, Pruned, Stats, Status, Steps, TraceEntry, Unexplored,
 };
 use std::io;
 use symex_semantics::annotations::CHECK;
@@ -24,7 +24,22 @@ pub struct FailedPath {
     /// The number of the last cut point passed, if any.
     pub cut_point: Option<usize>,
     pub rules: Vec<Rule>,
+    /// Whether the path passes a join (state merging): a run then takes the
+    /// rules of one of the paths joined, not `rules`.
+    pub joined: bool,
+    /// The path's length.
+    pub depth: usize,
     pub trace: Vec<TraceEntry>,
+}
+
+impl FailedPath {
+    /// What a run that replays the path must take.
+    pub fn steps(&self) -> Steps<'_> {
+        match self.joined {
+            true => Steps::Joined { depth: self.depth },
+            false => Steps::Rules(&self.rules),
+        }
+    }
 }
 
 /// Collects failed paths; ends the exploration at the first error unless `all`.
@@ -102,6 +117,8 @@ impl Observer for Collector {
                 label: ghost_value(state, CHECK),
                 cut_point: ghost_value(state, AT),
                 rules: path.node.rules(),
+                joined: path.node.ancestors().any(|node| node.join().is_some()),
+                depth: path.node.depth,
                 trace: path.node.trace().into_iter().cloned().collect(),
                 leaf: path.leaf,
             });

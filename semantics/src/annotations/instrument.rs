@@ -10,7 +10,7 @@
 //! each call passes `e` with the callee's parameters replaced by the
 //! arguments (and `this` by the receiver), which is `e`'s value at entry.
 
-use super::{check_global, labelled_assert, Annotations, Contract, Places};
+use super::{check_global, labelled_assert, Annotations, Contract};
 use crate::program::{Block, LoopId, Program, Stmt};
 use crate::subst::substitute;
 use crate::term::{Name, Sort, Term};
@@ -57,14 +57,12 @@ pub struct Check {
 }
 
 impl Check {
-    /// What the check is about, in words, with places where known:
-    /// "invariant `i <= n` of the loop at 3:1, on entry".
-    pub fn describe(&self, places: &Places) -> String {
+    /// What the check of `program` is about, in words, with places where
+    /// known: "invariant i <= n of the loop at 3:1, on entry".
+    pub fn describe(&self, program: &Program) -> String {
         let clause = &self.clause;
-        let at_loop = |id: &LoopId| match places.loops.get(id) {
-            Some(place) => format!("the loop at {place}"),
-            None => format!("loop {}", id.0),
-        };
+        let at_loop = |id: &LoopId| loop_name(program, *id);
+        let places = &program.annotations.places;
         let body = |body: &Body| {
             let place = match body {
                 Body::Procedure(p) => places.procedures.get(p),
@@ -86,6 +84,14 @@ impl Check {
             CheckKind::Requires(b) => format!("requires {clause} of {}", body(b)),
             CheckKind::Ensures(b) => format!("ensures {clause} of {}", body(b)),
         }
+    }
+}
+
+/// "the loop at 3:1" (or "the loop L (3:1)"), where loop `id` of `program` is written.
+pub fn loop_name(program: &Program, id: LoopId) -> String {
+    match program.loops.get(id) {
+        Some(site) => format!("the loop at {site}"),
+        None => format!("loop {}", id.0),
     }
 }
 
@@ -148,6 +154,7 @@ pub fn instrument(program: &Program) -> Instrumented {
             procedures,
             classes,
             main,
+            loops: program.loops.clone(),
             annotations: Annotations {
                 places: program.annotations.places.clone(),
                 ..Annotations::default()

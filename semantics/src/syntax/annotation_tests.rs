@@ -42,10 +42,8 @@ fn a_loop_keeps_every_invariant_clause_and_its_place() {
     let clauses = &program.annotations.invariants[&LoopId(0)];
     assert_eq!(clauses.len(), 2);
     assert_eq!(clauses[0], Term::binary(BinOp::Le, Term::int(0), int("i")));
-    assert_eq!(
-        program.annotations.loop_place(LoopId(0)),
-        Some(Place { line: 2, column: 1 })
-    );
+    let site = program.loops.get(LoopId(0)).expect("the loop's site");
+    assert_eq!((site.line, site.column), (2, 1));
     // Types are inferred from the annotation too: `n` is an input int.
     assert_eq!(program.globals[&*"n"], Sort::Int);
 }
@@ -55,7 +53,7 @@ fn unannotated_loops_have_a_place_and_no_clauses() {
     let program = parse("while x > 0 { x := x - 1 }");
     assert!(program.annotations.invariants.is_empty());
     assert!(program.annotations.is_empty());
-    assert!(program.annotations.loop_place(LoopId(0)).is_some());
+    assert!(program.loops.get(LoopId(0)).is_some());
 }
 
 const FACT: &str = "\

@@ -121,11 +121,12 @@ pub enum StmtKind {
     },
     Call(Ident, Vec<Expr>),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
-    /// `while b invariant I₁ … { S }`.
+    /// `while b invariant I₁ … { S }`, or `L: while …` with a label naming the loop.
     While {
         condition: Expr,
         invariants: Vec<Expr>,
         body: Vec<Stmt>,
+        label: Option<Ident>,
     },
     Assert(Expr),
     Assume(Expr),

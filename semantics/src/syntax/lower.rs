@@ -11,7 +11,9 @@ use super::ast::{self, Expr, ExprKind, StmtKind, Target};
 use super::check::Typing;
 use super::diagnostic::{Diagnostic, LineIndex, Span};
 use crate::annotations::{old_name, Annotations, Contract, Place};
-use crate::program::{self, Block, Class, Language, LoopId, Method, Procedure, Program, Stmt};
+use crate::program::{
+    self, Block, Class, Language, LoopId, LoopSite, LoopSites, Method, Procedure, Program, Stmt,
+};
 use crate::term::{Name, Sort, Term};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -42,6 +44,7 @@ pub fn lower(
         globals,
         fields,
         next_loop: 0,
+        sites: LoopSites::default(),
         annotations: Annotations::default(),
     };
     let mut class_decls = BTreeMap::new();
@@ -84,6 +87,7 @@ pub fn lower(
         procedures,
         classes,
         main,
+        loops: lowering.sites,
         annotations: lowering.annotations,
     })
 }
@@ -96,6 +100,7 @@ struct Lowering<'t> {
     /// The sort of every field (field names are global, SPEC §1.4).
     fields: HashMap<&'t str, Sort>,
     next_loop: u32,
+    sites: LoopSites,
     annotations: Annotations,
 }
 
@@ -327,11 +332,20 @@ impl<'t> Lowering<'t> {
                 condition,
                 invariants,
                 body,
+                label,
             } => {
                 let id = LoopId(self.next_loop);
                 self.next_loop += 1;
-                let place = self.place(&statement.span);
-                self.annotations.places.loops.insert(id, place);
+                let (line, column) = self.lines.position(statement.span.start);
+                let label = label.as_ref().map(|label| label.name.clone());
+                self.sites.0.insert(
+                    id,
+                    LoopSite {
+                        line,
+                        column,
+                        label,
+                    },
+                );
                 if !invariants.is_empty() {
                     let clauses = self.exprs(invariants, locals)?;
                     self.annotations.invariants.insert(id, clauses);

@@ -138,7 +138,7 @@ impl<'a> Checker<'a, '_> {
                 self.block(then, scope)?;
                 self.block(otherwise, scope)
             }
-            StmtKind::While { condition, invariants, body } => {
+            StmtKind::While { condition, invariants, body, .. } => {
                 self.check(condition, Shape::Bool, scope)?;
                 for invariant in invariants {
                     self.check(invariant, Shape::Bool, scope)?;
