@@ -36,6 +36,10 @@ pub struct VerifyArgs {
     /// The largest `k` k-induction tries.
     #[arg(long, value_name = "K", default_value_t = 5)]
     pub max_k: usize,
+    /// Print the verification program of each unit first (King's paths
+    /// with ASSERT made ASSUME and PROVE, as the explorer runs them).
+    #[arg(long)]
+    pub show_programs: bool,
 }
 
 /// Concrete runs stop after this many steps when confirming a counterexample.
@@ -239,6 +243,11 @@ pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError>
         legacy: program.annotations.is_empty() && !args.k_induction,
         run_options: run_options(common),
     };
+    if args.show_programs {
+        for (unit, program) in &report.programs {
+            writeln!(out, "// the verification program of {unit}\n{program}")?;
+        }
+    }
     match common.format {
         Format::Json => writeln!(out, "{:#}", json_report(&report, &shown))?,
         _ => text_report(&report, &shown, out)?,

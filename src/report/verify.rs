@@ -110,8 +110,10 @@ pub fn text_report(report: &Report, shown: &Shown, out: &mut dyn Write) -> io::R
             if let Some(induction) = &report.induction {
                 write!(out, ", by {}-induction", induction.k)?;
                 let invariants = invariants_text(report, shown);
-                if !invariants.is_empty() {
-                    write!(out, " with the invariants {}", invariants.join(", "))?;
+                match invariants.len() {
+                    0 => {}
+                    1 => write!(out, " with the invariant {}", invariants[0])?,
+                    _ => write!(out, " with the invariants {}", invariants.join(", "))?,
                 }
             }
             writeln!(out)?;

@@ -142,10 +142,13 @@ pub struct Report {
     /// The program with its annotations as checked assertions, whose runs
     /// confirm counterexamples.
     pub instrumented: Instrumented,
+    /// The verification program each unit was last checked with.
+    pub programs: Vec<(Unit, Rc<Program>)>,
 }
 
 /// One unit's exploration, its failures classified.
 struct Checked {
+    unit: Unit,
     encoding: Encoding,
     collector: Collector,
     failures: Vec<Failure>,
@@ -279,6 +282,7 @@ impl Verifier<'_> {
             .map(|failed| classify::classify(self, unit, &encoding, failed))
             .collect();
         Checked {
+            unit: unit.clone(),
             encoding,
             collector,
             failures,
@@ -332,8 +336,10 @@ impl Verifier<'_> {
                 merge(&mut conditions, condition, Status::Unchecked);
             }
         }
+        let mut programs = Vec::new();
         for unit in checked {
             failures.extend(unit.failures);
+            programs.push((unit.unit, unit.encoding.program));
         }
         // Failed assertions (what verification is about) before other
         // errors, and among counterexamples the fewest objects first.
@@ -368,6 +374,7 @@ impl Verifier<'_> {
             stats,
             raw_conditions,
             instrumented: self.instrumented,
+            programs,
         }
     }
 }
