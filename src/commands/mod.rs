@@ -316,8 +316,9 @@ impl Common {
             timeout_ms: self.timeout_ms,
             keep_infeasible: self.keep_infeasible,
             record_configurations: self.format == Format::Dot,
-            assumption: inputs::fixed_condition(&self.fix, &loaded.program.globals)?,
+            assumption: inputs::fixed_condition(&self.fix, &loaded.program)?,
             simplify: !self.no_simplify,
+            shown: Some(loaded.program.inputs().into_keys().collect()),
         };
         if let Some(mb) = self.max_memory_mb {
             crate::memory::set_budget(mb.saturating_mul(1 << 20));

@@ -13,13 +13,14 @@ use super::tree::{
 };
 use crate::simplify::{GuardFolder, Simplifier};
 use crate::solver::SatResult;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
-use symex_semantics::eval::GroundValues;
+use symex_semantics::eval::{GroundValues, Valuation};
 use symex_semantics::system::{Configuration, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
+use symex_semantics::value::Value;
 
 /// How to explore.
 #[derive(Clone, Debug)]
@@ -40,6 +41,12 @@ pub struct ExploreOptions {
     /// e-graph simplifier (`--no-simplify` keeps the raw terms of the paper's
     /// rules; feasibility checks fold the ground parts of guards either way).
     pub simplify: bool,
+    /// The globals a model shows, the program's inputs
+    /// ([`Program::inputs`](symex_semantics::program::Program)): every other
+    /// global has its default value in each model, as `run` gives it, so a
+    /// model as printed is the model predicted and replayed. `None` keeps
+    /// the solver's values of every global.
+    pub shown: Option<BTreeSet<Name>>,
 }
 
 impl Default for ExploreOptions {
@@ -52,6 +59,7 @@ impl Default for ExploreOptions {
             record_configurations: false,
             assumption: Term::bool(true),
             simplify: true,
+            shown: None,
         }
     }
 }
@@ -542,7 +550,7 @@ where
         let model = if wants_model {
             self.solver
                 .model(&known.link, &path_condition, conjoined)
-                .map(|model| config.inputs_from(model))
+                .map(|model| config.inputs_from(self.as_shown(model)))
         } else {
             None
         };
@@ -562,6 +570,18 @@ where
             prediction,
         };
         (leaf, from_nodes)
+    }
+
+    /// `model` with every global it does not show at its default value.
+    fn as_shown(&self, model: Valuation) -> Valuation {
+        let Some(shown) = &self.options.shown else {
+            return model;
+        };
+        let mut model = model;
+        for (x, sort) in self.inputs.iter().filter(|(x, _)| !shown.contains(*x)) {
+            model.insert(x.clone(), Value::default_of(sort));
+        }
+        model
     }
 
     /// Hands the path ending at `node` to the observer.
