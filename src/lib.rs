@@ -14,6 +14,7 @@ pub mod report;
 pub mod simplify;
 pub mod solver;
 pub mod step;
+pub mod stop;
 pub mod theorems;
 
 #[global_allocator]

@@ -4,7 +4,7 @@
 use super::bounds::{calls_within, Bounds, Unfoldings};
 use super::node::{Arrival, PathNode};
 use super::observer::{Finished, Observer, TreeRecorder};
-use super::path_solver::{Feasibility, Link, PathSolver};
+use super::path_solver::{Feasibility, Link, PathSolver, Stopped};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{
@@ -85,6 +85,16 @@ struct Known {
     /// `reported` is literally the conjunction of the conditions of the
     /// edges from the root (as [`Term::and`] builds it from `true`).
     literal: bool,
+}
+
+/// What became of one successor.
+enum Next<C> {
+    /// It waits in the frontier.
+    Pending((Candidate, Pending<C>)),
+    /// It was pruned, or its path ended and was reported.
+    Ended,
+    /// The solver was stopped before it could decide it.
+    Stopped,
 }
 
 /// Symbolic execution of `system` from `initial`: the tree of all paths
@@ -227,16 +237,15 @@ where
             .is_some_and(|max| self.stats.paths >= max)
         {
             Some(Limit::MaxPaths)
-        } else if self
-            .deadline
-            .is_some_and(|deadline| Instant::now() >= deadline)
-        {
-            Some(Limit::TimeLimit)
-        } else if crate::memory::exhausted() {
-            Some(Limit::Memory)
         } else {
-            None
+            crate::stop::reached(self.deadline)
         }
+    }
+
+    /// The limit that stopped the solver (the deadline if the clock has
+    /// not quite reached it here).
+    fn stopped(&self) -> Limit {
+        self.limit().unwrap_or(Limit::TimeLimit)
     }
 
     /// Records the paths through `node` as cut off by `reason`.
@@ -266,10 +275,18 @@ where
             self.end(&node, &known, &config, stuck)?;
             return Ok(Vec::new());
         }
+        crate::stop::progress::explored(self.stats.paths, node.depth, self.solver.calls());
         let mut children = Vec::with_capacity(steps.len());
         for step in steps {
-            if let Some(child) = self.successor(&node, &known, &config, &unfoldings, step)? {
-                children.push(child);
+            match self.successor(&node, &known, &config, &unfoldings, step)? {
+                Next::Pending(child) => children.push(child),
+                Next::Ended => {}
+                Next::Stopped => {
+                    // The other successors wait with this one, unexplored.
+                    let reason = self.stopped();
+                    self.leave(&node, reason);
+                    break;
+                }
             }
         }
         Ok(children)
@@ -319,8 +336,14 @@ where
             self.leave(node, reason);
             return Ok(());
         }
-        let (leaf, from_nodes) = self.finish(node, known, config, status);
-        self.report(node, leaf, from_nodes)
+        match self.finish(node, known, config, status) {
+            Ok((leaf, from_nodes)) => self.report(node, leaf, from_nodes),
+            Err(Stopped) => {
+                let reason = self.stopped();
+                self.leave(node, reason);
+                Ok(())
+            }
+        }
     }
 
     /// The successor `step` of `config` (at `node`), pending, unless it is
@@ -332,7 +355,7 @@ where
         config: &S::Config,
         unfoldings: &Unfoldings,
         step: Step<S::Config>,
-    ) -> io::Result<Option<(Candidate, Pending<S::Config>)>> {
+    ) -> io::Result<Next<S::Config>> {
         let Step {
             rule,
             guard,
@@ -343,6 +366,7 @@ where
         let mut end = match feasibility.result {
             SatResult::Sat => None,
             SatResult::Unknown => Some(Status::Unknown(UnknownReason::Solver)),
+            SatResult::Interrupted => return Ok(Next::Stopped),
             SatResult::Unsat => {
                 self.stats.pruned += 1;
                 self.observer.pruned(Pruned {
@@ -350,7 +374,7 @@ where
                     rule,
                 })?;
                 if !self.options.keep_infeasible {
-                    return Ok(None);
+                    return Ok(Next::Ended);
                 }
                 Some(Status::Infeasible)
             }
@@ -389,7 +413,7 @@ where
             rule: Some(rule),
         };
         let pending = self.arrive(child, known, next, unfoldings, end)?;
-        Ok(pending.map(|pending| (candidate, pending)))
+        Ok(pending.map_or(Next::Ended, |pending| Next::Pending((candidate, pending))))
     }
 
     /// Adds a node reached under `guard` (folded, and as the rule built
@@ -507,7 +531,7 @@ where
         known: &Known,
         config: &S::Config,
         status: Status,
-    ) -> (Leaf, bool) {
+    ) -> Result<(Leaf, bool), Stopped> {
         let wants_model = !matches!(status, Status::Unknown(_) | Status::Infeasible);
         let path_condition = Term::and(
             self.options.assumption.clone(),
@@ -549,7 +573,7 @@ where
         let conjoined = config.path_condition() == &node.guards || from_nodes;
         let model = if wants_model {
             self.solver
-                .model(&known.link, &path_condition, conjoined)
+                .model(&known.link, &path_condition, conjoined)?
                 .map(|model| config.inputs_from(self.as_shown(model)))
         } else {
             None
@@ -569,7 +593,7 @@ where
             model,
             prediction,
         };
-        (leaf, from_nodes)
+        Ok((leaf, from_nodes))
     }
 
     /// `model` with every global it does not show at its default value.

@@ -4,9 +4,10 @@
 //! the path predicts.
 
 use super::run::{run, RunEnd, RunLimits};
-use super::tree::{NodeId, Tree};
+use super::tree::{Leaf, NodeId, Tree};
 use symex_semantics::eval::Valuation;
 use symex_semantics::program::Outcome;
+use symex_semantics::system::Rule;
 use symex_semantics::system::{ConcreteConfiguration, TransitionSystem};
 
 /// What the path predicts for its model, and whether the concrete run agrees.
@@ -55,14 +56,26 @@ where
     C: TransitionSystem,
     C::Config: ConcreteConfiguration,
 {
-    let leaf = tree.leaf(node)?;
+    replay_leaf(tree.leaf(node)?, tree.rules_to(node), concrete, start)
+}
+
+/// Replays the path that takes `expected_rules` to `leaf` (see [`replay`]).
+pub fn replay_leaf<C>(
+    leaf: &Leaf,
+    expected_rules: Vec<Rule>,
+    concrete: &C,
+    start: impl FnOnce(Valuation) -> C::Config,
+) -> Option<Replay>
+where
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
     let inputs = leaf.model.clone()?;
     let expected_outcome = leaf.status.outcome()?;
     let (expected_state, mut mismatch) = match leaf.prediction.clone()? {
         Ok(state) => (state, None),
         Err(why) => (Valuation::new(), Some(why)),
     };
-    let expected_rules = tree.rules_to(node);
     let mut rules = Vec::with_capacity(expected_rules.len());
     let finished = run(
         concrete,
