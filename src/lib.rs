@@ -10,6 +10,7 @@ pub mod commands;
 pub mod compare;
 pub mod explore;
 pub mod memory;
+pub mod mutants;
 pub mod report;
 pub mod simplify;
 pub mod solver;

@@ -24,6 +24,7 @@
 
 use super::repair::{candidate, repaired};
 use super::summary::{changed, implies, Summary};
+use crate::mutants::{self, Mutant};
 use crate::solver::{SatResult, Solver};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
@@ -192,6 +193,11 @@ impl PathSolver {
         // A guard the new one implies is left out of the chain: a loop's
         // bounds `0 < n`, `1 < n`, … leave one guard, not one per unfolding.
         let previous = match inherited {
+            Some(g)
+                if mutants::active(Mutant::StrongerGuardDropped) && implies(&g.guard, guard) =>
+            {
+                g.previous.clone()
+            }
             Some(g) if implies(guard, &g.guard) => g.previous.clone(),
             other => other,
         };
@@ -531,7 +537,7 @@ fn independent_slice<'n>(
         }
         current = guard.previous.as_deref();
     }
-    loop {
+    while !mutants::active(Mutant::NonTransitiveSlice) {
         let (joining, apart): (Vec<&GuardNode>, Vec<&GuardNode>) = skipped
             .iter()
             .partition(|g| g.vars.keys().any(|x| wanted.contains(x)));
