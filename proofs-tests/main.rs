@@ -34,6 +34,7 @@ mod parse_print_roundtrip;
 mod proposition_3_1_no_locals;
 mod recursive_agrees_with_basic;
 mod reference_explorer;
+mod shared_pieces;
 mod symex_check;
 mod theorem_2_3_correctness;
 mod theorem_2_4_completeness;
