@@ -562,3 +562,58 @@ fn every_command_survives_fuzzed_programs() {
 fn path(file: &Path) -> &str {
     file.to_str().unwrap()
 }
+
+/// Every `.sx` file under `dir`, in name order.
+fn examples(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(examples(&path));
+        } else if path.extension().is_some_and(|ext| ext == "sx") {
+            found.push(path);
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Every paper example and lab program through `explore`, `tests` and
+/// `verify`: each model, test and counterexample they print is run as
+/// printed and must end as predicted (tests: also in the predicted state).
+#[test]
+fn every_printed_model_of_every_example_and_lab_replays() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files: Vec<PathBuf> = ["paper-examples", "labs"]
+        .iter()
+        .flat_map(|dir| examples(&root.join(dir)))
+        .collect();
+    assert!(files.len() >= 50, "only {} examples found", files.len());
+    let mut failures = Vec::new();
+    for file in &files {
+        let source = std::fs::read_to_string(file).unwrap();
+        let Ok(program) = symex_semantics::syntax::parse_program(&source) else {
+            continue;
+        };
+        let fuzzed = Fuzzed {
+            file: path(file),
+            language: program.language,
+        };
+        let checked = [false, true];
+        let outcome = checked
+            .iter()
+            .try_for_each(|&checked| explore(&fuzzed, checked))
+            .and_then(|()| tests(&fuzzed))
+            .and_then(|()| verify(&fuzzed));
+        if let Err(why) = outcome {
+            failures.push(format!("{}: {why}", file.display()));
+        }
+    }
+    let replayed = REPLAYED.with(|replayed| replayed.take());
+    println!(
+        "{} examples, {replayed} printed models replayed",
+        files.len()
+    );
+    assert!(replayed > 100, "only {replayed} printed models replayed");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
