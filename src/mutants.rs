@@ -28,27 +28,4 @@ pub enum Mutant {
     GeneratorNeverNil,
 }
 
-#[cfg(feature = "mutants")]
-thread_local! {
-    static ACTIVE: std::cell::Cell<Option<Mutant>> = const { std::cell::Cell::new(None) };
-}
-
-/// Breaks `mutant` (or nothing) on this thread from now on.
-#[cfg(feature = "mutants")]
-pub fn set(mutant: Option<Mutant>) {
-    ACTIVE.with(|active| active.set(mutant));
-}
-
-/// Whether `mutant` is switched on for this thread.
-#[inline]
-pub fn active(mutant: Mutant) -> bool {
-    #[cfg(feature = "mutants")]
-    {
-        ACTIVE.with(|active| active.get() == Some(mutant))
-    }
-    #[cfg(not(feature = "mutants"))]
-    {
-        let _ = mutant;
-        false
-    }
-}
+symex_semantics::mutant_switch!(Mutant);

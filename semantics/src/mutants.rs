@@ -16,27 +16,37 @@ pub enum Mutant {
     CreatedObjectsEqual,
 }
 
-#[cfg(feature = "mutants")]
-thread_local! {
-    static ACTIVE: std::cell::Cell<Option<Mutant>> = const { std::cell::Cell::new(None) };
+/// The thread-local switch of a mutant enum `$mutant` in the calling
+/// module: `set(Some(m))` breaks `m` on this thread, `active(m)` asks;
+/// without the calling crate's `mutants` feature `active` is `false`.
+#[macro_export]
+macro_rules! mutant_switch {
+    ($mutant:ty) => {
+        #[cfg(feature = "mutants")]
+        thread_local! {
+            static ACTIVE: std::cell::Cell<Option<$mutant>> = const { std::cell::Cell::new(None) };
+        }
+
+        /// Breaks `mutant` (or nothing) on this thread from now on.
+        #[cfg(feature = "mutants")]
+        pub fn set(mutant: Option<$mutant>) {
+            ACTIVE.with(|active| active.set(mutant));
+        }
+
+        /// Whether `mutant` is switched on for this thread.
+        #[inline]
+        pub fn active(mutant: $mutant) -> bool {
+            #[cfg(feature = "mutants")]
+            {
+                ACTIVE.with(|active| active.get() == Some(mutant))
+            }
+            #[cfg(not(feature = "mutants"))]
+            {
+                let _ = mutant;
+                false
+            }
+        }
+    };
 }
 
-/// Breaks `mutant` (or nothing) on this thread from now on.
-#[cfg(feature = "mutants")]
-pub fn set(mutant: Option<Mutant>) {
-    ACTIVE.with(|active| active.set(mutant));
-}
-
-/// Whether `mutant` is switched on for this thread.
-#[inline]
-pub fn active(mutant: Mutant) -> bool {
-    #[cfg(feature = "mutants")]
-    {
-        ACTIVE.with(|active| active.get() == Some(mutant))
-    }
-    #[cfg(not(feature = "mutants"))]
-    {
-        let _ = mutant;
-        false
-    }
-}
+mutant_switch!(Mutant);
