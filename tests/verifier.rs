@@ -270,3 +270,57 @@ fn k_induction_alone_proves_most_correct_loops_and_never_answers_wrongly() {
         "k-induction alone proved {proved} of {correct}"
     );
 }
+
+/// A file in the temporary folder holding `source`.
+fn temporary(name: &str, source: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("symex-{}-{name}.sx", std::process::id()));
+    std::fs::write(&path, source).unwrap();
+    path
+}
+
+/// `--unwind K` bounds each entry of a loop (CBMC's meaning): a 3 × 4 nest
+/// is proved with `--unwind 4`, where `--unfold` needs the 16 executions of
+/// the inner body on the path (12 and the last guard's); one less is cut.
+#[test]
+fn unwind_bounds_each_entry_of_a_loop_and_unfold_every_execution_on_a_path() {
+    let nest = temporary(
+        "nest",
+        "c := 0; i := 0;\nwhile i < 3 { j := 0; while j < 4 { j := j + 1; c := c + 1 }; i := i + 1 };\nassert c = 12",
+    );
+    let file = nest.to_str().unwrap();
+    let code = |args: &[&str]| {
+        let mut all = vec!["verify", file];
+        all.extend(args);
+        symex(&all).status.code()
+    };
+    assert_eq!(code(&["--unwind", "4"]), Some(0));
+    assert_eq!(code(&["--unwind", "3"]), Some(3));
+    assert_eq!(code(&["--unfold", "4"]), Some(3));
+    assert_eq!(code(&["--unfold", "16"]), Some(0));
+}
+
+/// The verification program King's method runs: the invariant asserted on
+/// entry, only what the loop writes made arbitrary (`y`, read but not
+/// written, keeps `y > 0`), the invariant and guard assumed, one iteration,
+/// the invariant asserted again.
+#[test]
+fn show_programs_prints_the_cut_loop_with_only_its_writes_havocked() {
+    let loop_ = temporary(
+        "cut",
+        "assume y > 0;\nx := 0;\nwhile x < 10 invariant x >= 0 { x := x + y };\nassert x >= 10",
+    );
+    let output = symex(&["verify", loop_.to_str().unwrap(), "--show-programs"]);
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    for line in [
+        "// the verification program of the main statement",
+        "assert x >= 0;",
+        "havoc x;",
+        "assume x >= 0;",
+        "assume false",
+        "proved: 3 verification conditions hold",
+    ] {
+        assert!(text.contains(line), "`{line}` missing:\n{text}");
+    }
+    assert!(!text.contains("havoc x, y"), "{text}");
+}
