@@ -253,7 +253,13 @@ fn lockstep(body: &[Stmt], before: &BTreeMap<Name, Term>) -> Vec<Term> {
     let mut out = Vec::new();
     for (i, (x, dx)) in steps.iter().enumerate() {
         for (y, dy) in &steps[i + 1..] {
-            let combination = |u: &Term, v: &Term| difference(scaled(*dy, u), scaled(*dx, v));
+            // Both sides negated when `dy` is negative, so that the
+            // equation reads `dy * x ± |dx| * y = …` with `dy` positive.
+            let (dx, dy) = if *dy < 0 { (-dx, -dy) } else { (*dx, *dy) };
+            let combination = |u: &Term, v: &Term| match dx < 0 {
+                true => sum(scaled(dy, u), scaled(-dx, v)),
+                false => difference(scaled(dy, u), scaled(dx, v)),
+            };
             out.push(Term::binary(
                 BinOp::Eq,
                 combination(&int(x), &int(y)),
@@ -294,6 +300,14 @@ fn scaled(c: i64, e: &Term) -> Term {
         TermKind::Int(n) => Term::int(n * c),
         _ if c == 1 => e.clone(),
         _ => Term::binary(BinOp::Mul, Term::int(c), e.clone()),
+    }
+}
+
+/// `a + b`, folded where both are literals.
+fn sum(a: Term, b: Term) -> Term {
+    match (a.kind(), b.kind()) {
+        (TermKind::Int(m), TermKind::Int(n)) => Term::int(m + n),
+        _ => Term::binary(BinOp::Add, a, b),
     }
 }
 
