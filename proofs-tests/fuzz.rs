@@ -178,14 +178,15 @@ const CUT: [&str; 3] = ["step-limit", "time-limit", "integer-bound"];
 
 /// `run` on the inputs of a model: its outcome and error. A model of an oo
 /// program is a heap, given with `--heap`.
-fn replay(program: &Fuzzed, model: &Json, checked: bool) -> Result<(String, Json), String> {
-    let report = run_report(program, model, checked)?;
+fn replay(program: &Fuzzed, model: &Json, flags: &[&str]) -> Result<(String, Json), String> {
+    let report = run_report(program, model, flags)?;
     let outcome = report["outcome"].as_str().unwrap_or_default().to_string();
     Ok((outcome, report["error"].clone()))
 }
 
-/// `run --format json` on the inputs of a model, as printed: its whole report.
-fn run_report(program: &Fuzzed, model: &Json, checked: bool) -> Result<Json, String> {
+/// `run --format json FLAGS…` on the inputs of a model, as printed: its
+/// whole report.
+fn run_report(program: &Fuzzed, model: &Json, flags: &[&str]) -> Result<Json, String> {
     let limit = TIME_LIMIT_MS.to_string();
     let mut args = vec![
         "run",
@@ -197,9 +198,7 @@ fn run_report(program: &Fuzzed, model: &Json, checked: bool) -> Result<Json, Str
         "--time-limit-ms",
         &limit,
     ];
-    if checked {
-        args.push("--checked-arrays");
-    }
+    args.extend(flags);
     let heap = format!("{}.heap.json", program.file);
     let inputs: Vec<String> = if program.language == Language::Oo {
         std::fs::write(&heap, model.to_string()).map_err(|e| e.to_string())?;
@@ -272,7 +271,7 @@ fn explore(program: &Fuzzed, checked: bool) -> Result<(), String> {
         {
             continue;
         }
-        let (outcome, error) = replay(program, &path["model"], checked)?;
+        let (outcome, error) = replay(program, &path["model"], checked_arrays(checked))?;
         if CUT.contains(&outcome.as_str()) {
             continue;
         }
@@ -323,7 +322,7 @@ fn tests(program: &Fuzzed) -> Result<(), String> {
         } else {
             &test["inputs"]
         };
-        let run = run_report(program, printed, false)?;
+        let run = run_report(program, printed, &[])?;
         let outcome = match (run["outcome"].as_str(), run["error"].as_str()) {
             (Some("error"), Some(error)) => error.to_string(),
             (outcome, _) => outcome.unwrap_or_default().to_string(),
@@ -367,7 +366,14 @@ fn verify(program: &Fuzzed) -> Result<(), String> {
         return Ok(());
     }
     let counterexample = &report["counterexample"];
-    let (outcome, error) = replay(program, &counterexample["inputs"], false)?;
+    // A Floyd condition that fails from a cut point has no input to replay.
+    if counterexample.is_null() && report["verdict"] == "fails" {
+        return Ok(());
+    }
+    // An annotation's violation is an error of the run that checks them.
+    let annotated = report["conditions"].is_array();
+    let flags: &[&str] = if annotated { &["--check-annotations"] } else { &[] };
+    let (outcome, error) = replay(program, &counterexample["inputs"], flags)?;
     if CUT.contains(&outcome.as_str()) {
         return Ok(());
     }
@@ -413,7 +419,7 @@ fn run(program: &Fuzzed) -> Result<(), String> {
     } else {
         serde_json::json!({})
     };
-    replay(program, &nothing, false).map(|_| ())
+    replay(program, &nothing, &[]).map(|_| ())
 }
 
 /// `program` with a `bool[]` input `ba`, read at a boundary-biased index.
@@ -559,6 +565,15 @@ fn every_command_survives_fuzzed_programs() {
         failures, 0,
         "{failures} of {programs} fuzzed programs failed (FUZZ_SEED={seed}), printed above"
     );
+}
+
+/// `--checked-arrays` when `checked`.
+fn checked_arrays(checked: bool) -> &'static [&'static str] {
+    if checked {
+        &["--checked-arrays"]
+    } else {
+        &[]
+    }
 }
 
 fn path(file: &Path) -> &str {

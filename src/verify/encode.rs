@@ -287,6 +287,24 @@ impl Encoder<'_> {
         out.into()
     }
 
+    /// Proves each invariant clause as a check of `kind`.
+    fn prove_invariant(
+        &mut self,
+        kind: CheckKind,
+        clauses: &[Term],
+        candidate: bool,
+        scope: Scope,
+        out: &mut Vec<Stmt>,
+    ) {
+        for clause in clauses {
+            let check = Check {
+                kind: kind.clone(),
+                clause: clause.clone(),
+            };
+            self.prove(check, None, candidate, scope, out);
+        }
+    }
+
     /// `check# := k; assert clause` for a new condition (in an assumed
     /// iteration, `assume δ(clause) && clause`).
     fn prove(
@@ -462,22 +480,16 @@ impl Encoder<'_> {
         scope: Scope,
         out: &mut Vec<Stmt>,
     ) {
-        for clause in clauses {
-            let check = Check {
-                kind: CheckKind::InvariantOnEntry(id),
-                clause: clause.clone(),
-            };
-            self.prove(check, None, false, scope, out);
-        }
+        self.prove_invariant(CheckKind::InvariantOnEntry(id), clauses, false, scope, out);
         let mut iteration = Vec::new();
         self.statements(body, scope, &mut iteration);
-        for clause in clauses {
-            let check = Check {
-                kind: CheckKind::InvariantPreserved(id),
-                clause: clause.clone(),
-            };
-            self.prove(check, None, false, scope, &mut iteration);
-        }
+        self.prove_invariant(
+            CheckKind::InvariantPreserved(id),
+            clauses,
+            false,
+            scope,
+            &mut iteration,
+        );
         out.push(Stmt::While(id, b.clone(), iteration.into()));
     }
 
@@ -495,13 +507,13 @@ impl Encoder<'_> {
         scope: Scope,
         out: &mut Vec<Stmt>,
     ) {
-        for clause in clauses {
-            let check = Check {
-                kind: CheckKind::InvariantOnEntry(id),
-                clause: clause.clone(),
-            };
-            self.prove(check, None, candidate, scope, out);
-        }
+        self.prove_invariant(
+            CheckKind::InvariantOnEntry(id),
+            clauses,
+            candidate,
+            scope,
+            out,
+        );
         out.push(self.cut_point(CutPoint::LoopHead(id)));
         let written = match broken(Mutant::SkipHavoc) {
             true => BTreeSet::new(),
@@ -511,13 +523,13 @@ impl Encoder<'_> {
         out.extend(clauses.iter().map(|clause| self.assume_holds(clause)));
         let mut iteration = Vec::new();
         self.statements(body, scope, &mut iteration);
-        for clause in clauses {
-            let check = Check {
-                kind: CheckKind::InvariantPreserved(id),
-                clause: clause.clone(),
-            };
-            self.prove(check, None, candidate, scope, &mut iteration);
-        }
+        self.prove_invariant(
+            CheckKind::InvariantPreserved(id),
+            clauses,
+            candidate,
+            scope,
+            &mut iteration,
+        );
         iteration.push(Stmt::Assume(Term::bool(false)));
         self.defined_first(std::slice::from_ref(b), scope, out);
         out.push(Stmt::If(b.clone(), iteration.into(), Rc::from([])));

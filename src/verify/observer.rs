@@ -6,7 +6,7 @@
 
 use super::encode::AT;
 use crate::explore::{
-    Finished, Leaf, Limit, Observer, Pruned, Stats, Route, Status, TraceEntry, Unexplored,
+    Finished, Leaf, Limit, Observer, Pruned, Route, Stats, Status, TraceEntry, Unexplored,
 };
 use std::io;
 use symex_semantics::annotations::CHECK;
