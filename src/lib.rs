@@ -11,10 +11,12 @@ pub mod commands;
 pub mod compare;
 pub mod explore;
 pub mod memory;
+pub mod mutants;
 pub mod report;
 pub mod simplify;
 pub mod solver;
 pub mod step;
+pub mod stop;
 pub mod theorems;
 pub mod verify;
 

@@ -7,7 +7,7 @@
 use super::language::{with_semantics, Choice, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
 use crate::explore::run::{run, RunLimits};
-use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer, Steps};
+use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer, Route};
 use crate::report::verify::{json_report, text_report, Shown};
 use crate::verify::{verify, Explorer, Options, PathReplay, Ran, Verdict};
 use clap::{Args, ValueEnum};
@@ -36,6 +36,10 @@ pub struct VerifyArgs {
     /// The largest `k` k-induction tries.
     #[arg(long, value_name = "K", default_value_t = 5)]
     pub max_k: usize,
+    /// Print the verification program of each unit first (King's paths
+    /// with ASSERT made ASSUME and PROVE, as the explorer runs them).
+    #[arg(long)]
+    pub show_programs: bool,
 }
 
 /// Concrete runs stop after this many steps when confirming a counterexample.
@@ -74,8 +78,8 @@ impl Explorer for Chosen {
         with_semantics(program.clone(), self.choice, self.semantics, visitor).unwrap_or(false)
     }
 
-    fn replay(&self, program: &Rc<Program>, leaf: &Leaf, steps: Steps) -> Option<PathReplay> {
-        let visitor = Replaying { leaf, steps };
+    fn replay(&self, program: &Rc<Program>, leaf: &Leaf, route: Route) -> Option<PathReplay> {
+        let visitor = Replaying { leaf, route };
         with_semantics(program.clone(), self.choice, self.semantics, visitor)
             .ok()
             .flatten()
@@ -140,7 +144,7 @@ fn visible<C: ConcreteConfiguration>(config: &C) -> Valuation {
 
 struct Replaying<'a> {
     leaf: &'a Leaf,
-    steps: Steps<'a>,
+    route: Route,
 }
 
 impl Visitor for Replaying<'_> {
@@ -157,7 +161,7 @@ impl Visitor for Replaying<'_> {
         let mut last = Valuation::new();
         let replay = replay_path(
             self.leaf,
-            self.steps,
+            self.route,
             &semantics.concrete,
             |inputs| semantics.start(inputs),
             |rule, config| {
@@ -219,7 +223,7 @@ fn run_options(common: &Common) -> Vec<String> {
 
 pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let common = &args.common;
-    let session = common.session("verify", &[Format::Text, Format::Json])?;
+    let mut session = common.session("verify", &[Format::Text, Format::Json])?;
     let program = session.loaded.program.clone();
     let options = Options {
         all: args.all,
@@ -231,7 +235,11 @@ pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError>
         semantics: session.semantics,
         explore: session.explore.clone(),
     };
+    let progress = crate::stop::progress::show();
     let report = verify(&program, &chosen, options);
+    drop(progress);
+    // Stopped in time: the report is written whole, however long that takes.
+    drop(session.backstop.take());
     let shown = Shown {
         file: &session.loaded.path,
         program: &program,
@@ -239,6 +247,11 @@ pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError>
         legacy: program.annotations.is_empty() && !args.k_induction,
         run_options: run_options(common),
     };
+    if args.show_programs {
+        for (unit, program) in &report.programs {
+            writeln!(out, "// the verification program of {unit}\n{program}")?;
+        }
+    }
     match common.format {
         Format::Json => writeln!(out, "{:#}", json_report(&report, &shown))?,
         _ => text_report(&report, &shown, out)?,

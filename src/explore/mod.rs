@@ -26,7 +26,7 @@ pub use hook::{LoopHook, NoHook, Stop};
 pub use merge::Merge;
 pub use node::PathNode;
 pub use observer::{Finished, Observer, TreeRecorder};
-pub use replay::{replay, replay_path, Replay, Steps, Verdict};
+pub use replay::{replay, replay_leaf, replay_path, Replay, Route, Verdict};
 pub use strategy::{Candidate, Priority, Strategy};
 pub use tree::{
     BoundReason, Edge, Join, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Timings, TraceEntry,

@@ -28,6 +28,7 @@
 use super::ranges::Ranges;
 use super::repair::{candidate, repaired};
 use super::summary::{changed, implies, Summary};
+use crate::mutants::{self, Mutant};
 use crate::solver::{SatResult, Solver};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -37,6 +38,9 @@ use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::small_map::SmallMap;
 use symex_semantics::term::{Name, Sort, Term};
 use symex_semantics::value::Value;
+
+/// The solver was stopped with the run (its time limit, Ctrl-C) before it answered.
+pub(crate) struct Stopped;
 
 /// The answer for one step: feasibility and, when known, a model of the
 /// path condition extended by the step's guard.
@@ -205,6 +209,11 @@ impl PathSolver {
         // A guard the new one implies is left out of the chain: a loop's
         // bounds `0 < n`, `1 < n`, … leave one guard, not one per unfolding.
         let previous = match inherited {
+            Some(g)
+                if mutants::active(Mutant::StrongerGuardDropped) && implies(&g.guard, guard) =>
+            {
+                g.previous.clone()
+            }
             Some(g) if implies(guard, &g.guard) => g.previous.clone(),
             other => other,
         };
@@ -343,7 +352,8 @@ impl PathSolver {
     }
 
     /// Inputs that satisfy `path_condition`, the path condition of `node`,
-    /// confirmed by the evaluator; `None` when no confirmed model is found.
+    /// confirmed by the evaluator; `None` when no confirmed model is found;
+    /// `Err` when the run was stopped before the solver answered.
     /// `conjoined` says that `path_condition` is literally the conjunction of
     /// the node's guards, so a confirmed model needs no further evaluation.
     /// `reads` are the inputs the path read besides the program's (`havoc`).
@@ -353,7 +363,7 @@ impl PathSolver {
         path_condition: &Term,
         conjoined: bool,
         reads: &[(Name, Sort)],
-    ) -> Option<Valuation> {
+    ) -> Result<Option<Valuation>, Stopped> {
         let is_input = |x: &Name| self.inputs.contains_key(x) || reads.iter().any(|(y, _)| y == x);
         let known = node.model.as_ref().filter(|model| {
             (conjoined && node.confirmed) || eval_bool(path_condition, model) == Ok(true)
@@ -371,13 +381,20 @@ impl PathSolver {
             if !reads.is_empty() {
                 inputs.to_mut().extend(reads.iter().cloned());
             }
-            let solver = self.solver.as_mut()?;
-            match solver.check() {
-                SatResult::Sat => solver.model(&inputs)?,
-                SatResult::Unsat | SatResult::Unknown => return None,
-            }
+            let Some(solver) = self.solver.as_mut() else {
+                return Ok(None);
+            };
+            let found = match solver.check() {
+                SatResult::Sat => solver.model(&inputs),
+                SatResult::Unsat | SatResult::Unknown => None,
+                SatResult::Interrupted => return Err(Stopped),
+            };
+            let Some(model) = found else {
+                return Ok(None);
+            };
+            model
         };
-        Some(with_reads(model, reads))
+        Ok(Some(with_reads(model, reads)))
     }
 
     pub(crate) fn calls(&self) -> u64 {
@@ -460,7 +477,9 @@ impl PathSolver {
                 if self.slices.len() >= SLICE_CACHE_LIMIT {
                     self.slices.clear();
                 }
-                self.slices.insert(key, (result, values.clone()));
+                if result != SatResult::Interrupted {
+                    self.slices.insert(key, (result, values.clone()));
+                }
                 (result, values)
             }
         };
@@ -611,7 +630,7 @@ fn independent_slice<'n>(
         }
         current = guard.previous.as_deref();
     }
-    loop {
+    while !mutants::active(Mutant::NonTransitiveSlice) {
         let (joining, apart): (Vec<&GuardNode>, Vec<&GuardNode>) = skipped
             .iter()
             .partition(|g| g.vars.keys().any(|x| wanted.contains(x)));

@@ -55,35 +55,46 @@ where
     C: TransitionSystem,
     C::Config: ConcreteConfiguration,
 {
-    let leaf = tree.leaf(node)?;
-    let rules = tree.rules_to(node);
-    // A path through a join takes the rules of one of the paths joined
-    // there, whichever its input selects, in at most the longest's steps:
-    // only its end and final state are predicted.
-    let steps = match tree.joined_to(node) {
-        true => Steps::Joined {
+    let route = if tree.joined_to(node) {
+        Route::Joined {
             depth: tree.nodes[node].depth,
-        },
-        false => Steps::Rules(&rules),
+        }
+    } else {
+        Route::Rules(tree.rules_to(node))
     };
-    replay_path(leaf, steps, concrete, start, |_, _| {})
+    replay_leaf(tree.leaf(node)?, route, concrete, start)
 }
 
-/// What a replayed path's run must take.
-#[derive(Clone, Copy)]
-pub enum Steps<'a> {
-    /// These rules, one by one.
-    Rules(&'a [Rule]),
-    /// A path through a join: any rules, at most `depth` of them.
+/// What a replay must follow to reach a leaf.
+pub enum Route {
+    /// Every rule of the path, in order.
+    Rules(Vec<Rule>),
+    /// A path through a join (state merging) takes the rules of one of the
+    /// paths joined there, whichever its input selects, in at most the
+    /// longest's steps (`depth`): only its end and final state are predicted.
     Joined { depth: usize },
 }
 
-/// Replays the path to `leaf` that takes `expected` steps, showing each
-/// concrete step to `observe`; `None` for a path with no model or that did
-/// not run to its end.
+/// Replays the path that takes `route` to `leaf` (see [`replay`]).
+pub fn replay_leaf<C>(
+    leaf: &Leaf,
+    route: Route,
+    concrete: &C,
+    start: impl FnOnce(Valuation) -> C::Config,
+) -> Option<Replay>
+where
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
+    replay_path(leaf, route, concrete, start, |_, _| {})
+}
+
+/// Replays the path that takes `route` to `leaf`, showing each concrete
+/// step to `observe`; `None` for a path with no model or that did not run
+/// to its end.
 pub fn replay_path<C>(
     leaf: &Leaf,
-    expected: Steps,
+    route: Route,
     concrete: &C,
     start: impl FnOnce(Valuation) -> C::Config,
     mut observe: impl FnMut(Rule, &C::Config),
@@ -98,9 +109,12 @@ where
         Ok(state) => (state, None),
         Err(why) => (Valuation::new(), Some(why)),
     };
-    let (expected_rules, max_steps) = match expected {
-        Steps::Rules(rules) => (rules, rules.len()),
-        Steps::Joined { depth } => (&[][..], depth),
+    let (expected_rules, max_steps) = match route {
+        Route::Rules(rules) => {
+            let steps = rules.len();
+            (rules, steps)
+        }
+        Route::Joined { depth } => (Vec::new(), depth),
     };
     let mut rules = Vec::with_capacity(expected_rules.len());
     let finished = run(
@@ -118,7 +132,7 @@ where
         mismatch = Some(format!("undecided: after {} steps the concrete run reaches an integer beyond the evaluator's bound", finished.steps));
     } else if let Some(step) = rules
         .iter()
-        .zip(expected_rules)
+        .zip(&expected_rules)
         .position(|(taken, expected)| taken != expected)
     {
         mismatch = Some(format!(

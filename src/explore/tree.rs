@@ -237,7 +237,8 @@ pub struct Leaf {
     pub prediction: Option<Result<Valuation, String>>,
 }
 
-/// Frontier left unexplored when a global limit stopped the exploration.
+/// Why work stopped before it was done: frontier left unexplored by an
+/// exploration, runs left undone by a checker ([`crate::stop`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Limit {
@@ -249,6 +250,8 @@ pub enum Limit {
     Memory,
     /// The observer had its answer (`verify`'s first counterexample).
     Answered,
+    /// The user's Ctrl-C.
+    Interrupted,
 }
 
 impl fmt::Display for Limit {
@@ -258,6 +261,7 @@ impl fmt::Display for Limit {
             Limit::TimeLimit => "time limit reached",
             Limit::Memory => "memory limit reached",
             Limit::Answered => "stopped once the answer was known",
+            Limit::Interrupted => "interrupted",
         })
     }
 }

@@ -110,8 +110,10 @@ pub fn text_report(report: &Report, shown: &Shown, out: &mut dyn Write) -> io::R
             if let Some(induction) = &report.induction {
                 write!(out, ", by {}-induction", induction.k)?;
                 let invariants = invariants_text(report, shown);
-                if !invariants.is_empty() {
-                    write!(out, " with the invariants {}", invariants.join(", "))?;
+                match invariants.len() {
+                    0 => {}
+                    1 => write!(out, " with the invariant {}", invariants[0])?,
+                    _ => write!(out, " with the invariants {}", invariants.join(", "))?,
                 }
             }
             writeln!(out)?;
@@ -159,8 +161,8 @@ pub fn text_report(report: &Report, shown: &Shown, out: &mut dyn Write) -> io::R
     if report.incomplete > 0 || report.unexplored > 0 {
         writeln!(
             out,
-            "not every path was explored to its end: {} cut by a bound or undecided, {} configurations unexplored",
-            report.incomplete, report.unexplored
+            "not every path was explored to its end: {} cut by a bound or undecided, {} configurations unexplored{}",
+            report.incomplete, report.unexplored, stopped_text(report)
         )?;
     }
     Ok(())
@@ -318,11 +320,21 @@ fn legacy_text(report: &Report, shown: &Shown, out: &mut dyn Write) -> io::Resul
             }
             writeln!(
                 out,
-                "  {} bounded, {} unknown, {} configurations unexplored",
-                stats.bounded, stats.unknown, report.unexplored
+                "  {} bounded, {} unknown, {} configurations unexplored{}",
+                stats.bounded,
+                stats.unknown,
+                report.unexplored,
+                stopped_text(report)
             )
         }
     }
+}
+
+/// The limit that stopped the exploration, as ` (time limit reached)`.
+fn stopped_text(report: &Report) -> String {
+    report
+        .stopped
+        .map_or_else(String::new, |limit| format!(" ({limit})"))
 }
 
 /// How a failed path ends: its error, or `unknown`.
@@ -421,6 +433,7 @@ pub fn json_report(report: &Report, shown: &Shown) -> Json {
         "assertions_proved": report.proved_checks,
         "counterexample": counterexample_json(report, shown),
         "stats": report.stats,
+        "stopped": report.stopped,
     });
     if shown.legacy {
         return json;

@@ -5,7 +5,8 @@
 //! two of its variables, array indices within their array, and the linear
 //! equality that two counters stepped by constants keep with their values
 //! before the loop (`i := 0; j := 0; while … { i := i + 1; j := j + 2 }`
-//! gives `2 * i - j = 0`). None is trusted: Houdini keeps only those the
+//! gives `2 * i - j = 0`), and the residue a counter stepped by a constant
+//! keeps (`x := 0; while … { x := x + 2 }` gives `x % 2 = 0`). None is trusted: Houdini keeps only those the
 //! verifier shows inductive together ([`super::induction`]).
 
 use super::writes::Writes;
@@ -148,6 +149,7 @@ fn of_loop(
         }
     }
     out.extend(lockstep(body, before));
+    out.extend(residues(body, before));
     for (array, index) in indices(body).into_iter().chain(indices_of(b)) {
         if index.free_vars().keys().any(|x| written.contains(x)) {
             out.push(le(Term::int(0), index.clone()));
@@ -260,6 +262,30 @@ fn lockstep(body: &[Stmt], before: &BTreeMap<Name, Term>) -> Vec<Term> {
         }
     }
     out
+}
+
+/// `x % d = x₀ % d` for a variable that `body` steps by a constant `d`
+/// other than ±1 on every iteration, from `x₀` set just before the loop
+/// (steps of two keep the parity).
+fn residues(body: &[Stmt], before: &BTreeMap<Name, Term>) -> Vec<Term> {
+    before
+        .iter()
+        .filter_map(|(x, initial)| {
+            let d = step_of(body, x)?.abs();
+            (d >= 2).then(|| {
+                let modulus = Term::int(d);
+                let at_entry = match initial.kind() {
+                    TermKind::Int(n) => Term::int(num_integer::Integer::mod_floor(n, &d.into())),
+                    _ => Term::binary(BinOp::Mod, initial.clone(), modulus.clone()),
+                };
+                Term::binary(
+                    BinOp::Eq,
+                    Term::binary(BinOp::Mod, int(x), modulus),
+                    at_entry,
+                )
+            })
+        })
+        .collect()
 }
 
 /// `c * e`, folded where `c` is 1 or `e` a literal.

@@ -176,7 +176,7 @@ fn kind(verifier: &Verifier, unit: &Unit, encoding: &Encoding, failed: &FailedPa
     }
     let Some(replayed) = verifier
         .explorer
-        .replay(&encoding.program, &failed.leaf, failed.steps())
+        .replay(&encoding.program, &failed.leaf, failed.route())
     else {
         return FailureKind::Undecided("the path has no model".into());
     };

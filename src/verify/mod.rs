@@ -36,7 +36,7 @@ pub use mutant::break_verifier;
 pub use mutant::Mutant;
 
 use crate::explore::run::RunEnd;
-use crate::explore::{Leaf, Observer, Replay, Steps};
+use crate::explore::{Leaf, Observer, Replay, Route};
 use observer::Collector;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -55,8 +55,8 @@ pub trait Explorer {
     fn explore(&self, program: &Rc<Program>, observer: &mut dyn Observer) -> bool;
 
     /// Runs the model of `leaf` concretely on `program`, which must take
-    /// `steps` and end as the leaf predicts.
-    fn replay(&self, program: &Rc<Program>, leaf: &Leaf, steps: Steps) -> Option<PathReplay>;
+    /// `route` and end as the leaf predicts.
+    fn replay(&self, program: &Rc<Program>, leaf: &Leaf, route: Route) -> Option<PathReplay>;
 
     /// Runs `program` concretely from `inputs`.
     fn run(&self, program: &Rc<Program>, inputs: Valuation) -> Ran;
@@ -135,6 +135,8 @@ pub struct Report {
     /// a limit left unexplored.
     pub incomplete: usize,
     pub unexplored: usize,
+    /// The limit that left configurations unexplored, if one did.
+    pub stopped: Option<crate::explore::Limit>,
     /// The main statement's exploration (the paths of the program itself).
     pub stats: crate::explore::Stats,
     /// Whether the failures' path conditions were left raw.
@@ -142,10 +144,13 @@ pub struct Report {
     /// The program with its annotations as checked assertions, whose runs
     /// confirm counterexamples.
     pub instrumented: Instrumented,
+    /// The verification program each unit was last checked with.
+    pub programs: Vec<(Unit, Rc<Program>)>,
 }
 
 /// One unit's exploration, its failures classified.
 struct Checked {
+    unit: Unit,
     encoding: Encoding,
     collector: Collector,
     failures: Vec<Failure>,
@@ -279,6 +284,7 @@ impl Verifier<'_> {
             .map(|failed| classify::classify(self, unit, &encoding, failed))
             .collect();
         Checked {
+            unit: unit.clone(),
             encoding,
             collector,
             failures,
@@ -292,6 +298,7 @@ impl Verifier<'_> {
         let (mut proved_checks, mut incomplete, mut unexplored) = (0, 0, 0);
         let mut stats = crate::explore::Stats::default();
         let mut raw_conditions = false;
+        let mut limit = None;
         for unit in &checked {
             let complete = unit.collector.incomplete == 0 && unit.collector.unexplored == 0;
             let stopped = unit.collector.stopped;
@@ -316,6 +323,7 @@ impl Verifier<'_> {
             proved_checks += unit.collector.proved_checks;
             incomplete += unit.collector.incomplete;
             unexplored += unit.collector.unexplored;
+            limit = limit.or(unit.collector.limit);
             raw_conditions |= unit.raw;
         }
         if let Some(main) = checked.first() {
@@ -332,8 +340,10 @@ impl Verifier<'_> {
                 merge(&mut conditions, condition, Status::Unchecked);
             }
         }
+        let mut programs = Vec::new();
         for unit in checked {
             failures.extend(unit.failures);
+            programs.push((unit.unit, unit.encoding.program));
         }
         // Failed assertions (what verification is about) before other
         // errors, and among counterexamples the fewest objects first.
@@ -365,9 +375,11 @@ impl Verifier<'_> {
             proved_checks,
             incomplete,
             unexplored,
+            stopped: limit,
             stats,
             raw_conditions,
             instrumented: self.instrumented,
+            programs,
         }
     }
 }

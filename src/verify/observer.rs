@@ -6,7 +6,7 @@
 
 use super::encode::AT;
 use crate::explore::{
-    Finished, Leaf, Limit, Observer, Pruned, Stats, Status, Steps, TraceEntry, Unexplored,
+    Finished, Leaf, Limit, Observer, Pruned, Stats, Route, Status, TraceEntry, Unexplored,
 };
 use std::io;
 use symex_semantics::annotations::CHECK;
@@ -34,10 +34,10 @@ pub struct FailedPath {
 
 impl FailedPath {
     /// What a run that replays the path must take.
-    pub fn steps(&self) -> Steps<'_> {
+    pub fn route(&self) -> Route {
         match self.joined {
-            true => Steps::Joined { depth: self.depth },
-            false => Steps::Rules(&self.rules),
+            true => Route::Joined { depth: self.depth },
+            false => Route::Rules(self.rules.clone()),
         }
     }
 }
@@ -54,6 +54,8 @@ pub struct Collector {
     /// Configurations a limit left unexplored (not counting those left
     /// once the answer was known).
     pub unexplored: usize,
+    /// The limit that left them (`--time-limit-ms`, Ctrl-C, …).
+    pub limit: Option<Limit>,
     /// Whether the exploration stopped at its answer with paths left.
     pub stopped: bool,
 }
@@ -67,6 +69,7 @@ impl Collector {
             incomplete: 0,
             stats: Stats::default(),
             unexplored: 0,
+            limit: None,
             stopped: false,
         }
     }
@@ -135,6 +138,10 @@ impl Observer for Collector {
             .iter()
             .filter(|left| left.reason != Limit::Answered)
             .count();
+        self.limit = unexplored
+            .iter()
+            .map(|left| left.reason)
+            .find(|reason| *reason != Limit::Answered);
         self.stopped = unexplored.len() > self.unexplored;
         self.stats = stats.clone();
         Ok(())
