@@ -53,6 +53,9 @@ enum Command {
     /// paths: path-condition sizes, times, and Z3-checked agreement (exit 1
     /// if they disagree); `--family` runs scalable families.
     Compare(CompareArgs),
+    /// Print the program of the paper's core syntax that the other commands
+    /// run: functions, locals, break/continue/return, for and nondet() compiled away.
+    Desugar(commands::desugar::DesugarArgs),
     /// Simplify an expression (free variables typed from their use);
     /// `--explain` shows the rewrites.
     Simplify(SimplifyArgs),
@@ -105,6 +108,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Check(args) => commands::check::command(args, &mut out),
         Command::Bench(args) => commands::bench::command(args, &mut out),
         Command::Compare(args) => commands::compare::command(args, &mut out),
+        Command::Desugar(args) => commands::desugar::command(args, &mut out),
         Command::Simplify(args) => commands::simplify::command(args, &mut out),
         Command::Step(args) => commands::step::command(args, &mut out),
         Command::Snap(args) => commands::snap::command(args, &mut out),

@@ -130,7 +130,46 @@ pub enum StmtKind {
     },
     Assert(Expr),
     Assume(Expr),
+    /// `return e`: the last statement of a method, or a function's result.
     Return(Expr),
+    /// A construct of the surface language beyond the paper's core, which
+    /// [`super::desugar`] compiles away before anything checks the program.
+    Sugar(Sugar),
+}
+
+/// The statements of the surface language that the core lacks (issue 34).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sugar {
+    Break,
+    Continue,
+    /// `return` without a value, in a procedure.
+    Exit,
+    /// `for i in low..high { S }`: `i` runs from `low` up to `high - 1`.
+    For {
+        var: Ident,
+        low: Expr,
+        high: Expr,
+        body: Vec<Stmt>,
+    },
+    /// `var x: T := e` (or `var x: T`) among statements: a local variable.
+    Local {
+        name: Ident,
+        ty: Type,
+        value: Option<Expr>,
+    },
+}
+
+impl Sugar {
+    /// How the construct is named in messages.
+    pub fn construct(&self) -> &'static str {
+        match self {
+            Sugar::Break => "`break`",
+            Sugar::Continue => "`continue`",
+            Sugar::Exit => "`return`",
+            Sugar::For { .. } => "`for`",
+            Sugar::Local { .. } => "a local `var`",
+        }
+    }
 }
 
 /// A formal parameter `u: T?`.
@@ -157,6 +196,8 @@ impl Contract {
 pub struct Procedure {
     pub name: Ident,
     pub params: Vec<Param>,
+    /// `func f(…): T`: the type of the value its `return e` gives.
+    pub result: Option<Type>,
     pub contract: Contract,
     pub body: Vec<Stmt>,
 }

@@ -35,7 +35,13 @@ pub enum Tok<'a> {
     Or,
     Not,
     Len,
+    Break,
+    Continue,
+    For,
+    Func,
     // Punctuation.
+    /// `..` of `for i in lo..hi`.
+    DotDot,
     Assign,
     Colon,
     Semi,
@@ -66,7 +72,7 @@ pub enum Tok<'a> {
     Eof,
 }
 
-const KEYWORDS: [(&str, Tok<'static>); 25] = [
+const KEYWORDS: [(&str, Tok<'static>); 29] = [
     ("skip", Tok::Skip),
     ("if", Tok::If),
     ("then", Tok::Then),
@@ -92,10 +98,14 @@ const KEYWORDS: [(&str, Tok<'static>); 25] = [
     ("or", Tok::Or),
     ("not", Tok::Not),
     ("len", Tok::Len),
+    ("break", Tok::Break),
+    ("continue", Tok::Continue),
+    ("for", Tok::For),
+    ("func", Tok::Func),
 ];
 
 /// Punctuation, longest first so that `==>` wins over `==` and `=`.
-const PUNCTUATION: [(&str, Tok<'static>); 27] = [
+const PUNCTUATION: [(&str, Tok<'static>); 28] = [
     ("==>", Tok::Implies),
     (":=", Tok::Assign),
     ("==", Tok::EqEq),
@@ -106,6 +116,7 @@ const PUNCTUATION: [(&str, Tok<'static>); 27] = [
     ("||", Tok::OrOr),
     (":", Tok::Colon),
     (";", Tok::Semi),
+    ("..", Tok::DotDot),
     (",", Tok::Comma),
     (".", Tok::Dot),
     ("(", Tok::LParen),

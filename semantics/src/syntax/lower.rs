@@ -355,6 +355,7 @@ impl<'t> Lowering<'t> {
             StmtKind::Assert(condition) => Stmt::Assert(self.expr(condition, locals)?),
             StmtKind::Assume(condition) => Stmt::Assume(self.expr(condition, locals)?),
             StmtKind::Return(value) => Stmt::Return(None, self.expr(value, locals)?),
+            StmtKind::Sugar(sugar) => return Err(self.gap(&statement.span, sugar.construct())),
         })
     }
 

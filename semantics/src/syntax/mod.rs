@@ -1,11 +1,13 @@
 //! The front end of SPEC §1: source text to a checked core [`Program`].
 //!
-//! [`lexer`] → [`parser`] (surface [`ast`] with spans) → [`check`]
+//! [`lexer`] → [`parser`] (surface [`ast`] with spans) → [`desugar`] (the
+//! surface language compiled into the core syntax) → [`check`]
 //! (well-formedness and type inference, [`types`]) → [`lower`]. Every
 //! rejection is one [`Diagnostic`] with a line, a column and a clear message.
 
 mod ast;
 mod check;
+mod desugar;
 mod diagnostic;
 mod lexer;
 mod lower;
@@ -14,6 +16,8 @@ mod types;
 
 #[cfg(test)]
 mod annotation_tests;
+#[cfg(test)]
+mod desugar_tests;
 #[cfg(test)]
 mod error_tests;
 #[cfg(test)]
@@ -30,7 +34,7 @@ use diagnostic::LineIndex;
 /// Parses and checks a program of any of the three languages.
 pub fn parse_program(source: &str) -> Result<Program, Diagnostic> {
     let lines = LineIndex::new(source);
-    let program = parser::parse(source, &lines)?;
+    let program = desugar::desugar(parser::parse(source, &lines)?, source, &lines)?;
     let typing = check::check(&program, &lines)?;
     lower::lower(&program, &typing, &lines)
 }

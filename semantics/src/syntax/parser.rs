@@ -5,7 +5,7 @@
 
 use super::ast::{
     Class, Contract, Decl, Expr, ExprKind, Ident, Method, Param, Procedure, Program, Stmt,
-    StmtKind, Target, Type, TypeKind,
+    StmtKind, Sugar, Target, Type, TypeKind,
 };
 use super::diagnostic::{Diagnostic, LineIndex, Span};
 use super::lexer::{lex, Tok, Token};
@@ -157,8 +157,9 @@ impl<'a> Parser<'a, '_> {
         let mut decls = Vec::new();
         loop {
             match self.peek() {
+                Tok::Var if self.initialises() => break,
                 Tok::Var => self.var_decl(&mut decls)?,
-                Tok::Proc => decls.push(Decl::Procedure(self.procedure()?)),
+                Tok::Proc | Tok::Func => decls.push(Decl::Procedure(self.procedure()?)),
                 Tok::Class => decls.push(Decl::Class(self.class()?)),
                 _ => break,
             }
@@ -240,16 +241,34 @@ impl<'a> Parser<'a, '_> {
         Ok(params)
     }
 
-    /// `proc P(u: T?, …) requires P … ensures Q … { S }`
+    /// Whether the `var` here declares with `:=` (a local, a statement)
+    /// rather than only fixing types (a declaration).
+    fn initialises(&self) -> bool {
+        self.tokens[self.pos..]
+            .iter()
+            .map(|token| token.tok)
+            .find(|tok| matches!(tok, Tok::Assign | Tok::Semi | Tok::RBrace | Tok::Eof))
+            == Some(Tok::Assign)
+    }
+
+    /// `proc P(u: T?, …) requires P … ensures Q … { S }`, or
+    /// `func f(u: T?, …): T … { S }` with a result.
     fn procedure(&mut self) -> Result<Procedure, Diagnostic> {
-        self.bump();
-        let name = self.ident("a procedure name")?;
+        let function = self.bump().tok == Tok::Func;
+        let name = self.ident(if function { "a function name" } else { "a procedure name" })?;
         let params = self.params()?;
+        let result = if function {
+            self.require(Tok::Colon, " and the result type after the parameters of a function")?;
+            Some(self.ty()?)
+        } else {
+            None
+        };
         let contract = self.contract()?;
         let (body, _) = self.block()?;
         Ok(Procedure {
             name,
             params,
+            result,
             contract,
             body,
         })
@@ -365,7 +384,8 @@ impl<'a> Parser<'a, '_> {
                     let at = self.lines.at(open.start);
                     return Err(self.unexpected(&format!("`}}` to close the block opened at {at}")));
                 }
-                (Tok::Var | Tok::Proc | Tok::Class, None) => {
+                (Tok::Var, None) if self.initialises() => {}
+                (Tok::Var | Tok::Proc | Tok::Func | Tok::Class, None) => {
                     return Err(self.error(
                         self.span(),
                         "declarations must come before the main statement",
@@ -374,7 +394,10 @@ impl<'a> Parser<'a, '_> {
                 _ => {}
             }
             let statement = self.statement()?;
-            let braced = matches!(statement.kind, StmtKind::If(..) | StmtKind::While { .. });
+            let braced = matches!(
+                statement.kind,
+                StmtKind::If(..) | StmtKind::While { .. } | StmtKind::Sugar(Sugar::For { .. })
+            );
             statements.push(statement);
             if !self.eat(Tok::Semi) && self.peek() != terminator && !braced {
                 return Err(self.unexpected(&format!("`;` or {terminator}")));
@@ -435,8 +458,22 @@ impl<'a> Parser<'a, '_> {
             }
             Tok::Return => {
                 self.bump();
-                StmtKind::Return(self.expr()?)
+                if matches!(self.peek(), Tok::Semi | Tok::RBrace | Tok::Eof) {
+                    StmtKind::Sugar(Sugar::Exit)
+                } else {
+                    StmtKind::Return(self.expr()?)
+                }
             }
+            Tok::Break => {
+                self.bump();
+                StmtKind::Sugar(Sugar::Break)
+            }
+            Tok::Continue => {
+                self.bump();
+                StmtKind::Sugar(Sugar::Continue)
+            }
+            Tok::For => self.for_loop()?,
+            Tok::Var => self.local()?,
             // `nil.f := e` is a heap variable too (SPEC §1: `h` is `x` or `e.f`).
             Tok::Ident(_) | Tok::This | Tok::LParen | Tok::Nil => self.assignment_or_call()?,
             _ => return Err(self.unexpected("a statement")),
@@ -445,6 +482,40 @@ impl<'a> Parser<'a, '_> {
             kind,
             span: start..self.previous_end,
         })
+    }
+
+    /// `for i in low..high { S }`.
+    fn for_loop(&mut self) -> Result<StmtKind, Diagnostic> {
+        self.bump();
+        let var = self.ident("the loop variable after `for`")?;
+        if !self.at_word("in") {
+            return Err(self.unexpected("`in` after the loop variable of `for`"));
+        }
+        self.bump();
+        let low = self.expr()?;
+        self.require(Tok::DotDot, " between the bounds of `for i in low..high`")?;
+        let high = self.expr()?;
+        let (body, _) = self.block()?;
+        Ok(StmtKind::Sugar(Sugar::For {
+            var,
+            low,
+            high,
+            body,
+        }))
+    }
+
+    /// `var x: T := e` or `var x: T` among statements.
+    fn local(&mut self) -> Result<StmtKind, Diagnostic> {
+        self.bump();
+        let name = self.ident("a variable name")?;
+        self.require(Tok::Colon, " and a type after the variable name")?;
+        let ty = self.ty()?;
+        let value = if self.eat(Tok::Assign) {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        Ok(StmtKind::Sugar(Sugar::Local { name, ty, value }))
     }
 
     /// `if b { S1 } else { S2 }`, the paper's `if b {S1}{S2}`, `if b {S1}`,

@@ -146,6 +146,10 @@ impl<'a> Checker<'a, '_> {
                 self.block(body, scope)
             }
             StmtKind::Assert(condition) | StmtKind::Assume(condition) => self.check(condition, Shape::Bool, scope),
+            StmtKind::Sugar(sugar) => Err(self.error(
+                statement.span.clone(),
+                format!("{} is not part of the core language (the desugaring leaves none)", sugar.construct()),
+            )),
             StmtKind::Return(_) => Err(self.error(
                 statement.span.clone(),
                 match scope.owner {

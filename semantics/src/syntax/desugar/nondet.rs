@@ -1,0 +1,70 @@
+//! `nondet()` and `nondet_bool()`: a fresh unknown value at every
+//! evaluation, as C's `__VERIFIER_nondet_int()`. They read an input
+//! sequence through a counter: the `k`-th value drawn is `nondet_ints[k]`
+//! (`nondet_bools[k]`), and the counter starts at 0 in the main statement.
+//! The sequence is an input array of the core program, so a model lists
+//! the values drawn in order and `--input nondet_ints=[…]` replays them.
+//! Arrays are total (§2.1): a value past `len(nondet_ints)` is still an
+//! input, so `--checked-arrays` does not apply to these reads.
+
+use super::super::ast::{Expr, ExprKind, Ident, Stmt, TypeKind};
+use super::super::diagnostic::Diagnostic;
+use super::build;
+use super::Desugarer;
+use crate::term::BinOp;
+
+/// The input array and counter of one sort of drawn values.
+#[derive(Clone)]
+pub(super) struct Sequence {
+    pub values: String,
+    pub count: String,
+    pub element: TypeKind,
+}
+
+impl Desugarer<'_> {
+    /// `nondet()` or `nondet_bool()` at `e`, or `None` for any other call.
+    pub(super) fn nondet(
+        &mut self,
+        f: &Ident,
+        args: &[Expr],
+        e: &Expr,
+        before: &mut Vec<Stmt>,
+    ) -> Result<Option<Expr>, Diagnostic> {
+        let element = match f.name.as_str() {
+            _ if self.functions.contains_key(&f.name) => return Ok(None),
+            "nondet" => TypeKind::Int,
+            "nondet_bool" => TypeKind::Bool,
+            _ => return Ok(None),
+        };
+        if !args.is_empty() {
+            return Err(self.error_at(&e.span, &format!("`{}()` takes no arguments", f.name)));
+        }
+        let sequence = self.drawn_sequence(element.clone());
+        let span = &e.span;
+        let temp = self.frame.temp(&mut self.names, &format!("{}_value", f.name), &element, span);
+        let index = Box::new(build::var(&sequence.count, span));
+        let drawn = Expr::new(ExprKind::Index(Box::new(build::var(&sequence.values, span)), index), span.clone());
+        before.push(build::assign(&temp, drawn, span));
+        let next = build::binary(BinOp::Add, build::var(&sequence.count, span), build::int(1, span), span);
+        before.push(build::assign(&sequence.count, next, span));
+        Ok(Some(build::var(&temp, span)))
+    }
+
+    /// The sequence of `element` values, named at its first use.
+    fn drawn_sequence(&mut self, element: TypeKind) -> Sequence {
+        if let Some(sequence) = self.sequences.iter().find(|s| s.element == element) {
+            return sequence.clone();
+        }
+        let (values, count) = match element {
+            TypeKind::Bool => ("nondet_bools", "nondet_bool_count"),
+            _ => ("nondet_ints", "nondet_count"),
+        };
+        let sequence = Sequence {
+            values: self.names.fresh(values),
+            count: self.names.fresh(count),
+            element,
+        };
+        self.sequences.push(sequence.clone());
+        sequence
+    }
+}

@@ -1,0 +1,131 @@
+//! The surface language compiled into the core: the core each construct
+//! becomes (as `symex desugar` prints it, which parses back to the same
+//! program), and errors inside sugar at the user's line and column.
+
+use super::parse_program;
+
+/// `source` desugars to the core program `core`, and `core` parses back
+/// to the same program.
+fn desugars_to(source: &str, core: &str) {
+    let program = parse_program(source).unwrap_or_else(|e| panic!("{source}\n{e}"));
+    assert_eq!(program.to_string(), core, "{source}");
+    let again = parse_program(core).unwrap_or_else(|e| panic!("{core}\n{e}"));
+    assert_eq!(again, program, "{core} does not parse back");
+}
+
+/// `source` is refused at `line:column` with `message`.
+fn rejects(source: &str, line: usize, column: usize, message: &str) {
+    let error = parse_program(source).map(|p| p.to_string()).unwrap_err();
+    assert_eq!((error.line, error.column, error.message.as_str()), (line, column, message), "{source}");
+}
+
+#[test]
+fn break_in_while_true_is_a_flag_in_the_condition() {
+    desugars_to(
+        "while true { if x > 10 { break }; x := x + 1 }",
+        "var broke: bool;\nvar x: int;\nbroke := false;\nwhile !broke {\n    if x > 10 {\n        broke := true\n    } else {\n        x := x + 1\n    }\n}\n",
+    );
+}
+
+#[test]
+fn a_function_writes_its_result_and_a_call_reads_it_into_a_temporary() {
+    desugars_to(
+        "func fib(n: int): int { if n < 2 { return n }; return fib(n - 1) + fib(n - 2) }\ny := fib(k)",
+        "var fib_call3: int;\nvar fib_result: int;\nvar k: int;\nvar y: int;\nproc fib(n: int, fib_call: int, fib_call2: int) {\n    if n < 2 {\n        fib_result := n\n    } else {\n        fib(n - 1, 0, 0);\n        fib_call := fib_result;\n        fib(n - 2, 0, 0);\n        fib_call2 := fib_result;\n        fib_result := fib_call + fib_call2\n    }\n}\nfib(k, 0, 0);\nfib_call3 := fib_result;\ny := fib_call3\n",
+    );
+}
+
+#[test]
+fn calls_are_made_left_to_right_inner_first_and_a_parameter_hiding_a_global_is_renamed() {
+    desugars_to(
+        "func f(x: int): int { return x + 1 }\nfunc g(v: int): int { return 2 * v }\ny := f(f(x)) + g(a[i])",
+        "var a: int[];\nvar f_call: int;\nvar f_call2: int;\nvar f_result: int;\nvar g_call: int;\nvar g_result: int;\nvar i: int;\nvar x: int;\nvar y: int;\nproc f(x2: int) {\n    f_result := x2 + 1\n}\nproc g(v: int) {\n    g_result := 2 * v\n}\nf(x);\nf_call := f_result;\nf(f_call);\nf_call2 := f_result;\ng(a[i]);\ng_call := g_result;\ny := f_call2 + g_call\n",
+    );
+}
+
+#[test]
+fn the_second_operand_of_and_calls_only_when_needed() {
+    desugars_to(
+        "func pos(v: int): bool { return v > 0 }\nif b && pos(x) { y := 1 }",
+        "var b: bool;\nvar cond: bool;\nvar pos_call: bool;\nvar pos_result: bool;\nvar x: int;\nvar y: int;\nproc pos(v: int) {\n    pos_result := v > 0\n}\ncond := b;\nif cond {\n    pos(x);\n    pos_call := pos_result;\n    cond := pos_call\n};\nif cond {\n    y := 1\n}\n",
+    );
+}
+
+#[test]
+fn for_with_continue_and_break_steps_unless_the_loop_is_left() {
+    desugars_to(
+        "s := 0;\nfor i in 0..n {\n    if i % 2 = 0 { continue };\n    if i > 7 { break };\n    s := s + i\n}",
+        "var broke: bool;\nvar i: int;\nvar i_end: int;\nvar n: int;\nvar s: int;\ns := 0;\ni := 0;\ni_end := n;\nbroke := false;\nwhile !broke && i < i_end {\n    if i % 2 = 0 {\n    } else {\n        if i > 7 {\n            broke := true\n        } else {\n            s := s + i\n        }\n    };\n    if !broke {\n        i := i + 1\n    }\n}\n",
+    );
+}
+
+#[test]
+fn continue_under_a_condition_guards_the_rest_of_the_body() {
+    desugars_to(
+        "while i < 3 { i := i + 1; if b { if i = 2 { continue } }; s := s + i }",
+        "var b: bool;\nvar continued: bool;\nvar i: int;\nvar s: int;\nwhile i < 3 {\n    continued := false;\n    i := i + 1;\n    if b {\n        if i = 2 {\n            continued := true\n        }\n    };\n    if !continued {\n        s := s + i\n    }\n}\n",
+    );
+}
+
+#[test]
+fn return_inside_a_loop_of_a_function_leaves_both_and_locals_are_parameters() {
+    desugars_to(
+        "func find(k: int): int {\n    var i: int := 0;\n    while i < len(a) {\n        if a[i] = k { return i };\n        i := i + 1\n    };\n    return -1\n}\nr := find(v)",
+        "var a: int[];\nvar find_call: int;\nvar find_result: int;\nvar r: int;\nvar v: int;\nproc find(k: int, i: int, returned: bool) {\n    i := 0;\n    while !returned && i < len(a) {\n        if a[i] = k {\n            find_result := i;\n            returned := true\n        } else {\n            i := i + 1\n        }\n    };\n    if !returned {\n        find_result := -1;\n        returned := true\n    }\n}\nfind(v, 0, false);\nfind_call := find_result;\nr := find_call\n",
+    );
+}
+
+#[test]
+fn nondet_reads_the_next_value_of_an_input_sequence() {
+    desugars_to(
+        "x := nondet() + nondet();\nif nondet_bool() { y := 1 }",
+        "var nondet_bool_count: int;\nvar nondet_bool_value: bool;\nvar nondet_bools: bool[];\nvar nondet_count: int;\nvar nondet_ints: int[];\nvar nondet_value: int;\nvar nondet_value2: int;\nvar x: int;\nvar y: int;\nnondet_count := 0;\nnondet_bool_count := 0;\nnondet_value := nondet_ints[nondet_count];\nnondet_count := nondet_count + 1;\nnondet_value2 := nondet_ints[nondet_count];\nnondet_count := nondet_count + 1;\nx := nondet_value + nondet_value2;\nnondet_bool_value := nondet_bools[nondet_bool_count];\nnondet_bool_count := nondet_bool_count + 1;\nif nondet_bool_value {\n    y := 1\n}\n",
+    );
+}
+
+#[test]
+fn a_return_from_a_procedure_guards_what_follows() {
+    desugars_to(
+        "proc p(n: int) { while true { if n > 3 { return }; n := n + 1; g := g + 1 }; g := 0 }\np(0)",
+        "var g: int;\nproc p(n: int, returned: bool) {\n    while !returned {\n        if n > 3 {\n            returned := true\n        } else {\n            n := n + 1;\n            g := g + 1\n        }\n    };\n    if !returned {\n        g := 0\n    }\n}\np(0, false)\n",
+    );
+}
+
+#[test]
+fn a_parameter_named_like_a_declared_global_is_renamed() {
+    desugars_to(
+        "var n: int;\nproc p(n: int) { g := n }\np(n + 1)",
+        "var g: int;\nvar n: int;\nproc p(n2: int) {\n    g := n2\n}\np(n + 1)\n",
+    );
+}
+
+#[test]
+fn errors_inside_sugar_point_at_the_construct() {
+    rejects("x := 1;\nbreak", 2, 1, "`break` outside a loop");
+    rejects("if b { continue }", 1, 8, "`continue` outside a loop");
+    rejects("x := 1;\n  return x", 2, 3, "`return` outside a function or procedure");
+    rejects("func f(x: int): int { return }\ny := f(1)", 1, 23, "`return` without a value in function `f`: write `return e`");
+    rejects("func f(v: int): int { return v }\ny := f(1) + h(2)", 2, 13, "unknown function `h`");
+    rejects("y := nondet(1)", 1, 6, "`nondet()` takes no arguments");
+    rejects("func f(v: int): int { return v }\nx := if b then f(1) else 0 fi", 2, 16, "a call in a branch of `if … then … else … fi` is not supported: write an `if` statement that assigns a variable");
+    rejects("var t: int[] := 0;\nskip", 1, 8, "a local `var` holds `int`, `bool` or an object: arrays are the program's inputs (declare `var a: int[];` before the main statement)");
+    rejects("func f(v: int): int[] { return v }\nskip", 1, 17, "a function returns `int`, `bool` or an object, not an array");
+    rejects("while x < 3 invariant f(x) > 0 { x := x + 1 }", 1, 23, "calls and `nondet()` are not allowed in a loop invariant");
+}
+
+#[test]
+fn type_errors_inside_sugar_are_at_the_users_source() {
+    let error = parse_program("x := 0;\nvar t: int := x > 1;\nskip").unwrap_err();
+    assert_eq!((error.line, error.column), (2, 1), "{}", error.message);
+    let error = parse_program("x := 1;\nfor i in 0..true { skip }").unwrap_err();
+    assert_eq!(error.line, 2, "{}", error.message);
+    let error = parse_program("func f(v: int): bool { return v }\ny := f(1)").unwrap_err();
+    assert_eq!((error.line, error.column), (1, 24), "{}", error.message);
+}
+
+#[test]
+fn syntax_errors_in_sugar_name_what_was_expected() {
+    rejects("for i 0..3 { skip }", 1, 7, "expected `in` after the loop variable of `for`, found integer `0`");
+    rejects("for i in 0, 3 { skip }", 1, 11, "expected `..` between the bounds of `for i in low..high`, found `,`");
+    rejects("func f(v: int) { return v }", 1, 16, "expected `:` and the result type after the parameters of a function, found `{`");
+}
