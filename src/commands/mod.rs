@@ -135,6 +135,8 @@ impl From<LanguageArg> for Language {
 pub enum Method {
     Forward,
     Wp,
+    /// Lazy initialisation of an explicit input heap (Symbolic PathFinder's way).
+    Lazy,
 }
 
 impl Method {
@@ -143,6 +145,7 @@ impl Method {
         match self {
             Method::Forward => "forward",
             Method::Wp => "wp",
+            Method::Lazy => "lazy",
         }
     }
 }
@@ -177,7 +180,7 @@ pub struct SemanticsArgs {
     /// Run under this language's semantics (default: the smallest that contains the program).
     #[arg(long, value_enum)]
     pub lang: Option<LanguageArg>,
-    /// Path conditions by forward symbolic execution or by weakest preconditions (default: wp for oo programs, else forward).
+    /// Path conditions by forward symbolic execution, by weakest preconditions, or forward over an input heap initialised lazily (default: wp for oo programs, else forward).
     #[arg(long, value_enum)]
     pub method: Option<Method>,
     /// Unfold a method call by the paper's literal rule, `e0` itself for `this` (default: a fresh variable bound to `e0`, SPEC §1.6).
@@ -218,6 +221,9 @@ pub struct Common {
     /// At most K executions of any one loop body, and K nested calls of any one procedure, on a path.
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub unfold: usize,
+    /// With `--method lazy`: at most N input objects materialised on a path.
+    #[arg(long, value_name = "N")]
+    pub max_objects: Option<usize>,
     #[arg(long, value_enum, default_value_t = StrategyArg::Dfs)]
     pub strategy: StrategyArg,
     /// Seed of `--strategy random`.
@@ -299,6 +305,11 @@ impl Common {
         }
         let loaded = load(&self.file)?;
         let choice = self.semantics.choice(&loaded.program)?;
+        if self.max_objects.is_some() && choice.method != Method::Lazy {
+            return Err(CliError::new(
+                "--max-objects bounds the objects lazy initialisation materialises: it needs --method lazy",
+            ));
+        }
         let strategy = match self.strategy {
             StrategyArg::Dfs => Strategy::Dfs,
             StrategyArg::Bfs => Strategy::Bfs,
@@ -312,6 +323,7 @@ impl Common {
                 unfold: self.unfold,
                 max_paths: self.max_paths,
                 time_limit: self.time_limit_ms.map(Duration::from_millis),
+                max_objects: self.max_objects,
             },
             timeout_ms: self.timeout_ms,
             keep_infeasible: self.keep_infeasible,

@@ -1,7 +1,7 @@
 //! The worklist: expand configurations in the strategy's order, keep the
 //! feasible successors, end each path with an explicit status.
 
-use super::bounds::{calls_within, Bounds, Unfoldings};
+use super::bounds::{calls_within, objects_within, Bounds, Unfoldings};
 use super::node::{Arrival, PathNode};
 use super::observer::{Finished, Observer, TreeRecorder};
 use super::path_solver::{Feasibility, Link, PathSolver};
@@ -355,7 +355,9 @@ where
                 unfoldings.clone()
             }
         };
-        if let Err(reason) = calls_within(rule, &next, &self.options.bounds) {
+        if let Err(reason) = calls_within(rule, &next, &self.options.bounds)
+            .and_then(|()| objects_within(&next, &self.options.bounds))
+        {
             end.get_or_insert(Status::Bounded(reason));
         }
         let trace = match next.actions_since(config) {
@@ -541,7 +543,7 @@ where
         let conjoined = config.path_condition() == &node.guards || from_nodes;
         let model = if wants_model {
             self.solver
-                .model(&known.link, &path_condition, conjoined)
+                .model(&known.link, &path_condition, conjoined, &config.symbols())
                 .map(|model| config.inputs_from(model))
         } else {
             None
@@ -560,6 +562,7 @@ where
             state,
             model,
             prediction,
+            input_heap: config.input_heap(),
         };
         (leaf, from_nodes)
     }

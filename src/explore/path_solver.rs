@@ -278,30 +278,35 @@ impl PathSolver {
     }
 
     /// Inputs that satisfy `path_condition`, the path condition of `node`,
-    /// confirmed by the evaluator; `None` when no confirmed model is found.
-    /// `conjoined` says that `path_condition` is literally the conjunction of
-    /// the node's guards, so a confirmed model needs no further evaluation.
+    /// confirmed by the evaluator, with the values of `symbols` (the
+    /// path's own symbols besides the inputs); `None` when no confirmed
+    /// model is found. `conjoined` says that `path_condition` is literally
+    /// the conjunction of the node's guards, so a confirmed model needs no
+    /// further evaluation.
     pub(crate) fn model(
         &mut self,
         node: &Link,
         path_condition: &Term,
         conjoined: bool,
+        symbols: &[(Name, Sort)],
     ) -> Option<Valuation> {
+        let kept = |x: &Name| self.inputs.contains_key(x) || symbols.iter().any(|(s, _)| s == x);
         let known = node.model.as_ref().filter(|model| {
             (conjoined && node.confirmed) || eval_bool(path_condition, model) == Ok(true)
         });
         if let Some(model) = known {
-            if model.keys().all(|x| self.inputs.contains_key(x)) {
+            if model.keys().all(kept) {
                 return Some(model.clone());
             }
             // The inputs only, over the heap their references point into.
-            return Some(model.retain(|x| self.inputs.contains_key(x)));
+            return Some(model.retain(kept));
         }
         self.sync(node);
-        let inputs = &self.inputs;
+        let mut wanted = self.inputs.clone();
+        wanted.extend(symbols.iter().cloned());
         let solver = self.solver.as_mut()?;
         match solver.check() {
-            SatResult::Sat => solver.model(inputs),
+            SatResult::Sat => solver.model(&wanted),
             SatResult::Unsat | SatResult::Unknown => None,
         }
     }

@@ -62,7 +62,12 @@ where
         Ok(state) => (state, None),
         Err(why) => (Valuation::new(), Some(why)),
     };
-    let expected_rules = tree.rules_to(node);
+    // A lazy initialisation is no step of the program.
+    let expected_rules: Vec<_> = tree
+        .rules_to(node)
+        .into_iter()
+        .filter(|rule| !rule.is_lazy())
+        .collect();
     let mut rules = Vec::with_capacity(expected_rules.len());
     let finished = run(
         concrete,

@@ -6,6 +6,7 @@ use serde::Serialize;
 use std::fmt;
 use symex_semantics::eval::Valuation;
 use symex_semantics::oo::action::Action;
+use symex_semantics::oo::lazy::InputHeap;
 use symex_semantics::program::{ErrorKind, Halt, Outcome, Stmt};
 use symex_semantics::system::Rule;
 use symex_semantics::term::{Name, Term};
@@ -151,6 +152,8 @@ pub enum BoundReason {
     LoopUnfolding(usize),
     /// `--unfold K`: a procedure would have K+1 active calls.
     CallDepth(usize),
+    /// `--max-objects N`: lazy initialisation would materialise an (N+1)-th input object.
+    Objects(usize),
 }
 
 impl fmt::Display for BoundReason {
@@ -159,6 +162,7 @@ impl fmt::Display for BoundReason {
             BoundReason::Depth(n) => write!(f, "depth {n} reached"),
             BoundReason::LoopUnfolding(k) => write!(f, "loop unfolding bound {k}"),
             BoundReason::CallDepth(k) => write!(f, "call depth bound {k}"),
+            BoundReason::Objects(n) => write!(f, "input object bound {n}"),
         }
     }
 }
@@ -200,6 +204,12 @@ pub struct Leaf {
     /// The final state the path predicts for `model` (or why it has none).
     #[serde(skip)]
     pub prediction: Option<Result<Valuation, String>>,
+    /// The input heap the path materialised (lazy initialisation only).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "input_heap_json"
+    )]
+    pub input_heap: Option<InputHeap>,
 }
 
 /// Frontier left unexplored when a global limit stopped the exploration.
@@ -328,6 +338,15 @@ fn state_text<S: Serializer>(state: &[(Name, Term)], serializer: S) -> Result<S:
         seq.serialize_element(&format!("{x} := {e}"))?;
     }
     seq.end()
+}
+
+fn input_heap_json<S: Serializer>(
+    heap: &Option<InputHeap>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    heap.as_ref()
+        .map(crate::report::values::input_heap_json)
+        .serialize(serializer)
 }
 
 fn model_text<S: Serializer>(model: &Option<Valuation>, serializer: S) -> Result<S::Ok, S::Error> {
