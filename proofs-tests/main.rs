@@ -20,6 +20,7 @@ mod forward_agrees_with_wp;
 mod fuzz;
 mod generators;
 mod king_1976_properties;
+mod lazy_initialisation;
 mod lemma_2_1_substitution;
 mod lemma_3_3_substitution;
 mod lemma_4_3_definedness;

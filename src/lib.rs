@@ -14,6 +14,7 @@ pub mod report;
 pub mod simplify;
 pub mod solver;
 pub mod step;
+pub mod subsume;
 pub mod theorems;
 
 #[global_allocator]

@@ -215,6 +215,13 @@ pub trait SymbolicConfiguration: Configuration {
         None
     }
 
+    /// The state as a symbolic heap configuration at its program point
+    /// (Anand et al.'s Definition 1), for state subsumption; `None` where
+    /// the semantics keeps no explicit heap.
+    fn state_graph(&self) -> Option<crate::oo::lazy::graph::StateGraph> {
+        None
+    }
+
     /// Replaces `φ` by `path_condition` and each value `e` of the
     /// substitutions by `fold(e)`, both equivalent to what they replace: the
     /// explorer keeps a path's configuration condensed (a loop counter's

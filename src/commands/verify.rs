@@ -29,9 +29,15 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
         .count();
     let stats = &tree.stats;
     let cut = stats.bounded + stats.unknown + tree.unexplored.len();
+    // Paths cut by abstract subsumption: an under-approximation, never a proof.
+    let abstracted = stats
+        .subsumption
+        .filter(|m| m.abstraction != "none")
+        .map_or(0, |m| m.subsumed);
     let (verdict, exit) = match tests.first() {
         Some((_, test)) if test.mismatch.is_none() => ("counterexample", Exit::Failed),
         _ if stats.errors > 0 || cut > 0 => ("inconclusive", Exit::Inconclusive),
+        _ if abstracted > 0 => ("abstracted", Exit::Inconclusive),
         _ => ("proved", Exit::Done),
     };
     let inputs = program.inputs();
@@ -76,12 +82,38 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
             writeln!(out, "{report:#}")?;
         }
         _ => match verdict {
-            "proved" => writeln!(
-                out,
-                "proved: every assertion holds on every path ({} path{}, {proved} assertion checks proved)",
-                stats.paths,
-                if stats.paths == 1 { "" } else { "s" }
-            )?,
+            "proved" => {
+                writeln!(
+                    out,
+                    "proved: every assertion holds on every path ({} path{}, {proved} assertion checks proved)",
+                    stats.paths,
+                    if stats.paths == 1 { "" } else { "s" }
+                )?;
+                if let Some(m) = stats.subsumption {
+                    writeln!(
+                        out,
+                        "  the tree is closed by exact subsumption: {} checks, {} subsumed, {} stored",
+                        m.checks, m.subsumed, m.stored
+                    )?;
+                }
+            }
+            "abstracted" => {
+                let m = stats.subsumption.unwrap_or_default();
+                writeln!(
+                    out,
+                    "no error found in the abstracted state space ({} abstraction): not a proof",
+                    m.abstraction
+                )?;
+                writeln!(
+                    out,
+                    "  {} checks, {} subsumed, {} stored; {} path{} cut by abstract subsumption",
+                    m.checks,
+                    m.subsumed,
+                    m.stored,
+                    abstracted,
+                    if abstracted == 1 { "" } else { "s" }
+                )?;
+            }
             "counterexample" => {
                 if let Some((path, test, shown, condition, trace)) = &counterexample {
                     writeln!(out, "counterexample: {}", ShowValuation(shown))?;

@@ -12,13 +12,14 @@ use super::tree::{
     Unexplored, UnknownReason,
 };
 use crate::simplify::{GuardFolder, Simplifier};
+use crate::subsume::{Abstraction, Matcher, Verdict};
 use crate::solver::SatResult;
 use std::collections::BTreeMap;
 use std::io;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use symex_semantics::eval::GroundValues;
-use symex_semantics::system::{Configuration, Step, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{Configuration, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 
 /// How to explore.
@@ -40,6 +41,9 @@ pub struct ExploreOptions {
     /// e-graph simplifier (`--no-simplify` keeps the raw terms of the paper's
     /// rules; feasibility checks fold the ground parts of guards either way).
     pub simplify: bool,
+    /// State subsumption at loop heads (`--subsume`, [`crate::subsume`]),
+    /// matching states as they are or abstracted.
+    pub subsumption: Option<Abstraction>,
 }
 
 impl Default for ExploreOptions {
@@ -52,6 +56,7 @@ impl Default for ExploreOptions {
             record_configurations: false,
             assumption: Term::bool(true),
             simplify: true,
+            subsumption: None,
         }
     }
 }
@@ -132,9 +137,15 @@ where
         next_id: 0,
         stats: Stats::default(),
         simplifier_time: Duration::ZERO,
+        matcher: options
+            .subsumption
+            .clone()
+            .map(|abstraction| Matcher::new(abstraction, options.timeout_ms)),
     };
     explorer.run(initial)?;
-    explorer.stats.solver_calls = explorer.solver.calls();
+    explorer.stats.solver_calls = explorer.solver.calls()
+        + explorer.matcher.as_ref().map_or(0, Matcher::solver_calls);
+    explorer.stats.subsumption = explorer.matcher.as_ref().map(Matcher::stats);
     explorer.stats.time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     explorer.stats.timings = Timings {
         solver: explorer.solver.solver_time(),
@@ -164,6 +175,8 @@ struct Explorer<'a, S: TransitionSystem> {
     next_id: NodeId,
     stats: Stats,
     simplifier_time: Duration,
+    /// State subsumption's store, when on.
+    matcher: Option<Matcher>,
 }
 
 impl<S> Explorer<'_, S>
@@ -377,6 +390,9 @@ where
             (&folded, &guard),
             feasibility,
         )?;
+        if end.is_none() && rule == Rule::IterationEnter {
+            end = self.matched(&next, child.id);
+        }
         let candidate = Candidate {
             node: child.id,
             depth: child.depth,
@@ -384,6 +400,23 @@ where
         };
         let pending = self.arrive(child, known, next, unfoldings, end)?;
         Ok(pending.map(|pending| (candidate, pending)))
+    }
+
+    /// State subsumption at a loop head, once per iteration before the
+    /// body: how the path ends if a stored state subsumes `config` (at
+    /// `node`), which is stored otherwise.
+    fn matched(&mut self, config: &S::Config, node: NodeId) -> Option<Status> {
+        let matcher = self.matcher.as_mut()?;
+        let graph = config.state_graph()?;
+        let condition = Term::and(
+            self.options.assumption.clone(),
+            config.path_condition().clone(),
+        );
+        match matcher.check(graph, &condition, node) {
+            Verdict::Stored => None,
+            Verdict::Subsumed { by, exact: true } => Some(Status::Subsumed(by)),
+            Verdict::Subsumed { by, exact: false } => Some(Status::Abstracted(by)),
+        }
     }
 
     /// Adds a node reached under `guard` (folded, and as the rule built
@@ -577,7 +610,7 @@ where
             Status::Error(_) => stats.errors += 1,
             Status::Bounded(_) => stats.bounded += 1,
             Status::Unknown(_) => stats.unknown += 1,
-            Status::Infeasible => {}
+            Status::Infeasible | Status::Subsumed(_) | Status::Abstracted(_) => {}
         }
         self.observer.path(Finished {
             id,

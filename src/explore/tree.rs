@@ -79,6 +79,12 @@ pub enum Status {
     Unknown(UnknownReason),
     /// Only with `--keep-infeasible`.
     Infeasible,
+    /// A state stored at the node given subsumes the path's state at a loop
+    /// head (`--subsume`): every run from it is a run from that one.
+    Subsumed(NodeId),
+    /// The abstraction of a state stored at the node given subsumes the
+    /// abstraction of the path's (`--abstract`): runs from here may be lost.
+    Abstracted(NodeId),
 }
 
 impl Status {
@@ -91,6 +97,8 @@ impl Status {
             Status::Bounded(_) => "bounded",
             Status::Unknown(_) => "unknown",
             Status::Infeasible => "infeasible",
+            Status::Subsumed(_) => "subsumed",
+            Status::Abstracted(_) => "abstracted",
         }
     }
 
@@ -106,6 +114,9 @@ impl Status {
         match self {
             Status::Bounded(reason) => Some(reason.to_string()),
             Status::Unknown(reason) => Some(reason.to_string()),
+            Status::Subsumed(node) | Status::Abstracted(node) => {
+                Some(format!("by the state at node {node}"))
+            }
             _ => None,
         }
     }
@@ -117,7 +128,11 @@ impl Status {
             Status::Terminated => Some(Outcome::Terminated),
             Status::Error(kind) => Some(Outcome::Halted(Halt::Error(*kind))),
             Status::AssumptionViolated => Some(Outcome::Halted(Halt::AssumptionViolated)),
-            Status::Bounded(_) | Status::Unknown(_) | Status::Infeasible => None,
+            Status::Bounded(_)
+            | Status::Unknown(_)
+            | Status::Infeasible
+            | Status::Subsumed(_)
+            | Status::Abstracted(_) => None,
         }
     }
 }
@@ -138,6 +153,9 @@ impl fmt::Display for Status {
             Status::Error(kind) => write!(f, "error {kind}"),
             Status::Bounded(reason) => write!(f, "bounded ({reason})"),
             Status::Unknown(reason) => write!(f, "unknown ({reason})"),
+            Status::Subsumed(node) | Status::Abstracted(node) => {
+                write!(f, "{} (by the state at node {node})", self.name())
+            }
             other => f.write_str(other.name()),
         }
     }
@@ -261,6 +279,10 @@ pub struct Stats {
     pub pruned: usize,
     pub solver_calls: u64,
     pub time_ms: u64,
+    /// State subsumption's counters (`--subsume`), the paper's checks,
+    /// subsumed and stored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subsumption: Option<crate::subsume::MatchStats>,
     /// Where the time went (for `symex bench`; not part of the JSON contract).
     #[serde(skip)]
     pub timings: Timings,

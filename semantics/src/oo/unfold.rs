@@ -97,6 +97,12 @@ pub trait PathState: Clone + Default + fmt::Display {
     fn materialised_objects(&self) -> usize {
         0
     }
+
+    /// The state at the continuation `code` as a symbolic heap
+    /// configuration, where the state keeps the heap explicit.
+    fn graph(&self, _code: &Code, _program: &Program) -> Option<super::lazy::graph::StateGraph> {
+        None
+    }
 }
 
 /// One way of initialising an input (lazy initialisation): the rule, the
@@ -631,6 +637,10 @@ impl<P: PathState> SymbolicConfiguration for Config<P> {
 
     fn input_heap(&self) -> Option<super::lazy::InputHeap> {
         self.state.input_heap()
+    }
+
+    fn state_graph(&self) -> Option<super::lazy::graph::StateGraph> {
+        self.state.graph(&self.code, &self.program)
     }
 
     fn actions_since(&self, earlier: &Config<P>) -> Option<Vec<Action>> {

@@ -14,6 +14,7 @@
 
 use super::arrays::Resolution;
 use super::heap::Node;
+use super::rules::Rules;
 use super::state::State;
 use crate::eval::eval;
 use crate::term::{BinOp, IdMap, Name, Sort, Term, TermKind};
@@ -40,7 +41,7 @@ pub(super) enum Slot {
     Field { object: Name, field: Name, class: Name },
 }
 
-impl State {
+impl<R: Rules> State<R> {
     /// The value of `e` on this path, over the input symbols.
     pub(super) fn value(&self, e: &Term) -> Result<Term, Blocked> {
         let mut memo: IdMap<Term> = IdMap::default();
@@ -217,13 +218,20 @@ impl State {
     }
 
     /// The value of the condition `c` where it is known on this path: a
-    /// literal, a ground term (evaluated), or a condition decided before.
+    /// literal, a ground term (evaluated), a condition decided before or
+    /// its negation (`δ` tests `¬b` where the statement tests `b`).
     pub(super) fn decided(&self, c: &Term) -> Option<bool> {
-        if let TermKind::Bool(value) = c.kind() {
-            return Some(*value);
-        }
         if let Some((_, value)) = self.decisions.get(&c.id()) {
             return Some(*value);
+        }
+        match c.kind() {
+            TermKind::Bool(value) => return Some(*value),
+            TermKind::Unary(crate::term::UnOp::Not, b) => {
+                if let Some(value) = self.decided(b) {
+                    return Some(!value);
+                }
+            }
+            _ => {}
         }
         let ground = c.free_vars().is_empty()
             && c.nodes().iter().all(|n| !matches!(n.kind(), TermKind::Len(_)));

@@ -18,6 +18,7 @@
 
 use super::eval::{Blocked, Slot};
 use super::heap::{input_name, Object};
+use super::rules::Rules;
 use super::state::{fields_of, State};
 use crate::delta::Checks;
 use crate::oo::unfold::Initialised;
@@ -27,18 +28,20 @@ use crate::term::{Name, Sort, Term};
 
 /// The ways of initialising the first input `head` reads that `state` has
 /// not initialised; `None` when it has them all.
-pub(super) fn initialisations(
-    state: &State,
+pub(super) fn initialisations<R: Rules>(
+    state: &State<R>,
     head: &Stmt,
     program: &Program,
     checks: Checks,
-) -> Option<Vec<Initialised<State>>> {
+) -> Option<Vec<Initialised<State<R>>>> {
     let blocked = reads(head, program)
         .iter()
         .find_map(|e| state.value(e).err())?;
     Some(match blocked {
         Blocked::Reference(slot) => {
-            let mut choices = vec![lazy_nil(state, &slot), lazy_new_object(state, &slot, program)];
+            let nil = state.rules.nil().then(|| lazy_nil(state, &slot));
+            let mut choices: Vec<_> = nil.into_iter().collect();
+            choices.push(lazy_new_object(state, &slot, program));
             choices.extend(lazy_alias(state, &slot));
             choices
         }
@@ -80,7 +83,7 @@ fn reads(head: &Stmt, program: &Program) -> Vec<Term> {
 }
 
 /// `state` with the reference input `slot` initialised to `value`.
-fn initialised(state: &State, slot: &Slot, value: Term) -> State {
+fn initialised<R: Rules>(state: &State<R>, slot: &Slot, value: Term) -> State<R> {
     let mut next = state.clone();
     match slot {
         Slot::Var { var, .. } => {
@@ -104,7 +107,7 @@ fn class_of(slot: &Slot) -> &Name {
 }
 
 /// `⟨S, h⟩ → ⟨S, h[r := nil]⟩`  (lazy initialisation (nil))
-fn lazy_nil(state: &State, slot: &Slot) -> Initialised<State> {
+fn lazy_nil<R: Rules>(state: &State<R>, slot: &Slot) -> Initialised<State<R>> {
     Initialised {
         rule: Rule::LazyNil,
         state: initialised(state, slot, Term::nil(class_of(slot))),
@@ -113,7 +116,11 @@ fn lazy_nil(state: &State, slot: &Slot) -> Initialised<State> {
 }
 
 /// `⟨S, h⟩ → ⟨S, h[r := C@k] + C@k⟩`, `C@k` fresh  (lazy initialisation (new object))
-fn lazy_new_object(state: &State, slot: &Slot, program: &Program) -> Initialised<State> {
+fn lazy_new_object<R: Rules>(
+    state: &State<R>,
+    slot: &Slot,
+    program: &Program,
+) -> Initialised<State<R>> {
     let class = class_of(slot);
     let name = input_name(class, state.inputs.len() + 1);
     let mut next = state.clone();
@@ -132,29 +139,32 @@ fn lazy_new_object(state: &State, slot: &Slot, program: &Program) -> Initialised
 
 /// `⟨S, h⟩ → ⟨S, h[r := o]⟩` for each input object `o` of the class of `r`
 /// materialised before  (lazy initialisation (alias))
-fn lazy_alias(state: &State, slot: &Slot) -> Vec<Initialised<State>> {
+fn lazy_alias<R: Rules>(state: &State<R>, slot: &Slot) -> Vec<Initialised<State<R>>> {
     let class = class_of(slot);
     state
-        .inputs
-        .iter()
-        .filter(|name| state.objects.get(*name).is_some_and(|o| &o.class == class))
-        .map(|name| Initialised {
-            rule: Rule::LazyAlias,
-            state: initialised(state, slot, Term::var(name, Sort::Object(class.clone()))),
-            guard: Term::bool(true),
+        .rules
+        .aliases(state, class)
+        .into_iter()
+        .filter_map(|name| {
+            let sort = Sort::Object(state.objects.get(&name)?.class.clone());
+            Some(Initialised {
+                rule: Rule::LazyAlias,
+                state: initialised(state, slot, Term::var(&name, sort)),
+                guard: Term::bool(true),
+            })
         })
         .collect()
 }
 
 /// `array[index]` read for the first time: an existing cell, a new one in
 /// each gap, or (checked arrays) out of bounds.
-fn lazy_element(
-    state: &State,
+fn lazy_element<R: Rules>(
+    state: &State<R>,
     array: &Name,
     sort: &Sort,
     index: &Term,
     checks: Checks,
-) -> Vec<Initialised<State>> {
+) -> Vec<Initialised<State<R>>> {
     let cells = state.arrays.get(array).cloned().unwrap_or_default();
     cells
         .initialisations(array, sort, index, checks.bounds)
@@ -172,7 +182,7 @@ fn lazy_element(
 }
 
 /// `⟨S, h⟩ → ⟨S, h⟩` under `b`, and under `¬b`  (decision)
-fn decision(state: &State, condition: &Term) -> Vec<Initialised<State>> {
+fn decision<R: Rules>(state: &State<R>, condition: &Term) -> Vec<Initialised<State<R>>> {
     [true, false]
         .into_iter()
         .map(|value| {

@@ -41,14 +41,17 @@
 
 mod arrays;
 mod eval;
+pub mod graph;
 mod heap;
 mod initialise;
 mod model;
+mod rules;
 mod state;
 #[cfg(test)]
 mod tests;
 
 pub use heap::{InputHeap, InputObject};
+pub use rules::{Paper, Rules};
 pub use state::State;
 
 use super::inline::ThisRule;
@@ -57,8 +60,9 @@ use crate::program::Program;
 use crate::system::Options;
 use std::rc::Rc;
 
-/// Lazy initialisation: the unfolding whose paths keep an explicit heap.
-pub type Lazy = Unfold<State>;
+/// Lazy initialisation: the unfolding whose paths keep an explicit heap,
+/// initialised by the rules `R`.
+pub type Lazy<R = Paper> = Unfold<State<R>>;
 
 /// `--method lazy` on a program of any of the three languages.
 pub fn lazy(program: Rc<Program>, options: Options, this: ThisRule) -> Lazy {

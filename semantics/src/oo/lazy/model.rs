@@ -4,6 +4,7 @@
 //! not read at its default — and the final state a run from it reaches.
 
 use super::heap::{field_symbol, input_index, InputHeap, InputObject, Node};
+use super::rules::Rules;
 use super::state::{fields_of, State};
 use crate::eval::{eval, Valuation};
 use crate::program::Program;
@@ -13,7 +14,7 @@ use crate::value::{Oid, Value};
 /// The value of every global after the path: its term over the input
 /// symbols, a reference input never read as itself, an array as its input
 /// updated at the cells the path wrote.
-pub(super) fn global_state(state: &State, program: &Program) -> Vec<(Name, Term)> {
+pub(super) fn global_state<R: Rules>(state: &State<R>, program: &Program) -> Vec<(Name, Term)> {
     program
         .globals
         .iter()
@@ -32,7 +33,7 @@ pub(super) fn global_state(state: &State, program: &Program) -> Vec<(Name, Term)
 }
 
 /// `(a[i₁] := e₁)…`: the input array with each cell written since.
-fn array_value(state: &State, a: &Name, sort: &Sort) -> Term {
+fn array_value<R: Rules>(state: &State<R>, a: &Name, sort: &Sort) -> Term {
     let input = Term::var(a, sort.clone());
     state.arrays.get(a).map_or(input.clone(), |cells| {
         cells
@@ -45,7 +46,7 @@ fn array_value(state: &State, a: &Name, sort: &Sort) -> Term {
 }
 
 /// The symbols `C@k.f` of the input objects' integer and boolean fields.
-pub(super) fn symbols(state: &State) -> Vec<(Name, Sort)> {
+pub(super) fn symbols<R: Rules>(state: &State<R>) -> Vec<(Name, Sort)> {
     state
         .inputs
         .iter()
@@ -61,7 +62,7 @@ pub(super) fn symbols(state: &State) -> Vec<(Name, Sort)> {
 }
 
 /// The reference inputs read and the input objects materialised.
-pub(super) fn input_heap(state: &State) -> InputHeap {
+pub(super) fn input_heap<R: Rules>(state: &State<R>) -> InputHeap {
     let objects = state
         .inputs
         .iter()
@@ -90,7 +91,7 @@ pub(super) fn input_heap(state: &State) -> InputHeap {
 }
 
 /// The input object `C@k` as the object `ok` of a model's heap.
-fn oid(name: &str) -> Option<Oid> {
+pub(super) fn oid(name: &Name) -> Option<Oid> {
     input_index(name).and_then(|k| u32::try_from(k).ok()).map(Oid)
 }
 
@@ -109,7 +110,7 @@ fn input_value(term: &Term, model: &Valuation, sort: &Sort) -> Value {
 /// the order they were materialised, each field the path read at its input
 /// value and every other at its default, and each reference variable read
 /// pointing into them (`nil` where it was not read).
-pub(super) fn inputs_from(state: &State, model: Valuation, program: &Program) -> Valuation {
+pub(super) fn inputs_from<R: Rules>(state: &State<R>, model: Valuation, program: &Program) -> Valuation {
     let mut heap = crate::heap::Heap::new();
     for name in &state.inputs {
         let (Some(object), Some(o)) = (state.objects.get(name), oid(name)) else {
@@ -150,42 +151,49 @@ pub(super) fn inputs_from(state: &State, model: Valuation, program: &Program) ->
     inputs.with_heap(heap)
 }
 
-/// `inputs` extended by the path's names: each input object `C@k` as `ok`,
-/// each symbol `C@k.f` as that object's field, each created object as the
-/// object a run from `inputs` creates at that point (allocated in order,
-/// as the program semantics allocates).
-fn named(state: &State, inputs: &Valuation, program: &Program) -> Valuation {
+/// `inputs` extended by the path's names: each input object as the object
+/// `object` gives it, each symbol `C@k.f` as that object's field, each
+/// created object as the object a run from `inputs` creates at that point
+/// (allocated in order, as the program semantics allocates).
+fn named<R: Rules>(
+    state: &State<R>,
+    inputs: &Valuation,
+    program: &Program,
+    object: &dyn Fn(&Name) -> Option<Oid>,
+) -> Valuation {
     let mut v = inputs.clone();
     for name in &state.inputs {
-        let (Some(object), Some(o)) = (state.objects.get(name), oid(name)) else {
+        let (Some(input), Some(o)) = (state.objects.get(name), object(name)) else {
             continue;
         };
         v.insert(name.clone(), Value::Object(o));
-        for f in object.fields.keys() {
+        for f in input.fields.keys() {
             if let Some(value) = inputs.heap.field(o, f) {
                 v.insert(field_symbol(name, f).into(), value.clone());
             }
         }
     }
     for x in &state.created {
-        let Some(object) = state.objects.get(x) else {
+        let Some(created) = state.objects.get(x) else {
             continue;
         };
         let fields: std::collections::BTreeMap<Name, Sort> =
-            fields_of(program, &object.class).into_iter().collect();
-        let (o, heap) = v.heap.allocate(&object.class, &fields);
+            fields_of(program, &created.class).into_iter().collect();
+        let (o, heap) = v.heap.allocate(&created.class, &fields);
         v = v.with_heap(heap).update(x.clone(), Value::Object(o));
     }
     v
 }
 
-/// The globals and the heap after the path, for a run from `inputs`.
-pub(super) fn predicted_state(
-    state: &State,
+/// The globals and the heap after the path, for a run from `inputs`, in
+/// which the input object `C@k` is the object `object` gives it.
+pub(super) fn predicted_state<R: Rules>(
+    state: &State<R>,
     inputs: &Valuation,
     program: &Program,
+    object: &dyn Fn(&Name) -> Option<Oid>,
 ) -> Result<Valuation, String> {
-    let v = named(state, inputs, program);
+    let v = named(state, inputs, program, object);
     let failed =
         |what: String| move |error| format!("the final value of {what} has no value: {error}");
     let mut predicted = Valuation::new();

@@ -5,20 +5,21 @@
 use super::arrays::{Cells, Resolution};
 use super::eval::Blocked;
 use super::heap::{Node, Object};
+use super::rules::{Paper, Rules};
 use super::{initialise, model};
 use crate::delta::Checks;
 use crate::eval::Valuation;
 use crate::oo::action::{Action, Location};
 use crate::oo::unfold::{Initialised, PathState};
-use crate::program::{Program, Stmt};
+use crate::program::{Code, Program, Stmt};
 use crate::system::Options;
 use crate::term::{Name, Sort, Term};
 use std::fmt;
 use std::rc::Rc;
 
-/// A lazy path's state.
+/// A lazy path's state, initialised by the rules `R`.
 #[derive(Clone, Default)]
-pub struct State {
+pub struct State<R: Rules = Paper> {
     /// The value of each variable the path assigned, or (a reference input)
     /// initialised by a read.
     pub(super) vars: im::OrdMap<Name, Term>,
@@ -38,11 +39,12 @@ pub struct State {
     /// The actions of the unfolding the path ran, for its reported trace
     /// (the same ρ as `--method wp`'s).
     actions: im::Vector<Action>,
+    pub(super) rules: R,
 }
 
-impl State {
+impl<R: Rules> State<R> {
     /// The state after `action`, every read it makes being initialised.
-    fn apply(&self, action: &Action, program: &Program) -> Result<State, Blocked> {
+    fn apply(&self, action: &Action, program: &Program) -> Result<State<R>, Blocked> {
         let mut next = self.clone();
         match action {
             Action::Assign(Location::Var(x, _), e) => {
@@ -76,6 +78,34 @@ impl State {
     }
 }
 
+impl<R: Rules> State<R> {
+    /// The input objects the path materialised, in order, with their classes.
+    pub fn input_objects(&self) -> impl Iterator<Item = (&Name, &Name)> {
+        self.inputs
+            .iter()
+            .filter_map(|name| Some((name, &self.objects.get(name)?.class)))
+    }
+
+    /// The globals and the heap after the path for a run from `inputs`,
+    /// any configuration its input heap embeds into, the input object
+    /// `C@k` being `objects[C@k]` (a model's inputs number it `ok`).
+    pub fn prediction(
+        &self,
+        inputs: &Valuation,
+        objects: &std::collections::BTreeMap<Name, crate::value::Oid>,
+        program: &Program,
+    ) -> Result<Valuation, String> {
+        model::predicted_state(self, inputs, program, &|name| objects.get(name).copied())
+    }
+
+    /// The objects the path created, in order, with their classes.
+    pub fn created_objects(&self) -> impl Iterator<Item = (&Name, &Name)> {
+        self.created
+            .iter()
+            .filter_map(|name| Some((name, &self.objects.get(name)?.class)))
+    }
+}
+
 /// The fields of `class`, with their sorts (none for an unknown class).
 pub(super) fn fields_of(program: &Program, class: &Name) -> Vec<(Name, Sort)> {
     program
@@ -85,10 +115,10 @@ pub(super) fn fields_of(program: &Program, class: &Name) -> Vec<(Name, Sort)> {
         .unwrap_or_default()
 }
 
-impl PathState for State {
+impl<R: Rules> PathState for State<R> {
     /// The action applied to the heap; its condition evaluated before it.
     /// Every read is initialised: [`PathState::initialise`] comes first.
-    fn then(&self, action: Action, program: &Program, checks: Checks) -> (State, Term) {
+    fn then(&self, action: Action, program: &Program, checks: Checks) -> (State<R>, Term) {
         let condition = self.value(&action.condition(checks));
         match (condition, self.apply(&action, program)) {
             (Ok(condition), Ok(mut next)) => {
@@ -97,7 +127,10 @@ impl PathState for State {
             }
             // Lazy initialisation resolves every read before the statement
             // runs, so this is never reached; a path that did reach it ends.
-            _ => (self.clone(), Term::bool(false)),
+            (condition, next) => {
+                debug_assert!(false, "{action} reads what is not initialised: {condition:?}, {:?}", next.err());
+                (self.clone(), Term::bool(false))
+            }
         }
     }
 
@@ -106,7 +139,7 @@ impl PathState for State {
         head: &Stmt,
         program: &Program,
         checks: Checks,
-    ) -> Option<Vec<Initialised<State>>> {
+    ) -> Option<Vec<Initialised<State<R>>>> {
         initialise::initialisations(self, head, program, checks)
     }
 
@@ -120,7 +153,7 @@ impl PathState for State {
         program: &Rc<Program>,
         _: Options,
     ) -> Result<Valuation, String> {
-        model::predicted_state(self, inputs, program)
+        model::predicted_state(self, inputs, program, &model::oid)
     }
 
     fn inputs_from(&self, model: Valuation, _phi: &Term, program: &Program) -> Valuation {
@@ -139,7 +172,11 @@ impl PathState for State {
         self.inputs.len()
     }
 
-    fn actions_since(&self, earlier: &State) -> Option<Vec<Action>> {
+    fn graph(&self, code: &Code, program: &Program) -> Option<super::graph::StateGraph> {
+        Some(super::graph::state_graph(self, code, program))
+    }
+
+    fn actions_since(&self, earlier: &State<R>) -> Option<Vec<Action>> {
         let known = earlier.actions.len().min(self.actions.len());
         Some(self.actions.clone().slice(known..).into_iter().collect())
     }
@@ -156,7 +193,7 @@ impl PathState for State {
     }
 }
 
-impl fmt::Display for State {
+impl<R: Rules> fmt::Display for State<R> {
     /// The variables and the heap: `[x := e, …] {Node@1: Node{…}, …}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("[")?;
