@@ -6,14 +6,17 @@
 // (`cargo doc --document-private-items` resolves every such link).
 #![allow(rustdoc::private_intra_doc_links)]
 
+pub mod bound;
 pub mod commands;
 pub mod compare;
 pub mod explore;
 pub mod memory;
+pub mod mutants;
 pub mod report;
 pub mod simplify;
 pub mod solver;
 pub mod step;
+pub mod stop;
 pub mod subsume;
 pub mod theorems;
 

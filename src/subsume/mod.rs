@@ -21,12 +21,14 @@ mod heap;
 mod list;
 mod shape;
 
+use crate::explore::{LoopHook, PathNode, Stats, Status};
 use crate::solver::Solver;
 use serde::Serialize;
 use shape::Shape;
 use std::collections::HashMap;
 use symex_semantics::oo::lazy::graph::StateGraph;
 use symex_semantics::program::Code;
+use symex_semantics::system::SymbolicConfiguration;
 use symex_semantics::term::{Name, Term};
 
 /// How states are stored and matched.
@@ -77,6 +79,8 @@ struct Stored {
 /// decides entailment.
 pub struct Matcher {
     abstraction: Abstraction,
+    /// What the run assumes of its inputs (`--fix`), part of every state's condition.
+    assumption: Term,
     solver: Solver,
     stored: HashMap<Vec<(usize, usize)>, Vec<Stored>>,
     stats: MatchStats,
@@ -94,14 +98,16 @@ impl Abstraction {
 }
 
 impl Matcher {
-    /// A matcher whose entailment queries give up after `timeout_ms`.
-    pub fn new(abstraction: Abstraction, timeout_ms: u64) -> Matcher {
+    /// A matcher whose entailment queries give up after `timeout_ms`, on
+    /// runs that assume `assumption`.
+    pub fn new(abstraction: Abstraction, timeout_ms: u64, assumption: Term) -> Matcher {
         let stats = MatchStats {
             abstraction: abstraction.name(),
             ..MatchStats::default()
         };
         Matcher {
             abstraction,
+            assumption,
             solver: Solver::new(timeout_ms),
             stored: HashMap::new(),
             stats,
@@ -153,9 +159,22 @@ impl Matcher {
     pub fn stats(&self) -> MatchStats {
         self.stats
     }
+}
 
-    /// Z3 queries asked so far.
-    pub fn solver_calls(&self) -> u64 {
-        self.solver.calls()
+/// The explorer's hook: a check each time a path enters an iteration.
+impl<C: SymbolicConfiguration> LoopHook<C> for Matcher {
+    fn entered(&mut self, node: &PathNode, config: &C) -> Option<Status> {
+        let graph = config.state_graph()?;
+        let condition = Term::and(self.assumption.clone(), config.path_condition().clone());
+        match self.check(graph, &condition, node.id) {
+            Verdict::Stored => None,
+            Verdict::Subsumed { by, exact: true } => Some(Status::Subsumed(by)),
+            Verdict::Subsumed { by, exact: false } => Some(Status::Abstracted(by)),
+        }
+    }
+
+    fn finish(&mut self, stats: &mut Stats) {
+        stats.solver_calls += self.solver.calls();
+        stats.subsumption = Some(self.stats);
     }
 }

@@ -367,7 +367,11 @@ pub fn check_lazy(
         undecided: 0,
         counterexample: None,
     };
+    let mut done = super::check::Done::default();
     for r in 0..runs {
+        if done.stop(r, bounds.deadline) {
+            break;
+        }
         let v = random_heap_inputs(&program, &mut rng);
         let mut cases = Cases::default();
         let found = walk.run(&v, bounds.max_steps, &mut cases);
@@ -388,10 +392,13 @@ pub fn check_lazy(
         });
         break;
     }
+    done.finished(runs);
     CheckReport {
         language: "oo (lazy initialisation)".to_string(),
         seed,
         runs,
+        runs_done: done.runs,
+        stopped: done.stopped,
         checked_arrays: options.checked_arrays,
         results: vec![result],
     }
