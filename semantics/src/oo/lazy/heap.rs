@@ -122,16 +122,26 @@ impl fmt::Display for InputHeap {
         f.write_str("}, {")?;
         for (i, object) in self.objects.iter().enumerate() {
             let separator = if i > 0 { ", " } else { "" };
-            write!(f, "{separator}{}: {}{{", object.name, object.class)?;
-            for (j, (field, value)) in object.fields.iter().enumerate() {
-                let separator = if j > 0 { ", " } else { "" };
-                match value {
-                    Some(value) => write!(f, "{separator}{field} ↦ {value}")?,
-                    None => write!(f, "{separator}{field} ↦ ?")?,
-                }
-            }
-            f.write_str("}")?;
+            write!(f, "{separator}{}: ", object.name)?;
+            write_object(f, &object.class, object.fields.iter().map(|(x, v)| (x, v)))?;
         }
         f.write_str("}")
     }
+}
+
+/// Writes `Class{f ↦ v, g ↦ ?}`, `?` for a field not initialised yet.
+pub(super) fn write_object<'a>(
+    f: &mut fmt::Formatter<'_>,
+    class: &Name,
+    fields: impl Iterator<Item = (&'a Name, &'a Option<Term>)>,
+) -> fmt::Result {
+    write!(f, "{class}{{")?;
+    for (j, (field, value)) in fields.enumerate() {
+        let separator = if j > 0 { ", " } else { "" };
+        match value {
+            Some(value) => write!(f, "{separator}{field} ↦ {value}")?,
+            None => write!(f, "{separator}{field} ↦ ?")?,
+        }
+    }
+    f.write_str("}")
 }

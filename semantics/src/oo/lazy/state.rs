@@ -204,15 +204,8 @@ impl<R: Rules> fmt::Display for State<R> {
         f.write_str("] {")?;
         for (i, (name, object)) in self.objects.iter().enumerate() {
             let separator = if i > 0 { ", " } else { "" };
-            write!(f, "{separator}{name}: {}{{", object.class)?;
-            for (j, (field, value)) in object.fields.iter().enumerate() {
-                let separator = if j > 0 { ", " } else { "" };
-                match value {
-                    Some(value) => write!(f, "{separator}{field} ↦ {value}")?,
-                    None => write!(f, "{separator}{field} ↦ ?")?,
-                }
-            }
-            f.write_str("}")?;
+            write!(f, "{separator}{name}: ")?;
+            super::heap::write_object(f, &object.class, object.fields.iter())?;
         }
         f.write_str("}")
     }
