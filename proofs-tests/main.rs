@@ -20,6 +20,7 @@ mod forward_agrees_with_wp;
 mod fuzz;
 mod generators;
 mod king_1976_properties;
+mod lazy_initialisation;
 mod king_1976_properties_merged;
 mod king_1976_verifier;
 mod lemma_2_1_substitution;

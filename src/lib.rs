@@ -17,6 +17,7 @@ pub mod simplify;
 pub mod solver;
 pub mod step;
 pub mod stop;
+pub mod subsume;
 pub mod theorems;
 pub mod verify;
 

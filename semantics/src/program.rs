@@ -123,6 +123,64 @@ pub enum Stmt {
     Halt(Halt),
 }
 
+impl Stmt {
+    /// Calls `f` on every expression of the statement and of the
+    /// statements it contains (targets `e.f` as `e`), in order.
+    pub fn visit_terms(&self, f: &mut impl FnMut(&Term)) {
+        let target = |t: &Target, f: &mut dyn FnMut(&Term)| {
+            if let Target::Field(object, _) = t {
+                f(object);
+            }
+        };
+        match self {
+            Stmt::Assign(_, e) | Stmt::Return(_, e) | Stmt::Assert(e) | Stmt::Assume(e) => f(e),
+            Stmt::ArrayAssign(_, i, e) => {
+                f(i);
+                f(e);
+            }
+            Stmt::If(b, then, otherwise) => {
+                f(b);
+                for s in then.iter().chain(otherwise.iter()) {
+                    s.visit_terms(f);
+                }
+            }
+            Stmt::While(_, b, body) => {
+                f(b);
+                for s in body.iter() {
+                    s.visit_terms(f);
+                }
+            }
+            Stmt::Call(_, args) => args.iter().for_each(f),
+            Stmt::FieldAssign(object, _, e) => {
+                f(object);
+                f(e);
+            }
+            Stmt::New(t, _) => target(t, f),
+            Stmt::MethodCall {
+                target: t,
+                receiver,
+                args,
+                ..
+            } => {
+                target(t, f);
+                f(receiver);
+                args.iter().for_each(f);
+            }
+            Stmt::Skip | Stmt::Havoc(_) | Stmt::EndCall(_) | Stmt::Halt(_) => {}
+        }
+    }
+
+    /// The variable the statement assigns as a whole, if any (`x := e`,
+    /// `a[i] := e`, `x := new C`, a call into `x`, an inlined `return`).
+    pub fn assigned(&self) -> Option<&Name> {
+        match self {
+            Stmt::Assign(x, _) | Stmt::ArrayAssign(x, ..) | Stmt::Return(Some(x), _) => Some(x),
+            Stmt::New(Target::Var(x), _) | Stmt::MethodCall { target: Target::Var(x), .. } => Some(x),
+            _ => None,
+        }
+    }
+}
+
 /// A heap variable `h` (§4): a variable `x` or a field `e.f`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -203,6 +261,21 @@ impl Code {
             current = &segment.rest;
         }
         statements
+    }
+
+    /// Where the code stands, as each block it continues with (by address)
+    /// and the statement it continues from: equal for two configurations
+    /// exactly when they are at the same program point with the same
+    /// calls pending (an inlined body is a block of its own). Addresses are
+    /// only meaningful while the code is alive.
+    pub fn position(&self) -> Vec<(usize, usize)> {
+        let mut position = Vec::new();
+        let mut current = self;
+        while let Some(segment) = &current.0 {
+            position.push((segment.block.as_ptr() as usize, segment.from));
+            current = &segment.rest;
+        }
+        position
     }
 
     /// The code that consists of the single statement `stmt`.

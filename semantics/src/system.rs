@@ -43,6 +43,21 @@ pub enum Rule {
     BooleanTest,
     /// `havoc x̄`: new inputs read (King's READ).
     Havoc,
+    /// Lazy initialisation (Khurshid, Păsăreanu & Visser 2003): a
+    /// reference input read for the first time is `nil`.
+    LazyNil,
+    /// … is a fresh input object with uninitialised fields (or an array
+    /// element read for the first time is a new cell).
+    LazyFresh,
+    /// … is an input object (an array cell) initialised before: aliasing.
+    LazyAlias,
+    /// … an array element read for the first time lies out of bounds
+    /// (`--checked-arrays`): no cell holds it.
+    LazyOutOfBound,
+    /// A condition the lazy evaluation of a statement needs before it reads
+    /// further (a short-circuit operand, the test of a conditional over
+    /// objects) is taken true or false, as a bytecode branch would be.
+    Decision,
 }
 
 impl Rule {
@@ -72,7 +87,26 @@ impl Rule {
             Rule::NilDereference => "nil-dereference",
             Rule::BooleanTest => "Boolean test",
             Rule::Havoc => "havoc",
+            Rule::LazyNil => "lazy initialisation (nil)",
+            Rule::LazyFresh => "lazy initialisation (new object)",
+            Rule::LazyAlias => "lazy initialisation (alias)",
+            Rule::LazyOutOfBound => "lazy initialisation (out of bounds)",
+            Rule::Decision => "decision",
         }
+    }
+
+    /// Whether the rule only chooses how an input or a condition the path
+    /// reads is resolved (lazy initialisation): the program takes no step,
+    /// so a concrete run has no counterpart of it.
+    pub fn is_lazy(self) -> bool {
+        matches!(
+            self,
+            Rule::LazyNil
+                | Rule::LazyFresh
+                | Rule::LazyAlias
+                | Rule::LazyOutOfBound
+                | Rule::Decision
+        )
     }
 }
 
@@ -119,6 +153,12 @@ pub trait Configuration {
 
     /// The largest number of active calls of any one procedure (`--unfold`).
     fn max_active_calls(&self) -> usize;
+
+    /// How many input objects the path has materialised, where inputs are
+    /// initialised lazily (`--max-objects`).
+    fn materialised_objects(&self) -> usize {
+        0
+    }
 
     /// How many frames the stack holds (one for the main statement): a
     /// loop runs anew in each call of its procedure.
@@ -169,6 +209,26 @@ pub trait SymbolicConfiguration: Configuration {
     /// the objects the path needs.
     fn inputs_from(&self, model: Valuation) -> Valuation {
         model
+    }
+
+    /// The symbols besides the program's inputs that the path condition
+    /// may mention, which a model given to [`SymbolicConfiguration::inputs_from`]
+    /// must assign: the fields lazy initialisation materialised (`Node@1.val`).
+    fn symbols(&self) -> Vec<(Name, crate::term::Sort)> {
+        Vec::new()
+    }
+
+    /// The input heap a path has materialised, where the semantics keeps
+    /// the heap explicit (lazy initialisation); `None` otherwise.
+    fn input_heap(&self) -> Option<crate::oo::lazy::InputHeap> {
+        None
+    }
+
+    /// The state as a symbolic heap configuration at its program point
+    /// (Anand et al.'s Definition 1), for state subsumption; `None` where
+    /// the semantics keeps no explicit heap.
+    fn state_graph(&self) -> Option<crate::oo::lazy::graph::StateGraph> {
+        None
     }
 
     /// Replaces `φ` by `path_condition` and each value `e` of the

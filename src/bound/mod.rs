@@ -157,6 +157,7 @@ where
             unwind: None,
             max_paths: None,
             time_limit: options.time_limit,
+            max_objects: None,
         },
         timeout_ms: options.timeout_ms,
         assumption: options.assumption.clone(),

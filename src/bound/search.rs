@@ -169,7 +169,8 @@ where
                 }
                 return;
             }
-            Stop::Ended(Status::Infeasible) => return,
+            // The bound analysis runs without state subsumption.
+            Stop::Ended(Status::Infeasible | Status::Subsumed(_) | Status::Abstracted(_)) => return,
             Stop::Ended(Status::Unknown(UnknownReason::Solver)) => {
                 self.found.undecided.push(config.path_condition().clone());
                 Shortfall::SolverUnknown

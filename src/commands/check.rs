@@ -5,9 +5,10 @@
 use super::backstop::Backstop;
 use super::language::choose;
 use super::mutant::{BrokenRule, Mutant};
-use super::{load, CliError, Exit, LanguageArg};
+use super::{load, CliError, Exit, LanguageArg, Method};
 use crate::theorems::broken;
-use crate::theorems::{check_program, CheckReport};
+use crate::theorems::lazy::check_lazy;
+use crate::theorems::{check_program, Bounds, CheckReport};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::rc::Rc;
@@ -37,6 +38,11 @@ pub struct CheckArgs {
     pub checked_arrays: bool,
     #[arg(long, value_enum)]
     pub lang: Option<LanguageArg>,
+    /// `lazy`: check lazy initialisation against the program semantics (the
+    /// lazy paths partition random heaps and predict each run); otherwise
+    /// the paper's results for the program's language.
+    #[arg(long, value_enum)]
+    pub method: Option<Method>,
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
     /// Break one rule on purpose, to watch a theorem fail (§2's symbolic system for basic programs, §4's for oo).
@@ -77,9 +83,24 @@ pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError>
         checked_arrays: args.checked_arrays,
     };
     let progress = crate::stop::progress::show();
-    let report = match args.broken {
-        None => check_program(loaded.program, language, options, args.runs, seed, deadline),
-        Some(rule) => check_broken(rule, loaded.program, options, args.runs, seed, deadline),
+    let report = match (args.broken, args.method) {
+        (Some(_), Some(Method::Lazy)) => {
+            return Err(CliError::new(
+                "--break breaks a rule of §2 or §4; it does not combine with --method lazy",
+            ))
+        }
+        (None, Some(Method::Lazy)) => Ok(check_lazy(
+            loaded.program,
+            options,
+            args.runs,
+            seed,
+            Bounds {
+                deadline,
+                ..Bounds::default()
+            },
+        )),
+        (None, _) => check_program(loaded.program, language, options, args.runs, seed, deadline),
+        (Some(rule), _) => check_broken(rule, loaded.program, options, args.runs, seed, deadline),
     }
     .map_err(CliError::new)?;
     drop(progress);

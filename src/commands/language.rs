@@ -110,15 +110,25 @@ impl Choice {
 
 /// Runs `visitor` on the semantics `choice` gives `program`: with
 /// `--method wp`, the unfolding into a trace and the program semantics,
-/// which run programs of all three languages (§4); with `--method forward`,
-/// §2's and §3's systems, and for oo programs the unfolding run forward
-/// with fields as arrays (§4.1).
+/// which run programs of all three languages (§4); with `--method lazy`,
+/// the same unfolding over an explicit input heap initialised lazily; with
+/// `--method forward`, §2's and §3's systems, and for oo programs the
+/// unfolding run forward with fields as arrays (§4.1).
 pub fn with_semantics<V: Visitor>(
     program: Rc<Program>,
     choice: Choice,
     options: Options,
     visitor: V,
 ) -> Result<V::Output, CliError> {
+    if choice.method == Method::Lazy {
+        let symbolic = oo::lazy::lazy(program.clone(), options, choice.this);
+        return Ok(visitor.visit(Semantics {
+            initial: symbolic.initial(),
+            symbolic,
+            concrete: oo::concrete::Concrete::new(program, options),
+            start: oo::concrete::Concrete::initial,
+        }));
+    }
     if choice.method == Method::Wp {
         let unfolding = oo::unfold::Unfold::new(program.clone(), options, choice.this);
         let edit = match choice.broken {

@@ -31,7 +31,9 @@ use std::io::Read;
 use std::rc::Rc;
 use std::time::Duration;
 use symex_semantics::oo::inline::ThisRule;
+use crate::subsume::Abstraction;
 use symex_semantics::program::{Language, Program};
+use symex_semantics::term::{Name, Sort, TermKind};
 use symex_semantics::system::Options;
 
 /// How a command ended (SPEC §2 exit status).
@@ -150,6 +152,8 @@ impl From<LanguageArg> for Language {
 pub enum Method {
     Forward,
     Wp,
+    /// Lazy initialisation of an explicit input heap (Symbolic PathFinder's way).
+    Lazy,
 }
 
 impl Method {
@@ -158,8 +162,16 @@ impl Method {
         match self {
             Method::Forward => "forward",
             Method::Wp => "wp",
+            Method::Lazy => "lazy",
         }
     }
+}
+
+/// `--abstract`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AbstractionArg {
+    List,
+    Array,
 }
 
 /// `--strategy`.
@@ -192,7 +204,7 @@ pub struct SemanticsArgs {
     /// Run under this language's semantics (default: the smallest that contains the program).
     #[arg(long, value_enum)]
     pub lang: Option<LanguageArg>,
-    /// Path conditions by forward symbolic execution or by weakest preconditions (default: wp for oo programs, else forward).
+    /// Path conditions by forward symbolic execution, by weakest preconditions, or forward over an input heap initialised lazily (default: wp for oo programs, else forward).
     #[arg(long, value_enum)]
     pub method: Option<Method>,
     /// Unfold a method call by the paper's literal rule, `e0` itself for `this` (default: a fresh variable bound to `e0`, SPEC §1.6).
@@ -237,6 +249,21 @@ pub struct Common {
     /// meaning); loops are then bounded per entry, not by `--unfold`.
     #[arg(long, value_name = "K")]
     pub unwind: Option<usize>,
+    /// With `--method lazy`: at most N input objects materialised on a path.
+    #[arg(long, value_name = "N")]
+    pub max_objects: Option<usize>,
+    /// With `--method lazy`: state subsumption at loop heads (Anand,
+    /// Păsăreanu & Visser 2006): a path whose state a stored one subsumes ends.
+    #[arg(long)]
+    pub subsume: bool,
+    /// Store and match states abstractly (implies `--subsume`): lists
+    /// summarised, or arrays as lists of cells with gaps.
+    #[arg(long = "abstract", value_enum, value_name = "KIND")]
+    pub abstraction: Option<AbstractionArg>,
+    /// With `--abstract array`: the integer variables that index the arrays
+    /// (default: those the program uses as indices).
+    #[arg(long, value_name = "X,Y", value_delimiter = ',')]
+    pub index_roots: Vec<String>,
     #[arg(long, value_enum, default_value_t = StrategyArg::Dfs)]
     pub strategy: StrategyArg,
     /// Seed of `--strategy random`.
@@ -287,6 +314,61 @@ pub struct Common {
     pub no_simplify: bool,
 }
 
+impl Common {
+    /// State subsumption as `--subsume`, `--abstract` and `--index-roots`
+    /// ask for it, checked against the program and the method.
+    fn subsumption(&self, program: &Program, method: Method) -> Result<Option<Abstraction>, CliError> {
+        let abstraction = match self.abstraction {
+            None if !self.subsume => None,
+            None => Some(Abstraction::Exact),
+            Some(AbstractionArg::List) => Some(Abstraction::List),
+            Some(AbstractionArg::Array) => {
+                let roots: Vec<Name> = if self.index_roots.is_empty() {
+                    index_variables(program)
+                } else {
+                    self.index_roots.iter().map(|x| Name::from(x.as_str())).collect()
+                };
+                if let Some(x) = roots.iter().find(|x| program.globals.get(*x) != Some(&Sort::Int)) {
+                    return Err(CliError::new(format!(
+                        "--index-roots: `{x}` is not an integer variable of the program"
+                    )));
+                }
+                Some(Abstraction::Array { roots })
+            }
+        };
+        if !self.index_roots.is_empty() && self.abstraction != Some(AbstractionArg::Array) {
+            return Err(CliError::new("--index-roots chooses the roots of `--abstract array`"));
+        }
+        if abstraction.is_some() && method != Method::Lazy {
+            return Err(CliError::new(
+                "state subsumption (--subsume, --abstract) matches the explicit heaps of --method lazy; add --method lazy",
+            ));
+        }
+        Ok(abstraction)
+    }
+}
+
+/// The integer globals `program` uses as array indices, `a[i]`, in name order.
+fn index_variables(program: &Program) -> Vec<Name> {
+    let mut found = std::collections::BTreeSet::new();
+    let mut look = |e: &symex_semantics::term::Term| {
+        for node in e.nodes() {
+            if let TermKind::Select(_, index) = node.kind() {
+                if let TermKind::Var(x, Sort::Int) = index.kind() {
+                    found.insert(x.clone());
+                }
+            }
+        }
+    };
+    let bodies = std::iter::once(&program.main).chain(program.procedures.values().map(|p| &p.body));
+    for body in bodies {
+        for stmt in body.iter() {
+            stmt.visit_terms(&mut look);
+        }
+    }
+    found.into_iter().filter(|x| program.globals.contains_key(x)).collect()
+}
+
 /// A program ready to explore: its semantics and the exploration settings.
 pub struct Session {
     pub loaded: Loaded,
@@ -323,6 +405,12 @@ impl Common {
         }
         let loaded = load(&self.file)?;
         let choice = self.semantics.choice(&loaded.program)?;
+        if self.max_objects.is_some() && choice.method != Method::Lazy {
+            return Err(CliError::new(
+                "--max-objects bounds the objects lazy initialisation materialises: it needs --method lazy",
+            ));
+        }
+        let subsumption = self.subsumption(&loaded.program, choice.method)?;
         if self.merge && choice.method != Method::Forward {
             return Err(CliError::new(
                 "--merge joins the configurations of forward symbolic execution; this program runs with --method wp (add --method forward)",
@@ -342,12 +430,14 @@ impl Common {
                 unwind: self.unwind,
                 max_paths: self.max_paths,
                 time_limit: self.time_limit_ms.map(Duration::from_millis),
+                max_objects: self.max_objects,
             },
             timeout_ms: self.timeout_ms,
             keep_infeasible: self.keep_infeasible,
             record_configurations: self.format == Format::Dot,
             assumption: inputs::fixed_condition(&self.fix, &loaded.program)?,
             simplify: !self.no_simplify,
+            subsumption,
             merge: if self.merge { Merge::Join } else { Merge::Off },
             shown: Some(loaded.program.inputs().into_keys().collect()),
         };

@@ -23,6 +23,9 @@ pub struct Bounds {
     pub max_paths: Option<usize>,
     /// Stop expanding after this long.
     pub time_limit: Option<Duration>,
+    /// At most this many input objects materialised on a path (lazy
+    /// initialisation, `--max-objects`).
+    pub max_objects: Option<usize>,
 }
 
 impl Default for Bounds {
@@ -33,6 +36,7 @@ impl Default for Bounds {
             unwind: None,
             max_paths: None,
             time_limit: None,
+            max_objects: None,
         }
     }
 }
@@ -102,6 +106,14 @@ pub(crate) fn calls_within(
         return Err(BoundReason::CallDepth(bounds.unfold));
     }
     Ok(())
+}
+
+/// `Err` when `next` has materialised more input objects than `--max-objects`.
+pub(crate) fn objects_within(next: &impl Configuration, bounds: &Bounds) -> Result<(), BoundReason> {
+    match bounds.max_objects {
+        Some(max) if next.materialised_objects() > max => Err(BoundReason::Objects(max)),
+        _ => Ok(()),
+    }
 }
 
 /// The loops a path is inside, outermost first, each with the frame it

@@ -1,7 +1,7 @@
 //! The worklist: expand configurations in the strategy's order, keep the
 //! feasible successors, end each path with an explicit status.
 
-use super::bounds::{calls_within, Bounds, LoopContext, Unfoldings};
+use super::bounds::{calls_within, objects_within, Bounds, LoopContext, Unfoldings};
 use super::hook::{LoopHook, NoHook, Stop};
 use super::merge::{join, Merge, MergingFrontier};
 use super::node::{Arrival, PathNode};
@@ -14,13 +14,14 @@ use super::tree::{
     Unexplored, UnknownReason,
 };
 use crate::simplify::{GuardFolder, Simplifier};
+use crate::subsume::{Abstraction, Matcher};
 use crate::solver::SatResult;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use symex_semantics::eval::{GroundValues, Valuation};
-use symex_semantics::system::{Configuration, Step, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{Configuration, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 use symex_semantics::value::Value;
 
@@ -43,6 +44,9 @@ pub struct ExploreOptions {
     /// e-graph simplifier (`--no-simplify` keeps the raw terms of the paper's
     /// rules; feasibility checks fold the ground parts of guards either way).
     pub simplify: bool,
+    /// State subsumption at loop heads (`--subsume`, [`crate::subsume`]),
+    /// matching states as they are or abstracted.
+    pub subsumption: Option<Abstraction>,
     /// Join configurations that meet at the same point (`--merge`).
     pub merge: Merge,
     /// The globals a model shows, the program's inputs
@@ -63,6 +67,7 @@ impl Default for ExploreOptions {
             record_configurations: false,
             assumption: Term::bool(true),
             simplify: true,
+            subsumption: None,
             merge: Merge::Off,
             shown: None,
         }
@@ -139,7 +144,17 @@ where
     S: TransitionSystem,
     S::Config: SymbolicConfiguration,
 {
-    explore_with(system, initial, inputs, options, observer, &mut NoHook)
+    match &options.subsumption {
+        None => explore_with(system, initial, inputs, options, observer, &mut NoHook),
+        Some(abstraction) => {
+            let mut matcher = Matcher::new(
+                abstraction.clone(),
+                options.timeout_ms,
+                options.assumption.clone(),
+            );
+            explore_with(system, initial, inputs, options, observer, &mut matcher)
+        }
+    }
 }
 
 /// [`explore_into`] with a hook that follows the loops (and may replace
@@ -177,6 +192,7 @@ where
     };
     explorer.run(initial)?;
     explorer.stats.solver_calls = explorer.solver.calls();
+    explorer.hook.finish(&mut explorer.stats);
     explorer.stats.time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     explorer.stats.timings = Timings {
         solver: explorer.solver.solver_time(),
@@ -529,7 +545,9 @@ where
                 unfoldings.clone()
             }
         };
-        if let Err(reason) = calls_within(rule, &next, &self.options.bounds) {
+        if let Err(reason) = calls_within(rule, &next, &self.options.bounds)
+            .and_then(|()| objects_within(&next, &self.options.bounds))
+        {
             end.get_or_insert(Status::Bounded(reason));
         }
         let (loops, exit) = loops.after(rule, head, config.frames());
@@ -550,6 +568,9 @@ where
             (&folded, &guard),
             feasibility,
         )?;
+        if end.is_none() && rule == Rule::IterationEnter {
+            end = self.hook.entered(&child, &next);
+        }
         let candidate = Candidate {
             node: child.id,
             depth: child.depth,
@@ -723,7 +744,7 @@ where
                     &known.link,
                     &path_condition,
                     conjoined,
-                    &config.read_inputs(),
+                    &[config.read_inputs(), config.symbols()].concat(),
                 )?
                 .map(|model| config.inputs_from(self.as_shown(model)))
         } else {
@@ -743,6 +764,7 @@ where
             state,
             model,
             prediction,
+            input_heap: config.input_heap(),
         };
         Ok((leaf, from_nodes))
     }
@@ -769,7 +791,7 @@ where
             Status::Error(_) => stats.errors += 1,
             Status::Bounded(_) => stats.bounded += 1,
             Status::Unknown(_) => stats.unknown += 1,
-            Status::Infeasible => {}
+            Status::Infeasible | Status::Subsumed(_) | Status::Abstracted(_) => {}
         }
         self.observer.path(Finished {
             id,

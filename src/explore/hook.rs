@@ -2,11 +2,12 @@
 //! take a configuration's successors into its own hands: the loop-bound
 //! analysis (`src/bound/`) counts each loop's iterations per entry, cuts a
 //! loop at its cap, and accelerates a long loop, on the explorer's own
-//! worklist, merging and solver.
+//! worklist, merging and solver; state subsumption (`src/subsume/`)
+//! ends a path whose state at a loop head a stored one subsumes.
 
 use super::bounds::{LoopContext, LoopExit};
 use super::node::PathNode;
-use super::tree::{Limit, Status};
+use super::tree::{Limit, Stats, Status};
 use symex_semantics::system::Step;
 
 /// How a path stopped, for [`LoopHook::ended`].
@@ -32,6 +33,15 @@ pub trait LoopHook<C> {
 
     /// A path stopped at `config`, inside the loops of `context`.
     fn stopped(&mut self, _config: &C, _context: &LoopContext, _stop: Stop<'_>) {}
+
+    /// A path entered an iteration of a loop at `node` (the body is next,
+    /// `config`): the status it ends with there, if the hook ends it.
+    fn entered(&mut self, _node: &PathNode, _config: &C) -> Option<Status> {
+        None
+    }
+
+    /// The exploration is over: the hook adds its own counters to `stats`.
+    fn finish(&mut self, _stats: &mut Stats) {}
 }
 
 /// The hook of an ordinary exploration: the semantics' own steps.

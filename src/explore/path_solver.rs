@@ -356,7 +356,8 @@ impl PathSolver {
     /// `Err` when the run was stopped before the solver answered.
     /// `conjoined` says that `path_condition` is literally the conjunction of
     /// the node's guards, so a confirmed model needs no further evaluation.
-    /// `reads` are the inputs the path read besides the program's (`havoc`).
+    /// `reads` are the symbols the path has besides the program's inputs
+    /// (inputs read by `havoc`, lazy initialisation's symbols).
     pub(crate) fn model(
         &mut self,
         node: &Link,

@@ -109,8 +109,10 @@ where
         Ok(state) => (state, None),
         Err(why) => (Valuation::new(), Some(why)),
     };
+    // A lazy initialisation is no step of the program.
     let (expected_rules, max_steps) = match route {
         Route::Rules(rules) => {
+            let rules: Vec<_> = rules.into_iter().filter(|rule| !rule.is_lazy()).collect();
             let steps = rules.len();
             (rules, steps)
         }

@@ -6,6 +6,7 @@ use serde::Serialize;
 use std::fmt;
 use symex_semantics::eval::Valuation;
 use symex_semantics::oo::action::Action;
+use symex_semantics::oo::lazy::InputHeap;
 use symex_semantics::program::{ErrorKind, Halt, Outcome, Stmt};
 use symex_semantics::system::Rule;
 use symex_semantics::term::{Name, Term};
@@ -110,6 +111,12 @@ pub enum Status {
     Unknown(UnknownReason),
     /// Only with `--keep-infeasible`.
     Infeasible,
+    /// A state stored at the node given subsumes the path's state at a loop
+    /// head (`--subsume`): every run from it is a run from that one.
+    Subsumed(NodeId),
+    /// The abstraction of a state stored at the node given subsumes the
+    /// abstraction of the path's (`--abstract`): runs from here may be lost.
+    Abstracted(NodeId),
 }
 
 impl Status {
@@ -122,6 +129,8 @@ impl Status {
             Status::Bounded(_) => "bounded",
             Status::Unknown(_) => "unknown",
             Status::Infeasible => "infeasible",
+            Status::Subsumed(_) => "subsumed",
+            Status::Abstracted(_) => "abstracted",
         }
     }
 
@@ -137,6 +146,9 @@ impl Status {
         match self {
             Status::Bounded(reason) => Some(reason.to_string()),
             Status::Unknown(reason) => Some(reason.to_string()),
+            Status::Subsumed(node) | Status::Abstracted(node) => {
+                Some(format!("by the state at node {node}"))
+            }
             _ => None,
         }
     }
@@ -148,7 +160,11 @@ impl Status {
             Status::Terminated => Some(Outcome::Terminated),
             Status::Error(kind) => Some(Outcome::Halted(Halt::Error(*kind))),
             Status::AssumptionViolated => Some(Outcome::Halted(Halt::AssumptionViolated)),
-            Status::Bounded(_) | Status::Unknown(_) | Status::Infeasible => None,
+            Status::Bounded(_)
+            | Status::Unknown(_)
+            | Status::Infeasible
+            | Status::Subsumed(_)
+            | Status::Abstracted(_) => None,
         }
     }
 }
@@ -169,6 +185,9 @@ impl fmt::Display for Status {
             Status::Error(kind) => write!(f, "error {kind}"),
             Status::Bounded(reason) => write!(f, "bounded ({reason})"),
             Status::Unknown(reason) => write!(f, "unknown ({reason})"),
+            Status::Subsumed(node) | Status::Abstracted(node) => {
+                write!(f, "{} (by the state at node {node})", self.name())
+            }
             other => f.write_str(other.name()),
         }
     }
@@ -185,6 +204,8 @@ pub enum BoundReason {
     LoopUnwinding(usize),
     /// `--unfold K`: a procedure would have K+1 active calls.
     CallDepth(usize),
+    /// `--max-objects N`: lazy initialisation would materialise an (N+1)-th input object.
+    Objects(usize),
 }
 
 impl fmt::Display for BoundReason {
@@ -194,6 +215,7 @@ impl fmt::Display for BoundReason {
             BoundReason::LoopUnfolding(k) => write!(f, "loop unfolding bound {k}"),
             BoundReason::LoopUnwinding(k) => write!(f, "loop unwinding bound {k}"),
             BoundReason::CallDepth(k) => write!(f, "call depth bound {k}"),
+            BoundReason::Objects(n) => write!(f, "input object bound {n}"),
         }
     }
 }
@@ -235,6 +257,12 @@ pub struct Leaf {
     /// The final state the path predicts for `model` (or why it has none).
     #[serde(skip)]
     pub prediction: Option<Result<Valuation, String>>,
+    /// The input heap the path materialised (lazy initialisation only).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "input_heap_json"
+    )]
+    pub input_heap: Option<InputHeap>,
 }
 
 /// Why work stopped before it was done: frontier left unexplored by an
@@ -293,6 +321,10 @@ pub struct Stats {
     pub pruned: usize,
     pub solver_calls: u64,
     pub time_ms: u64,
+    /// State subsumption's counters (`--subsume`), the paper's checks,
+    /// subsumed and stored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subsumption: Option<crate::subsume::MatchStats>,
     /// Configurations joined (`--merge`).
     #[serde(skip_serializing_if = "is_zero")]
     pub merges: usize,
@@ -389,6 +421,15 @@ fn state_text<S: Serializer>(state: &[(Name, Term)], serializer: S) -> Result<S:
         seq.serialize_element(&format!("{x} := {e}"))?;
     }
     seq.end()
+}
+
+fn input_heap_json<S: Serializer>(
+    heap: &Option<InputHeap>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    heap.as_ref()
+        .map(crate::report::values::input_heap_json)
+        .serialize(serializer)
 }
 
 fn model_text<S: Serializer>(model: &Option<Valuation>, serializer: S) -> Result<S::Ok, S::Error> {

@@ -78,6 +78,9 @@ impl Serialize for PathJson<'_> {
             map.serialize_entry("path_condition_from_nodes", &true)?;
         }
         map.serialize_entry("state", &StateJson(&leaf.state))?;
+        if let Some(heap) = &leaf.input_heap {
+            map.serialize_entry("input_heap", &super::values::input_heap_json(heap))?;
+        }
         if let Some(trace) = self.trace {
             map.serialize_entry("trace", &TraceJson(trace))?;
         }

@@ -40,7 +40,7 @@ impl Header {
 /// `11 paths: 11 terminated, 0 errors, 0 bounded, 0 unknown`.
 pub fn paths_summary(stats: &Stats) -> String {
     let plural = |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
-    format!(
+    let summary = format!(
         "{} {}: {} terminated, {} {}, {} bounded, {} unknown",
         stats.paths,
         plural(stats.paths, "path", "paths"),
@@ -49,5 +49,16 @@ pub fn paths_summary(stats: &Stats) -> String {
         plural(stats.errors, "error", "errors"),
         stats.bounded,
         stats.unknown
-    )
+    );
+    match stats.subsumption {
+        Some(m) => format!(
+            "{summary}, {} {}; {} subsumption {}, {} states stored",
+            m.subsumed,
+            if m.abstraction == "none" { "subsumed" } else { "abstracted" },
+            m.checks,
+            plural(m.checks as usize, "check", "checks"),
+            m.stored
+        ),
+        None => summary,
+    }
 }

@@ -139,6 +139,9 @@ fn write_path(
         write!(out, "{}{x} ↦ {e}", if i == 0 { "" } else { ", " })?;
     }
     writeln!(out, "}}")?;
+    if let Some(heap) = &leaf.input_heap {
+        writeln!(out, "  input heap: {heap}")?;
+    }
     write!(out, "  trace: ")?;
     let entries = match trace {
         Written::Whole(entries) if entries.is_empty() => {

@@ -4,6 +4,7 @@
 
 use serde_json::{json, Map, Value as Json};
 use symex_semantics::eval::Valuation;
+use symex_semantics::oo::lazy::InputHeap;
 use symex_semantics::program::Language;
 use symex_semantics::value::Value;
 
@@ -65,4 +66,35 @@ pub fn inputs_json(inputs: &Valuation, language: Language) -> Json {
     } else {
         valuation_json(inputs)
     }
+}
+
+/// The input heap a lazy path materialised: `{"vars": {"l": "Node@1"},
+/// "objects": {"Node@1": {"class": "Node", "next": null, "val": "Node@1.val"}}}`,
+/// terms as text, `nil` as `null`, a field the path did not read left out.
+pub fn input_heap_json(heap: &InputHeap) -> Json {
+    let term = |t: &symex_semantics::term::Term| match t.kind() {
+        symex_semantics::term::TermKind::Nil(_) => Json::Null,
+        _ => Json::String(t.to_string()),
+    };
+    let vars: Map<String, Json> = heap
+        .vars
+        .iter()
+        .map(|(x, t)| (x.to_string(), term(t)))
+        .collect();
+    let objects: Map<String, Json> = heap
+        .objects
+        .iter()
+        .map(|object| {
+            let mut fields = Map::new();
+            fields.insert("class".to_string(), Json::String(object.class.to_string()));
+            fields.extend(
+                object
+                    .fields
+                    .iter()
+                    .filter_map(|(f, t)| Some((f.to_string(), term(t.as_ref()?)))),
+            );
+            (object.name.to_string(), Json::Object(fields))
+        })
+        .collect();
+    json!({ "vars": vars, "objects": objects })
 }

@@ -65,8 +65,17 @@ fn verdict_word(report: &Report) -> &'static str {
         Verdict::Proved => "proved",
         Verdict::Failed if counterexample(report).is_some() => "counterexample",
         Verdict::Failed => "fails",
+        Verdict::Inconclusive if abstracted_only(report) => "abstracted",
         Verdict::Inconclusive => "inconclusive",
     }
+}
+
+/// Whether the only paths left undecided were cut by abstract subsumption.
+fn abstracted_only(report: &Report) -> bool {
+    report.abstracted > 0
+        && report.incomplete == 0
+        && report.unexplored == 0
+        && report.failures.is_empty()
 }
 
 /// The invariants k-induction assumed, as `i <= n (loop at 2:1)`.
@@ -283,12 +292,38 @@ fn quoted(word: &str) -> String {
 fn legacy_text(report: &Report, shown: &Shown, out: &mut dyn Write) -> io::Result<()> {
     let stats = &report.stats;
     match (report.verdict, counterexample(report)) {
-        (Verdict::Proved, _) => writeln!(
-            out,
-            "proved: every assertion holds on every path ({}, {} assertion checks proved)",
-            plural(stats.paths, "path", "paths"),
-            report.proved_checks
-        ),
+        (Verdict::Proved, _) => {
+            writeln!(
+                out,
+                "proved: every assertion holds on every path ({}, {} assertion checks proved)",
+                plural(stats.paths, "path", "paths"),
+                report.proved_checks
+            )?;
+            match stats.subsumption {
+                Some(m) => writeln!(
+                    out,
+                    "  the tree is closed by exact subsumption: {} checks, {} subsumed, {} stored",
+                    m.checks, m.subsumed, m.stored
+                ),
+                None => Ok(()),
+            }
+        }
+        (_, None) if abstracted_only(report) => {
+            let m = stats.subsumption.unwrap_or_default();
+            writeln!(
+                out,
+                "no error found in the abstracted state space ({} abstraction): not a proof",
+                m.abstraction
+            )?;
+            writeln!(
+                out,
+                "  {} checks, {} subsumed, {} stored; {} cut by abstract subsumption",
+                m.checks,
+                m.subsumed,
+                m.stored,
+                plural(report.abstracted, "path", "paths")
+            )
+        }
         (_, Some(failure)) => {
             let FailureKind::Counterexample { inputs, .. } = &failure.kind else {
                 return Ok(());

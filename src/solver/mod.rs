@@ -147,6 +147,45 @@ impl Solver {
         self.run_check(Some(extra))
     }
 
+    /// Whether `premise ⇒ ∃ bound. conclusion` is valid (State subsumption's
+    /// numeric part, Anand et al. 2006): `Unsat` when it is (the premise
+    /// with the conclusion's negation is unsatisfiable), `Sat` when not,
+    /// `Unknown` when Z3 cannot tell in time or a term has no translation.
+    /// Checked in a scope of its own, which is popped again.
+    pub fn entails(
+        &mut self,
+        premise: &Term,
+        conclusion: &Term,
+        bound: &BTreeMap<Name, Sort>,
+    ) -> SatResult {
+        let body = match self.encoder.boolean(conclusion) {
+            Ok(body) => body,
+            Err(_) => return SatResult::Unknown,
+        };
+        let mut consts = Vec::new();
+        for (x, sort) in bound {
+            match self.encoder.variable(x, sort) {
+                Ok(encode::Encoded::Int(i)) => consts.push(z3::ast::Dynamic::from_ast(&i)),
+                Ok(encode::Encoded::Bool(b)) => consts.push(z3::ast::Dynamic::from_ast(&b)),
+                _ => return SatResult::Unknown,
+            }
+        }
+        let bounds: Vec<&dyn z3::ast::Ast> =
+            consts.iter().map(|c| c as &dyn z3::ast::Ast).collect();
+        let exists = if bounds.is_empty() {
+            body
+        } else {
+            z3::ast::exists_const(&bounds, &[], &body)
+        };
+        self.push();
+        self.assert(premise);
+        self.assert_new_axioms();
+        self.z3.assert(&exists.not());
+        let result = self.check();
+        self.pop();
+        result
+    }
+
     /// After `Sat`: a value for every variable of `inputs` (arrays with the
     /// length `len(a)` and the contents the model gives), re-checked by the
     /// evaluator against every asserted condition and the last `extra`.

@@ -11,6 +11,8 @@
 //! - [`recursive`]: §3's simulation, Proposition 3.1 and Corollary 3.2;
 //! - [`unfolding`]: §4's Theorem 4.5 and the agreement of the unfolding
 //!   with the program semantics, on a program's traces ([`objects`] for `symex check`);
+//! - [`lazy`]: lazy initialisation against the program semantics, from
+//!   concrete inputs (the lazy paths partition them);
 //! - [`check_program`]: all of them on one program, for `symex check`;
 //! - [`broken`]: deliberately broken rules, for the mutant tests and `symex check --break`.
 
@@ -21,6 +23,7 @@ pub mod check;
 pub mod completeness;
 pub mod correctness;
 pub mod inputs;
+pub mod lazy;
 pub mod objects;
 pub mod recursive;
 pub mod run;

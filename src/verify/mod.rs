@@ -135,6 +135,9 @@ pub struct Report {
     /// a limit left unexplored.
     pub incomplete: usize,
     pub unexplored: usize,
+    /// Paths cut by abstract subsumption (`--abstract`): an
+    /// under-approximation, so never a proof.
+    pub abstracted: usize,
     /// The limit that left configurations unexplored, if one did.
     pub stopped: Option<crate::explore::Limit>,
     /// The main statement's exploration (the paths of the program itself).
@@ -295,7 +298,7 @@ impl Verifier<'_> {
     fn report(self, checked: Vec<Checked>, induction: Option<Induction>) -> Report {
         let mut conditions: Vec<(Condition, Status)> = Vec::new();
         let mut failures = Vec::new();
-        let (mut proved_checks, mut incomplete, mut unexplored) = (0, 0, 0);
+        let (mut proved_checks, mut incomplete, mut unexplored, mut abstracted) = (0, 0, 0, 0);
         let mut stats = crate::explore::Stats::default();
         let mut raw_conditions = false;
         let mut limit = None;
@@ -323,6 +326,7 @@ impl Verifier<'_> {
             proved_checks += unit.collector.proved_checks;
             incomplete += unit.collector.incomplete;
             unexplored += unit.collector.unexplored;
+            abstracted += unit.collector.abstracted;
             limit = limit.or(unit.collector.limit);
             raw_conditions |= unit.raw;
         }
@@ -358,6 +362,7 @@ impl Verifier<'_> {
         let failed = failures.iter().any(|f| f.kind.is_failure());
         let undecided = incomplete > 0
             || unexplored > 0
+            || abstracted > 0
             || !failures.is_empty()
             || conditions.iter().any(|(_, s)| *s != Status::Proved);
         let verdict = if failed {
@@ -375,6 +380,7 @@ impl Verifier<'_> {
             proved_checks,
             incomplete,
             unexplored,
+            abstracted,
             stopped: limit,
             stats,
             raw_conditions,

@@ -50,6 +50,8 @@ pub struct Collector {
     pub proved_checks: usize,
     /// Paths cut by a bound or left undecided outside an assertion.
     pub incomplete: usize,
+    /// Paths cut by abstract subsumption (`--abstract`).
+    pub abstracted: usize,
     pub stats: Stats,
     /// Configurations a limit left unexplored (not counting those left
     /// once the answer was known).
@@ -67,6 +69,7 @@ impl Collector {
             failed: Vec::new(),
             proved_checks: 0,
             incomplete: 0,
+            abstracted: 0,
             stats: Stats::default(),
             unexplored: 0,
             limit: None,
@@ -111,7 +114,14 @@ impl Observer for Collector {
                 self.incomplete += 1;
                 false
             }
-            Status::Terminated | Status::AssumptionViolated | Status::Infeasible => false,
+            Status::Abstracted(_) => {
+                self.abstracted += 1;
+                false
+            }
+            Status::Terminated
+            | Status::AssumptionViolated
+            | Status::Infeasible
+            | Status::Subsumed(_) => false,
         };
         if kept {
             let state = &path.leaf.state;

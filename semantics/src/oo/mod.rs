@@ -16,6 +16,7 @@ mod created;
 pub mod forward;
 pub mod inline;
 pub mod inputs;
+pub mod lazy;
 #[cfg(test)]
 mod tests;
 pub mod unfold;

@@ -63,6 +63,55 @@ pub trait PathState: Clone + Default + fmt::Display {
 
     /// The value of `e` after the path, over the initial state.
     fn after(&self, e: &Term) -> Term;
+
+    /// Lazy initialisation ([`super::lazy`]): the ways of initialising the
+    /// first input `head` reads that the path has not initialised, when
+    /// there is one; the statement runs once there is none. `None` for the
+    /// states that read inputs as terms (a trace, σ).
+    fn initialise(
+        &self,
+        _head: &Stmt,
+        _program: &Program,
+        _checks: Checks,
+    ) -> Option<Vec<Initialised<Self>>> {
+        None
+    }
+
+    /// A model of the path condition made into the program's inputs.
+    fn inputs_from(&self, model: Valuation, phi: &Term, program: &Program) -> Valuation {
+        inputs::inputs_from(model, phi, program)
+    }
+
+    /// The symbols besides the program's inputs that the path condition
+    /// may mention and a model must give (lazy initialisation's fields).
+    fn symbols(&self) -> Vec<(Name, Sort)> {
+        Vec::new()
+    }
+
+    /// The part of the input heap the path has materialised, where the
+    /// state keeps the heap explicit.
+    fn input_heap(&self) -> Option<super::lazy::InputHeap> {
+        None
+    }
+
+    /// How many input objects the path has materialised (`--max-objects`).
+    fn materialised_objects(&self) -> usize {
+        0
+    }
+
+    /// The state at the continuation `code` as a symbolic heap
+    /// configuration, where the state keeps the heap explicit.
+    fn graph(&self, _code: &Code, _program: &Program) -> Option<super::lazy::graph::StateGraph> {
+        None
+    }
+}
+
+/// One way of initialising an input (lazy initialisation): the rule, the
+/// state it leaves, and what it adds to the path condition.
+pub struct Initialised<P> {
+    pub rule: Rule,
+    pub state: P,
+    pub guard: Term,
 }
 
 /// `⟨S, ρ⟩` (or `⟨S, σ⟩` forward), with the path condition, the fresh-name
@@ -160,6 +209,33 @@ impl<P: PathState> Unfold<P> {
             options: c.options,
         };
         Step { rule, guard, next }
+    }
+
+    /// A lazy initialisation step: the statement stays, the state changes.
+    fn initialisation(&self, c: &Config<P>, choice: Initialised<P>) -> Step<Config<P>> {
+        let mut known = c.known.clone();
+        let mut guard = Term::bool(true);
+        for conjunct in choice.guard.conjuncts() {
+            if known.insert(conjunct.id()).is_none() {
+                guard = Term::and(guard, conjunct);
+            }
+        }
+        let next = Config {
+            code: c.code.clone(),
+            state: choice.state,
+            phi: Term::and(c.phi.clone(), guard.clone()),
+            known,
+            fresh: c.fresh,
+            calls: c.calls.clone(),
+            reads: c.reads.clone(),
+            program: c.program.clone(),
+            options: c.options,
+        };
+        Step {
+            rule: choice.rule,
+            guard,
+            next,
+        }
     }
 
     /// The error steps of a statement that evaluates `terms` first:
@@ -455,6 +531,12 @@ impl<P: PathState> TransitionSystem for Unfold<P> {
         let Some((head, rest)) = c.code.split() else {
             return Vec::new();
         };
+        if let Some(choices) = c.state.initialise(head, &self.program, self.errors.checks) {
+            return choices
+                .into_iter()
+                .map(|choice| self.initialisation(c, choice))
+                .collect();
+        }
         match head {
             Stmt::Skip => self.symbolic_skip(c, rest),
             Stmt::Assign(x, e) => {
@@ -534,7 +616,7 @@ impl<P> Config<P> {
     }
 }
 
-impl<P> Configuration for Config<P> {
+impl<P: PathState> Configuration for Config<P> {
     fn outcome(&self) -> Option<Outcome> {
         self.code.outcome()
     }
@@ -545,6 +627,10 @@ impl<P> Configuration for Config<P> {
 
     fn max_active_calls(&self) -> usize {
         self.calls.max_active()
+    }
+
+    fn materialised_objects(&self) -> usize {
+        self.state.materialised_objects()
     }
 }
 
@@ -574,7 +660,19 @@ impl<P: PathState> SymbolicConfiguration for Config<P> {
     }
 
     fn inputs_from(&self, model: Valuation) -> Valuation {
-        inputs::inputs_from(model, &self.phi, &self.program)
+        self.state.inputs_from(model, &self.phi, &self.program)
+    }
+
+    fn symbols(&self) -> Vec<(Name, Sort)> {
+        self.state.symbols()
+    }
+
+    fn input_heap(&self) -> Option<super::lazy::InputHeap> {
+        self.state.input_heap()
+    }
+
+    fn state_graph(&self) -> Option<super::lazy::graph::StateGraph> {
+        self.state.graph(&self.code, &self.program)
     }
 
     fn read_inputs(&self) -> Vec<(Name, Sort)> {

@@ -1,0 +1,120 @@
+//! `--method lazy` with state subsumption from the command line (Anand,
+//! Păsăreanu & Visser 2006): exact subsumption proves a list loop that
+//! bounded exploration leaves inconclusive; the list abstraction ends the
+//! fixed list partition `abstracted`, never `proved`; the buggy list and
+//! array partitions give counterexamples whose printed `--heap` and input
+//! replay with `run`; subsumption without lazy initialisation is refused.
+
+use std::process::{Command, Output};
+
+fn symex(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(args)
+        .output()
+        .expect("symex runs")
+}
+
+fn write(name: &str, source: &str) -> String {
+    let path = std::env::temp_dir().join(format!("symex-lazy-{}-{name}", std::process::id()));
+    std::fs::write(&path, source).expect("writable");
+    path.display().to_string()
+}
+
+/// Walks a list by its own input variable: every node left behind is
+/// garbage, so the state at the loop head repeats up to renaming.
+const CLAMP: &str = "class Node { field elem: int, next: Node; }
+var l: Node;
+while l != nil {
+    if l.elem < 0 { l.elem := 0 };
+    assert l.elem >= 0;
+    l := l.next
+}";
+
+#[test]
+fn exact_subsumption_proves_a_list_loop_that_bounds_leave_inconclusive() {
+    let file = write("clamp.sx", CLAMP);
+    let bounded = symex(&["verify", &file, "--method", "lazy", "--unfold", "3"]);
+    let text = String::from_utf8_lossy(&bounded.stdout);
+    assert_eq!(bounded.status.code(), Some(3), "{text}");
+    assert!(text.starts_with("inconclusive"), "{text}");
+    let subsumed = symex(&["verify", &file, "--method", "lazy", "--subsume"]);
+    let text = String::from_utf8_lossy(&subsumed.stdout);
+    assert_eq!(subsumed.status.code(), Some(0), "{text}");
+    assert!(text.starts_with("proved"), "{text}");
+    assert!(text.contains("closed by exact subsumption"), "{text}");
+}
+
+#[test]
+fn the_list_abstraction_ends_the_fixed_partition_abstracted_not_proved() {
+    let output = symex(&[
+        "verify",
+        "paper-examples/oo/anand_list_partition_fixed.sx",
+        "--method",
+        "lazy",
+        "--abstract",
+        "list",
+        "--format",
+        "json",
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(output.status.code(), Some(3), "{report}");
+    let counts = &report["stats"]["subsumption"];
+    assert_eq!(counts["abstraction"], "list", "{report}");
+    let checks = counts["checks"].as_u64().expect("checks");
+    let subsumed = counts["subsumed"].as_u64().expect("subsumed");
+    assert!(subsumed > 0, "{report}");
+    assert_eq!(checks, subsumed + counts["stored"].as_u64().expect("stored"));
+}
+
+#[test]
+fn the_buggy_list_partition_fails_on_a_two_node_heap_that_run_replays() {
+    let output = symex(&[
+        "verify",
+        "paper-examples/oo/anand_list_partition_buggy.sx",
+        "--method",
+        "lazy",
+        "--abstract",
+        "list",
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    let heap = text
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("as --heap: "))
+        .expect("a printed --heap");
+    let objects: serde_json::Value = serde_json::from_str(heap).expect("json heap");
+    assert_eq!(objects["objects"].as_object().map(|o| o.len()), Some(2), "{heap}");
+    let path = write("heap.json", heap);
+    let run = symex(&["run", "paper-examples/oo/anand_list_partition_buggy.sx", "--heap", &path]);
+    let ran = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{ran}");
+    assert!(ran.starts_with("assertion-failed"), "{ran}");
+}
+
+#[test]
+fn the_buggy_array_partition_reads_out_of_bounds_and_run_replays_it() {
+    let file = "paper-examples/basic/anand_array_partition_buggy.sx";
+    let args = ["--checked-arrays", "--method", "lazy", "--abstract", "array"];
+    let output = symex(&[&["verify", file][..], &args[..], &["--format", "json"]].concat());
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    // The array as JSON: its length, default and the cells that differ.
+    let a = &report["counterexample"]["inputs"]["a"];
+    let len = a["len"].as_u64().expect("a length");
+    let cells: Vec<String> = (0..len)
+        .map(|i| a["entries"].get(i.to_string()).unwrap_or(&a["default"]).to_string())
+        .collect();
+    let input = format!("a=[{}]", cells.join(","));
+    let run = symex(&["run", file, "--checked-arrays", "--input", &input]);
+    let ran = String::from_utf8_lossy(&run.stdout);
+    assert!(ran.starts_with("array-out-of-bound"), "{input}: {ran}");
+}
+
+#[test]
+fn subsumption_without_lazy_initialisation_is_refused() {
+    let file = write("refused.sx", CLAMP);
+    let output = symex(&["verify", &file, "--subsume"]);
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("add --method lazy"), "{error}");
+}
