@@ -5,6 +5,7 @@ use super::bounds::{calls_within, Bounds, Unfoldings};
 use super::node::{Arrival, PathNode};
 use super::observer::{Finished, Observer, TreeRecorder};
 use super::path_solver::{Feasibility, Link, PathSolver};
+use super::readable::readable;
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{
@@ -179,6 +180,7 @@ where
             result: SatResult::Sat,
             model: None,
             confirmed: false,
+            solved: false,
         };
         let (root, known) = self.add_node(
             None,
@@ -542,6 +544,10 @@ where
         let model = if wants_model {
             self.solver
                 .model(&known.link, &path_condition, conjoined)
+                .map(|(model, solved)| match solved {
+                    true => readable(model, &path_condition, self.inputs, &mut self.solver),
+                    false => model,
+                })
                 .map(|model| config.inputs_from(model))
         } else {
             None

@@ -7,6 +7,7 @@ mod engine;
 mod node;
 mod observer;
 mod path_solver;
+mod readable;
 mod repair;
 mod replay;
 pub mod run;

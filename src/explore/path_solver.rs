@@ -22,6 +22,7 @@
 //! the path, which a child's model inherits by re-evaluating only the
 //! guards that mention the inputs where it differs ([`super::summary`]).
 
+use super::readable::BoundedModels;
 use super::repair::{candidate, repaired};
 use super::summary::{changed, implies, Summary};
 use crate::solver::{SatResult, Solver};
@@ -40,6 +41,11 @@ pub(crate) struct Feasibility {
     pub(crate) model: Option<Valuation>,
     /// Whether `model` is known to satisfy every guard of the path and the step's.
     pub(crate) confirmed: bool,
+    /// Whether `model` holds values Z3 chose, which [`super::readable`]
+    /// makes readable; a model built of the inputs' defaults and of the
+    /// values model repair and intervals pick (a guard's boundary) is
+    /// readable as it is.
+    pub(crate) solved: bool,
 }
 
 impl Feasibility {
@@ -48,14 +54,27 @@ impl Feasibility {
             result: SatResult::Unsat,
             model: None,
             confirmed: false,
+            solved: false,
         }
     }
 
-    fn sat(model: Option<Valuation>, confirmed: bool) -> Feasibility {
+    /// Sat, with a model derived from the model of `node`.
+    fn sat(model: Option<Valuation>, confirmed: bool, node: &Link) -> Feasibility {
         Feasibility {
             result: SatResult::Sat,
             confirmed: confirmed && model.is_some(),
             model,
+            solved: node.solved,
+        }
+    }
+
+    /// Z3's answer, its model not yet confirmed on the path.
+    fn solved(result: SatResult, model: Option<Valuation>) -> Feasibility {
+        Feasibility {
+            result,
+            model,
+            confirmed: false,
+            solved: true,
         }
     }
 }
@@ -78,6 +97,8 @@ pub(crate) struct Link {
     model: Option<Valuation>,
     /// `model` satisfies every guard of the path.
     confirmed: bool,
+    /// `model` holds values Z3 chose ([`Feasibility::solved`]).
+    solved: bool,
     summary: Summary,
 }
 
@@ -117,6 +138,10 @@ pub(crate) struct PathSolver {
     solver: Option<Solver>,
     /// Answers independent queries, each in a scope of its own; made when first needed.
     scratch: Option<Solver>,
+    /// Answers the bounded queries that make a model readable
+    /// ([`super::readable`]), with a short time limit: they only make a
+    /// model smaller, which is not worth a long wait.
+    readable: Option<Solver>,
     timeout_ms: u64,
     /// No query runs past this instant (the exploration's time limit).
     deadline: Option<Instant>,
@@ -135,6 +160,7 @@ impl PathSolver {
         PathSolver {
             solver: None,
             scratch: None,
+            readable: None,
             timeout_ms,
             deadline,
             inputs: inputs.clone(),
@@ -152,6 +178,7 @@ impl PathSolver {
         guard: &Term,
         feasibility: Feasibility,
     ) -> Link {
+        let solved = feasibility.solved;
         let (model, confirmed) = match parent {
             Some(_) => (feasibility.model, feasibility.confirmed),
             None => {
@@ -168,6 +195,7 @@ impl PathSolver {
                 anchor: inherited,
                 model,
                 confirmed,
+                solved,
                 summary,
             };
         }
@@ -203,6 +231,7 @@ impl PathSolver {
             anchor: Some(Rc::new(anchor)),
             model,
             confirmed,
+            solved,
             summary,
         }
     }
@@ -211,7 +240,7 @@ impl PathSolver {
     pub(crate) fn check_step(&mut self, node: &Link, guard: &Term) -> Feasibility {
         let known = node.model.clone();
         if guard.is_true() {
-            return Feasibility::sat(known, node.confirmed);
+            return Feasibility::sat(known, node.confirmed, node);
         }
         if guard.is_false() {
             return Feasibility::unsat();
@@ -220,7 +249,7 @@ impl PathSolver {
             .as_ref()
             .filter(|model| eval_bool(guard, model) == Ok(true))
         {
-            return Feasibility::sat(Some(model.clone()), node.confirmed);
+            return Feasibility::sat(Some(model.clone()), node.confirmed, node);
         }
         let current = |x: &Name| {
             known
@@ -233,7 +262,7 @@ impl PathSolver {
                 (Some(value), Some(model)) if node.confirmed => {
                     let model = model.update(x, Value::Int(value));
                     if eval_bool(guard, &model) == Ok(true) {
-                        return Feasibility::sat(Some(model), true);
+                        return Feasibility::sat(Some(model), true, node);
                     }
                 }
                 _ => {}
@@ -241,7 +270,7 @@ impl PathSolver {
         }
         if let Some(model) = known.as_ref() {
             if let Some(mended) = self.confirmed_repair(node, model, guard) {
-                return Feasibility::sat(Some(mended), true);
+                return Feasibility::sat(Some(mended), true, node);
             }
         }
         let vars = self.vars_of(guard);
@@ -278,43 +307,48 @@ impl PathSolver {
     }
 
     /// Inputs that satisfy `path_condition`, the path condition of `node`,
-    /// confirmed by the evaluator; `None` when no confirmed model is found.
-    /// `conjoined` says that `path_condition` is literally the conjunction of
-    /// the node's guards, so a confirmed model needs no further evaluation.
+    /// confirmed by the evaluator, and whether they hold values Z3 chose;
+    /// `None` when no confirmed model is found. `conjoined` says that
+    /// `path_condition` is literally the conjunction of the node's guards,
+    /// so a confirmed model needs no further evaluation.
     pub(crate) fn model(
         &mut self,
         node: &Link,
         path_condition: &Term,
         conjoined: bool,
-    ) -> Option<Valuation> {
+    ) -> Option<(Valuation, bool)> {
         let known = node.model.as_ref().filter(|model| {
             (conjoined && node.confirmed) || eval_bool(path_condition, model) == Ok(true)
         });
         if let Some(model) = known {
             if model.keys().all(|x| self.inputs.contains_key(x)) {
-                return Some(model.clone());
+                return Some((model.clone(), node.solved));
             }
             // The inputs only, over the heap their references point into.
-            return Some(model.retain(|x| self.inputs.contains_key(x)));
+            return Some((model.retain(|x| self.inputs.contains_key(x)), node.solved));
         }
         self.sync(node);
         let inputs = &self.inputs;
         let solver = self.solver.as_mut()?;
         match solver.check() {
-            SatResult::Sat => solver.model(inputs),
+            SatResult::Sat => solver.model(inputs).map(|model| (model, true)),
             SatResult::Unsat | SatResult::Unknown => None,
         }
     }
 
     pub(crate) fn calls(&self) -> u64 {
-        self.solver.as_ref().map_or(0, Solver::calls)
-            + self.scratch.as_ref().map_or(0, Solver::calls)
+        self.solvers().map(Solver::calls).sum()
     }
 
     /// Time spent in Z3 so far.
     pub(crate) fn solver_time(&self) -> std::time::Duration {
-        self.solver.as_ref().map(Solver::time).unwrap_or_default()
-            + self.scratch.as_ref().map(Solver::time).unwrap_or_default()
+        self.solvers().map(Solver::time).sum()
+    }
+
+    fn solvers(&self) -> impl Iterator<Item = &Solver> {
+        [&self.solver, &self.scratch, &self.readable]
+            .into_iter()
+            .flatten()
     }
 
     /// The variables of `term` with their sorts: an input's as declared
@@ -403,22 +437,14 @@ impl PathSolver {
             }
             _ => None,
         };
-        Feasibility {
-            result,
-            model,
-            confirmed: false,
-        }
+        Feasibility::solved(result, model)
     }
 
     /// `guard` against the whole path condition of `node`, incrementally.
     fn check_path(&mut self, node: &Link, guard: &Term, vars: BTreeMap<Name, Sort>) -> Feasibility {
         self.sync(node);
         let Some(solver) = self.solver.as_mut() else {
-            return Feasibility {
-                result: SatResult::Unknown,
-                model: None,
-                confirmed: false,
-            };
+            return Feasibility::solved(SatResult::Unknown, None);
         };
         let result = solver.check_assuming(guard);
         let model = if result == SatResult::Sat {
@@ -437,11 +463,7 @@ impl PathSolver {
         } else {
             None
         };
-        Feasibility {
-            result,
-            model,
-            confirmed: false,
-        }
+        Feasibility::solved(result, model)
     }
 
     /// Makes the solver hold exactly the path condition of `node`.
@@ -470,6 +492,23 @@ impl PathSolver {
             solver.assert(&g.guard);
             self.stack.push(g);
         }
+    }
+}
+
+/// The time limit of a query of [`PathSolver::readable`], in milliseconds.
+const READABLE_TIMEOUT_MS: u64 = 200;
+
+impl BoundedModels for PathSolver {
+    fn model_of(&mut self, condition: &Term, vars: &BTreeMap<Name, Sort>) -> Option<Valuation> {
+        let timeout = self.timeout_ms.min(READABLE_TIMEOUT_MS);
+        let solver = Self::make(&mut self.readable, timeout, self.deadline);
+        solver.push();
+        solver.assert(condition);
+        let model = (solver.check() == SatResult::Sat)
+            .then(|| solver.unconfirmed_values(vars))
+            .flatten();
+        solver.pop();
+        model
     }
 }
 
