@@ -6,7 +6,8 @@ use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
 use crate::explore::{explore, replay, ExploreOptions, Replay, Tree, Verdict};
 use crate::report::values::{heap_json, valuation_json};
-use crate::simplify::simplify;
+use crate::simplify::{InContext, Simplifier};
+use crate::solver::Solver;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -92,7 +93,10 @@ impl Visitor for ExploreAndReplay<'_> {
             .filter(|_| deferred)
             .and_then(|(path, _)| tree.nodes[tree.paths[*path]].leaf.as_mut())
         {
-            leaf.path_condition = simplify(&leaf.path_condition);
+            let mut simplifier = Simplifier::new();
+            let simplified = simplifier.simplify(&leaf.path_condition);
+            let mut solver = Solver::new(self.options.timeout_ms);
+            leaf.path_condition = InContext::new().condition(&simplified, &mut simplifier, &mut solver);
         }
         Replayed { tree, tests }
     }

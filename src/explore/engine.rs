@@ -12,7 +12,7 @@ use super::tree::{
     BoundReason, Edge, Leaf, Limit, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree,
     Unexplored, UnknownReason,
 };
-use crate::simplify::{GuardFolder, Simplifier};
+use crate::simplify::{GuardFolder, InContext, Pins, Simplifier};
 use crate::solver::SatResult;
 use std::collections::BTreeMap;
 use std::io;
@@ -124,6 +124,7 @@ where
         options,
         solver: PathSolver::new(options.timeout_ms, deadline, inputs),
         simplifier: Simplifier::new(),
+        in_context: InContext::new(),
         guards: GuardFolder::default(),
         ground: GroundValues::default(),
         link_parents: observer.reads_ancestors(),
@@ -153,6 +154,8 @@ struct Explorer<'a, S: TransitionSystem> {
     options: &'a ExploreOptions,
     solver: PathSolver,
     simplifier: Simplifier,
+    /// Rewrites each reported condition and state under the path condition.
+    in_context: InContext,
     guards: GuardFolder,
     /// The values of the ground parts of the states predicted so far.
     ground: GroundValues,
@@ -541,6 +544,21 @@ where
         let from_nodes =
             self.options.assumption.is_true() && known.literal && reported == known.reported;
         let conjoined = config.path_condition() == &node.guards || from_nodes;
+        let (reported, from_nodes) = if self.options.simplify {
+            let start = Instant::now();
+            let readable = self.in_context.condition(&reported, &mut self.simplifier, &mut self.solver);
+            if state.iter().any(|(x, value)| Pins::may_change(x, value)) {
+                let pins = Pins::of(&readable);
+                for (x, value) in &mut state {
+                    *value = self.in_context.value(x, value, &pins, &mut self.simplifier);
+                }
+            }
+            self.simplifier_time += start.elapsed();
+            let unchanged = readable == reported;
+            (readable, from_nodes && unchanged)
+        } else {
+            (reported, from_nodes)
+        };
         let model = if wants_model {
             self.solver
                 .model(&known.link, &path_condition, conjoined)

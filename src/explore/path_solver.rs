@@ -23,6 +23,7 @@
 //! guards that mention the inputs where it differs ([`super::summary`]).
 
 use super::readable::BoundedModels;
+use crate::simplify::Entailment;
 use super::repair::{candidate, repaired};
 use super::summary::{changed, implies, Summary};
 use crate::solver::{SatResult, Solver};
@@ -138,10 +139,10 @@ pub(crate) struct PathSolver {
     solver: Option<Solver>,
     /// Answers independent queries, each in a scope of its own; made when first needed.
     scratch: Option<Solver>,
-    /// Answers the bounded queries that make a model readable
-    /// ([`super::readable`]), with a short time limit: they only make a
-    /// model smaller, which is not worth a long wait.
-    readable: Option<Solver>,
+    /// Answers the queries that make a report readable (bounded models,
+    /// [`super::readable`]; entailment, [`InContext`]), with a short time
+    /// limit: they only make what is printed smaller, not worth a long wait.
+    report: Option<Solver>,
     timeout_ms: u64,
     /// No query runs past this instant (the exploration's time limit).
     deadline: Option<Instant>,
@@ -160,7 +161,7 @@ impl PathSolver {
         PathSolver {
             solver: None,
             scratch: None,
-            readable: None,
+            report: None,
             timeout_ms,
             deadline,
             inputs: inputs.clone(),
@@ -346,7 +347,7 @@ impl PathSolver {
     }
 
     fn solvers(&self) -> impl Iterator<Item = &Solver> {
-        [&self.solver, &self.scratch, &self.readable]
+        [&self.solver, &self.scratch, &self.report]
             .into_iter()
             .flatten()
     }
@@ -495,20 +496,25 @@ impl PathSolver {
     }
 }
 
-/// The time limit of a query of [`PathSolver::readable`], in milliseconds.
-const READABLE_TIMEOUT_MS: u64 = 200;
+/// The time limit of a query of [`PathSolver::report`], in milliseconds.
+const REPORT_TIMEOUT_MS: u64 = 200;
+
+impl PathSolver {
+    fn report(&mut self) -> &mut Solver {
+        let timeout = self.timeout_ms.min(REPORT_TIMEOUT_MS);
+        Self::make(&mut self.report, timeout, self.deadline)
+    }
+}
 
 impl BoundedModels for PathSolver {
     fn model_of(&mut self, condition: &Term, vars: &BTreeMap<Name, Sort>) -> Option<Valuation> {
-        let timeout = self.timeout_ms.min(READABLE_TIMEOUT_MS);
-        let solver = Self::make(&mut self.readable, timeout, self.deadline);
-        solver.push();
-        solver.assert(condition);
-        let model = (solver.check() == SatResult::Sat)
-            .then(|| solver.unconfirmed_values(vars))
-            .flatten();
-        solver.pop();
-        model
+        self.report().values_satisfying(condition, vars)
+    }
+}
+
+impl Entailment for PathSolver {
+    fn entails(&mut self, context: &Term, goal: &Term) -> Option<bool> {
+        self.report().entails(context, goal)
     }
 }
 

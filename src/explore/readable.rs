@@ -175,7 +175,7 @@ fn towards_zero(model: Valuation, atom: &Atom, phi: &Term) -> Valuation {
     let Some(value) = atom.get(&model) else {
         return model;
     };
-    if value.magnitude() <= &One::one() {
+    if value.bits() <= 1 {
         return model;
     }
     let holds = |n: &BigInt| {
@@ -270,7 +270,7 @@ fn bounded(model: &Valuation, bound: &BigInt) -> Term {
 fn is_plain(model: &Valuation) -> bool {
     let fields = model.heap.iter().flat_map(|(_, object)| object.fields.values());
     model.iter().map(|(_, v)| v).chain(fields).all(|v| match v {
-        Value::Int(n) => n.magnitude() <= &One::one(),
+        Value::Int(n) => n.bits() <= 1,
         Value::Array(array) => is_plain_array(array),
         _ => true,
     })
@@ -283,7 +283,7 @@ fn is_plain_array(array: &ArrayValue) -> bool {
         && array.entries.iter().all(|(i, v)| {
             !i.is_negative()
                 && i < &array.len
-                && v.as_int().map_or(true, |n| n.magnitude() <= &One::one())
+                && v.as_int().map_or(true, |n| n.bits() <= 1)
         })
 }
 
@@ -316,16 +316,14 @@ fn has_objects(model: &Valuation) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{SatResult, Solver};
+    use crate::solver::Solver;
 
     /// Z3 itself, as the path solver asks it.
     struct Z3;
 
     impl BoundedModels for Z3 {
         fn model_of(&mut self, condition: &Term, vars: &BTreeMap<Name, Sort>) -> Option<Valuation> {
-            let mut solver = Solver::new(1_000);
-            solver.assert(condition);
-            (solver.check() == SatResult::Sat).then(|| solver.unconfirmed_values(vars)).flatten()
+            Solver::new(1_000).values_satisfying(condition, vars)
         }
     }
 
