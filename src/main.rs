@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use symex::commands::{
     self, bench::BenchArgs, check::CheckArgs, compare::CompareArgs, run::RunArgs,
-    simplify::SimplifyArgs, snap::SnapArgs, step::StepArgs, CliError, Common, Exit,
+    simplify::SimplifyArgs, snap::SnapArgs, step::StepArgs, CliError, Exit,
 };
 
 #[derive(Parser)]
@@ -27,10 +27,10 @@ enum Command {
     /// Explore the symbolic execution tree.
     Explore(commands::explore::ExploreArgs),
     /// Generate one concrete test per feasible path and replay it (exit 1 if a replay fails).
-    Tests(Common),
+    Tests(commands::tests::TestsArgs),
     /// Prove every assertion on every path (exit 0), or give a counterexample
     /// (exit 1); exit 3 when a bound or the solver left some path undecided.
-    Verify(Common),
+    Verify(commands::verify::VerifyArgs),
     /// Run the symbolic and concrete semantics side by side on random inputs
     /// and check the paper's theorems on this program (exit 1 on a disagreement).
     Check(CheckArgs),
@@ -79,8 +79,8 @@ fn execute(command: Command) -> Result<Exit, CliError> {
     let exit = match &command {
         Command::Run(args) => commands::run::command(args, &mut out),
         Command::Explore(args) => commands::explore::command(args, &mut out),
-        Command::Tests(common) => commands::tests::command(common, &mut out),
-        Command::Verify(common) => commands::verify::command(common, &mut out),
+        Command::Tests(args) => commands::tests::command(args, &mut out),
+        Command::Verify(args) => commands::verify::command(args, &mut out),
         Command::Check(args) => commands::check::command(args, &mut out),
         Command::Bench(args) => commands::bench::command(args, &mut out),
         Command::Compare(args) => commands::compare::command(args, &mut out),

@@ -441,11 +441,10 @@ fn dot_labels_are_escaped() {
     );
     let dot = stdout(&output);
     assert!(dot.starts_with("digraph symex {"), "{dot}");
-    assert!(
-        dot.contains("n0 -> n1 [label=\"choice (then)\\nb\"];"),
-        "{dot}"
-    );
-    assert!(dot.contains("\\nterminated\""), "{dot}");
+    assert!(dot.contains("n0 [label=\"if b\""), "a fork shows its test: {dot}");
+    assert!(dot.contains(" [xlabel=\"true\"];") && dot.contains(" [xlabel=\"false\"];"), "{dot}");
+    assert!(dot.contains("[label=\"path 0: terminated\\nb\""), "line breaks escaped: {dot}");
+    assert!(dot.contains("tooltip=\"⟨if b { x := 1 } else { x := 2 }, id, true⟩"), "the configuration as tooltip: {dot}");
 }
 
 #[test]

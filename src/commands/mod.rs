@@ -156,7 +156,7 @@ pub enum StrategyArg {
     Depth,
 }
 
-/// `--format`.
+/// `explore --format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
@@ -168,6 +168,13 @@ pub enum Format {
     Svg,
     /// For papers: the tree (`forest`), the table of paths, the traces.
     Latex,
+}
+
+/// `--format` of the commands that report in text or JSON (`tests`, `verify`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
 }
 
 /// How a program's symbolic semantics is chosen (SPEC §2): by every
@@ -229,16 +236,6 @@ pub struct Common {
     /// Every array access must be within `0 <= i < len(a)` (§2.1).
     #[arg(long)]
     pub checked_arrays: bool,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// With `--format latex`: a whole document that compiles on its own.
-    #[arg(long)]
-    pub standalone: bool,
-    /// With `--format text`: every path's trace whole (by default a trace
-    /// that repeats more than 16 entries of the path before it names that
-    /// path for them).
-    #[arg(long)]
-    pub full_traces: bool,
     /// Give an input a concrete value (NAME=VALUE), leaving the others symbolic.
     #[arg(long, value_name = "NAME=VALUE")]
     pub fix: Vec<String>,
@@ -285,18 +282,8 @@ impl Session {
 }
 
 impl Common {
-    /// Loads the program and checks the options against it; `formats` are
-    /// the formats the command offers.
-    pub fn session(&self, command: &str, formats: &[Format]) -> Result<Session, CliError> {
-        if !formats.contains(&self.format) {
-            let name = self
-                .format
-                .to_possible_value()
-                .map_or_else(String::new, |v| v.get_name().to_string());
-            return Err(CliError::new(format!(
-                "`symex {command}` has no `--format {name}`"
-            )));
-        }
+    /// Loads the program and checks the options against it, for `symex command`.
+    pub fn session(&self, command: &str) -> Result<Session, CliError> {
         let loaded = load(&self.file)?;
         let choice = self.semantics.choice(&loaded.program)?;
         let strategy = match self.strategy {
@@ -315,7 +302,7 @@ impl Common {
             },
             timeout_ms: self.timeout_ms,
             keep_infeasible: self.keep_infeasible,
-            record_configurations: self.format == Format::Dot,
+            record_configurations: false,
             assumption: inputs::fixed_condition(&self.fix, &loaded.program.globals)?,
             simplify: !self.no_simplify,
         };

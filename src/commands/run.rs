@@ -182,7 +182,8 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 &finished.trace,
                 &format!("{ending}: {}", ShowValuation(&finished.state)),
             );
-            out.write_all(latex::document(&body, args.standalone).as_bytes())?;
+            let title = format!("A run of {}", args.file);
+            out.write_all(latex::document(&body, &title, latex::RUN_PACKAGES, args.standalone).as_bytes())?;
         }
         RunFormat::Json => {
             let mut report = json!({

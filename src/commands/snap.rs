@@ -9,7 +9,7 @@
 //! holds no machine path and no timing. An oo program's snapshot holds one
 //! output per method (§4 and §4.1) unless its options choose one.
 
-use super::explore::view;
+use super::explore::{view, ViewArgs};
 use super::mutant::BrokenRule;
 use super::{load, CliError, Common, Exit, Format, Method, SemanticsArgs, STACK_BYTES};
 use clap::{Args, Parser, ValueEnum};
@@ -63,6 +63,8 @@ impl From<SnapFormat> for Format {
 struct ExploreLine {
     #[command(flatten)]
     common: Common,
+    #[command(flatten)]
+    view: ViewArgs,
 }
 
 /// How one program's snapshot compares.
@@ -302,10 +304,10 @@ fn explore_output(
     format: SnapFormat,
     broken: Option<BrokenRule>,
 ) -> Result<(String, String), CliError> {
-    let mut common = parse(program, options, format)?.common;
+    let ExploreLine { mut common, view: shown } = parse(program, options, format)?;
     common.semantics.broken = broken;
     let mut output = Vec::new();
-    view(&common, Some(name), &mut output)
+    view(&common, &shown, Some(name), &mut output)
         .map_err(|error| CliError::new(format!("{}: {error}", program.display())))?;
     let mut command = format!("symex explore {name}");
     for option in options {

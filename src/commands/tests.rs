@@ -3,7 +3,8 @@
 //! outcome and the state `V ∘ σ` the path predicts.
 
 use super::language::{with_semantics, Semantics, Visitor};
-use super::{CliError, Common, Exit, Format};
+use super::{CliError, Common, Exit, ReportFormat};
+use clap::Args;
 use crate::explore::{explore, replay, ExploreOptions, Replay, Tree, Verdict};
 use crate::report::values::{heap_json, valuation_json};
 use crate::simplify::{InContext, Simplifier};
@@ -102,8 +103,17 @@ impl Visitor for ExploreAndReplay<'_> {
     }
 }
 
-pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let session = common.session("tests", &[Format::Text, Format::Json])?;
+/// `symex tests`: the common options and the report's format.
+#[derive(Clone, Debug, Args)]
+pub struct TestsArgs {
+    #[command(flatten)]
+    pub common: Common,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+}
+
+pub fn command(args: &TestsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let session = args.common.session("tests")?;
     let program = session.loaded.program.clone();
     let visitor = ExploreAndReplay {
         inputs: &program.globals,
@@ -121,8 +131,8 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
     };
     let undecided = ending(|verdict| matches!(verdict, Verdict::Undecided(_)));
     let failures = ending(|verdict| matches!(verdict, Verdict::Failed(_)));
-    match common.format {
-        Format::Json => {
+    match args.format {
+        ReportFormat::Json => {
             let tests: Vec<_> = tests
                 .iter()
                 .map(|(path, test)| {

@@ -4,7 +4,8 @@
 
 use super::language::with_semantics;
 use super::tests::{ExploreAndReplay, Replayed};
-use super::{CliError, Common, Exit, Format};
+use super::{CliError, Common, Exit, ReportFormat};
+use clap::Args;
 use crate::report::values::{heap_json, inputs_json};
 use serde_json::{json, Value as Json};
 use std::io::Write;
@@ -12,8 +13,17 @@ use symex_semantics::eval::ShowValuation;
 use symex_semantics::program::Language;
 use symex_semantics::system::Rule;
 
-pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let session = common.session("verify", &[Format::Text, Format::Json])?;
+/// `symex verify`: the common options and the report's format.
+#[derive(Clone, Debug, Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub common: Common,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+}
+
+pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let session = args.common.session("verify")?;
     let program = session.loaded.program.clone();
     let visitor = ExploreAndReplay {
         inputs: &program.globals,
@@ -54,8 +64,8 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
             trace,
         )
     });
-    match common.format {
-        Format::Json => {
+    match args.format {
+        ReportFormat::Json => {
             let counterexample = counterexample.as_ref().map(|(path, test, shown, condition, trace)| {
                 json!({
                     "path": path,
