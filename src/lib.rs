@@ -11,6 +11,7 @@ pub mod compare;
 pub mod explore;
 pub mod memory;
 pub mod report;
+pub mod saved;
 pub mod simplify;
 pub mod solver;
 pub mod step;

@@ -28,6 +28,9 @@ enum Command {
     Explore(commands::explore::ExploreArgs),
     /// Generate one concrete test per feasible path and replay it (exit 1 if a replay fails).
     Tests(commands::tests::TestsArgs),
+    /// Run saved tests (`tests --output DIR`) again and report each as passed
+    /// or failed (exit 1 if one fails).
+    Replay(commands::replay::ReplayArgs),
     /// Prove every assertion on every path (exit 0), or give a counterexample
     /// (exit 1); exit 3 when a bound or the solver left some path undecided.
     Verify(commands::verify::VerifyArgs),
@@ -80,6 +83,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Run(args) => commands::run::command(args, &mut out),
         Command::Explore(args) => commands::explore::command(args, &mut out),
         Command::Tests(args) => commands::tests::command(args, &mut out),
+        Command::Replay(args) => commands::replay::command(args, &mut out),
         Command::Verify(args) => commands::verify::command(args, &mut out),
         Command::Check(args) => commands::check::command(args, &mut out),
         Command::Bench(args) => commands::bench::command(args, &mut out),

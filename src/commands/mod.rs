@@ -12,6 +12,7 @@ pub mod heap;
 pub mod inputs;
 pub mod language;
 pub mod mutant;
+pub mod replay;
 pub mod run;
 pub mod simplify;
 pub mod snap;

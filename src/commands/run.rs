@@ -58,20 +58,22 @@ pub struct RunArgs {
 }
 
 /// A finished run, with the configurations passed through when traced.
-struct Finished {
-    end: RunEnd,
-    state: Valuation,
-    steps: usize,
+pub struct Finished {
+    pub end: RunEnd,
+    pub state: Valuation,
+    pub steps: usize,
     /// `(rule, configuration)`, the first with no rule.
-    trace: Vec<(Option<&'static str>, String)>,
+    pub trace: Vec<(Option<&'static str>, String)>,
     /// The configuration where the run is stuck, if it is.
-    last: String,
+    pub last: String,
 }
 
-struct Execute {
-    inputs: Valuation,
-    limits: RunLimits,
-    trace: bool,
+/// Runs the concrete semantics `choice` picks on `inputs` (tracing each
+/// configuration when `trace`).
+pub struct Execute {
+    pub inputs: Valuation,
+    pub limits: RunLimits,
+    pub trace: bool,
 }
 
 impl Visitor for Execute {

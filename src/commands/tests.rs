@@ -7,11 +7,13 @@ use super::{CliError, Common, Exit, ReportFormat};
 use clap::Args;
 use crate::explore::{explore, replay, ExploreOptions, Replay, Tree, Verdict};
 use crate::report::values::{heap_json, valuation_json};
+use crate::saved::{self, SavedTest};
 use crate::simplify::{InContext, Simplifier};
 use crate::solver::Solver;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::path::PathBuf;
 use symex_semantics::eval::ShowValuation;
 use symex_semantics::program::{ErrorKind, Language};
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
@@ -110,6 +112,10 @@ pub struct TestsArgs {
     pub common: Common,
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
+    /// Also save each test as DIR/path-N.json, for `symex replay DIR`
+    /// (earlier test files in DIR are replaced).
+    #[arg(long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
 }
 
 pub fn command(args: &TestsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
@@ -129,6 +135,25 @@ pub fn command(args: &TestsArgs, out: &mut dyn Write) -> Result<Exit, CliError> 
             .filter(|(_, test)| wanted(&test.verdict()))
             .count()
     };
+    if let Some(dir) = &args.output {
+        if session.loaded.path == "-" {
+            return Err(CliError::new("`--output` saves tests of a program file, not of standard input"));
+        }
+        let saved: Vec<SavedTest> = tests
+            .iter()
+            .map(|(path, test)| SavedTest {
+                program: session.loaded.path.clone(),
+                language: session.choice.language.to_string(),
+                checked_arrays: session.semantics.checked_arrays,
+                path: *path,
+                inputs: heap_json(&header.inputs_of(&test.inputs)),
+                outcome: test.expected_outcome.to_string(),
+                final_state: heap_json(&test.expected_state),
+            })
+            .collect();
+        saved::save(dir, &saved)
+            .map_err(|error| CliError::new(format!("{}: cannot save the tests: {error}", dir.display())))?;
+    }
     let undecided = ending(|verdict| matches!(verdict, Verdict::Undecided(_)));
     let failures = ending(|verdict| matches!(verdict, Verdict::Failed(_)));
     match args.format {

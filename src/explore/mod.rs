@@ -22,7 +22,7 @@ pub use bounds::Bounds;
 pub use engine::{explore, explore_into, ExploreOptions};
 pub use node::PathNode;
 pub use observer::{Finished, Observer, TreeRecorder};
-pub use replay::{replay, Replay, Verdict};
+pub use replay::{replay, state_difference, Replay, Verdict};
 pub use strategy::{Candidate, Priority, Strategy};
 pub use tree::{
     BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree,
