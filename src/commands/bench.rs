@@ -8,7 +8,8 @@
 
 use super::{bench_path, CliError};
 use crate::explore::{
-    explore_into, Bounds, ExploreOptions, Finished, Observer, PathNode, Pruned, Stats, Unexplored,
+    explore_into, Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats,
+    Unexplored,
 };
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::text::TextReport;
@@ -79,6 +80,9 @@ pub struct BenchArgs {
     /// The report written for each exploration.
     #[arg(long, value_enum, default_value_t = BenchOutput::Jsonl)]
     pub output: BenchOutput,
+    /// Each family also with state merging (`--merge`), its row beside the plain one.
+    #[arg(long)]
+    pub merge: bool,
 }
 
 /// Where the time of one run went, in milliseconds.
@@ -112,6 +116,9 @@ impl Split {
 pub struct Measurement {
     pub family: String,
     pub size: usize,
+    /// Explored with state merging; `merges` configurations joined.
+    pub merged: bool,
+    pub merges: usize,
     pub paths: usize,
     pub expected_paths: u64,
     pub models: usize,
@@ -178,13 +185,14 @@ impl Family {
         }
     }
 
-    /// Depth first, unfolding each loop exactly as far as the family needs.
-    pub fn options(self, n: usize) -> ExploreOptions {
+    /// Depth first (or merged), unfolding each loop exactly as far as the family needs.
+    pub fn options(self, n: usize, merge: Merge) -> ExploreOptions {
         ExploreOptions {
             bounds: Bounds {
                 unfold: n,
                 ..Bounds::default()
             },
+            merge,
             ..ExploreOptions::default()
         }
     }
@@ -262,7 +270,7 @@ struct Run {
 }
 
 /// Parses, explores and reports the family's program of size `n` once.
-fn run_once(family: Family, n: usize, output: BenchOutput) -> Result<Run, CliError> {
+fn run_once(family: Family, n: usize, output: BenchOutput, merge: Merge) -> Result<Run, CliError> {
     let start = Instant::now();
     let source = family.source(n).ok_or_else(|| {
         CliError::new(format!("the family {} explores no program", family.name()))
@@ -313,7 +321,7 @@ fn run_once(family: Family, n: usize, output: BenchOutput) -> Result<Run, CliErr
         &system,
         system.initial(),
         &program.globals,
-        &family.options(n),
+        &family.options(n, merge),
         &mut timed,
     )?;
     let exploration = explored.elapsed();
@@ -346,11 +354,12 @@ pub fn measure(
     n: usize,
     repeat: usize,
     output: BenchOutput,
+    merge: Merge,
 ) -> Result<Measurement, CliError> {
     reset_peak_memory();
     let mut runs = Vec::new();
     for _ in 0..repeat.max(1) {
-        runs.push(run_once(family, n, output)?);
+        runs.push(run_once(family, n, output, merge)?);
     }
     runs.sort_by_key(|run| run.total);
     let run = runs.swap_remove(runs.len() / 2);
@@ -359,6 +368,8 @@ pub fn measure(
     Ok(Measurement {
         family: family.name().to_string(),
         size: n,
+        merged: merge != Merge::Off,
+        merges: run.stats.merges,
         paths,
         expected_paths: family.expected_paths(n),
         models: run.models,
@@ -399,7 +410,12 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
         for n in sizes {
             match family {
                 Family::Path => path_conditions.push(bench_path::measure(n)),
-                _ => results.push(measure(family, n, args.repeat, args.output)?),
+                _ => {
+                    results.push(measure(family, n, args.repeat, args.output, Merge::Off)?);
+                    if args.merge {
+                        results.push(measure(family, n, args.repeat, args.output, Merge::Join)?);
+                    }
+                }
             }
         }
     }
@@ -423,7 +439,8 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
     }
     let wrong = results
         .iter()
-        .filter(|m| m.paths as u64 != m.expected_paths)
+        // A merged exploration reports one path per join of the plain ones.
+        .filter(|m| !m.merged && m.paths as u64 != m.expected_paths)
         .map(|m| {
             format!(
                 "{}({}) reported {} paths, expected {}",
@@ -465,7 +482,10 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
         writeln!(
             out,
             "{:<14} {:>7} {:>7} {:>6} {:>9.1} {:>9.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>6.1} {:>8.1} {:>9}",
-            format!("{}({})", m.family, m.size),
+            match m.merged {
+                true => format!("{}({}) ⊔{}", m.family, m.size, m.merges),
+                false => format!("{}({})", m.family, m.size),
+            },
             m.paths,
             m.models,
             m.solver_calls,
@@ -482,7 +502,7 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
     }
     writeln!(
         out,
-        "median of {} run{}; times in ms; simp % = simplify / (explore + solver + simplify); peak memory per row (VmHWM reset before each)",
+        "median of {} run{}; times in ms; simp % = simplify / (explore + solver + simplify); peak memory per row (VmHWM reset before each); ⊔N: merged, N joins",
         repeat.max(1),
         if repeat > 1 { "s" } else { "" }
     )

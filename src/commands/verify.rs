@@ -23,15 +23,20 @@ pub struct VerifyArgs {
 }
 
 pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let session = args.common.session("verify")?;
+    let mut session = args.common.session("verify")?;
     let program = session.loaded.program.clone();
     let visitor = ExploreAndReplay {
         inputs: &program.globals,
         options: &session.explore,
         first_error_only: true,
     };
+    let progress = crate::stop::progress::show();
     let Replayed { tree, tests } =
         with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
+    drop(progress);
+    // Stopped in time: the report is written whole, however long that takes.
+    drop(session.backstop.take());
+    let stopped = tree.unexplored.first().map(|u| u.reason);
     let proved = tree
         .pruned
         .iter()
@@ -81,6 +86,7 @@ pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError>
                 "verdict": verdict,
                 "assertions_proved": proved,
                 "counterexample": counterexample.unwrap_or(Json::Null),
+                "stopped": stopped,
                 "stats": stats,
             });
             writeln!(out, "{report:#}")?;
@@ -114,9 +120,10 @@ pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError>
                         test.mismatch.as_deref().unwrap_or_default()
                     )?;
                 }
+                let stopped = stopped.map_or(String::new(), |limit| format!(" ({limit})"));
                 writeln!(
                     out,
-                    "  {} bounded, {} unknown, {} configurations unexplored",
+                    "  {} bounded, {} unknown, {} configurations unexplored{stopped}",
                     stats.bounded,
                     stats.unknown,
                     tree.unexplored.len()

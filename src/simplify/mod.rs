@@ -22,7 +22,7 @@ mod linear;
 mod rules;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use context::{Entailment, InContext, Pins};
 pub use explain::Step;

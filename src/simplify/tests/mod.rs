@@ -4,7 +4,7 @@
 
 mod append;
 mod context;
-mod generate;
+pub(crate) mod generate;
 mod soundness;
 
 use super::{explain, simplify, Limits, Simplifier, Stop, RULES};
