@@ -274,6 +274,13 @@ pub fn evaluated_state<C: SymbolicConfiguration + ?Sized>(
 pub trait ConcreteConfiguration: Configuration {
     /// `V` (or `G`) on the global variables.
     fn global_state(&self) -> Valuation;
+
+    /// The statement about to run and the values its expressions are read
+    /// in (with the top closure's locals and the heap), to say what went
+    /// wrong when the run halts there; `None` when nothing is left to run.
+    fn current(&self) -> Option<(&Stmt, Valuation)> {
+        None
+    }
 }
 
 /// Choices a semantics is run with.

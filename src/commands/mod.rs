@@ -32,6 +32,7 @@ use std::rc::Rc;
 use std::time::Duration;
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Language, Program};
+use symex_semantics::syntax::Positions;
 use symex_semantics::system::Options;
 
 /// How a command ended (SPEC §2 exit status).
@@ -98,6 +99,8 @@ pub struct Loaded {
     /// The path as given (`-` for standard input).
     pub path: String,
     pub program: Rc<Program>,
+    /// Where each statement of `program` starts in the source.
+    pub positions: Positions,
 }
 
 /// Reads and parses `path` (`-` for standard input).
@@ -113,7 +116,7 @@ pub fn load(path: &str) -> Result<Loaded, CliError> {
             .map_err(|error| CliError::new(format!("{path}: cannot read the program: {error}")))?;
         (path, source)
     };
-    let program = symex_semantics::syntax::parse_program(&source).map_err(|d| {
+    let (program, positions) = symex_semantics::syntax::parse_located(&source).map_err(|d| {
         CliError::new(diagnostic::render(
             &d,
             name,
@@ -124,6 +127,7 @@ pub fn load(path: &str) -> Result<Loaded, CliError> {
     Ok(Loaded {
         path: path.to_string(),
         program: Rc::new(program),
+        positions,
     })
 }
 

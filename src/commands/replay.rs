@@ -90,6 +90,7 @@ fn replay(test: &SavedTest, max_steps: usize) -> Result<Verdict, String> {
     let expected = heap::parse(&test.final_state, program, Valuation::new())
         .map_err(|why| format!("final_state: {why}"))?;
     let execute = Execute {
+        positions: None,
         inputs,
         limits: RunLimits::steps(max_steps),
         trace: false,

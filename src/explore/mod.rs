@@ -2,6 +2,7 @@
 //! with search strategies, bounds, incremental feasibility checks, and the
 //! serialisable tree every report is drawn from.
 
+pub mod blame;
 mod bounds;
 mod engine;
 mod hook;

@@ -420,6 +420,13 @@ impl ConcreteConfiguration for Config {
     fn global_state(&self) -> Valuation {
         self.globals.clone()
     }
+
+    fn current(&self) -> Option<(&Stmt, Valuation)> {
+        let frame = self.top()?;
+        let mut values = self.globals.clone();
+        values.extend(frame.locals.iter().map(|(x, v)| (x.clone(), v.clone())));
+        Some((frame.code.head()?, values))
+    }
 }
 
 impl fmt::Display for Config {

@@ -24,7 +24,7 @@ pub fn lower(
     program: &ast::Program,
     typing: &Typing,
     lines: &LineIndex,
-) -> Result<Program, Diagnostic> {
+) -> Result<(Program, Positions), Diagnostic> {
     let globals = typing
         .globals
         .iter()
@@ -43,6 +43,7 @@ pub fn lower(
         fields,
         next_loop: 0,
         sites: LoopSites::default(),
+        positions: Positions::default(),
     };
     let mut class_decls = BTreeMap::new();
     let mut procedure_decls = BTreeMap::new();
@@ -78,14 +79,15 @@ pub fn lower(
     } else {
         Language::Basic
     };
-    Ok(Program {
+    let program = Program {
         language,
         globals: typing.globals.clone(),
         procedures,
         classes,
         main,
         loops: lowering.sites,
-    })
+    };
+    Ok((program, lowering.positions))
 }
 
 struct Lowering<'t> {
@@ -97,6 +99,25 @@ struct Lowering<'t> {
     fields: HashMap<&'t str, Sort>,
     next_loop: u32,
     sites: LoopSites,
+    positions: Positions,
+}
+
+/// Where each statement of a lowered program starts in the source (line
+/// and column), for messages about a run: a statement is known by its
+/// address in the program's blocks, which live as long as the program, so
+/// statements a semantics makes afresh (inlined method bodies) have none.
+#[derive(Debug, Default)]
+pub struct Positions(HashMap<usize, (usize, usize)>);
+
+impl Positions {
+    fn record(&mut self, statement: &Stmt, at: (usize, usize)) {
+        self.0.insert(statement as *const Stmt as usize, at);
+    }
+
+    /// The line and column where `statement` starts, if it is one of the program's own.
+    pub fn of(&self, statement: &Stmt) -> Option<(usize, usize)> {
+        self.0.get(&(statement as *const Stmt as usize)).copied()
+    }
 }
 
 /// The terms of a body's local variables: its parameters, and `this` in a method.
@@ -211,11 +232,15 @@ impl<'t> Lowering<'t> {
     }
 
     fn block(&mut self, statements: &[ast::Stmt], locals: &Locals) -> Result<Block, Diagnostic> {
-        Ok(statements
+        let block: Block = statements
             .iter()
             .map(|statement| self.statement(statement, locals))
             .collect::<Result<Vec<_>, _>>()?
-            .into())
+            .into();
+        for (lowered, statement) in block.iter().zip(statements) {
+            self.positions.record(lowered, self.lines.position(statement.span.start));
+        }
+        Ok(block)
     }
 
     fn statement(&mut self, statement: &ast::Stmt, locals: &Locals) -> Result<Stmt, Diagnostic> {
