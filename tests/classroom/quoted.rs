@@ -152,3 +152,11 @@ fn a_quote_that_differs_in_one_line_does_not_match() {
     assert!(!matches(&exact, &["a", "b", "c"]), "a quote is the whole output unless it says `…`");
     assert_eq!(split_args("run f.sx --input 'a=[1, 2]'"), ["run", "f.sx", "--input", "a=[1, 2]"]);
 }
+
+/// Issue 33: the README is a newcomer's five-minute read; the reference is in `docs/`.
+#[test]
+fn the_readme_stays_short() {
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let bytes = std::fs::metadata(readme).expect("README.md exists").len();
+    assert!(bytes <= 12 * 1024, "README.md is {bytes} bytes, more than 12 KB");
+}
