@@ -4,8 +4,10 @@
 //! example and lab program without objects; lab 2's models are short lists
 //! of small numbers.
 
+mod common;
+
 use serde_json::Value as Json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 fn symex(args: &[&str]) -> (i32, String) {
@@ -16,30 +18,6 @@ fn symex(args: &[&str]) -> (i32, String) {
         .unwrap();
     let code = output.status.code().unwrap_or(-1);
     (code, String::from_utf8_lossy(&output.stdout).into_owned())
-}
-
-/// The `.sx` programs under `dir`, each with its `// snap:` options.
-fn programs(dir: &str) -> Vec<(PathBuf, Vec<String>)> {
-    let mut found = Vec::new();
-    let mut pending = vec![PathBuf::from(dir)];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "sx") {
-                let source = std::fs::read_to_string(&path).unwrap();
-                let options = source
-                    .lines()
-                    .find_map(|line| line.trim().strip_prefix("// snap:"))
-                    .map(|options| options.split_whitespace().map(String::from).collect())
-                    .unwrap_or_default();
-                found.push((path, options));
-            }
-        }
-    }
-    found.sort();
-    found
 }
 
 /// `{a ↦ [0, 1], n ↦ 2}` as `["a=[0, 1]", "n=2"]`: split at the commas
@@ -124,7 +102,7 @@ fn every_printed_model_replays_as_run_inputs() {
     let mut replayed = 0;
     let mut programs_seen = 0;
     for dir in ["paper-examples/basic", "paper-examples/recursive", "labs/1-paths", "labs/2-arrays", "labs/3-recursion", "labs/5-theorems"] {
-        for (program, options) in programs(dir) {
+        for (program, options) in common::programs(dir) {
             replayed += replays_text_models(&program, &options);
             programs_seen += 1;
         }
@@ -138,7 +116,7 @@ fn every_model_of_a_heap_replays_as_run_heap() {
     let dir = std::env::temp_dir().join(format!("symex-printed-models-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut replayed = 0;
-    for (program, options) in programs("paper-examples/oo") {
+    for (program, options) in common::programs("paper-examples/oo") {
         let name = program.to_str().unwrap();
         let mut args = vec!["explore", name, "--format", "json"];
         args.extend(options.iter().map(String::as_str));

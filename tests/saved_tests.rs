@@ -2,6 +2,8 @@
 //! saved test passes; a saved test whose expected outcome or final state is
 //! changed fails, and its program's absence is a clear error.
 
+mod common;
+
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,30 +27,6 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The paper examples, each with its `// snap:` options.
-fn examples() -> Vec<(String, Vec<String>)> {
-    let mut found = Vec::new();
-    let mut pending = vec![PathBuf::from("paper-examples")];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "sx") {
-                let source = std::fs::read_to_string(&path).unwrap();
-                let options = source
-                    .lines()
-                    .filter_map(|line| line.trim().strip_prefix("// snap:"))
-                    .flat_map(|options| options.split_whitespace().map(String::from))
-                    .collect();
-                found.push((path.to_string_lossy().into_owned(), options));
-            }
-        }
-    }
-    found.sort();
-    found
-}
-
 fn saved_files(dir: &Path) -> usize {
     std::fs::read_dir(dir).map_or(0, |entries| entries.count())
 }
@@ -56,7 +34,8 @@ fn saved_files(dir: &Path) -> usize {
 #[test]
 fn every_paper_examples_saved_tests_replay() {
     let (mut programs, mut tests) = (0, 0);
-    for (program, options) in examples() {
+    for (program, options) in common::programs("paper-examples") {
+        let program = program.to_string_lossy().into_owned();
         let dir = scratch(&format!("all-{programs}"));
         let mut args = vec!["tests", program.as_str(), "--output", dir.to_str().unwrap()];
         args.extend(options.iter().map(String::as_str));
