@@ -13,6 +13,7 @@ pub mod explore;
 pub mod memory;
 pub mod mutants;
 pub mod report;
+pub mod saved;
 pub mod simplify;
 pub mod solver;
 pub mod step;

@@ -5,8 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use symex::commands::{
     self, bench::BenchArgs, check::CheckArgs, compare::CompareArgs, run::RunArgs,
-    simplify::SimplifyArgs, snap::SnapArgs, step::StepArgs, verify::VerifyArgs, CliError, Common,
-    Exit,
+    simplify::SimplifyArgs, snap::SnapArgs, step::StepArgs, CliError, Exit,
 };
 use symex::stop;
 
@@ -33,12 +32,15 @@ enum Command {
     /// Explore the symbolic execution tree.
     Explore(commands::explore::ExploreArgs),
     /// Generate one concrete test per feasible path and replay it (exit 1 if a replay fails).
-    Tests(Common),
+    Tests(commands::tests::TestsArgs),
+    /// Run saved tests (`tests --output DIR`) again and report each as passed
+    /// or failed (exit 1 if one fails).
+    Replay(commands::replay::ReplayArgs),
     /// Prove every assertion and annotation (loop invariants, contracts) by
     /// King's inductive assertions (exit 0), or give a counterexample or the
     /// condition that fails (exit 1); exit 3 when a bound, the solver or
     /// k-induction left something undecided.
-    Verify(VerifyArgs),
+    Verify(commands::verify::VerifyArgs),
     /// Every loop's inner bound (Zhao et al. 2017): the largest iteration
     /// count of one entry on a feasible path, with a witness input replayed
     /// to it; exact (exit 0) or a lower bound (exit 3).
@@ -102,7 +104,8 @@ fn execute(command: Command) -> Result<Exit, CliError> {
     let exit = match &command {
         Command::Run(args) => commands::run::command(args, &mut out),
         Command::Explore(args) => commands::explore::command(args, &mut out),
-        Command::Tests(common) => commands::tests::command(common, &mut out),
+        Command::Tests(args) => commands::tests::command(args, &mut out),
+        Command::Replay(args) => commands::replay::command(args, &mut out),
         Command::Verify(args) => commands::verify::command(args, &mut out),
         Command::Bound(args) => commands::bound::command(args, &mut out),
         Command::Check(args) => commands::check::command(args, &mut out),

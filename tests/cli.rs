@@ -95,7 +95,7 @@ fn run_trace_shows_every_configuration_with_its_rule() {
 fn run_reports_errors_with_exit_1() {
     let output = on("run", "assert x > 0", &[]);
     assert_eq!(status(&output), 1);
-    assert!(stdout(&output).starts_with("assertion-failed after 1 step\n"));
+    assert!(stdout(&output).starts_with("assertion-failed after 1 step, at 1:1 in `assert x > 0`: the assertion is false\n"));
     let output = on(
         "run",
         "y := a[2]",
@@ -201,6 +201,62 @@ fn bad_input_is_exit_2_with_a_located_message() {
     }
     assert_eq!(status(&on("run", WHILE_LOOP, &["--input", "n=true"])), 2);
     assert_eq!(status(&on("run", WHILE_LOOP, &["--input", "m=1"])), 2);
+}
+
+/// Issue 33: the message is said once, and its position is the excerpt's.
+#[test]
+fn a_parse_error_is_said_once_where_the_excerpt_points() {
+    let path = program("x := 1;\nwhile x > 0 {\n    x := x - 1;\n");
+    let output = symex(&["explore", path.to_str().unwrap()]);
+    assert_eq!(status(&output), 2);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let expected = format!(
+        "{}:3:16: error: expected `}}` to close the block opened at 2:13, found end of input\n  |\n3 |     x := x - 1;\n  |                ^\n",
+        path.display()
+    );
+    assert_eq!(stderr, expected);
+}
+
+#[test]
+fn run_says_which_inputs_took_their_defaults() {
+    let source = "var a: int[];\nif n > len(a) { y := b } else { y := 1 }";
+    let output = on("run", source, &["--input", "n=2"]);
+    assert_eq!(status(&output), 0);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr, "note: inputs not given take their defaults: a = [], b = 0\n");
+    let all = on("run", source, &["--input", "n=2", "--input", "a=[1]", "--input", "b=3"]);
+    assert_eq!(String::from_utf8(all.stderr).unwrap(), "");
+}
+
+#[test]
+fn run_errors_name_the_failing_access_and_where_it_is() {
+    let output = on(
+        "run",
+        "var a: int[];\ni := 0;\nwhile i <= len(a) {\n    m := a[i];\n    i := i + 1\n}",
+        &["--checked-arrays", "--input", "a=[7,8]"],
+    );
+    assert_eq!(status(&output), 1);
+    assert_eq!(
+        stdout(&output).lines().next(),
+        Some("array-out-of-bound after 9 steps, at 4:5 in `m := a[i]`: `a[i]` reads index 2 of `a`, whose length is 2")
+    );
+    let write = on("run", "var a: int[];\na[len(a)] := 1", &["--checked-arrays", "--format", "json"]);
+    assert_eq!(json(&write)["error_site"]["detail"], "`a[len(a)]` reads index 0 of `a`, whose length is 0");
+    let nil = on(
+        "run",
+        "class Node { field val: int, next: Node; }\nvar l: Node;\nx := 1;\nx := l.val",
+        &[],
+    );
+    assert_eq!(status(&nil), 1);
+    assert_eq!(
+        stdout(&nil).lines().next(),
+        Some("nil-dereference after 2 steps, at 4:1 in `x := l.val`: `l.val` dereferences nil (`l` is nil)")
+    );
+    let assertion = on("run", "x := 1;\nassert x > 1", &[]);
+    assert_eq!(
+        stdout(&assertion).lines().next(),
+        Some("assertion-failed after 2 steps, at 2:1 in `assert x > 1`: the assertion is false")
+    );
 }
 
 #[test]
@@ -468,11 +524,10 @@ fn dot_labels_are_escaped() {
     );
     let dot = stdout(&output);
     assert!(dot.starts_with("digraph symex {"), "{dot}");
-    assert!(
-        dot.contains("n0 -> n1 [label=\"choice (then)\\nb\"];"),
-        "{dot}"
-    );
-    assert!(dot.contains("\\nterminated\""), "{dot}");
+    assert!(dot.contains("n0 [label=\"if b\""), "a fork shows its test: {dot}");
+    assert!(dot.contains(" [xlabel=\"true\"];") && dot.contains(" [xlabel=\"false\"];"), "{dot}");
+    assert!(dot.contains("[label=\"path 0: terminated\\nb\""), "line breaks escaped: {dot}");
+    assert!(dot.contains("tooltip=\"⟨if b { x := 1 } else { x := 2 }, id, true⟩"), "the configuration as tooltip: {dot}");
 }
 
 #[test]

@@ -119,6 +119,24 @@ fn a_family_scales_and_its_members_agree() {
     }
 }
 
+/// Issue 33: `--family aliasing,loop` was refused; families listed run in
+/// that order, each once.
+#[test]
+fn several_families_run_in_the_order_given() {
+    let output = symex(&[
+        "compare", "--family", "loop,aliasing,loop", "--sizes", "2", "--format", "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let report = json(&output);
+    let families: Vec<&str> = report["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["program"].as_str().unwrap())
+        .collect();
+    assert_eq!(families, ["loop", "aliasing"]);
+}
+
 #[test]
 fn both_methods_agree_on_the_oo_examples_and_the_families() {
     let output = symex(&[

@@ -349,6 +349,13 @@ pub trait ConcreteConfiguration: Configuration {
     fn local_state(&self) -> Valuation {
         Valuation::new()
     }
+
+    /// The statement about to run and the values its expressions are read
+    /// in (with the top closure's locals and the heap), to say what went
+    /// wrong when the run halts there; `None` when nothing is left to run.
+    fn current(&self) -> Option<(&Stmt, Valuation)> {
+        None
+    }
 }
 
 /// Choices a semantics is run with.

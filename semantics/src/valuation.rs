@@ -120,14 +120,15 @@ impl<'a> IntoIterator for &'a Valuation {
     }
 }
 
-/// Displays a valuation as `{x ↦ 1, a ↦ [0, 2]}`, followed by its heap
-/// when it has one: `{l ↦ o1}, {o1: Node{next ↦ nil}}` (the pair `(G, H)`).
+/// Displays a valuation as `{x ↦ 1, a ↦ [0, 2]}`, names in natural order
+/// (`v2` before `v10`), followed by its heap when it has one:
+/// `{l ↦ o1}, {o1: Node{next ↦ nil}}` (the pair `(G, H)`).
 pub struct ShowValuation<'a>(pub &'a Valuation);
 
 impl fmt::Display for ShowValuation<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{{")?;
-        for (i, (x, v)) in self.0.iter().enumerate() {
+        for (i, (x, v)) in in_natural_order(self.0.iter()).into_iter().enumerate() {
             if i > 0 {
                 write!(f, ", ")?;
             }
@@ -138,5 +139,59 @@ impl fmt::Display for ShowValuation<'_> {
             write!(f, ", {}", self.0.heap)?;
         }
         Ok(())
+    }
+}
+
+/// `pairs` sorted by name in natural order.
+pub fn in_natural_order<'a, K: AsRef<str> + 'a, V: 'a>(
+    pairs: impl IntoIterator<Item = (&'a K, &'a V)>,
+) -> Vec<(&'a K, &'a V)> {
+    let mut pairs: Vec<_> = pairs.into_iter().collect();
+    pairs.sort_by(|(a, _), (b, _)| natural_order(a.as_ref(), b.as_ref()));
+    pairs
+}
+
+/// Names in natural order: runs of digits compare as numbers, so `v2`
+/// comes before `v10` (and `x` before `x1`).
+pub fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let (mut a, mut b) = (a, b);
+    loop {
+        let (Some(x), Some(y)) = (a.chars().next(), b.chars().next()) else {
+            return a.len().cmp(&b.len());
+        };
+        if x.is_ascii_digit() && y.is_ascii_digit() {
+            let (digits_a, rest_a) = a.split_at(a.find(|c: char| !c.is_ascii_digit()).unwrap_or(a.len()));
+            let (digits_b, rest_b) = b.split_at(b.find(|c: char| !c.is_ascii_digit()).unwrap_or(b.len()));
+            let (value_a, value_b) = (digits_a.trim_start_matches('0'), digits_b.trim_start_matches('0'));
+            let order = value_a
+                .len()
+                .cmp(&value_b.len())
+                .then(value_a.cmp(value_b))
+                .then(digits_a.len().cmp(&digits_b.len()));
+            if order.is_ne() {
+                return order;
+            }
+            (a, b) = (rest_a, rest_b);
+        } else if x != y {
+            return x.cmp(&y);
+        } else {
+            (a, b) = (&a[x.len_utf8()..], &b[y.len_utf8()..]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::natural_order;
+    use std::cmp::Ordering::*;
+
+    #[test]
+    fn digits_compare_as_numbers() {
+        let mut names = vec!["v10", "v2", "x", "v1", "a", "x1", "v02", "b10c", "b9c", "v"];
+        names.sort_by(|a, b| natural_order(a, b));
+        assert_eq!(names, ["a", "b9c", "b10c", "v", "v1", "v2", "v02", "v10", "x", "x1"]);
+        assert_eq!(natural_order("u₃", "u₃"), Equal);
+        assert_eq!(natural_order("len", "len"), Equal);
+        assert_eq!(natural_order("a1b", "a1c"), Less);
     }
 }

@@ -165,8 +165,9 @@ impl Value {
 impl fmt::Display for Value {
     /// Integers and booleans as literals; arrays as `[v0, v1, …]` over
     /// `0..len` when that shows every entry and the default is `0` or
-    /// `false`, else as `{default: d, i: v, …; len n}` (both read back by
-    /// `run --input`).
+    /// `false`, else as `{i: v, …; len n}` (entries outside the length, the
+    /// rest `0` or `false`) or `{default: d, i: v, …; len n}` (all read
+    /// back by `run --input`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Int(n) => write!(f, "{n}"),
@@ -200,11 +201,18 @@ impl fmt::Display for Value {
                     }
                     write!(f, "]")
                 } else {
-                    write!(f, "{{default: {}", a.default)?;
-                    for (i, v) in a.entries.iter() {
-                        write!(f, ", {i}: {v}")?;
+                    write!(f, "{{")?;
+                    let mut separator = "";
+                    if !plain_default {
+                        write!(f, "default: {}", a.default)?;
+                        separator = ", ";
                     }
-                    write!(f, "; len {}}}", a.len)
+                    for (i, v) in a.entries.iter() {
+                        write!(f, "{separator}{i}: {v}")?;
+                        separator = ", ";
+                    }
+                    let separator = if separator.is_empty() { "" } else { "; " };
+                    write!(f, "{separator}len {}}}", a.len)
                 }
             }
         }

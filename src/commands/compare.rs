@@ -31,9 +31,9 @@ pub struct CompareArgs {
     /// The programs (none with --family).
     #[arg(required_unless_present = "family", conflicts_with = "family")]
     pub files: Vec<String>,
-    /// A scalable family instead of files (`all`: every family).
-    #[arg(long, value_enum)]
-    pub family: Option<FamilyArg>,
+    /// Scalable families instead of files (`aliasing,loop`; `all`: every family).
+    #[arg(long, value_enum, value_name = "FAMILY,…", value_delimiter = ',')]
+    pub family: Vec<FamilyArg>,
     /// The family's sizes.
     #[arg(
         long,
@@ -147,9 +147,15 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
         .map(|ms| Instant::now() + Duration::from_millis(ms));
     let progress = crate::stop::progress::show();
     let mut comparisons = Vec::new();
-    match args.family {
-        Some(family) => {
-            for family in family.families() {
+    let mut families: Vec<Family> = Vec::new();
+    for family in args.family.iter().flat_map(|family| family.families()) {
+        if !families.contains(&family) {
+            families.push(family);
+        }
+    }
+    match args.family.first() {
+        Some(_) => {
+            for family in families {
                 for &n in &args.sizes {
                     let source = family.source(n);
                     let program = parse_program(&source).map_err(|d| {
@@ -193,7 +199,7 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
             serde_json::json!({ "comparisons": comparisons })
         )?,
         CompareFormat::Csv => table::write_csv(&mut out, &comparisons)?,
-        CompareFormat::Text if args.family.is_some() => {
+        CompareFormat::Text if !args.family.is_empty() => {
             table::write_summary(&mut out, &comparisons)?
         }
         CompareFormat::Text => table::write_paths(&mut out, &comparisons)?,

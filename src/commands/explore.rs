@@ -44,46 +44,58 @@ impl Visitor for ExploreInto<'_> {
     }
 }
 
-/// `symex explore`: the common options and the SMT-LIB export.
+/// `symex explore`: the common options, the view, and the SMT-LIB export.
 #[derive(Clone, Debug, Args)]
 pub struct ExploreArgs {
     #[command(flatten)]
     pub common: Common,
+    #[command(flatten)]
+    pub view: ViewArgs,
     /// Also write one self-contained SMT-LIB script per path, DIR/path-N.smt2.
     #[arg(long, value_name = "DIR")]
     pub smtlib: Option<PathBuf>,
 }
 
-pub fn command(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    explore_view(&args.common, None, args.smtlib.as_deref(), out)
+/// How `explore` shows the tree.
+#[derive(Clone, Debug, Args)]
+pub struct ViewArgs {
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// With `--format latex`: a whole document that compiles on its own.
+    #[arg(long)]
+    pub standalone: bool,
+    /// With `--format text`: every path's trace whole (by default a trace
+    /// that repeats more than 16 entries of the path before it names that
+    /// path for them).
+    #[arg(long)]
+    pub full_traces: bool,
 }
 
-/// The tree in `common.format`, with the program called `shown_as` where a
+pub fn command(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    explore_view(&args.common, &args.view, None, args.smtlib.as_deref(), out)
+}
+
+/// The tree as `view` asks, with the program called `shown_as` where a
 /// view names it (the path as given when `None`).
 pub fn view(
     common: &Common,
+    view: &ViewArgs,
     shown_as: Option<&str>,
     out: &mut dyn Write,
 ) -> Result<Exit, CliError> {
-    explore_view(common, shown_as, None, out)
+    explore_view(common, view, shown_as, None, out)
 }
 
 /// [`view`], writing each path's SMT-LIB script to `smtlib` when given.
 fn explore_view(
     common: &Common,
+    view: &ViewArgs,
     shown_as: Option<&str>,
     smtlib: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<Exit, CliError> {
-    let formats = [
-        Format::Text,
-        Format::Json,
-        Format::Jsonl,
-        Format::Dot,
-        Format::Svg,
-        Format::Latex,
-    ];
-    let session = common.session("explore", &formats)?;
+    let mut session = common.session("explore")?;
+    session.explore.record_configurations = view.format == Format::Dot;
     let program = session.loaded.program.clone();
     let mut header = session.header();
     if let Some(name) = shown_as {
@@ -92,7 +104,7 @@ fn explore_view(
     let header_name = header.program.clone();
     let mut out = BufWriter::new(out);
     // Text and JSON lines stream to a terminal as they are found: no status line there.
-    let streams = matches!(common.format, Format::Text | Format::Jsonl);
+    let streams = matches!(view.format, Format::Text | Format::Jsonl);
     let _progress =
         (!streams || !std::io::stdout().is_terminal()).then(crate::stop::progress::show);
     let explore = |observer: &mut dyn Observer| -> Result<io::Result<()>, CliError> {
@@ -112,18 +124,21 @@ fn explore_view(
         };
         with_semantics(program.clone(), session.choice, session.semantics, visitor)
     };
-    match common.format {
-        Format::Text => explore(&mut TextReport::new(&mut out, header, common.full_traces))??,
+    match view.format {
+        Format::Text => explore(&mut TextReport::new(&mut out, header, view.full_traces))??,
         Format::Json => explore(&mut JsonReport::new(&mut out, header))??,
         Format::Jsonl => explore(&mut JsonLinesReport::new(&mut out, header)?)??,
         Format::Dot | Format::Svg | Format::Latex => {
             let mut recorder = TreeRecorder::default();
             explore(&mut recorder)??;
             let tree = recorder.into_tree();
-            let picture = match common.format {
+            let picture = match view.format {
                 Format::Dot => dot::tree_dot(&tree),
                 Format::Svg => svg::tree_svg(&tree, &header),
-                _ => latex::document(&latex::tree_latex(&tree, &header), common.standalone),
+                _ => {
+                    let title = format!("Symbolic execution of {}", header.program);
+                    latex::document(&latex::tree_latex(&tree, &header), &title, latex::TREE_PACKAGES, view.standalone)
+                }
             };
             out.write_all(picture.as_bytes())?;
         }

@@ -30,8 +30,9 @@ pub fn read(path: &str, program: &Program, base: Valuation) -> Result<Valuation,
     parse(&json, program, base).map_err(|why| CliError::new(format!("{path}: {why}")))
 }
 
-/// The objects' identities and classes, then their fields and the variables.
-fn parse(json: &Json, program: &Program, base: Valuation) -> Result<Valuation, String> {
+/// The valuation `(G, H)` that `json` describes on top of `base`: the
+/// objects' identities and classes, then their fields and the variables.
+pub fn parse(json: &Json, program: &Program, base: Valuation) -> Result<Valuation, String> {
     let document = json
         .as_object()
         .ok_or("expected an object with \"objects\" and \"vars\"")?;

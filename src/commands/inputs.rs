@@ -36,8 +36,8 @@ pub fn parse_assignment(
 }
 
 /// A value of `sort`: an integer, `true`/`false`, or an array as values
-/// print, `[v0, v1, …]` or `{default: d, i: v, …; len n}` (so every model
-/// `explore` and `verify` print can be given back).
+/// print, `[v0, v1, …]`, `{i: v, …; len n}` or `{default: d, i: v, …; len n}`
+/// (so every model `explore` and `verify` print can be given back).
 fn parse_value(text: &str, sort: &Sort) -> Result<Value, String> {
     match sort {
         Sort::Int => text
@@ -82,21 +82,29 @@ fn parse_value(text: &str, sort: &Sort) -> Result<Value, String> {
     }
 }
 
-/// `default: d, i: v, …; len n`: an array with every entry given.
+/// `default: d, i: v, …; len n`: an array with the entries given, `d`
+/// elsewhere (`0` or `false` when no default is given).
 fn parse_sparse(inner: &str, element: &Sort) -> Result<ArrayValue, String> {
     let expected = || format!("`{{{inner}}}` is not an array {{default: d, i: v, …; len n}}");
-    let (entries, len) = inner.rsplit_once(';').ok_or_else(expected)?;
+    let (entries, len) = inner.rsplit_once(';').unwrap_or(("", inner));
     let len = len.trim().strip_prefix("len").ok_or_else(expected)?.trim();
     let len = len
         .parse::<BigInt>()
         .map_err(|_| format!("`{len}` is not a length"))?;
     let mut parts = entries
         .split(',')
-        .map(|part| part.split_once(':').map(|(k, v)| (k.trim(), v.trim())));
-    let Some(Some(("default", default))) = parts.next() else {
-        return Err(expected());
+        .filter(|part| !part.trim().is_empty())
+        .map(|part| part.split_once(':').map(|(k, v)| (k.trim(), v.trim())))
+        .peekable();
+    let default = match parts.peek() {
+        Some(Some(("default", default))) => {
+            let default = parse_value(default, element)?;
+            parts.next();
+            default
+        }
+        _ => Value::default_of(element),
     };
-    let mut array = ArrayValue::constant(len, parse_value(default, element)?);
+    let mut array = ArrayValue::constant(len, default);
     for part in parts {
         let (index, value) = part.ok_or_else(expected)?;
         let index = index

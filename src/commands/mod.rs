@@ -14,6 +14,7 @@ pub mod heap;
 pub mod inputs;
 pub mod language;
 pub mod mutant;
+pub mod replay;
 pub mod run;
 pub mod simplify;
 pub mod snap;
@@ -34,6 +35,7 @@ use symex_semantics::oo::inline::ThisRule;
 use crate::subsume::Abstraction;
 use symex_semantics::program::{Language, Program};
 use symex_semantics::term::{Name, Sort, TermKind};
+use symex_semantics::syntax::Positions;
 use symex_semantics::system::Options;
 
 /// How a command ended (SPEC §2 exit status).
@@ -100,6 +102,8 @@ pub struct Loaded {
     /// The path as given (`-` for standard input).
     pub path: String,
     pub program: Rc<Program>,
+    /// Where each statement of `program` starts in the source.
+    pub positions: Positions,
 }
 
 /// Reads and parses `path` (`-` for standard input).
@@ -115,7 +119,7 @@ pub fn load(path: &str) -> Result<Loaded, CliError> {
             .map_err(|error| CliError::new(format!("{path}: cannot read the program: {error}")))?;
         (path, source)
     };
-    let program = symex_semantics::syntax::parse_program(&source).map_err(|d| {
+    let (program, positions) = symex_semantics::syntax::parse_located(&source).map_err(|d| {
         CliError::new(diagnostic::render(
             &d,
             name,
@@ -126,6 +130,7 @@ pub fn load(path: &str) -> Result<Loaded, CliError> {
     Ok(Loaded {
         path: path.to_string(),
         program: Rc::new(program),
+        positions,
     })
 }
 
@@ -183,7 +188,7 @@ pub enum StrategyArg {
     Depth,
 }
 
-/// `--format`.
+/// `explore --format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
@@ -195,6 +200,13 @@ pub enum Format {
     Svg,
     /// For papers: the tree (`forest`), the table of paths, the traces.
     Latex,
+}
+
+/// `--format` of the commands that report in text or JSON (`tests`, `verify`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
 }
 
 /// How a program's symbolic semantics is chosen (SPEC §2): by every
@@ -275,16 +287,6 @@ pub struct Common {
     /// Every array access must be within `0 <= i < len(a)` (§2.1).
     #[arg(long)]
     pub checked_arrays: bool,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// With `--format latex`: a whole document that compiles on its own.
-    #[arg(long)]
-    pub standalone: bool,
-    /// With `--format text`: every path's trace whole (by default a trace
-    /// that repeats more than 16 entries of the path before it names that
-    /// path for them).
-    #[arg(long)]
-    pub full_traces: bool,
     /// Give an input a concrete value (NAME=VALUE), leaving the others symbolic.
     #[arg(long, value_name = "NAME=VALUE")]
     pub fix: Vec<String>,
@@ -391,18 +393,8 @@ impl Session {
 }
 
 impl Common {
-    /// Loads the program and checks the options against it; `formats` are
-    /// the formats the command offers.
-    pub fn session(&self, command: &str, formats: &[Format]) -> Result<Session, CliError> {
-        if !formats.contains(&self.format) {
-            let name = self
-                .format
-                .to_possible_value()
-                .map_or_else(String::new, |v| v.get_name().to_string());
-            return Err(CliError::new(format!(
-                "`symex {command}` has no `--format {name}`"
-            )));
-        }
+    /// Loads the program and checks the options against it, for `symex command`.
+    pub fn session(&self, command: &str) -> Result<Session, CliError> {
         let loaded = load(&self.file)?;
         let choice = self.semantics.choice(&loaded.program)?;
         if self.max_objects.is_some() && choice.method != Method::Lazy {
@@ -434,7 +426,7 @@ impl Common {
             },
             timeout_ms: self.timeout_ms,
             keep_infeasible: self.keep_infeasible,
-            record_configurations: self.format == Format::Dot,
+            record_configurations: false,
             assumption: inputs::fixed_condition(&self.fix, &loaded.program)?,
             simplify: !self.no_simplify,
             subsumption,

@@ -3,17 +3,20 @@
 use super::backstop::Backstop;
 use super::language::{with_semantics, Choice, Semantics, Visitor};
 use super::{heap, inputs, load, CliError, Exit, LanguageArg};
+use crate::explore::blame::{blame, headline};
 use crate::explore::run::{run, RunEnd, RunLimits};
 use crate::report::latex;
 use crate::report::values::{heap_json, valuation_json};
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
+use std::fmt;
 use std::io::Write;
 use std::time::{Duration, Instant};
 use symex_semantics::annotations::{instrument, is_ghost, CHECK};
 use symex_semantics::eval::{ShowValuation, Valuation};
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{ErrorKind, Halt, Language, Outcome};
+use symex_semantics::syntax::Positions;
 use symex_semantics::system::{
     ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
 };
@@ -64,23 +67,53 @@ pub struct RunArgs {
 }
 
 /// A finished run, with the configurations passed through when traced.
-struct Finished {
-    end: RunEnd,
-    state: Valuation,
-    steps: usize,
+pub struct Finished {
+    pub end: RunEnd,
+    pub state: Valuation,
+    pub steps: usize,
     /// `(rule, configuration)`, the first with no rule.
-    trace: Vec<(Option<&'static str>, String)>,
+    pub trace: Vec<(Option<&'static str>, String)>,
     /// The configuration where the run is stuck, if it is.
-    last: String,
+    pub last: String,
+    /// Where the run halted with an error, and why.
+    pub site: Option<Site>,
 }
 
-struct Execute {
-    inputs: Valuation,
-    limits: RunLimits,
-    trace: bool,
+/// The statement a run halted at with an error.
+pub struct Site {
+    /// Its line and column, if it is one of the program's own statements.
+    pub at: Option<(usize, usize)>,
+    pub statement: String,
+    /// The failing access ([`blame`]).
+    pub detail: Option<String>,
 }
 
-impl Visitor for Execute {
+impl fmt::Display for Site {
+    /// `at 3:1 in `m := a[0]`: `a[0]` reads index 0 of `a`, whose length is 0`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((line, column)) = self.at {
+            write!(f, "at {line}:{column} ")?;
+        }
+        write!(f, "in `{}`", self.statement)?;
+        match &self.detail {
+            Some(detail) => write!(f, ": {detail}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Runs the concrete semantics `choice` picks on `inputs` (tracing each
+/// configuration when `trace`); a run that halts with an error is run again
+/// to the step before, to find where and why (`positions` say where the
+/// program's statements start).
+pub struct Execute<'p> {
+    pub inputs: Valuation,
+    pub limits: RunLimits,
+    pub trace: bool,
+    pub positions: Option<&'p Positions>,
+}
+
+impl Visitor for Execute<'_> {
     type Output = Finished;
 
     fn visit<S, C>(self, semantics: Semantics<S, C>) -> Finished
@@ -90,7 +123,7 @@ impl Visitor for Execute {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        let initial = semantics.start(self.inputs);
+        let initial = semantics.start(self.inputs.clone());
         let mut trace = Vec::new();
         if self.trace {
             trace.push((None, initial.to_string()));
@@ -105,12 +138,25 @@ impl Visitor for Execute {
         } else {
             String::new()
         };
+        let site = match run.end {
+            RunEnd::Finished(Outcome::Halted(Halt::Error(error))) if run.steps > 0 => {
+                let limits = RunLimits::steps(run.steps - 1);
+                let before = crate::explore::run::run(&semantics.concrete, semantics.start(self.inputs), limits, |_, _| {});
+                before.last.current().map(|(statement, values)| Site {
+                    at: self.positions.and_then(|positions| positions.of(statement)),
+                    statement: headline(statement),
+                    detail: blame(statement, &values, error),
+                })
+            }
+            _ => None,
+        };
         Finished {
             end: run.end,
             state: run.last.global_state(),
             steps: run.steps,
             trace,
             last,
+            site,
         }
     }
 }
@@ -127,14 +173,32 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         ThisRule::Fresh,
     )?;
     let mut valuation = inputs::valuation(&args.inputs, &loaded.program.globals)?;
+    let mut given: Vec<String> = args
+        .inputs
+        .iter()
+        .filter_map(|input| Some(input.split_once('=')?.0.trim().to_string()))
+        .collect();
     if let Some(path) = &args.heap {
+        let from_heap = heap::read(path, &loaded.program, Valuation::new())?;
+        given.extend(from_heap.keys().map(|x| x.to_string()));
         valuation = heap::read(path, &loaded.program, valuation)?;
+    }
+    let defaulted: Vec<String> = loaded
+        .program
+        .inputs()
+        .keys()
+        .filter(|x| !given.iter().any(|g| g == &***x))
+        .map(|x| format!("{x} = {}", valuation.get(x).map_or_else(String::new, ToString::to_string)))
+        .collect();
+    if !defaulted.is_empty() {
+        eprintln!("note: inputs not given take their defaults: {}", defaulted.join(", "));
     }
     let options = Options {
         checked_arrays: args.checked_arrays,
     };
     let trace = args.trace || args.format == RunFormat::Latex;
     let visitor = Execute {
+        positions: Some(&loaded.positions),
         inputs: valuation,
         limits: RunLimits {
             max_steps: args.max_steps,
@@ -176,8 +240,9 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             )));
         }
     };
+    let site = finished.site.as_ref().map_or_else(String::new, |site| format!(", {site}"));
     let ending = format!(
-        "{} after {} step{}",
+        "{} after {} step{}{site}",
         error.as_deref().unwrap_or(outcome),
         finished.steps,
         if finished.steps == 1 { "" } else { "s" }
@@ -206,7 +271,8 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 &finished.trace,
                 &format!("{ending}: {}", ShowValuation(&finished.state)),
             );
-            out.write_all(latex::document(&body, args.standalone).as_bytes())?;
+            let title = format!("A run of {}", args.file);
+            out.write_all(latex::document(&body, &title, latex::RUN_PACKAGES, args.standalone).as_bytes())?;
         }
         RunFormat::Json => {
             let mut report = json!({
@@ -220,6 +286,14 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             }
             if choice.language == Language::Oo {
                 report["heap"] = heap_json(&finished.state);
+            }
+            if let Some(site) = &finished.site {
+                report["error_site"] = json!({
+                    "line": site.at.map(|(line, _)| line),
+                    "column": site.at.map(|(_, column)| column),
+                    "statement": site.statement,
+                    "detail": site.detail,
+                });
             }
             if args.trace {
                 let trace: Vec<Json> = finished

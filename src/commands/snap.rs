@@ -9,18 +9,19 @@
 //! holds no machine path and no timing. An oo program's snapshot holds one
 //! output per method (§4 and §4.1) unless its options choose one.
 
-use super::explore::view;
+use super::explore::{view, ViewArgs};
 use super::mutant::BrokenRule;
 use super::{load, CliError, Common, Exit, Format, Method, SemanticsArgs, STACK_BYTES};
 use clap::{Args, Parser, ValueEnum};
-use similar::{ChangeTag, TextDiff};
+use similar::{ChangeTag, DiffTag, TextDiff};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use symex_semantics::program::Language;
 
 #[derive(Clone, Debug, Args)]
 pub struct SnapArgs {
-    /// The folder whose `.sx` programs (in subfolders too) are snapshotted.
+    /// The folder whose `.sx` programs (in subfolders too) are snapshotted,
+    /// or one `.sx` program.
     pub dir: PathBuf,
     /// Write the new snapshots instead of comparing.
     #[arg(long)]
@@ -63,6 +64,8 @@ impl From<SnapFormat> for Format {
 struct ExploreLine {
     #[command(flatten)]
     common: Common,
+    #[command(flatten)]
+    view: ViewArgs,
 }
 
 /// How one program's snapshot compares.
@@ -83,7 +86,12 @@ pub fn snap_options(source: &str) -> Vec<String> {
 
 pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let mut programs = Vec::new();
-    collect(&args.dir, &mut programs)?;
+    let one_file = args.dir.extension().is_some_and(|ext| ext == "sx") && args.dir.is_file();
+    if one_file {
+        programs.push(args.dir.clone());
+    } else {
+        collect(&args.dir, &mut programs)?;
+    }
     if programs.is_empty() {
         return Err(CliError::new(format!(
             "{}: no `.sx` program in this folder",
@@ -92,12 +100,16 @@ pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     }
     let (mut changed, mut written) = (0, 0);
     for program in &programs {
-        let name = program
-            .strip_prefix(&args.dir)
-            .unwrap_or(program)
-            .to_string_lossy()
-            .replace('\\', "/");
         let snapshot_path = program.with_extension("snap");
+        let name = if one_file {
+            recorded_name(&snapshot_path, program)
+        } else {
+            program
+                .strip_prefix(&args.dir)
+                .unwrap_or(program)
+                .to_string_lossy()
+                .replace('\\', "/")
+        };
         let snapshot = isolated(|| snapshot(program, &name, args.format, args.broken))?;
         let verdict = match std::fs::read_to_string(&snapshot_path) {
             Err(_) => Verdict::New,
@@ -150,6 +162,24 @@ pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     } else {
         Exit::Failed
     })
+}
+
+/// The name a lone program's snapshot records it under: the one its
+/// snapshot already has (so accepting one file writes what snapping its
+/// folder writes), else its file name.
+fn recorded_name(snapshot: &Path, program: &Path) -> String {
+    let file_name = program
+        .file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().into_owned());
+    std::fs::read_to_string(snapshot)
+        .ok()
+        .and_then(|old| {
+            let command = old.lines().next()?.strip_prefix("$ symex explore ")?;
+            let name = command.split_whitespace().next()?;
+            let same_file = name == file_name || name.ends_with(&format!("/{file_name}"));
+            same_file.then(|| name.to_string())
+        })
+        .unwrap_or(file_name)
 }
 
 /// `make` on a thread of its own. Terms are numbered per thread and the
@@ -302,10 +332,10 @@ fn explore_output(
     format: SnapFormat,
     broken: Option<BrokenRule>,
 ) -> Result<(String, String), CliError> {
-    let mut common = parse(program, options, format)?.common;
+    let ExploreLine { mut common, view: shown } = parse(program, options, format)?;
     common.semantics.broken = broken;
     let mut output = Vec::new();
-    view(&common, Some(name), &mut output)
+    view(&common, &shown, Some(name), &mut output)
         .map_err(|error| CliError::new(format!("{}: {error}", program.display())))?;
     let mut command = format!("symex explore {name}");
     for option in options {
@@ -318,11 +348,19 @@ fn explore_output(
     Ok((command, String::from_utf8_lossy(&output).into_owned()))
 }
 
-/// The lines that differ, `-` old and `+` new, with two lines of context.
+/// The lines that differ, `-` old and `+` new, with two lines of context,
+/// each chunk headed by the command (the method's section) and the path it
+/// falls in, as the old snapshot has them.
 fn diff(old: &str, new: &str) -> String {
     let diff = TextDiff::from_lines(old, new);
+    let old_lines: Vec<&str> = old.lines().collect();
     let mut out = String::new();
     for group in diff.grouped_ops(2) {
+        let first_change = group
+            .iter()
+            .find(|op| op.tag() != DiffTag::Equal)
+            .map_or(0, |op| op.old_range().start);
+        out.push_str(&chunk_header(&old_lines[..(first_change + 1).min(old_lines.len())]));
         for op in group {
             for change in diff.iter_changes(&op) {
                 let sign = match change.tag() {
@@ -339,4 +377,20 @@ fn diff(old: &str, new: &str) -> String {
         out.push_str("  ...\n");
     }
     out
+}
+
+/// `  @@ symex explore oo/p.sx --method wp · path 2` for a chunk whose
+/// first change is the last of `before`: the last command and path they name.
+fn chunk_header(before: &[&str]) -> String {
+    let command = before.iter().rev().find_map(|line| line.strip_prefix("$ "));
+    let section = before
+        .iter()
+        .rev()
+        .take_while(|line| !line.starts_with("$ "))
+        .find_map(|line| line.strip_prefix("path ").and_then(|rest| rest.split(':').next()));
+    match (command, section) {
+        (Some(command), Some(path)) => format!("  @@ {command} · path {path}\n"),
+        (Some(command), None) => format!("  @@ {command}\n"),
+        (None, _) => String::new(),
+    }
 }

@@ -3,17 +3,21 @@
 //! outcome and the state `V ∘ σ` the path predicts.
 
 use super::language::{with_semantics, Semantics, Visitor};
-use super::{CliError, Common, Exit, Format};
+use super::{CliError, Common, Exit, ReportFormat};
+use clap::Args;
 use crate::explore::{
-    explore, explore_into, replay, replay_leaf, ExploreOptions, Route, Finished, Observer, Replay, Stats,
+    explore, explore_into, replay, replay_leaf, ExploreOptions, Finished, Observer, Replay, Route, Stats,
     Tree, Unexplored, Verdict,
 };
 use crate::report::values::{heap_json, valuation_json};
-use crate::simplify::simplify;
+use crate::saved::{self, SavedTest};
+use crate::simplify::{InContext, Simplifier};
+use crate::solver::Solver;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io;
 use std::io::Write;
+use std::path::PathBuf;
 use symex_semantics::eval::ShowValuation;
 use symex_semantics::program::{ErrorKind, Language};
 use symex_semantics::system::Rule;
@@ -97,7 +101,10 @@ impl Visitor for ExploreAndReplay<'_> {
             .filter(|_| deferred)
             .and_then(|(path, _)| tree.nodes[tree.paths[*path]].leaf.as_mut())
         {
-            leaf.path_condition = simplify(&leaf.path_condition);
+            let mut simplifier = Simplifier::new();
+            let simplified = simplifier.simplify(&leaf.path_condition);
+            let mut solver = Solver::new(self.options.timeout_ms);
+            leaf.path_condition = InContext::new().condition(&simplified, &mut simplifier, &mut solver);
         }
         Replayed { tree, tests }
     }
@@ -191,8 +198,21 @@ impl Visitor for ReplayAsFound<'_> {
     }
 }
 
-pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let mut session = common.session("tests", &[Format::Text, Format::Json])?;
+/// `symex tests`: the common options and the report's format.
+#[derive(Clone, Debug, Args)]
+pub struct TestsArgs {
+    #[command(flatten)]
+    pub common: Common,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Also save each test as DIR/path-N.json, for `symex replay DIR`
+    /// (earlier test files in DIR are replaced).
+    #[arg(long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+}
+
+pub fn command(args: &TestsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let mut session = args.common.session("tests")?;
     let program = session.loaded.program.clone();
     let visitor = ReplayAsFound {
         inputs: &program.globals,
@@ -215,10 +235,29 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
             .filter(|(_, test)| wanted(&test.verdict()))
             .count()
     };
+    if let Some(dir) = &args.output {
+        if session.loaded.path == "-" {
+            return Err(CliError::new("`--output` saves tests of a program file, not of standard input"));
+        }
+        let saved: Vec<SavedTest> = tests
+            .iter()
+            .map(|(path, test)| SavedTest {
+                program: session.loaded.path.clone(),
+                language: session.choice.language.to_string(),
+                checked_arrays: session.semantics.checked_arrays,
+                path: *path,
+                inputs: heap_json(&header.inputs_of(&test.inputs)),
+                outcome: test.expected_outcome.to_string(),
+                final_state: heap_json(&test.expected_state),
+            })
+            .collect();
+        saved::save(dir, &saved)
+            .map_err(|error| CliError::new(format!("{}: cannot save the tests: {error}", dir.display())))?;
+    }
     let undecided = ending(|verdict| matches!(verdict, Verdict::Undecided(_)));
     let failures = ending(|verdict| matches!(verdict, Verdict::Failed(_)));
-    match common.format {
-        Format::Json => {
+    match args.format {
+        ReportFormat::Json => {
             let tests: Vec<_> = tests
                 .iter()
                 .map(|(path, test)| {

@@ -5,7 +5,7 @@
 //! counterexample input, confirmed by running it concretely.
 
 use super::language::{with_semantics, Choice, Semantics, Visitor};
-use super::{CliError, Common, Exit, Format};
+use super::{CliError, Common, Exit, ReportFormat};
 use crate::explore::run::{run, RunLimits};
 use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer, Route};
 use crate::report::verify::{json_report, text_report, Shown};
@@ -21,6 +21,7 @@ use symex_semantics::system::{
     TransitionSystem,
 };
 
+/// `symex verify`: the common options, the verifier's own and the report's format.
 #[derive(Clone, Debug, Args)]
 pub struct VerifyArgs {
     #[command(flatten)]
@@ -40,6 +41,8 @@ pub struct VerifyArgs {
     /// with ASSERT made ASSUME and PROVE, as the explorer runs them).
     #[arg(long)]
     pub show_programs: bool,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
 }
 
 /// Concrete runs stop after this many steps when confirming a counterexample.
@@ -223,7 +226,7 @@ fn run_options(common: &Common) -> Vec<String> {
 
 pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let common = &args.common;
-    let mut session = common.session("verify", &[Format::Text, Format::Json])?;
+    let mut session = common.session("verify")?;
     let program = session.loaded.program.clone();
     let options = Options {
         all: args.all,
@@ -252,9 +255,9 @@ pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError>
             writeln!(out, "// the verification program of {unit}\n{program}")?;
         }
     }
-    match common.format {
-        Format::Json => writeln!(out, "{:#}", json_report(&report, &shown))?,
-        _ => text_report(&report, &shown, out)?,
+    match args.format {
+        ReportFormat::Json => writeln!(out, "{:#}", json_report(&report, &shown))?,
+        ReportFormat::Text => text_report(&report, &shown, out)?,
     }
     Ok(match report.verdict {
         Verdict::Proved => Exit::Done,

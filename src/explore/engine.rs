@@ -7,13 +7,14 @@ use super::merge::{join, Merge, MergingFrontier};
 use super::node::{Arrival, PathNode};
 use super::observer::{Finished, Observer, TreeRecorder};
 use super::path_solver::{Feasibility, Link, PathSolver, Stopped};
+use super::readable::readable;
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{
     BoundReason, Edge, Join, Leaf, Limit, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree,
     Unexplored, UnknownReason,
 };
-use crate::simplify::{GuardFolder, Simplifier};
+use crate::simplify::{GuardFolder, InContext, Pins, Simplifier};
 use crate::subsume::{Abstraction, Matcher};
 use crate::solver::SatResult;
 use std::collections::{BTreeMap, BTreeSet};
@@ -179,6 +180,7 @@ where
         options,
         solver: PathSolver::new(options.timeout_ms, deadline, inputs),
         simplifier: Simplifier::new(),
+        in_context: InContext::new(),
         guards: GuardFolder::default(),
         ground: GroundValues::default(),
         link_parents: observer.reads_ancestors(),
@@ -210,6 +212,8 @@ struct Explorer<'a, S: TransitionSystem> {
     options: &'a ExploreOptions,
     solver: PathSolver,
     simplifier: Simplifier,
+    /// Rewrites each reported condition and state under the path condition.
+    in_context: InContext,
     guards: GuardFolder,
     /// The values of the ground parts of the states predicted so far.
     ground: GroundValues,
@@ -238,6 +242,7 @@ where
             result: SatResult::Sat,
             model: None,
             confirmed: false,
+            solved: false,
         };
         let (root, known) = self.add_node(
             None,
@@ -738,6 +743,21 @@ where
         let from_nodes =
             self.options.assumption.is_true() && known.literal && reported == known.reported;
         let conjoined = config.path_condition() == &node.guards || from_nodes;
+        let (reported, from_nodes) = if self.options.simplify {
+            let start = Instant::now();
+            let readable = self.in_context.condition(&reported, &mut self.simplifier, &mut self.solver);
+            if state.iter().any(|(x, value)| Pins::may_change(x, value)) {
+                let pins = Pins::of(&readable);
+                for (x, value) in &mut state {
+                    *value = self.in_context.value(x, value, &pins, &mut self.simplifier);
+                }
+            }
+            self.simplifier_time += start.elapsed();
+            let unchanged = readable == reported;
+            (readable, from_nodes && unchanged)
+        } else {
+            (reported, from_nodes)
+        };
         let model = if wants_model {
             self.solver
                 .model(
@@ -746,6 +766,10 @@ where
                     conjoined,
                     &[config.read_inputs(), config.symbols()].concat(),
                 )?
+                .map(|(model, solved)| match solved {
+                    true => readable(model, &path_condition, self.inputs, &mut self.solver),
+                    false => model,
+                })
                 .map(|model| config.inputs_from(self.as_shown(model)))
         } else {
             None

@@ -2,6 +2,7 @@
 //! with search strategies, bounds, incremental feasibility checks, and the
 //! serialisable tree every report is drawn from.
 
+pub mod blame;
 mod bounds;
 mod engine;
 mod hook;
@@ -10,6 +11,7 @@ mod node;
 mod observer;
 mod path_solver;
 mod ranges;
+mod readable;
 mod repair;
 mod replay;
 pub mod run;
@@ -26,7 +28,9 @@ pub use hook::{LoopHook, NoHook, Stop};
 pub use merge::Merge;
 pub use node::PathNode;
 pub use observer::{Finished, Observer, TreeRecorder};
-pub use replay::{replay, replay_leaf, replay_path, Replay, Route, Verdict};
+pub use replay::{
+    replay, replay_leaf, replay_path, state_difference, Replay, Route, Verdict,
+};
 pub use strategy::{Candidate, Priority, Strategy};
 pub use tree::{
     BoundReason, Edge, Join, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Timings, TraceEntry,

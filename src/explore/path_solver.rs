@@ -26,9 +26,11 @@
 //! guards that mention the inputs where it differs ([`super::summary`]).
 
 use super::ranges::Ranges;
+use super::readable::BoundedModels;
 use super::repair::{candidate, repaired};
 use super::summary::{changed, implies, Summary};
 use crate::mutants::{self, Mutant};
+use crate::simplify::Entailment;
 use crate::solver::{SatResult, Solver};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -49,6 +51,11 @@ pub(crate) struct Feasibility {
     pub(crate) model: Option<Valuation>,
     /// Whether `model` is known to satisfy every guard of the path and the step's.
     pub(crate) confirmed: bool,
+    /// Whether `model` holds values Z3 chose, which [`super::readable`]
+    /// makes readable; a model built of the inputs' defaults and of the
+    /// values model repair and intervals pick (a guard's boundary) is
+    /// readable as it is.
+    pub(crate) solved: bool,
 }
 
 impl Feasibility {
@@ -57,14 +64,27 @@ impl Feasibility {
             result: SatResult::Unsat,
             model: None,
             confirmed: false,
+            solved: false,
         }
     }
 
-    fn sat(model: Option<Valuation>, confirmed: bool) -> Feasibility {
+    /// Sat, with a model derived from the model of `node`.
+    fn sat(model: Option<Valuation>, confirmed: bool, node: &Link) -> Feasibility {
         Feasibility {
             result: SatResult::Sat,
             confirmed: confirmed && model.is_some(),
             model,
+            solved: node.solved,
+        }
+    }
+
+    /// Z3's answer, its model not yet confirmed on the path.
+    fn solved(result: SatResult, model: Option<Valuation>) -> Feasibility {
+        Feasibility {
+            result,
+            model,
+            confirmed: false,
+            solved: true,
         }
     }
 }
@@ -87,6 +107,8 @@ pub(crate) struct Link {
     model: Option<Valuation>,
     /// `model` satisfies every guard of the path.
     confirmed: bool,
+    /// `model` holds values Z3 chose ([`Feasibility::solved`]).
+    solved: bool,
     summary: Summary,
 }
 
@@ -137,6 +159,10 @@ pub(crate) struct PathSolver {
     solver: Option<Solver>,
     /// Answers independent queries, each in a scope of its own; made when first needed.
     scratch: Option<Solver>,
+    /// Answers the queries that make a report readable (bounded models,
+    /// [`super::readable`]; entailment, [`InContext`]), with a short time
+    /// limit: they only make what is printed smaller, not worth a long wait.
+    report: Option<Solver>,
     timeout_ms: u64,
     /// No query runs past this instant (the exploration's time limit).
     deadline: Option<Instant>,
@@ -155,6 +181,7 @@ impl PathSolver {
         PathSolver {
             solver: None,
             scratch: None,
+            report: None,
             timeout_ms,
             deadline,
             inputs: inputs.clone(),
@@ -172,6 +199,7 @@ impl PathSolver {
         guard: &Term,
         feasibility: Feasibility,
     ) -> Link {
+        let solved = feasibility.solved;
         let (model, confirmed) = match parent {
             Some(_) => (feasibility.model, feasibility.confirmed),
             None => {
@@ -188,6 +216,7 @@ impl PathSolver {
                 anchor: inherited,
                 model,
                 confirmed,
+                solved,
                 summary,
             };
         }
@@ -228,6 +257,7 @@ impl PathSolver {
             anchor: Some(Rc::new(anchor)),
             model,
             confirmed,
+            solved,
             summary,
         }
     }
@@ -273,6 +303,7 @@ impl PathSolver {
             anchor,
             model: a.model.clone(),
             confirmed: a.confirmed,
+            solved: a.solved,
             summary,
         }
     }
@@ -281,7 +312,7 @@ impl PathSolver {
     pub(crate) fn check_step(&mut self, node: &Link, guard: &Term) -> Feasibility {
         let known = node.model.clone();
         if guard.is_true() {
-            return Feasibility::sat(known, node.confirmed);
+            return Feasibility::sat(known, node.confirmed, node);
         }
         if guard.is_false() {
             return Feasibility::unsat();
@@ -290,7 +321,7 @@ impl PathSolver {
             .as_ref()
             .filter(|model| eval_bool(guard, model) == Ok(true))
         {
-            return Feasibility::sat(Some(model.clone()), node.confirmed);
+            return Feasibility::sat(Some(model.clone()), node.confirmed, node);
         }
         let current = |x: &Name| {
             known
@@ -303,7 +334,7 @@ impl PathSolver {
                 (Some(value), Some(model)) if node.confirmed => {
                     let model = model.update(x, Value::Int(value));
                     if eval_bool(guard, &model) == Ok(true) {
-                        return Feasibility::sat(Some(model), true);
+                        return Feasibility::sat(Some(model), true, node);
                     }
                 }
                 _ => {}
@@ -311,7 +342,7 @@ impl PathSolver {
         }
         if let Some(model) = known.as_ref() {
             if let Some(mended) = self.confirmed_repair(node, model, guard) {
-                return Feasibility::sat(Some(mended), true);
+                return Feasibility::sat(Some(mended), true, node);
             }
         }
         let confined = |x: &Name| node.summary.range(x);
@@ -352,29 +383,30 @@ impl PathSolver {
     }
 
     /// Inputs that satisfy `path_condition`, the path condition of `node`,
-    /// confirmed by the evaluator; `None` when no confirmed model is found;
-    /// `Err` when the run was stopped before the solver answered.
-    /// `conjoined` says that `path_condition` is literally the conjunction of
-    /// the node's guards, so a confirmed model needs no further evaluation.
-    /// `reads` are the symbols the path has besides the program's inputs
-    /// (inputs read by `havoc`, lazy initialisation's symbols).
+    /// confirmed by the evaluator, and whether they hold values Z3 chose;
+    /// `None` when no confirmed model is found; `Err` when the run was
+    /// stopped before the solver answered. `conjoined` says that
+    /// `path_condition` is literally the conjunction of the node's guards,
+    /// so a confirmed model needs no further evaluation. `reads` are the
+    /// symbols the path has besides the program's inputs (inputs read by
+    /// `havoc`, lazy initialisation's symbols).
     pub(crate) fn model(
         &mut self,
         node: &Link,
         path_condition: &Term,
         conjoined: bool,
         reads: &[(Name, Sort)],
-    ) -> Result<Option<Valuation>, Stopped> {
+    ) -> Result<Option<(Valuation, bool)>, Stopped> {
         let is_input = |x: &Name| self.inputs.contains_key(x) || reads.iter().any(|(y, _)| y == x);
         let known = node.model.as_ref().filter(|model| {
             (conjoined && node.confirmed) || eval_bool(path_condition, model) == Ok(true)
         });
-        let model = if let Some(model) = known {
+        let (model, solved) = if let Some(model) = known {
             if model.keys().all(is_input) {
-                model.clone()
+                (model.clone(), node.solved)
             } else {
                 // The inputs only, over the heap their references point into.
-                model.retain(is_input)
+                (model.retain(is_input), node.solved)
             }
         } else {
             self.sync(node);
@@ -393,20 +425,24 @@ impl PathSolver {
             let Some(model) = found else {
                 return Ok(None);
             };
-            model
+            (model, true)
         };
-        Ok(Some(with_reads(model, reads)))
+        Ok(Some((with_reads(model, reads), solved)))
     }
 
     pub(crate) fn calls(&self) -> u64 {
-        self.solver.as_ref().map_or(0, Solver::calls)
-            + self.scratch.as_ref().map_or(0, Solver::calls)
+        self.solvers().map(Solver::calls).sum()
     }
 
     /// Time spent in Z3 so far.
     pub(crate) fn solver_time(&self) -> std::time::Duration {
-        self.solver.as_ref().map(Solver::time).unwrap_or_default()
-            + self.scratch.as_ref().map(Solver::time).unwrap_or_default()
+        self.solvers().map(Solver::time).sum()
+    }
+
+    fn solvers(&self) -> impl Iterator<Item = &Solver> {
+        [&self.solver, &self.scratch, &self.report]
+            .into_iter()
+            .flatten()
     }
 
     /// The variables of `term` with their sorts: an input's as declared
@@ -497,22 +533,14 @@ impl PathSolver {
             }
             _ => None,
         };
-        Feasibility {
-            result,
-            model,
-            confirmed: false,
-        }
+        Feasibility::solved(result, model)
     }
 
     /// `guard` against the whole path condition of `node`, incrementally.
     fn check_path(&mut self, node: &Link, guard: &Term, vars: BTreeMap<Name, Sort>) -> Feasibility {
         self.sync(node);
         let Some(solver) = self.solver.as_mut() else {
-            return Feasibility {
-                result: SatResult::Unknown,
-                model: None,
-                confirmed: false,
-            };
+            return Feasibility::solved(SatResult::Unknown, None);
         };
         let result = solver.check_assuming(guard);
         let model = if result == SatResult::Sat {
@@ -531,11 +559,7 @@ impl PathSolver {
         } else {
             None
         };
-        Feasibility {
-            result,
-            model,
-            confirmed: false,
-        }
+        Feasibility::solved(result, model)
     }
 
     /// Makes the solver hold exactly the path condition of `node`.
@@ -564,6 +588,28 @@ impl PathSolver {
             solver.assert(&g.guard);
             self.stack.push(g);
         }
+    }
+}
+
+/// The time limit of a query of [`PathSolver::report`], in milliseconds.
+const REPORT_TIMEOUT_MS: u64 = 200;
+
+impl PathSolver {
+    fn report(&mut self) -> &mut Solver {
+        let timeout = self.timeout_ms.min(REPORT_TIMEOUT_MS);
+        Self::make(&mut self.report, timeout, self.deadline)
+    }
+}
+
+impl BoundedModels for PathSolver {
+    fn model_of(&mut self, condition: &Term, vars: &BTreeMap<Name, Sort>) -> Option<Valuation> {
+        self.report().values_satisfying(condition, vars)
+    }
+}
+
+impl Entailment for PathSolver {
+    fn entails(&mut self, context: &Term, goal: &Term) -> Option<bool> {
+        self.report().entails(context, goal)
     }
 }
 

@@ -155,21 +155,8 @@ where
             "after {} steps the concrete run is {ended}, the path predicts {expected_outcome}",
             finished.steps
         ));
-    } else if let Some((x, value)) = expected_state
-        .iter()
-        .find(|(x, value)| final_state.get(x) != Some(*value))
-    {
-        let actual = final_state
-            .get(x)
-            .map_or_else(|| "no value".to_string(), |v| v.to_string());
-        mismatch = mismatch.or(Some(format!(
-            "`{x}` ends as {actual}, the path predicts {value}"
-        )));
-    } else if final_state.heap != expected_state.heap {
-        mismatch = mismatch.or(Some(format!(
-            "the heap ends as {}, the path predicts {}",
-            final_state.heap, expected_state.heap
-        )));
+    } else if let Some(difference) = state_difference(&expected_state, &final_state) {
+        mismatch = mismatch.or(Some(difference));
     }
     Some(Replay {
         inputs,
@@ -177,5 +164,17 @@ where
         expected_state,
         mismatch,
         cut,
+    })
+}
+
+/// How `actual`, a final state, differs from `expected` (on the variables
+/// `expected` gives, and the heap), if it does.
+pub fn state_difference(expected: &Valuation, actual: &Valuation) -> Option<String> {
+    if let Some((x, value)) = expected.iter().find(|(x, value)| actual.get(x) != Some(*value)) {
+        let found = actual.get(x).map_or_else(|| "no value".to_string(), |v| v.to_string());
+        return Some(format!("`{x}` ends as {found}, the path predicts {value}"));
+    }
+    (actual.heap != expected.heap).then(|| {
+        format!("the heap ends as {}, the path predicts {}", actual.heap, expected.heap)
     })
 }

@@ -1,33 +1,40 @@
 //! LaTeX views for papers and course notes: a concrete run as the sequence
 //! of its configurations with the rule on each arrow, and an exploration as
-//! its compact tree (TikZ, laid out as the SVG view is), the table of its
-//! paths and their traces, all in the paper's notation (`⟨S, σ, φ⟩`, `∧`,
-//! `¬`, `↦`). The body needs `amsmath`, `tikz` and `longtable`;
-//! `--standalone` wraps it in a document that compiles on its own with
-//! `pdflatex`.
+//! its compact tree (`forest`, as a paper typesets a tree: the test at each
+//! fork, `true`/`false` on the edges, each path's condition at its end),
+//! the table of its paths and their traces, all in the paper's notation
+//! (`⟨S, σ, φ⟩`, `∧`, `¬`, `↦`). The output is a fragment to `\input` (its
+//! first line names the packages it needs: `amsmath`, `forest`,
+//! `longtable`); `--standalone` wraps it in a document that compiles on
+//! its own with `pdflatex`.
 
-use super::compact::{compact, MAX_BOXES};
-use super::layout::{Layout, Look, CHAR_WIDTH};
+use super::compact::Box;
+use super::layout::{box_lines, fitted, look, Look};
 use super::{paths_summary, Header};
 use crate::explore::Tree;
 use std::fmt::Write;
 use symex_semantics::eval::ShowValuation;
 
-/// Boxes of the tree drawn in LaTeX, fewer than in SVG: a page is narrower.
-const MAX_TEX_BOXES: usize = MAX_BOXES / 2;
+/// The widest tree typeset, in layout units: the text width of an A4 page
+/// with 2 cm margins (17 cm) in `\ttfamily\scriptsize`, whose character
+/// (3.7 pt) is 7.3 units, less a margin for `forest`'s own spacing.
+const MAX_TEX_WIDTH: f64 = 850.0;
 
-/// TeX points per layout unit: the layout's character advance becomes that
-/// of `\ttfamily\scriptsize` (0.525 em of 7 pt).
-const POINTS: f64 = 0.525 * 7.0 / CHAR_WIDTH;
+/// The packages a run's fragment needs.
+pub const RUN_PACKAGES: &str = "amsmath,amssymb";
+/// The packages a tree's fragment needs.
+pub const TREE_PACKAGES: &str = "amsmath,amssymb,forest,longtable";
 
-/// `body` as a document of its own, or as it is.
-pub fn document(body: &str, standalone: bool) -> String {
+/// `body`, which needs `packages`, as a document of its own (with `title`
+/// as its heading), or as the bare fragment.
+pub fn document(body: &str, title: &str, packages: &str, standalone: bool) -> String {
     if !standalone {
-        return format!("% symex output: needs \\usepackage{{amsmath,tikz,longtable}}\n{body}");
+        return format!("% symex output: needs \\usepackage{{{packages}}}\n{body}");
     }
     format!(
-        "\\documentclass[a4paper]{{article}}\n\\usepackage[T1]{{fontenc}}\n\\usepackage[margin=2cm,landscape]{{geometry}}\n\
-         \\usepackage{{amsmath,amssymb,tikz,longtable}}\n\\begin{{document}}\n{body}\\end{{document}}\n"
+        "\\documentclass[a4paper]{{article}}\n\\usepackage[T1]{{fontenc}}\n\\usepackage[margin=2cm]{{geometry}}\n\
+         \\usepackage{{{packages}}}\n\\begin{{document}}\n\\section*{{{}}}\n{body}\\end{{document}}\n",
+        tex(title)
     )
 }
 
@@ -55,13 +62,9 @@ pub fn run_latex(trace: &[(Option<&'static str>, String)], ending: &str) -> Stri
 
 /// An exploration: the tree, the table of paths, the trace `ρ` of each path.
 pub fn tree_latex(tree: &Tree, header: &Header) -> String {
-    let mut out = format!(
-        "\\section*{{Symbolic execution of \\texttt{{{}}}}}\n{}.\n\n",
-        tex(&header.program),
-        tex(&paths_summary(&tree.stats))
-    );
-    out.push_str(&tikz(tree));
-    out.push_str("\\begin{longtable}{r l p{0.45\\linewidth} p{0.25\\linewidth}}\npath & status & path condition $\\varphi$ & model \\\\ \\hline\n\\endhead\n");
+    let mut out = format!("{}.\n\n", tex(&paths_summary(&tree.stats)));
+    out.push_str(&forest(tree));
+    out.push_str("\\begin{longtable}{r p{0.14\\linewidth} p{0.46\\linewidth} p{0.26\\linewidth}}\npath & status & path condition $\\varphi$ & model \\\\ \\hline\n\\endhead\n");
     for (id, &node) in tree.paths.iter().enumerate() {
         let Some(leaf) = tree.leaf(node) else {
             continue;
@@ -78,9 +81,7 @@ pub fn tree_latex(tree: &Tree, header: &Header) -> String {
             tex(&model)
         );
     }
-    out.push_str(
-        "\\end{longtable}\n\n\\subsection*{Traces $\\rho$}\n\\begin{description}\\raggedright\n",
-    );
+    out.push_str("\\end{longtable}\n\n\\noindent Traces $\\rho$:\n\\begin{description}\\raggedright\n");
     for (id, &node) in tree.paths.iter().enumerate() {
         let trace: Vec<String> = tree
             .trace_to(node)
@@ -98,39 +99,50 @@ pub fn tree_latex(tree: &Tree, header: &Header) -> String {
     out
 }
 
-/// The compact tree as a TikZ picture, shrunk to the width of the text if
-/// wider (never enlarged: a small tree keeps the size of the table's text).
-fn tikz(tree: &Tree) -> String {
-    let root = compact(tree, MAX_TEX_BOXES);
-    let layout = Layout::of(&root);
-    let tops = layout.level_tops(0.0);
-    let mut out = String::from("\\begin{center}\n\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%\n\\begin{tikzpicture}[x=1pt, y=-1pt, every node/.style={draw, rounded corners, align=center, font=\\ttfamily\\scriptsize, inner sep=2pt}]\n");
-    for (id, placed) in layout.boxes.iter().enumerate() {
-        let (x, y) = (
-            placed.center * POINTS,
-            (tops[placed.level] + placed.height / 2.0) * POINTS,
-        );
-        let lines: Vec<String> = placed.lines.iter().map(|line| tex(line)).collect();
-        let style = match placed.kind {
-            Look::Plain => "",
-            Look::Terminated => ", fill=green!8",
-            Look::Error => ", fill=red!10, thick",
-            Look::Cut => ", fill=orange!12",
-            Look::Folded => ", dashed, fill=blue!6",
-            Look::Unexplored => ", dashed",
-        };
-        let _ = writeln!(
-            out,
-            "  \\node[minimum width={:.1}pt{style}] (b{id}) at ({x:.1}, {y:.1}) {{{}}};",
-            placed.width * POINTS,
-            lines.join(" \\\\ ")
-        );
-        if let Some(parent) = placed.parent {
-            let _ = writeln!(out, "  \\draw (b{parent}.south) -- (b{id}.north);");
-        }
-    }
-    out.push_str("\\end{tikzpicture}}\n\\end{center}\n\n");
+/// The compact tree as a `forest`, folded to fit the width of a page.
+fn forest(tree: &Tree) -> String {
+    let (root, _) = fitted(tree, MAX_TEX_WIDTH);
+    let mut out = String::from(
+        "\\begin{center}\n\\begin{forest}\n  for tree={draw, rounded corners, align=center, font=\\ttfamily\\scriptsize, inner sep=2pt, s sep=6pt, l sep=18pt, edge={gray}}\n",
+    );
+    forest_node(&mut out, &root, 1, None);
+    out.push_str("\\end{forest}\n\\end{center}\n\n");
     out
+}
+
+/// One node of the forest and its subtree; `side` says where its edge's
+/// label goes (`left` of a first child's edge, else `right`).
+fn forest_node(out: &mut String, b: &Box, indent: usize, side: Option<&str>) {
+    let lines = box_lines(b);
+    let text: Vec<String> = lines.iter().map(|line| tex(line)).collect();
+    let style = match look(&b.kind) {
+        Look::Fork => "",
+        Look::Terminated => ", fill=green!8",
+        Look::Error => ", fill=red!10, thick",
+        Look::Cut => ", fill=orange!12",
+        Look::Folded => ", dashed, fill=blue!6",
+        Look::Unexplored => ", dashed",
+    };
+    let label = match (&b.edge, side) {
+        (Some(edge), Some(side)) => format!(
+            ", edge label={{node[midway, {side}, font=\\scriptsize\\itshape]{{{}}}}}",
+            tex(edge)
+        ),
+        _ => String::new(),
+    };
+    let pad = "  ".repeat(indent);
+    let _ = write!(out, "{pad}[{{{}}}{style}{label}", text.join("\\\\"));
+    if b.children.is_empty() {
+        out.push_str("]\n");
+        return;
+    }
+    out.push('\n');
+    let last = b.children.len() - 1;
+    for (i, child) in b.children.iter().enumerate() {
+        let side = if i == 0 && last > 0 { "left" } else { "right" };
+        forest_node(out, child, indent + 1, Some(side));
+    }
+    let _ = writeln!(out, "{pad}]");
 }
 
 /// Text in the paper's notation, safe in LaTeX's text mode: special
@@ -166,6 +178,7 @@ pub fn tex(text: &str) -> String {
         ("σ", "$\\sigma$"),
         ("φ", "$\\varphi$"),
         ("ρ", "$\\rho$"),
+        ("δ", "$\\delta$"),
         ("¬", "$\\neg$"),
         ("∧", "$\\wedge$"),
         ("⊥", "$\\bot$"),

@@ -14,6 +14,7 @@ use super::Header;
 use crate::explore::{Finished, Leaf, NodeId, Observer, PathNode, Stats, TraceEntry, Unexplored};
 use std::io::{self, Write};
 use symex_semantics::eval::ShowValuation;
+use symex_semantics::valuation::in_natural_order;
 
 /// Entries of the previous path's trace a trace repeats, at most, before it
 /// names that path for them.
@@ -135,7 +136,8 @@ fn write_path(
     )?;
     writeln!(out, "  φ = {}", leaf.path_condition)?;
     write!(out, "  σ = {{")?;
-    for (i, (x, e)) in leaf.state.iter().enumerate() {
+    let state = in_natural_order(leaf.state.iter().map(|(x, e)| (x, e)));
+    for (i, (x, e)) in state.into_iter().enumerate() {
         write!(out, "{}{x} ↦ {e}", if i == 0 { "" } else { ", " })?;
     }
     writeln!(out, "}}")?;

@@ -13,6 +13,7 @@
 
 mod append;
 mod bounds;
+mod context;
 mod cost;
 mod explain;
 mod fold;
@@ -23,6 +24,7 @@ mod rules;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use context::{Entailment, InContext, Pins};
 pub use explain::Step;
 pub(crate) use fold::offset;
 pub use fold::GuardFolder;

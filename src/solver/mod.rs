@@ -152,7 +152,7 @@ impl Solver {
     /// with the conclusion's negation is unsatisfiable), `Sat` when not,
     /// `Unknown` when Z3 cannot tell in time or a term has no translation.
     /// Checked in a scope of its own, which is popped again.
-    pub fn entails(
+    pub fn entails_exists(
         &mut self,
         premise: &Term,
         conclusion: &Term,
@@ -222,6 +222,32 @@ impl Solver {
         model::valuation(&model, &mut self.encoder, vars)
     }
 
+    /// Whether `context` entails `goal` (`context ∧ ¬goal` unsatisfiable),
+    /// asked in a scope of its own; `None` when Z3 does not know.
+    pub fn entails(&mut self, context: &Term, goal: &Term) -> Option<bool> {
+        self.push();
+        self.assert(context);
+        let answer = match self.check_assuming(&Term::not(goal.clone())) {
+            SatResult::Unsat => Some(true),
+            SatResult::Sat => Some(false),
+            SatResult::Unknown | SatResult::Interrupted => None,
+        };
+        self.pop();
+        answer
+    }
+
+    /// The values Z3 gives `vars` in a model of `condition`, asked in a
+    /// scope of its own and not yet confirmed; `None` without a model.
+    pub fn values_satisfying(&mut self, condition: &Term, vars: &BTreeMap<Name, Sort>) -> Option<Valuation> {
+        self.push();
+        self.assert(condition);
+        let values = (self.check() == SatResult::Sat)
+            .then(|| self.unconfirmed_values(vars))
+            .flatten();
+        self.pop();
+        values
+    }
+
     /// The number of checks so far.
     pub fn calls(&self) -> u64 {
         self.calls
@@ -283,6 +309,12 @@ impl Solver {
             self.z3.assert(&axiom);
             self.axioms.push((axiom, self.scopes.len()));
         }
+    }
+}
+
+impl crate::simplify::Entailment for Solver {
+    fn entails(&mut self, context: &Term, goal: &Term) -> Option<bool> {
+        Solver::entails(self, context, goal)
     }
 }
 

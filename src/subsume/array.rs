@@ -46,7 +46,7 @@ pub fn abstract_arrays(
     shape.numbers.clear();
     let values: BTreeMap<&Name, &Term> = graph.numbers.iter().map(|(x, v)| (x, v)).collect();
     let implied = |solver: &mut Solver, claim: Term| {
-        solver.entails(condition, &claim, &BTreeMap::new()) == SatResult::Unsat
+        solver.entails_exists(condition, &claim, &BTreeMap::new()) == SatResult::Unsat
     };
     for (array, cells) in &graph.arrays {
         let items = algorithm_2(cells, solver, &implied);

@@ -51,7 +51,7 @@ pub fn entails(solver: &mut Solver, new: Side<'_>, stored: Side<'_>, labels: &La
         });
     let conclusion = renaming.apply(&conclusion);
     let (conclusion, bound) = eliminate(conclusion);
-    solver.entails(&premise, &conclusion, &bound) == SatResult::Unsat
+    solver.entails_exists(&premise, &conclusion, &bound) == SatResult::Unsat
 }
 
 /// `val(s, l)`: for each matched pair (`side` picks this state's node),

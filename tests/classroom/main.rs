@@ -4,6 +4,7 @@
 
 mod labs;
 mod latex;
+mod quoted;
 mod snap;
 mod step;
 mod svg;

@@ -283,6 +283,10 @@ impl ConcreteConfiguration for Config {
     fn global_state(&self) -> Valuation {
         self.valuation.clone()
     }
+
+    fn current(&self) -> Option<(&Stmt, Valuation)> {
+        Some((self.code.head()?, self.valuation.clone()))
+    }
 }
 
 impl fmt::Display for Config {

@@ -423,6 +423,10 @@ impl ConcreteConfiguration for Config {
     fn global_state(&self) -> Valuation {
         self.valuation.retain(|x| !super::fresh::is_fresh(x))
     }
+
+    fn current(&self) -> Option<(&Stmt, Valuation)> {
+        Some((self.code.head()?, self.valuation.clone()))
+    }
 }
 
 impl fmt::Display for Config {

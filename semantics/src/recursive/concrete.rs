@@ -481,6 +481,13 @@ impl ConcreteConfiguration for Config {
             .map(|frame| frame.locals.clone())
             .unwrap_or_default()
     }
+
+    fn current(&self) -> Option<(&Stmt, Valuation)> {
+        let frame = self.top()?;
+        let mut values = self.globals.clone();
+        values.extend(frame.locals.iter().map(|(x, v)| (x.clone(), v.clone())));
+        Some((frame.code.head()?, values))
+    }
 }
 
 impl fmt::Display for Config {

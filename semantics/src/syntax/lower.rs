@@ -26,7 +26,7 @@ pub fn lower(
     program: &ast::Program,
     typing: &Typing,
     lines: &LineIndex,
-) -> Result<Program, Diagnostic> {
+) -> Result<(Program, Positions), Diagnostic> {
     let globals = typing
         .globals
         .iter()
@@ -46,6 +46,7 @@ pub fn lower(
         next_loop: 0,
         sites: LoopSites::default(),
         annotations: Annotations::default(),
+        positions: Positions::default(),
     };
     let mut class_decls = BTreeMap::new();
     let mut procedure_decls = BTreeMap::new();
@@ -81,7 +82,7 @@ pub fn lower(
     } else {
         Language::Basic
     };
-    Ok(Program {
+    let program = Program {
         language,
         globals: typing.globals.clone(),
         procedures,
@@ -89,7 +90,8 @@ pub fn lower(
         main,
         loops: lowering.sites,
         annotations: lowering.annotations,
-    })
+    };
+    Ok((program, lowering.positions))
 }
 
 struct Lowering<'t> {
@@ -102,6 +104,25 @@ struct Lowering<'t> {
     next_loop: u32,
     sites: LoopSites,
     annotations: Annotations,
+    positions: Positions,
+}
+
+/// Where each statement of a lowered program starts in the source (line
+/// and column), for messages about a run: a statement is known by its
+/// address in the program's blocks, which live as long as the program, so
+/// statements a semantics makes afresh (inlined method bodies) have none.
+#[derive(Debug, Default)]
+pub struct Positions(HashMap<usize, (usize, usize)>);
+
+impl Positions {
+    fn record(&mut self, statement: &Stmt, at: (usize, usize)) {
+        self.0.insert(statement as *const Stmt as usize, at);
+    }
+
+    /// The line and column where `statement` starts, if it is one of the program's own.
+    pub fn of(&self, statement: &Stmt) -> Option<(usize, usize)> {
+        self.0.get(&(statement as *const Stmt as usize)).copied()
+    }
 }
 
 /// The terms of a body's local variables: its parameters, and `this` in a method.
@@ -275,11 +296,15 @@ impl<'t> Lowering<'t> {
     }
 
     fn block(&mut self, statements: &[ast::Stmt], locals: &Locals) -> Result<Block, Diagnostic> {
-        Ok(statements
+        let block: Block = statements
             .iter()
             .map(|statement| self.statement(statement, locals))
             .collect::<Result<Vec<_>, _>>()?
-            .into())
+            .into();
+        for (lowered, statement) in block.iter().zip(statements) {
+            self.positions.record(lowered, self.lines.position(statement.span.start));
+        }
+        Ok(block)
     }
 
     fn statement(&mut self, statement: &ast::Stmt, locals: &Locals) -> Result<Stmt, Diagnostic> {

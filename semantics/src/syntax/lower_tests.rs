@@ -20,7 +20,7 @@ fn lowered_without_typing(source: &str) -> Diagnostic {
         receivers: Default::default(),
     };
     match lower::lower(&program, &typing, &lines) {
-        Ok(lowered) => panic!("lowered:\n{source}\nas\n{lowered}"),
+        Ok((lowered, _)) => panic!("lowered:\n{source}\nas\n{lowered}"),
         Err(error) => error,
     }
 }

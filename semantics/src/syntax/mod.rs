@@ -25,14 +25,19 @@ mod lower_tests;
 #[cfg(test)]
 mod tests;
 
-pub use diagnostic::{Diagnostic, Span};
+pub use diagnostic::{Diagnostic, LineIndex, Span};
+pub use lower::Positions;
 pub use parser::MAX_DEPTH;
 
 use crate::program::Program;
-use diagnostic::LineIndex;
 
 /// Parses and checks a program of any of the three languages.
 pub fn parse_program(source: &str) -> Result<Program, Diagnostic> {
+    parse_located(source).map(|(program, _)| program)
+}
+
+/// [`parse_program`], with where each of its statements starts.
+pub fn parse_located(source: &str) -> Result<(Program, Positions), Diagnostic> {
     let lines = LineIndex::new(source);
     let program = desugar::desugar(parser::parse(source, &lines)?, source, &lines)?;
     let typing = check::check(&program, &lines)?;

@@ -94,12 +94,15 @@ impl<'a> Parser<'a, '_> {
         self.lines.error(span, message)
     }
 
-    /// "expected WHAT, found TOKEN" at the current token.
+    /// "expected WHAT, found TOKEN" at the current token; at the end of
+    /// input, right after the last token (where the missing text goes, not
+    /// on the empty line after a final newline).
     fn unexpected(&self, what: &str) -> Diagnostic {
-        self.error(
-            self.span(),
-            format!("expected {what}, found {}", self.peek()),
-        )
+        let span = match self.peek() {
+            Tok::Eof => self.previous_end..self.previous_end,
+            _ => self.span(),
+        };
+        self.error(span, format!("expected {what}, found {}", self.peek()))
     }
 
     fn require(&mut self, tok: Tok, context: &str) -> Result<Span, Diagnostic> {
@@ -400,7 +403,13 @@ impl<'a> Parser<'a, '_> {
             );
             statements.push(statement);
             if !self.eat(Tok::Semi) && self.peek() != terminator && !braced {
-                return Err(self.unexpected(&format!("`;` or {terminator}")));
+                return Err(match (self.peek(), &open) {
+                    (Tok::Eof, Some(open)) => {
+                        let at = self.lines.at(open.start);
+                        self.unexpected(&format!("`;` or `}}` to close the block opened at {at}"))
+                    }
+                    _ => self.unexpected(&format!("`;` or {terminator}")),
+                });
             }
         }
         Ok(statements)

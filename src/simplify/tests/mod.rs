@@ -3,6 +3,7 @@
 //! `soundness` checks that it never changes a meaning.
 
 mod append;
+mod context;
 pub(crate) mod generate;
 mod soundness;
 

@@ -1,0 +1,287 @@
+//! Path conditions and states in their simplest form *under the path
+//! condition*: the e-graph rules see one term at a time, so
+//! `len(a) > 0 && !(len(a) > 1 && len(a) > 0)` stays as it is although it
+//! means `len(a) = 1`, and `σ(r) = 8 * k - 35` stays under `k = 5`.
+//!
+//! Contextual rewriting: each conjunct that is not an atom (a disjunction,
+//! a negated conjunction, an implication, a conditional) is rewritten under
+//! the others, as they stand after their own rewriting (so two conjuncts
+//! that imply each other do not both go). An atom of it that a fact of the
+//! context decides is replaced by `true` or `false`: by the rules when the
+//! fact is the atom or its negation, or when the normal form's bounds on
+//! one linear form settle it (`len(a) > 1` decides `len(a) > 0`); otherwise
+//! Z3 is asked whether the context entails the conjunct, then each atom or
+//! its negation, with answers cached. A conjunct that becomes `true` is
+//! subsumed and goes; the conjunction is normalised again (bounds merge:
+//! `len(a) > 0 && len(a) <= 1` is `len(a) = 1`). Atoms themselves are left
+//! to the normal form, which merges bounds on one linear form: asking Z3
+//! about every atom would cost a query per conjunct per path (the `array`
+//! family's `a[3] = x` guards all share `x`).
+//!
+//! A value the condition pins (`k = 5`, `len(a) = 1`) is shown as that
+//! value in every state value other than the variable's own (`k ↦ k`
+//! stays: the input is unchanged).
+
+use super::Simplifier;
+use std::collections::{BTreeSet, HashMap};
+use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
+
+/// Decides entailment for [`InContext`]; the explorer asks Z3.
+pub trait Entailment {
+    /// Whether `context` entails `goal`: `Some(true)` proved, `Some(false)`
+    /// refuted (a model of `context` falsifies `goal`), `None` unknown.
+    fn entails(&mut self, context: &Term, goal: &Term) -> Option<bool>;
+}
+
+/// Entailment answers remembered at most; the cache is emptied when full.
+const CACHE_LIMIT: usize = 4096;
+
+/// Rewrites conditions and values under a path condition, caching the
+/// solver's answers by (context, goal) (term ids are never reused).
+#[derive(Default)]
+pub struct InContext {
+    cache: HashMap<(u64, u64), Option<bool>>,
+}
+
+impl InContext {
+    pub fn new() -> InContext {
+        InContext::default()
+    }
+
+    /// `phi`, a simplified path condition, with each non-atomic conjunct
+    /// rewritten under the others (see the module documentation).
+    pub fn condition(
+        &mut self,
+        phi: &Term,
+        simplifier: &mut Simplifier,
+        solver: &mut dyn Entailment,
+    ) -> Term {
+        if atoms_only(phi) {
+            return phi.clone();
+        }
+        let mut conjuncts = phi.conjuncts();
+        if conjuncts.len() < 2 {
+            return phi.clone();
+        }
+        // The variables of each conjunct as it was: a rewritten conjunct
+        // mentions no more, so a context chosen by them is at worst larger.
+        let vars: Vec<BTreeSet<Name>> = conjuncts.iter().map(|c| c.free_vars().into_keys().collect()).collect();
+        let mut changed = false;
+        for i in 0..conjuncts.len() {
+            if is_atom(&conjuncts[i]) {
+                continue;
+            }
+            let context = related(&conjuncts, &vars, i);
+            if context.is_empty() {
+                continue;
+            }
+            let rewritten = self.rewrite(&conjuncts[i], &context, simplifier, solver);
+            if rewritten != conjuncts[i] {
+                conjuncts[i] = rewritten;
+                changed = true;
+            }
+        }
+        if !changed {
+            return phi.clone();
+        }
+        let conjunction = Term::conjunction(conjuncts.into_iter().filter(|c| !c.is_true()));
+        simplifier.simplify(&conjunction)
+    }
+
+    /// `value` with the inputs `phi` pins replaced by their values, simplified;
+    /// a variable's own value (`x ↦ x`) and literals stay as they are.
+    pub fn value(&self, x: &str, value: &Term, pins: &Pins, simplifier: &mut Simplifier) -> Term {
+        if pins.0.is_empty() || !Pins::may_change(x, value) {
+            return value.clone();
+        }
+        let pinned = replaced(value, &pins.0);
+        if pinned == *value {
+            return value.clone();
+        }
+        simplifier.simplify(&pinned)
+    }
+
+    /// `conjunct` under `context` (the related other conjuncts).
+    fn rewrite(
+        &mut self,
+        conjunct: &Term,
+        context: &[Term],
+        simplifier: &mut Simplifier,
+        solver: &mut dyn Entailment,
+    ) -> Term {
+        let facts: Vec<&Term> = context.iter().filter(|c| is_atom(c)).collect();
+        let mut decided = HashMap::new();
+        for atom in atoms(conjunct) {
+            if let Some(value) = decided_by_rules(&atom, &facts, simplifier) {
+                decided.insert(atom.id(), Term::bool(value));
+            }
+        }
+        let mut rewritten = simplifier.simplify(&replaced(conjunct, &decided));
+        if is_literal(&rewritten) {
+            return rewritten;
+        }
+        let context = Term::conjunction(context.iter().cloned());
+        if self.entails(solver, &context, &rewritten) == Some(true) {
+            return Term::bool(true);
+        }
+        let mut decided = HashMap::new();
+        for atom in atoms(&rewritten) {
+            if self.entails(solver, &context, &atom) == Some(true) {
+                decided.insert(atom.id(), Term::bool(true));
+            } else if self.entails(solver, &context, &Term::not(atom.clone())) == Some(true) {
+                decided.insert(atom.id(), Term::bool(false));
+            }
+        }
+        if !decided.is_empty() {
+            rewritten = simplifier.simplify(&replaced(&rewritten, &decided));
+        }
+        rewritten
+    }
+
+    fn entails(&mut self, solver: &mut dyn Entailment, context: &Term, goal: &Term) -> Option<bool> {
+        let key = (context.id(), goal.id());
+        if let Some(answer) = self.cache.get(&key) {
+            return *answer;
+        }
+        if self.cache.len() >= CACHE_LIMIT {
+            self.cache.clear();
+        }
+        let answer = solver.entails(context, goal);
+        self.cache.insert(key, answer);
+        answer
+    }
+}
+
+/// The inputs a path condition pins to a literal: `x = 5`, `len(a) = 1`.
+#[derive(Default)]
+pub struct Pins(HashMap<u64, Term>);
+
+impl Pins {
+    pub fn of(phi: &Term) -> Pins {
+        let mut pins = HashMap::new();
+        for conjunct in phi.conjuncts() {
+            if let TermKind::Binary(BinOp::Eq, left, right) = conjunct.kind() {
+                for (input, value) in [(left, right), (right, left)] {
+                    let is_input = matches!(input.kind(), TermKind::Var(_, Sort::Int) | TermKind::Len(_));
+                    if is_input && matches!(value.kind(), TermKind::Int(_)) {
+                        pins.insert(input.id(), value.clone());
+                    }
+                }
+            }
+        }
+        Pins(pins)
+    }
+
+    /// Whether pins may change `value`, the value of `x`: not a literal,
+    /// nor the variable's own value (`x ↦ x`: the input is unchanged).
+    pub fn may_change(x: &str, value: &Term) -> bool {
+        let own = matches!(value.kind(), TermKind::Var(y, _) if y.as_ref() == x);
+        !own && !is_literal(value)
+    }
+}
+
+/// Whether each conjunct of `phi` is an atom, read along the left spine of
+/// its conjunctions without collecting them (most path conditions are).
+fn atoms_only(phi: &Term) -> bool {
+    let mut base = phi;
+    while let TermKind::Binary(BinOp::And, left, right) = base.kind() {
+        if !is_atom(right) {
+            return false;
+        }
+        base = left;
+    }
+    is_atom(base)
+}
+
+/// Whether `term` is an atom: a boolean term without connectives.
+fn is_atom(term: &Term) -> bool {
+    match term.kind() {
+        TermKind::Unary(UnOp::Not, _) => false,
+        TermKind::Binary(BinOp::And | BinOp::Or | BinOp::Implies, ..) => false,
+        TermKind::Binary(BinOp::Eq | BinOp::Ne, left, _) => left.sort() != Sort::Bool,
+        TermKind::Ite(..) => false,
+        _ => true,
+    }
+}
+
+fn is_literal(term: &Term) -> bool {
+    matches!(term.kind(), TermKind::Int(_) | TermKind::Bool(_))
+}
+
+/// The atoms of a boolean term, below its connectives, each once.
+fn atoms(term: &Term) -> Vec<Term> {
+    let mut found = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut pending = vec![term.clone()];
+    while let Some(term) = pending.pop() {
+        if !seen.insert(term.id()) || is_literal(&term) {
+            continue;
+        }
+        if is_atom(&term) {
+            found.push(term);
+        } else {
+            pending.extend(term.children().into_iter().filter(|c| c.sort() == Sort::Bool).cloned());
+        }
+    }
+    found
+}
+
+/// The value of `atom` that a fact decides by the rules: the fact itself or
+/// its negation, or bounds the normal form merges to `false`.
+fn decided_by_rules(atom: &Term, facts: &[&Term], simplifier: &mut Simplifier) -> Option<bool> {
+    let vars = atom.free_vars();
+    let related = facts.iter().filter(|f| f.free_vars().keys().any(|x| vars.contains_key(x)));
+    let negation = simplifier.simplify(&Term::not(atom.clone()));
+    for fact in related {
+        if *fact == atom || simplifier.conjoin(fact, &negation).is_false() {
+            return Some(true);
+        }
+        if **fact == negation || simplifier.conjoin(fact, atom).is_false() {
+            return Some(false);
+        }
+    }
+    None
+}
+
+/// The conjuncts other than `conjuncts[i]` that share variables with it,
+/// directly or through one another (the others cannot decide anything in
+/// it), by the variables `vars` of each.
+fn related(conjuncts: &[Term], vars: &[BTreeSet<Name>], i: usize) -> Vec<Term> {
+    let mut wanted = vars[i].clone();
+    let mut taken = vec![false; conjuncts.len()];
+    taken[i] = true;
+    loop {
+        let joining: Vec<usize> = (0..conjuncts.len())
+            .filter(|&j| !taken[j] && !conjuncts[j].is_true() && !vars[j].is_disjoint(&wanted))
+            .collect();
+        if joining.is_empty() {
+            break;
+        }
+        for j in joining {
+            taken[j] = true;
+            wanted.extend(vars[j].iter().cloned());
+        }
+    }
+    taken[i] = false;
+    (0..conjuncts.len()).filter(|&j| taken[j]).map(|j| conjuncts[j].clone()).collect()
+}
+
+/// `term` with each node whose id `replacements` maps replaced, rebuilt
+/// bottom-up once per node.
+fn replaced(term: &Term, replacements: &HashMap<u64, Term>) -> Term {
+    if replacements.is_empty() {
+        return term.clone();
+    }
+    let mut memo: HashMap<u64, Term> = HashMap::new();
+    for node in term.nodes() {
+        let image = match replacements.get(&node.id()) {
+            Some(replacement) => replacement.clone(),
+            None => {
+                let children: Vec<Term> = node.children().iter().map(|c| memo[&c.id()].clone()).collect();
+                node.with_children(&children)
+            }
+        };
+        memo.insert(node.id(), image);
+    }
+    memo.remove(&term.id()).unwrap_or_else(|| term.clone())
+}

@@ -1,0 +1,175 @@
+//! Conditions under themselves ([`InContext`]): the issue's examples, and
+//! soundness — Z3 proves every rewritten path condition equivalent to the
+//! original on random conjunctions whose conjuncts share variables — shown
+//! to catch an entailment that answers "entailed" for "satisfiable", and
+//! failing when too few cases are rewritten by the rules, by the solver, or
+//! lose a conjunct.
+
+use super::generate::{Kind, Shape};
+use crate::commands::simplify::parse_expression;
+use crate::simplify::{Entailment, InContext, Pins, Simplifier};
+use crate::solver::{prove, Proof, SatResult, Solver};
+use quickcheck::{Arbitrary, Gen};
+use symex_semantics::term::{BinOp, Term, UnOp};
+
+const SEED: u64 = 0xC0_4E_E7;
+
+/// The rewritten form of `source`, asking Z3.
+fn under_itself(source: &str) -> String {
+    let term = parse_expression(source).expect("the expression parses");
+    let mut simplifier = Simplifier::new();
+    let simplified = simplifier.simplify(&term);
+    let mut solver = Solver::new(2_000);
+    InContext::new().condition(&simplified, &mut simplifier, &mut solver).to_string()
+}
+
+#[test]
+fn the_issues_examples_read_simply() {
+    assert_eq!(under_itself("len(a) > 0 && n > 1 && !(len(a) > 1 && len(a) > 0)"), "len(a) = 1 && n > 1");
+    assert_eq!(under_itself("len(a) > 1 && n > 2 && !(len(a) > 2 && len(a) > 0)"), "len(a) = 2 && n > 2");
+    // The solver: `x > y && y > 5` entails `x > 3`, which no bound on one form shows.
+    assert_eq!(under_itself("x > y && y > 5 && (x > 3 || z = 1)"), "x > y && y > 5");
+    // A disjunct the others contradict goes.
+    assert_eq!(under_itself("x > y && y > 5 && (x < 2 || z = 1)"), "x > y && y > 5 && z = 1");
+    // Two conjuncts that imply each other: one stays.
+    let one = under_itself("(x > 0 || y > 0) && (y > 0 || x > 1 || x = 1)");
+    assert!(!one.contains("&&"), "{one}");
+}
+
+#[test]
+fn a_pinned_input_is_shown_as_its_value() {
+    let mut simplifier = Simplifier::new();
+    let phi = parse_expression("k = 5 && n > 0").expect("parses");
+    let pins = Pins::of(&phi);
+    let value = parse_expression("8 * k - 35 + n").expect("parses");
+    let context = InContext::new();
+    assert_eq!(context.value("r", &value, &pins, &mut simplifier).to_string(), "n + 5");
+    let own = parse_expression("k").expect("parses");
+    assert_eq!(context.value("k", &own, &pins, &mut simplifier).to_string(), "k");
+}
+
+/// A conjunction of atoms and connectives over `x`, `y`, `b`, `len(a)`
+/// (so that conjuncts share variables), with some random boolean terms.
+#[derive(Clone, Debug)]
+struct Conjunction(Vec<Shape>);
+
+fn atom(g: &mut Gen) -> Shape {
+    let forms = [Shape::Var("x", Kind::Int), Shape::Var("y", Kind::Int), Shape::Len];
+    let form = g.choose(&forms).cloned().unwrap_or(Shape::Len);
+    match u8::arbitrary(g) % 5 {
+        0 => Shape::Var("b", Kind::Bool),
+        1 => Shape::Binary(BinOp::Lt, Box::new(Shape::Var("x", Kind::Int)), Box::new(Shape::Var("y", Kind::Int))),
+        _ => {
+            let op = *g.choose(&BinOp::COMPARISONS).unwrap_or(&BinOp::Lt);
+            Shape::Binary(op, Box::new(form), Box::new(Shape::Int(i64::from(i8::arbitrary(g) % 4))))
+        }
+    }
+}
+
+fn conjunct(g: &mut Gen) -> Shape {
+    let two = |g: &mut Gen| (Box::new(atom(g)), Box::new(atom(g)));
+    match u8::arbitrary(g) % 7 {
+        0 | 1 => atom(g),
+        2 => {
+            let (l, r) = two(g);
+            Shape::Unary(UnOp::Not, Box::new(Shape::Binary(BinOp::And, l, r)))
+        }
+        3 => {
+            let (l, r) = two(g);
+            Shape::Binary(BinOp::Or, l, r)
+        }
+        4 => {
+            let (l, r) = two(g);
+            Shape::Binary(BinOp::Implies, l, r)
+        }
+        5 => Shape::Ite(Box::new(atom(g)), Box::new(atom(g)), Box::new(atom(g))),
+        _ => Shape::generate(g, Kind::Bool, 4),
+    }
+}
+
+impl Arbitrary for Conjunction {
+    fn arbitrary(g: &mut Gen) -> Conjunction {
+        let n = 2 + usize::from(u8::arbitrary(g) % 3);
+        Conjunction((0..n).map(|_| conjunct(g)).collect())
+    }
+}
+
+impl Conjunction {
+    fn term(&self) -> Term {
+        Term::conjunction(self.0.iter().map(Shape::term))
+    }
+}
+
+/// "Entailed" whenever the goal is merely consistent with the context: the
+/// mistake the property must catch.
+struct Satisfiable;
+
+impl Entailment for Satisfiable {
+    fn entails(&mut self, context: &Term, goal: &Term) -> Option<bool> {
+        let mut solver = Solver::new(2_000);
+        solver.assert(context);
+        Some(solver.check_assuming(goal) == SatResult::Sat)
+    }
+}
+
+/// What became of one random conjunction.
+#[derive(Default)]
+struct Counts {
+    cases: usize,
+    rewritten: usize,
+    fewer_conjuncts: usize,
+    by_solver: usize,
+    refuted: Vec<String>,
+}
+
+/// Rewrites random conjunctions with `entailment` and asks Z3 whether
+/// each result is equivalent to the original.
+fn check(entailment: &mut dyn Entailment, cases: usize) -> Counts {
+    let mut g = Gen::from_size_and_seed(8, SEED);
+    let mut counts = Counts::default();
+    for _ in 0..cases {
+        let phi = Conjunction::arbitrary(&mut g).term();
+        let mut simplifier = Simplifier::new();
+        let simplified = simplifier.simplify(&phi);
+        let rewritten = InContext::new().condition(&simplified, &mut simplifier, entailment);
+        let by_rules = InContext::new().condition(&simplified, &mut simplifier, &mut Unknown);
+        counts.cases += 1;
+        if rewritten == simplified {
+            continue;
+        }
+        counts.rewritten += 1;
+        counts.fewer_conjuncts += usize::from(rewritten.conjuncts().len() < simplified.conjuncts().len());
+        counts.by_solver += usize::from(rewritten != by_rules);
+        let equivalent = Term::binary(BinOp::Eq, phi.clone(), rewritten.clone());
+        if let Proof::Counterexample(_) = prove(&equivalent, &phi.free_vars(), 2_000) {
+            counts.refuted.push(format!("{phi}  ~>  {rewritten}"));
+        }
+    }
+    counts
+}
+
+/// No solver at all: only the rules rewrite.
+struct Unknown;
+
+impl Entailment for Unknown {
+    fn entails(&mut self, _: &Term, _: &Term) -> Option<bool> {
+        None
+    }
+}
+
+#[test]
+fn z3_proves_every_rewritten_condition_equivalent() {
+    let mut solver = Solver::new(2_000);
+    let counts = check(&mut solver, 200);
+    assert!(counts.refuted.is_empty(), "refuted (seed {SEED:#x}):\n{}", counts.refuted.join("\n"));
+    assert!(counts.rewritten >= 50, "only {} of {} conditions rewritten", counts.rewritten, counts.cases);
+    assert!(counts.fewer_conjuncts >= 25, "only {} lost a conjunct", counts.fewer_conjuncts);
+    assert!(counts.by_solver >= 25, "only {} needed the solver", counts.by_solver);
+    assert!(counts.rewritten - counts.by_solver >= 15, "only {} by the rules alone", counts.rewritten - counts.by_solver);
+}
+
+#[test]
+fn z3_catches_an_entailment_that_means_satisfiable() {
+    let counts = check(&mut Satisfiable, 200);
+    assert!(!counts.refuted.is_empty(), "no counterexample to the mutant in {} cases", counts.cases);
+}
