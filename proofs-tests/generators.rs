@@ -70,6 +70,7 @@ impl BasicProgram {
             procedures: BTreeMap::new(),
             classes: BTreeMap::new(),
             loops: Default::default(),
+            statements: Default::default(),
             main,
         }))
     }
@@ -451,6 +452,7 @@ impl RecursiveProgram {
             procedures,
             classes: BTreeMap::new(),
             loops: Default::default(),
+            statements: Default::default(),
             main,
         }))
     }

@@ -228,6 +228,7 @@ impl Arbitrary for OoProgram {
         OoProgram(Rc::new(Program {
             classes,
             loops: Default::default(),
+            statements: Default::default(),
             main,
             ..(*program()).clone()
         }))
@@ -246,6 +247,7 @@ impl Arbitrary for OoProgram {
                     .collect();
                 OoProgram(Rc::new(Program {
                     loops: Default::default(),
+                    statements: Default::default(),
                     main: Rc::from(statements),
                     ..(*self.0).clone()
                 }))

@@ -8,6 +8,7 @@ pub mod bound;
 pub mod bench_path;
 pub mod check;
 pub mod compare;
+pub mod concolic;
 pub mod explore;
 pub mod heap;
 pub mod inputs;

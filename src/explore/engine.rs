@@ -71,6 +71,8 @@ struct Pending<C> {
     config: C,
     unfoldings: Unfoldings,
     loops: LoopContext,
+    /// Forks on the path to it ([`Candidate::forks`]).
+    forks: usize,
 }
 
 /// What is known of a pending node, dropped once it is expanded (its
@@ -218,10 +220,9 @@ where
         };
         let root_candidate = Candidate {
             node: root.id,
-            depth: 0,
-            rule: None,
+            ..Candidate::default()
         };
-        let start = (Unfoldings::default(), LoopContext::default());
+        let start = (Unfoldings::default(), LoopContext::default(), 0);
         if let Some(pending) = self.arrive(root, known, initial, start, None)? {
             self.wait(&mut frontier, vec![(root_candidate, pending)])?;
         }
@@ -324,6 +325,7 @@ where
             config,
             unfoldings: waiting.unfoldings.max(&arriving.unfoldings),
             loops: waiting.loops,
+            forks: waiting.forks.max(arriving.forks),
         })
     }
 
@@ -376,6 +378,7 @@ where
             config,
             unfoldings,
             loops,
+            forks,
         } = pending;
         let steps = self
             .hook
@@ -386,8 +389,9 @@ where
             return Ok(Vec::new());
         }
         let mut children = Vec::with_capacity(steps.len());
+        let forks = forks + usize::from(steps.len() > 1);
         for step in steps {
-            let counts = (&unfoldings, &loops);
+            let counts = (&unfoldings, &loops, forks);
             if let Some(child) = self.successor(&node, &known, &config, counts, step)? {
                 children.push(child);
             }
@@ -403,7 +407,7 @@ where
         node: Rc<PathNode>,
         known: Known,
         config: S::Config,
-        (unfoldings, loops): (Unfoldings, LoopContext),
+        (unfoldings, loops, forks): (Unfoldings, LoopContext, usize),
         end: Option<Status>,
     ) -> io::Result<Option<Pending<S::Config>>> {
         let ended = end
@@ -423,6 +427,7 @@ where
                 config,
                 unfoldings,
                 loops,
+                forks,
             })),
         }
     }
@@ -454,7 +459,7 @@ where
         node: &Rc<PathNode>,
         known: &Known,
         config: &S::Config,
-        (unfoldings, loops): (&Unfoldings, &LoopContext),
+        (unfoldings, loops, forks): (&Unfoldings, &LoopContext, usize),
         step: Step<S::Config>,
     ) -> io::Result<Option<(Candidate, Pending<S::Config>)>> {
         let Step {
@@ -511,12 +516,14 @@ where
         let candidate = Candidate {
             node: child.id,
             depth: child.depth,
+            forks,
             rule: Some(rule),
+            ..Candidate::default()
         };
         if let Some(exit) = exit.filter(|_| end.is_none()) {
             self.hook.exited(exit, &child, &next);
         }
-        let pending = self.arrive(child, known, next, (unfoldings, loops), end)?;
+        let pending = self.arrive(child, known, next, (unfoldings, loops, forks), end)?;
         Ok(pending.map(|pending| (candidate, pending)))
     }
 

@@ -27,7 +27,9 @@ pub use merge::Merge;
 pub use node::PathNode;
 pub use observer::{Finished, Observer, TreeRecorder};
 pub use replay::{replay, Replay, Verdict};
-pub use strategy::{Candidate, Priority, Strategy};
+pub use strategy::{Candidate, Priority, Promise, Strategy};
+pub(crate) use bounds::{calls_within, Unfoldings};
+pub(crate) use strategy::Frontier;
 pub use tree::{
     BoundReason, Edge, Join, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree,
     Unexplored, UnknownReason,

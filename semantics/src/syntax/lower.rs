@@ -11,7 +11,8 @@ use super::ast::{self, Expr, ExprKind, StmtKind, Target};
 use super::check::Typing;
 use super::diagnostic::{Diagnostic, LineIndex, Span};
 use crate::program::{
-    self, Block, Class, Language, LoopId, LoopSite, LoopSites, Method, Procedure, Program, Stmt,
+    self, Block, Class, Language, LoopId, LoopSite, LoopSites, Method, Procedure, Program,
+    StatementSites, Stmt,
 };
 use crate::term::{Name, Sort, Term};
 use std::collections::{BTreeMap, HashMap};
@@ -43,6 +44,7 @@ pub fn lower(
         fields,
         next_loop: 0,
         sites: LoopSites::default(),
+        statements: StatementSites::default(),
     };
     let mut class_decls = BTreeMap::new();
     let mut procedure_decls = BTreeMap::new();
@@ -85,6 +87,7 @@ pub fn lower(
         classes,
         main,
         loops: lowering.sites,
+        statements: lowering.statements,
     })
 }
 
@@ -97,6 +100,9 @@ struct Lowering<'t> {
     fields: HashMap<&'t str, Sort>,
     next_loop: u32,
     sites: LoopSites,
+    /// Each statement's position, in the order statements are lowered
+    /// (each before those it contains): [`Program::statements_in_order`].
+    statements: StatementSites,
 }
 
 /// The terms of a body's local variables: its parameters, and `this` in a method.
@@ -219,6 +225,8 @@ impl<'t> Lowering<'t> {
     }
 
     fn statement(&mut self, statement: &ast::Stmt, locals: &Locals) -> Result<Stmt, Diagnostic> {
+        let position = self.lines.position(statement.span.start);
+        self.statements.0.push(position);
         Ok(match &statement.kind {
             StmtKind::Skip => Stmt::Skip,
             StmtKind::Assign(Target::Var(x), value) => {
