@@ -11,6 +11,7 @@
 //! or taken from `PROOFS_SEED`, and printed.
 
 mod checkers_see_everything;
+mod concolic_agrees_with_explore;
 mod corollary_2_2_soundness_assignment;
 mod corollary_3_2_no_locals_in_path_conditions;
 mod corollary_3_4_soundness_assignment;
@@ -27,12 +28,15 @@ mod lemma_4_3_definedness;
 mod lemma_4_4_field_assignment;
 mod lemma_4_4_object_creation;
 mod mutants;
+mod mutated;
 mod oo_generators;
 mod oo_mutants;
 mod oo_programs;
 mod parse_print_roundtrip;
 mod proposition_3_1_no_locals;
 mod recursive_agrees_with_basic;
+mod reference_explorer;
+mod shared_pieces;
 mod symex_check;
 mod theorem_2_3_correctness;
 mod theorem_2_4_completeness;

@@ -12,10 +12,12 @@ pub mod concolic;
 pub mod compare;
 pub mod explore;
 pub mod memory;
+pub mod mutants;
 pub mod report;
 pub mod simplify;
 pub mod solver;
 pub mod step;
+pub mod stop;
 pub mod theorems;
 
 #[global_allocator]

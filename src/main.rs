@@ -7,6 +7,7 @@ use symex::commands::{
     self, bench::BenchArgs, check::CheckArgs, compare::CompareArgs, run::RunArgs,
     simplify::SimplifyArgs, snap::SnapArgs, step::StepArgs, CliError, Common, Exit,
 };
+use symex::stop;
 
 #[derive(Parser)]
 #[command(
@@ -17,6 +18,10 @@ use symex::commands::{
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No status line on standard error (shown, when it is a terminal, for
+    /// commands that run longer than a second).
+    #[arg(long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Subcommand)]
@@ -66,6 +71,11 @@ fn main() -> ExitCode {
     if let Some(budget) = symex::memory::default_budget() {
         symex::memory::set_budget(budget);
     }
+    stop::progress::set_quiet(cli.quiet);
+    // `step` reads Ctrl-C from its line editor; every other command stops on it.
+    if !matches!(cli.command, Command::Step(_)) {
+        stop::signal::install();
+    }
     let worker = std::thread::Builder::new()
         .stack_size(symex::commands::STACK_BYTES)
         .spawn(move || execute(cli.command));
@@ -74,9 +84,12 @@ fn main() -> ExitCode {
         _ => Err(CliError::new("internal error: the command did not finish")),
     };
     match result {
+        Ok(Exit::Failed) => ExitCode::from(Exit::Failed.code()),
+        Ok(_) if stop::interrupted() => ExitCode::from(stop::signal::INTERRUPTED),
         Ok(exit) => ExitCode::from(exit.code()),
+        Err(error) if error.is_closed_output() => ExitCode::from(stop::output::CLOSED),
         Err(error) => {
-            eprintln!("{error}");
+            stop::output::error(error);
             ExitCode::from(2)
         }
     }

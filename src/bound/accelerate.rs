@@ -101,7 +101,7 @@ where
         match solver.check_assuming(&condition) {
             SatResult::Sat => Some(true),
             SatResult::Unsat => Some(false),
-            SatResult::Unknown => None,
+            SatResult::Unknown | SatResult::Interrupted => None,
         }
     })?;
     let witness = match largest {

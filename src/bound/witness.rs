@@ -56,7 +56,7 @@ where
         let mut solver = self.solver();
         match solver.check_assuming(condition) {
             SatResult::Sat => solver.model(self.inputs),
-            SatResult::Unsat | SatResult::Unknown => None,
+            SatResult::Unsat | SatResult::Unknown | SatResult::Interrupted => None,
         }
     }
 

@@ -88,7 +88,7 @@ pub fn command(args: &BoundArgs, out: &mut dyn Write) -> Result<Exit, CliError> 
         cap: args.cap,
         time_limit: args.time_limit_ms.map(Duration::from_millis),
         timeout_ms: args.timeout_ms,
-        assumption: inputs::fixed_condition(&args.fix, &program.globals)?,
+        assumption: inputs::fixed_condition(&args.fix, &program)?,
     };
     let semantics = Options {
         checked_arrays: args.checked_arrays,

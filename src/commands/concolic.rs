@@ -7,13 +7,13 @@ use crate::concolic::coverage::Sites;
 use crate::concolic::run::Systems;
 use crate::concolic::worklist::Order;
 use crate::concolic::{search, ConcolicOptions, Expansion, Goal, Listener, Stop, Summary};
-use crate::explore::{Bounds, Status};
-use crate::report::concolic::{test_file, JsonListener, TextListener};
+use crate::explore::Bounds;
+use crate::report::concolic::{test_file, JsonListener, RunForm, TextListener};
 use crate::theorems::inputs::{random_heap_inputs, random_inputs};
 use clap::{Args, ValueEnum};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::rc::Rc;
 use std::time::Duration;
 use symex_semantics::eval::Valuation;
@@ -148,7 +148,7 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
             GoalArg::Branches => Goal::Branches,
             GoalArg::Paths => Goal::Paths,
         },
-        order,
+        strategy: order.strategy(),
         timeout_ms: args.timeout_ms,
         expansion: Expansion::Generational,
     };
@@ -159,6 +159,16 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
         inputs: program.inputs(),
     };
     let sites = Sites::new(program.clone());
+    let mut form = RunForm {
+        program: loaded.path.clone(),
+        options: Vec::new(),
+    };
+    if let Some(lang) = args.semantics.lang.and_then(|lang| lang.to_possible_value()) {
+        form.options.extend(["--lang".to_string(), lang.get_name().to_string()]);
+    }
+    if args.checked_arrays {
+        form.options.push("--checked-arrays".to_string());
+    }
     let semantics = Options {
         checked_arrays: args.checked_arrays,
     };
@@ -166,15 +176,18 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
         .priority
         .to_possible_value()
         .map_or_else(String::new, |v| v.get_name().to_string());
+    // Text streams to a terminal iteration by iteration: no status line there.
+    let streams = matches!(args.format, ConcolicFormat::Text) && io::stdout().is_terminal();
+    let _progress = (!streams).then(crate::stop::progress::show);
     let summary = match args.format {
         ConcolicFormat::Text => {
-            let mut listener = TextListener::new(io::BufWriter::new(&mut *out), &header, &sites);
+            let mut listener = TextListener::new(io::BufWriter::new(&mut *out), &header, &sites, &form);
             let summary = run(&program, &sites, seeds, &options, choice, semantics, &mut listener)?;
             listener.summary(&summary, args.tests.as_deref())?;
             summary
         }
         ConcolicFormat::Json => {
-            let mut listener = JsonListener::new(&header, &sites);
+            let mut listener = JsonListener::new(&header, &sites, &form);
             let summary = run(&program, &sites, seeds, &options, choice, semantics, &mut listener)?;
             writeln!(out, "{:#}", listener.document(&summary, &priority))?;
             summary
@@ -183,13 +196,10 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
     if let Some(dir) = &args.tests {
         write_tests(dir, &header, &summary)?;
     }
-    let failed = summary
-        .tests
-        .iter()
-        .any(|test| matches!(test.status, Status::Error(_)));
+    let failed = summary.tests.iter().any(|test| test.ending.error().is_some());
     Ok(if failed {
         Exit::Failed
-    } else if summary.flips.undecided > 0 || matches!(summary.stop, Stop::Iterations | Stop::TimeLimit) {
+    } else if summary.flips.undecided > 0 || matches!(summary.stop, Stop::Iterations | Stop::Limit(_)) {
         Exit::Inconclusive
     } else {
         Exit::Done

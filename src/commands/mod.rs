@@ -58,24 +58,37 @@ impl Exit {
 /// Deep programs are parsed and printed on a thread with room to spare.
 pub const STACK_BYTES: usize = 256 << 20;
 
-/// Bad input (exit status 2): one message, already fit for the user.
+/// Why a command did not finish: bad input (exit status 2), with one
+/// message already fit for the user, or its output was closed (exit status
+/// [`crate::stop::output::CLOSED`], no message).
 #[derive(Debug)]
-pub struct CliError(String);
+pub struct CliError(Option<String>);
 
 impl CliError {
     pub fn new(message: impl Into<String>) -> CliError {
-        CliError(message.into())
+        CliError(Some(message.into()))
+    }
+
+    /// Whether the reader of the output went away (nothing to tell anyone).
+    pub fn is_closed_output(&self) -> bool {
+        self.0.is_none()
     }
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0.trim_end())
+        match &self.0 {
+            Some(message) => f.write_str(message.trim_end()),
+            None => f.write_str("the output was closed"),
+        }
     }
 }
 
 impl From<std::io::Error> for CliError {
     fn from(error: std::io::Error) -> CliError {
+        if crate::stop::output::is_closed(&error) {
+            return CliError(None);
+        }
         CliError::new(format!("cannot write the output: {error}"))
     }
 }
@@ -328,9 +341,10 @@ impl Common {
             timeout_ms: self.timeout_ms,
             keep_infeasible: self.keep_infeasible,
             record_configurations: self.format == Format::Dot,
-            assumption: inputs::fixed_condition(&self.fix, &loaded.program.globals)?,
+            assumption: inputs::fixed_condition(&self.fix, &loaded.program)?,
             simplify: !self.no_simplify,
             merge: if self.merge { Merge::Join } else { Merge::Off },
+            shown: Some(loaded.program.inputs().into_keys().collect()),
         };
         if let Some(mb) = self.max_memory_mb {
             crate::memory::set_budget(mb.saturating_mul(1 << 20));

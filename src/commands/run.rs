@@ -3,7 +3,7 @@
 use super::backstop::Backstop;
 use super::language::{with_semantics, Choice, Semantics, Visitor};
 use super::{heap, inputs, load, CliError, Exit, LanguageArg};
-use crate::explore::run::{run, RunEnd, RunLimits};
+use crate::explore::run::{run, RunEnd, RunLimits, MAX_STEPS};
 use crate::report::latex;
 use crate::report::values::{heap_json, valuation_json};
 use clap::{Args, ValueEnum};
@@ -37,7 +37,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub trace: bool,
     /// Stop with outcome `step-limit` after N transitions.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    #[arg(long, value_name = "N", default_value_t = MAX_STEPS)]
     pub max_steps: usize,
     /// Stop with outcome `time-limit` after this long (checked between steps).
     #[arg(long, value_name = "MS")]
@@ -112,7 +112,7 @@ impl Visitor for Execute {
 pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let limit = args.time_limit_ms.map(Duration::from_millis);
     let deadline = limit.map(|limit| Instant::now() + limit);
-    let _backstop = limit.map(|limit| Backstop::arm(limit, "symex run".to_string()));
+    let backstop = limit.map(|limit| Backstop::arm(limit, "symex run".to_string()));
     let loaded = load(&args.file)?;
     let choice = Choice::new(
         &loaded.program,
@@ -137,6 +137,8 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         trace,
     };
     let finished = with_semantics(loaded.program.clone(), choice, options, visitor)?;
+    // Stopped in time: the report is written whole, however long that takes.
+    drop(backstop);
     let (outcome, error, exit) = match finished.end {
         RunEnd::Finished(Outcome::Terminated) => ("terminated", None, Exit::Done),
         RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) => {

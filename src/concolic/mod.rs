@@ -22,7 +22,8 @@ pub mod run;
 pub mod solve;
 pub mod worklist;
 
-use crate::explore::{Bounds, Candidate, Promise, Status};
+use crate::explore::run::RunEnd;
+use crate::explore::{Bounds, Candidate, Limit, Promise, Status, Strategy};
 use crate::solver::Solver;
 use coverage::{Branch, Coverage, Site, Sites};
 use run::{Run, Systems};
@@ -68,7 +69,11 @@ pub struct ConcolicOptions {
     /// At most this many runs.
     pub iterations: Option<usize>,
     pub goal: Goal,
-    pub order: Order,
+    /// The order of the worklist: [`Order::strategy`] for the orders
+    /// `--priority` names, or any [`Strategy`] — a library user's own
+    /// priority is a [`Strategy::Priority`] over what each entry knows
+    /// ([`Candidate`]: depth index, length, rule, coverage).
+    pub strategy: Strategy,
     /// Per solver query.
     pub timeout_ms: u64,
     pub expansion: Expansion,
@@ -80,7 +85,7 @@ impl Default for ConcolicOptions {
             bounds: Bounds::default(),
             iterations: None,
             goal: Goal::Paths,
-            order: Order::DepthIndex,
+            strategy: Order::DepthIndex.strategy(),
             timeout_ms: 10_000,
             expansion: Expansion::Generational,
         }
@@ -94,20 +99,21 @@ pub enum Stop {
     Goal,
     /// `--iterations` runs were made.
     Iterations,
-    /// `--time-limit-ms` passed.
-    TimeLimit,
+    /// `--time-limit-ms` passed, the memory budget ran out, or the user
+    /// pressed Ctrl-C ([`crate::stop::reached`]).
+    Limit(Limit),
     /// No branch is left to negate: every feasible path within the bounds
     /// has been run (unless some branch was undecided).
     WorklistEmpty,
 }
 
 impl Stop {
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> String {
         match self {
-            Stop::Goal => "goal reached",
-            Stop::Iterations => "iteration limit reached",
-            Stop::TimeLimit => "time limit reached",
-            Stop::WorklistEmpty => "worklist empty",
+            Stop::Goal => "goal reached".to_string(),
+            Stop::Iterations => "iteration limit reached".to_string(),
+            Stop::Limit(limit) => limit.to_string(),
+            Stop::WorklistEmpty => "worklist empty".to_string(),
         }
     }
 }
@@ -175,9 +181,12 @@ pub struct Test {
     pub input: Valuation,
     pub choices: Vec<usize>,
     pub rules: Vec<Rule>,
+    /// How the path ends.
     pub status: Status,
     pub steps: usize,
     pub path_condition: Term,
+    /// How the concrete run ends (beyond the path where a bound cut it).
+    pub ending: RunEnd,
     /// The concrete run's final state.
     pub final_state: Valuation,
 }
@@ -248,7 +257,11 @@ where
         sites,
         options,
         solver: Solver::new(options.timeout_ms),
-        worklist: Worklist::new(&options.order.strategy()),
+        inputs: solve::Inputs {
+            globals: sites.program().globals.clone(),
+            read: sites.program().inputs(),
+        },
+        worklist: Worklist::new(&options.strategy),
         coverage: Coverage::default(),
         outcomes: BTreeSet::new(),
         paths: HashMap::new(),
@@ -262,7 +275,7 @@ where
         Ok(stop) => stop,
         Err(why) => return Ok(Err(why)),
     };
-    search.flips.left = search.worklist.len();
+    search.flips.left += search.worklist.len();
     Ok(Ok(Summary {
         iterations: search.iterations,
         tests: search.tests,
@@ -278,6 +291,7 @@ struct Search<'a, 'l, S: TransitionSystem, C: TransitionSystem> {
     sites: &'a Sites,
     options: &'a ConcolicOptions,
     solver: Solver,
+    inputs: solve::Inputs,
     worklist: Worklist<Entry<S::Config>>,
     coverage: Coverage,
     /// The branch taken at every fork any run passed.
@@ -299,9 +313,9 @@ where
 {
     /// Runs the seeds, then negates branches until a stop.
     fn run(&mut self, seeds: Vec<Valuation>, deadline: Option<Instant>) -> io::Result<Result<Stop, String>> {
-        let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
+        let limited = |deadline: Option<Instant>| crate::stop::reached(deadline).map(Stop::Limit);
         for (k, seed) in seeds.into_iter().enumerate() {
-            if let Some(stop) = self.stopped().or(past(deadline).then_some(Stop::TimeLimit)) {
+            if let Some(stop) = self.stopped().or_else(|| limited(deadline)) {
                 return Ok(Ok(stop));
             }
             if let Err(why) = self.iterate(seed, Origin::Seed(k), &[], None)? {
@@ -309,11 +323,8 @@ where
             }
         }
         loop {
-            if let Some(stop) = self.stopped() {
+            if let Some(stop) = self.stopped().or_else(|| limited(deadline)) {
                 return Ok(Ok(stop));
-            }
-            if past(deadline) {
-                return Ok(Ok(Stop::TimeLimit));
             }
             let outcomes = &self.outcomes;
             let Some(entry) = self.worklist.pop(&|entry| candidate(entry, outcomes)) else {
@@ -332,7 +343,7 @@ where
                 &target.next,
                 &target.guard,
                 &entry.run.run.input,
-                &self.sites.program().globals,
+                &self.inputs,
             );
             match solved {
                 Solved::Input { input, pinned } => {
@@ -345,6 +356,12 @@ where
                     }
                 }
                 Solved::Infeasible => self.flips.infeasible += 1,
+                Solved::Interrupted => {
+                    // The branch is left unnegated, as the worklist's are.
+                    self.flips.left += 1;
+                    let stop = limited(deadline).unwrap_or(Stop::Limit(Limit::Interrupted));
+                    return Ok(Ok(stop));
+                }
                 Solved::Undecided(why) => {
                     self.flips.undecided += 1;
                     self.listener.undecided(&Undecided {
@@ -393,6 +410,8 @@ where
             Err(why) => return Ok(Err(why)),
         };
         self.iterations += 1;
+        crate::stop::progress::ran(self.iterations as u64);
+        crate::stop::progress::explored(self.paths.len(), run.choices.len(), self.solver.calls());
         let number = self.iterations;
         let diverged = expected.is_some_and(|prefix| !run.choices.starts_with(prefix));
         let repeated = self.paths.get(&run.choices).copied();
@@ -430,6 +449,7 @@ where
             status: run.status.clone(),
             steps: run.choices.len(),
             path_condition: run.last.path_condition().clone(),
+            ending: run.ending,
             final_state: run.final_state.clone(),
         });
         // The branches at and above the negated one were negated by the

@@ -7,6 +7,7 @@
 //! paths.
 
 use super::coverage::{Coverage, Site, Sites};
+use crate::explore::run::{self as concrete, RunEnd, RunLimits, MAX_STEPS};
 use crate::explore::{calls_within, Bounds, BoundReason, Status, UnknownReason, Unfoldings};
 use symex_semantics::eval::Valuation;
 use symex_semantics::system::{
@@ -64,6 +65,11 @@ pub struct Run<C> {
     pub status: Status,
     /// The last symbolic configuration: its path condition and state.
     pub last: C,
+    /// How the concrete run ends: where the path ends, or, for a path cut
+    /// by a bound, where the run goes on to end alone (within
+    /// [`MAX_STEPS`], as `symex run` would), so that the input is a test
+    /// whose outcome `symex run` reproduces.
+    pub ending: RunEnd,
     /// The concrete run's final state on the globals.
     pub final_state: Valuation,
     pub coverage: Coverage,
@@ -155,6 +161,19 @@ where
             break Status::Bounded(reason);
         }
     };
+    let (ending, concrete) = match &status {
+        Status::Bounded(_) => {
+            let limits = RunLimits::steps(MAX_STEPS.saturating_sub(choices.len()));
+            let rest = concrete::run(systems.concrete, concrete, limits, |_, _| {});
+            (rest.end, rest.last)
+        }
+        Status::Unknown(UnknownReason::IntegerBound) => (RunEnd::IntegerBound, concrete),
+        Status::Unknown(_) => (RunEnd::Stuck, concrete),
+        other => match other.outcome() {
+            Some(outcome) => (RunEnd::Finished(outcome), concrete),
+            None => (RunEnd::Stuck, concrete),
+        },
+    };
     Ok(Run {
         input,
         choices,
@@ -162,6 +181,7 @@ where
         forks,
         status,
         last: symbolic,
+        ending,
         final_state: concrete.global_state(),
         coverage,
     })

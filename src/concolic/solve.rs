@@ -28,6 +28,8 @@ pub enum Solved {
     Infeasible,
     /// Z3 could not decide even with the run's values pinned.
     Undecided(String),
+    /// A limit or Ctrl-C cut the query short ([`crate::stop`]).
+    Interrupted,
 }
 
 /// Inputs given their run values because Z3 could not decide, and why.
@@ -58,22 +60,32 @@ impl fmt::Display for Pinned {
     }
 }
 
+/// The variables of a program an input gives values to.
+pub struct Inputs {
+    /// Every global (each model gives them all).
+    pub globals: BTreeMap<Name, Sort>,
+    /// The globals the program may read before writing them: the others
+    /// keep their values from the run (the defaults), so that a test is
+    /// its inputs alone, as `symex run` takes them.
+    pub read: BTreeMap<Name, Sort>,
+}
+
 /// An input that reaches `target` (a successor at a fork of the run from
-/// `parent`, reached under `guard`), over the program's `inputs`.
+/// `parent`, reached under `guard`).
 pub fn solve<C: SymbolicConfiguration>(
     solver: &mut Solver,
     target: &C,
     guard: &Term,
     parent: &Valuation,
-    inputs: &BTreeMap<Name, Sort>,
+    inputs: &Inputs,
 ) -> Solved {
     let phi = target.path_condition().clone();
     let mut pinned: Vec<Pinned> = Vec::new();
     let mut query = phi.clone();
     loop {
-        match check(solver, &query, inputs) {
+        match check(solver, &query, &inputs.globals) {
             Answer::Sat(model) => {
-                let input = next_input(target, model, parent, &query);
+                let input = next_input(target, model, parent, &query, &inputs.read);
                 return if eval_bool(&phi, &input) == Ok(true) {
                     Solved::Input { input, pinned }
                 } else {
@@ -82,6 +94,7 @@ pub fn solve<C: SymbolicConfiguration>(
                     )
                 };
             }
+            Answer::Interrupted => return Solved::Interrupted,
             Answer::Unsat if pinned.is_empty() => return Solved::Infeasible,
             Answer::Unsat => {
                 let values: Vec<String> = pinned.iter().map(Pinned::to_string).collect();
@@ -104,6 +117,7 @@ pub fn solve<C: SymbolicConfiguration>(
 enum Answer {
     Sat(Valuation),
     Unsat,
+    Interrupted,
     Unknown(String),
 }
 
@@ -116,6 +130,7 @@ fn check(solver: &mut Solver, query: &Term, inputs: &BTreeMap<Name, Sort>) -> An
             None => Answer::Unknown("Z3's model is not confirmed by the evaluator".to_string()),
         },
         SatResult::Unsat => Answer::Unsat,
+        SatResult::Interrupted => Answer::Interrupted,
         SatResult::Unknown => Answer::Unknown(match solver.unsupported() {
             Some(error) => format!("no translation for Z3: {error}"),
             None => "Z3 answered unknown".to_string(),
@@ -126,30 +141,27 @@ fn check(solver: &mut Solver, query: &Term, inputs: &BTreeMap<Name, Sort>) -> An
 }
 
 /// The run's input with the values of `model` for the inputs `query`
-/// mentions; for a program with objects, the model made into inputs alone
-/// (objects are numbered per model, so two cannot be mixed).
+/// mentions; for a program with objects, the model made into inputs (objects
+/// are numbered per model, so two cannot be mixed). Globals that are not
+/// `read` keep the run's values either way.
 fn next_input<C: SymbolicConfiguration>(
     target: &C,
     model: Valuation,
     parent: &Valuation,
     query: &Term,
+    read: &BTreeMap<Name, Sort>,
 ) -> Valuation {
     let with_objects = |v: &Valuation| {
         !v.heap.is_empty() || v.iter().any(|(_, value)| matches!(value, Value::Object(_) | Value::Nil))
     };
-    if with_objects(&model) || with_objects(parent) {
-        let mut input = target.inputs_from(model);
-        for (x, value) in parent.iter() {
-            if input.get(x).is_none() && !matches!(value, Value::Object(_)) {
-                input.insert(x.clone(), value.clone());
-            }
-        }
-        return input;
-    }
-    let mentioned = query.free_vars();
-    let mut input = parent.clone();
-    for (x, value) in model.iter() {
-        if mentioned.contains_key(x) {
+    let (mut input, taken) = if with_objects(&model) || with_objects(parent) {
+        (target.inputs_from(model), None)
+    } else {
+        (model, Some(query.free_vars()))
+    };
+    for (x, value) in parent.iter() {
+        let solved = read.contains_key(x) && taken.as_ref().is_none_or(|taken| taken.contains_key(x));
+        if !solved || input.get(x).is_none() {
             input.insert(x.clone(), value.clone());
         }
     }

@@ -6,7 +6,7 @@ use super::hook::{LoopHook, NoHook, Stop};
 use super::merge::{join, Merge, MergingFrontier};
 use super::node::{Arrival, PathNode};
 use super::observer::{Finished, Observer, TreeRecorder};
-use super::path_solver::{Feasibility, Link, PathSolver};
+use super::path_solver::{Feasibility, Link, PathSolver, Stopped};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{
@@ -15,13 +15,14 @@ use super::tree::{
 };
 use crate::simplify::{GuardFolder, Simplifier};
 use crate::solver::SatResult;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
-use symex_semantics::eval::GroundValues;
+use symex_semantics::eval::{GroundValues, Valuation};
 use symex_semantics::system::{Configuration, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
+use symex_semantics::value::Value;
 
 /// How to explore.
 #[derive(Clone, Debug)]
@@ -44,6 +45,12 @@ pub struct ExploreOptions {
     pub simplify: bool,
     /// Join configurations that meet at the same point (`--merge`).
     pub merge: Merge,
+    /// The globals a model shows, the program's inputs
+    /// ([`Program::inputs`](symex_semantics::program::Program)): every other
+    /// global has its default value in each model, as `run` gives it, so a
+    /// model as printed is the model predicted and replayed. `None` keeps
+    /// the solver's values of every global.
+    pub shown: Option<BTreeSet<Name>>,
 }
 
 impl Default for ExploreOptions {
@@ -57,6 +64,7 @@ impl Default for ExploreOptions {
             assumption: Term::bool(true),
             simplify: true,
             merge: Merge::Off,
+            shown: None,
         }
     }
 }
@@ -85,6 +93,16 @@ struct Known {
     /// `reported` is literally the conjunction of the conditions of the
     /// edges from the root (as [`Term::and`] builds it from `true`).
     literal: bool,
+}
+
+/// What became of one successor.
+enum Next<C> {
+    /// It waits in the frontier.
+    Pending((Candidate, Pending<C>)),
+    /// It was pruned, or its path ended and was reported.
+    Ended,
+    /// The solver was stopped before it could decide it.
+    Stopped,
 }
 
 /// Symbolic execution of `system` from `initial`: the tree of all paths
@@ -338,23 +356,27 @@ where
             .is_some_and(|max| self.stats.paths >= max)
         {
             Some(Limit::MaxPaths)
-        } else if self
-            .deadline
-            .is_some_and(|deadline| Instant::now() >= deadline)
-        {
-            Some(Limit::TimeLimit)
-        } else if crate::memory::exhausted() {
-            Some(Limit::Memory)
         } else {
-            None
+            crate::stop::reached(self.deadline)
         }
     }
 
     /// Records the paths through a pending configuration as cut off by `reason`.
     fn leave_pending(&mut self, pending: &Pending<S::Config>, reason: Limit) {
-        self.hook
-            .stopped(&pending.config, &pending.loops, Stop::Unexplored(reason));
-        self.leave(&pending.node, reason);
+        self.leave_at(&pending.node, &pending.config, &pending.loops, reason);
+    }
+
+    /// Records the paths through `node`, at `config`, as cut off by
+    /// `reason`, and tells the hook.
+    fn leave_at(&mut self, node: &PathNode, config: &S::Config, loops: &LoopContext, reason: Limit) {
+        self.hook.stopped(config, loops, Stop::Unexplored(reason));
+        self.leave(node, reason);
+    }
+
+    /// The limit that stopped the solver (the deadline if the clock has
+    /// not quite reached it here).
+    fn stopped(&self) -> Limit {
+        self.limit().unwrap_or(Limit::TimeLimit)
     }
 
     /// Records the paths through `node` as cut off by `reason`.
@@ -388,12 +410,20 @@ where
             self.end(&node, &known, &config, &loops, stuck)?;
             return Ok(Vec::new());
         }
+        crate::stop::progress::explored(self.stats.paths, node.depth, self.solver.calls());
         let mut children = Vec::with_capacity(steps.len());
         let forks = forks + usize::from(steps.len() > 1);
         for step in steps {
             let counts = (&unfoldings, &loops, forks);
-            if let Some(child) = self.successor(&node, &known, &config, counts, step)? {
-                children.push(child);
+            match self.successor(&node, &known, &config, counts, step)? {
+                Next::Pending(child) => children.push(child),
+                Next::Ended => {}
+                Next::Stopped => {
+                    // The other successors wait with this one, unexplored.
+                    let reason = self.stopped();
+                    self.leave_at(&node, &config, &loops, reason);
+                    break;
+                }
             }
         }
         Ok(children)
@@ -443,13 +473,20 @@ where
         status: Status,
     ) -> io::Result<()> {
         if let Some(reason) = self.limit() {
-            self.hook.stopped(config, loops, Stop::Unexplored(reason));
-            self.leave(node, reason);
+            self.leave_at(node, config, loops, reason);
             return Ok(());
         }
-        let (leaf, from_nodes) = self.finish(node, known, config, status);
-        self.hook.stopped(config, loops, Stop::Ended(&leaf.status));
-        self.report(node, leaf, from_nodes)
+        match self.finish(node, known, config, status) {
+            Ok((leaf, from_nodes)) => {
+                self.hook.stopped(config, loops, Stop::Ended(&leaf.status));
+                self.report(node, leaf, from_nodes)
+            }
+            Err(Stopped) => {
+                let reason = self.stopped();
+                self.leave_at(node, config, loops, reason);
+                Ok(())
+            }
+        }
     }
 
     /// The successor `step` of `config` (at `node`), pending, unless it is
@@ -461,7 +498,7 @@ where
         config: &S::Config,
         (unfoldings, loops, forks): (&Unfoldings, &LoopContext, usize),
         step: Step<S::Config>,
-    ) -> io::Result<Option<(Candidate, Pending<S::Config>)>> {
+    ) -> io::Result<Next<S::Config>> {
         let Step {
             rule,
             guard,
@@ -472,6 +509,7 @@ where
         let mut end = match feasibility.result {
             SatResult::Sat => None,
             SatResult::Unknown => Some(Status::Unknown(UnknownReason::Solver)),
+            SatResult::Interrupted => return Ok(Next::Stopped),
             SatResult::Unsat => {
                 self.stats.pruned += 1;
                 self.observer.pruned(Pruned {
@@ -479,7 +517,7 @@ where
                     rule,
                 })?;
                 if !self.options.keep_infeasible {
-                    return Ok(None);
+                    return Ok(Next::Ended);
                 }
                 Some(Status::Infeasible)
             }
@@ -524,7 +562,7 @@ where
             self.hook.exited(exit, &child, &next);
         }
         let pending = self.arrive(child, known, next, (unfoldings, loops, forks), end)?;
-        Ok(pending.map(|pending| (candidate, pending)))
+        Ok(pending.map_or(Next::Ended, |pending| Next::Pending((candidate, pending))))
     }
 
     /// Adds a node reached under `guard` (folded, and as the rule built
@@ -642,7 +680,7 @@ where
         known: &Known,
         config: &S::Config,
         status: Status,
-    ) -> (Leaf, bool) {
+    ) -> Result<(Leaf, bool), Stopped> {
         let wants_model = !matches!(status, Status::Unknown(_) | Status::Infeasible);
         let path_condition = Term::and(
             self.options.assumption.clone(),
@@ -684,8 +722,8 @@ where
         let conjoined = config.path_condition() == &node.guards || from_nodes;
         let model = if wants_model {
             self.solver
-                .model(&known.link, &path_condition, conjoined)
-                .map(|model| config.inputs_from(model))
+                .model(&known.link, &path_condition, conjoined)?
+                .map(|model| config.inputs_from(self.as_shown(model)))
         } else {
             None
         };
@@ -704,7 +742,19 @@ where
             model,
             prediction,
         };
-        (leaf, from_nodes)
+        Ok((leaf, from_nodes))
+    }
+
+    /// `model` with every global it does not show at its default value.
+    fn as_shown(&self, model: Valuation) -> Valuation {
+        let Some(shown) = &self.options.shown else {
+            return model;
+        };
+        let mut model = model;
+        for (x, sort) in self.inputs.iter().filter(|(x, _)| !shown.contains(*x)) {
+            model.insert(x.clone(), Value::default_of(sort));
+        }
+        model
     }
 
     /// Hands the path ending at `node` to the observer.

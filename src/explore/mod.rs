@@ -26,7 +26,7 @@ pub use hook::{LoopHook, NoHook, Stop};
 pub use merge::Merge;
 pub use node::PathNode;
 pub use observer::{Finished, Observer, TreeRecorder};
-pub use replay::{replay, Replay, Verdict};
+pub use replay::{replay, replay_leaf, Replay, Route, Verdict};
 pub use strategy::{Candidate, Priority, Promise, Strategy};
 pub(crate) use bounds::{calls_within, Unfoldings};
 pub(crate) use strategy::Frontier;

@@ -28,6 +28,7 @@
 use super::ranges::Ranges;
 use super::repair::{candidate, repaired};
 use super::summary::{changed, implies, Summary};
+use crate::mutants::{self, Mutant};
 use crate::solver::{SatResult, Solver};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
@@ -36,6 +37,9 @@ use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::small_map::SmallMap;
 use symex_semantics::term::{Name, Sort, Term};
 use symex_semantics::value::Value;
+
+/// The solver was stopped with the run (its time limit, Ctrl-C) before it answered.
+pub(crate) struct Stopped;
 
 /// The answer for one step: feasibility and, when known, a model of the
 /// path condition extended by the step's guard.
@@ -193,6 +197,11 @@ impl PathSolver {
         // A guard the new one implies is left out of the chain: a loop's
         // bounds `0 < n`, `1 < n`, … leave one guard, not one per unfolding.
         let previous = match inherited {
+            Some(g)
+                if mutants::active(Mutant::StrongerGuardDropped) && implies(&g.guard, guard) =>
+            {
+                g.previous.clone()
+            }
             Some(g) if implies(guard, &g.guard) => g.previous.clone(),
             other => other,
         };
@@ -337,7 +346,8 @@ impl PathSolver {
     }
 
     /// Inputs that satisfy `path_condition`, the path condition of `node`,
-    /// confirmed by the evaluator; `None` when no confirmed model is found.
+    /// confirmed by the evaluator; `None` when no confirmed model is found;
+    /// `Err` when the run was stopped before the solver answered.
     /// `conjoined` says that `path_condition` is literally the conjunction of
     /// the node's guards, so a confirmed model needs no further evaluation.
     pub(crate) fn model(
@@ -345,23 +355,26 @@ impl PathSolver {
         node: &Link,
         path_condition: &Term,
         conjoined: bool,
-    ) -> Option<Valuation> {
+    ) -> Result<Option<Valuation>, Stopped> {
         let known = node.model.as_ref().filter(|model| {
             (conjoined && node.confirmed) || eval_bool(path_condition, model) == Ok(true)
         });
         if let Some(model) = known {
             if model.keys().all(|x| self.inputs.contains_key(x)) {
-                return Some(model.clone());
+                return Ok(Some(model.clone()));
             }
             // The inputs only, over the heap their references point into.
-            return Some(model.retain(|x| self.inputs.contains_key(x)));
+            return Ok(Some(model.retain(|x| self.inputs.contains_key(x))));
         }
         self.sync(node);
         let inputs = &self.inputs;
-        let solver = self.solver.as_mut()?;
+        let Some(solver) = self.solver.as_mut() else {
+            return Ok(None);
+        };
         match solver.check() {
-            SatResult::Sat => solver.model(inputs),
-            SatResult::Unsat | SatResult::Unknown => None,
+            SatResult::Sat => Ok(solver.model(inputs)),
+            SatResult::Unsat | SatResult::Unknown => Ok(None),
+            SatResult::Interrupted => Err(Stopped),
         }
     }
 
@@ -445,7 +458,9 @@ impl PathSolver {
                 if self.slices.len() >= SLICE_CACHE_LIMIT {
                     self.slices.clear();
                 }
-                self.slices.insert(key, (result, values.clone()));
+                if result != SatResult::Interrupted {
+                    self.slices.insert(key, (result, values.clone()));
+                }
                 (result, values)
             }
         };
@@ -596,7 +611,7 @@ fn independent_slice<'n>(
         }
         current = guard.previous.as_deref();
     }
-    loop {
+    while !mutants::active(Mutant::NonTransitiveSlice) {
         let (joining, apart): (Vec<&GuardNode>, Vec<&GuardNode>) = skipped
             .iter()
             .partition(|g| g.vars.keys().any(|x| wanted.contains(x)));

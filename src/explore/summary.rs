@@ -14,6 +14,7 @@
 //!   (the guards on other inputs are satisfied by the confirmed model).
 
 use super::ranges::Range;
+use crate::mutants::{self, Mutant};
 use crate::simplify;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
@@ -33,6 +34,9 @@ pub(crate) struct Interval {
 impl Interval {
     fn meet(&self, other: &Interval) -> Interval {
         let low = match (&self.low, &other.low) {
+            (Some(a), Some(b)) if mutants::active(Mutant::LooserIntervalMeet) => {
+                Some(a.min(b).clone())
+            }
             (Some(a), Some(b)) => Some(a.max(b).clone()),
             (a, b) => a.clone().or_else(|| b.clone()),
         };
@@ -121,7 +125,11 @@ fn allowed(op: BinOp, c: &BigInt) -> Option<Interval> {
             high: Some(c.clone()),
         },
         BinOp::Gt => Interval {
-            low: Some(c + &one),
+            low: Some(if mutants::active(Mutant::IntervalOfGreaterOffByOne) {
+                c.clone()
+            } else {
+                c + &one
+            }),
             high: None,
         },
         BinOp::Ge => Interval {

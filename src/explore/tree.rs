@@ -238,7 +238,8 @@ pub struct Leaf {
     pub prediction: Option<Result<Valuation, String>>,
 }
 
-/// Frontier left unexplored when a global limit stopped the exploration.
+/// Why work stopped before it was done: frontier left unexplored by an
+/// exploration, runs left undone by a checker ([`crate::stop`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Limit {
@@ -248,6 +249,8 @@ pub enum Limit {
     TimeLimit,
     /// The memory budget (`--max-memory-mb`).
     Memory,
+    /// The user's Ctrl-C.
+    Interrupted,
 }
 
 impl fmt::Display for Limit {
@@ -256,6 +259,7 @@ impl fmt::Display for Limit {
             Limit::MaxPaths => "path limit reached",
             Limit::TimeLimit => "time limit reached",
             Limit::Memory => "memory limit reached",
+            Limit::Interrupted => "interrupted",
         })
     }
 }

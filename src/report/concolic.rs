@@ -26,10 +26,21 @@ pub fn branch_text(sites: &Sites, (site, rule): (Option<Site>, Rule)) -> String 
     }
 }
 
+/// How a test is run: `symex run FILE` and the options that choose the
+/// concrete semantics the search ran (`--lang`, `--checked-arrays`).
+pub struct RunForm {
+    pub program: String,
+    pub options: Vec<String>,
+}
+
 /// `symex run FILE --input x=3 --input 'a=[1, 2]'`: the test's inputs as
 /// options (a heap goes in a file of its own, [`heap_json`]).
-pub fn run_command(program: &str, header: &Header, input: &Valuation) -> String {
-    let mut command = format!("symex run {}", quoted(program));
+pub fn run_command(form: &RunForm, header: &Header, input: &Valuation) -> String {
+    let mut command = format!("symex run {}", quoted(&form.program));
+    for option in &form.options {
+        command.push(' ');
+        command.push_str(&quoted(option));
+    }
     for (x, value) in header.inputs_of(input).iter() {
         if matches!(value, symex_semantics::value::Value::Object(_) | symex_semantics::value::Value::Nil) {
             continue;
@@ -54,18 +65,20 @@ fn quoted(text: &str) -> String {
 /// The text view: each iteration as it comes, then coverage, tests and
 /// why the search stopped.
 pub struct TextListener<'a, W: Write> {
-    pub out: W,
-    pub header: &'a Header,
-    pub sites: &'a Sites,
+    out: W,
+    header: &'a Header,
+    sites: &'a Sites,
+    form: &'a RunForm,
     simplifier: Simplifier,
 }
 
 impl<'a, W: Write> TextListener<'a, W> {
-    pub fn new(out: W, header: &'a Header, sites: &'a Sites) -> TextListener<'a, W> {
+    pub fn new(out: W, header: &'a Header, sites: &'a Sites, form: &'a RunForm) -> TextListener<'a, W> {
         TextListener {
             out,
             header,
             sites,
+            form,
             simplifier: Simplifier::new(),
         }
     }
@@ -99,7 +112,7 @@ impl<'a, W: Write> TextListener<'a, W> {
         writeln!(out, "stopped: {}", summary.stop.name())?;
         writeln!(out, "tests:")?;
         for (n, test) in summary.tests.iter().enumerate() {
-            let mut command = run_command(&self.header.program, self.header, &test.input);
+            let mut command = run_command(self.form, self.header, &test.input);
             if self.header.language == Language::Oo {
                 match tests_dir {
                     Some(dir) => command.push_str(&format!(" --heap {}", quoted(&test_file(dir, n)))),
@@ -158,7 +171,8 @@ impl<W: Write> Listener for TextListener<'_, W> {
                 writeln!(self.out, "  new: {}", new_text(self.sites, &it.new))?;
             }
         }
-        Ok(())
+        // Each iteration shows as it ends (a search may run for long).
+        self.out.flush()
     }
 
     fn undecided(&mut self, undecided: &Undecided<'_>) -> io::Result<()> {
@@ -193,9 +207,9 @@ fn fraction(covered: usize, total: usize) -> String {
     format!("{covered} of {total} covered ({percent:.1}%)")
 }
 
-/// `terminated`, `error assertion-failed`, … with the final state.
+/// How the test's run ends, as `symex run` says it, with the final state.
 fn outcome(test: &Test) -> String {
-    format!("{}, final state {}", test.status, ShowValuation(&test.final_state))
+    format!("{}, final state {}", test.ending, ShowValuation(&test.final_state))
 }
 
 /// Where `--tests DIR` writes the `n`-th test (counted from 0).
@@ -212,16 +226,18 @@ pub fn test_json(header: &Header, test: &Test) -> Json {
 pub struct JsonListener<'a> {
     header: &'a Header,
     sites: &'a Sites,
+    form: &'a RunForm,
     iterations: Vec<Json>,
     undecided: Vec<Json>,
     simplifier: Simplifier,
 }
 
 impl<'a> JsonListener<'a> {
-    pub fn new(header: &'a Header, sites: &'a Sites) -> JsonListener<'a> {
+    pub fn new(header: &'a Header, sites: &'a Sites, form: &'a RunForm) -> JsonListener<'a> {
         JsonListener {
             header,
             sites,
+            form,
             iterations: Vec::new(),
             undecided: Vec::new(),
             simplifier: Simplifier::new(),
@@ -242,10 +258,11 @@ impl<'a> JsonListener<'a> {
                 let mut entry = json!({
                     "iteration": test.iteration,
                     "inputs": valuation_json(&self.header.inputs_of(&test.input)),
-                    "status": test.status.name(),
-                    "error": test.status.error().map(|kind| kind.to_string()),
+                    "path_status": test.status.to_string(),
+                    "outcome": test.ending.to_string(),
+                    "error": test.ending.error().map(|kind| kind.to_string()),
                     "final_state": valuation_json(&test.final_state),
-                    "run": run_command(&self.header.program, self.header, &test.input),
+                    "run": run_command(self.form, self.header, &test.input),
                 });
                 if self.header.language == Language::Oo {
                     entry["heap"] = test_json(self.header, test);
