@@ -218,14 +218,17 @@ fn agree<M: Simulation>(simulation: &M, program: &Rc<Program>, bounds: Bounds) -
         simulation.inputs(),
         &ExploreOptions { bounds, ..ExploreOptions::default() },
     );
-    let initial = simulation.symbolic_initial();
-    let start = |v: Valuation| simulation.concrete_initial(&v);
-    let systems = Systems {
-        symbolic: simulation.symbolic(),
-        initial: &initial,
-        concrete: simulation.concrete(),
-        start: &start,
-    };
+    with_systems(simulation, |systems| agree_on(simulation, systems, program, bounds, &tree))
+}
+
+/// [`agree`] once the two systems are put together.
+fn agree_on<M: Simulation>(
+    simulation: &M,
+    systems: &Systems<'_, M::Symbolic, M::Concrete>,
+    program: &Rc<Program>,
+    bounds: Bounds,
+    tree: &symex::explore::Tree,
+) -> Result<(usize, usize), String> {
     let sites = Sites::new(program.clone());
     let mut explored = Paths::new();
     let mut covered = Coverage::default();
@@ -233,11 +236,11 @@ fn agree<M: Simulation>(simulation: &M, program: &Rc<Program>, bounds: Bounds) -
         let leaf = tree.leaf(node).unwrap();
         explored.insert(tree.rules_to(node), leaf.path_condition.clone());
         if let Some(model) = &leaf.model {
-            covered.extend(&run(&systems, &sites, model.clone(), &bounds)?.coverage);
+            covered.extend(&run(systems, &sites, model.clone(), &bounds)?.coverage);
         }
     }
     let options = ConcolicOptions { bounds, ..ConcolicOptions::default() };
-    let summary = search(&systems, &sites, vec![defaults(simulation)], &options, &mut Quiet)
+    let summary = search(systems, &sites, vec![defaults(simulation)], &options, &mut Quiet)
         .map_err(|e| e.to_string())??;
     if summary.stop != Stop::WorklistEmpty {
         return Err(format!("stopped: {}", summary.stop.name()));
@@ -272,6 +275,18 @@ fn agree<M: Simulation>(simulation: &M, program: &Rc<Program>, bounds: Bounds) -
         return Err("full coverage not reported".to_string());
     }
     Ok((reached.len(), by_z3))
+}
+
+/// `body` on the symbolic and concrete systems of `simulation`.
+fn with_systems<M: Simulation, T>(simulation: &M, body: impl FnOnce(&Systems<'_, M::Symbolic, M::Concrete>) -> T) -> T {
+    let initial = simulation.symbolic_initial();
+    let start = |v: Valuation| simulation.concrete_initial(&v);
+    body(&Systems {
+        symbolic: simulation.symbolic(),
+        initial: &initial,
+        concrete: simulation.concrete(),
+        start: &start,
+    })
 }
 
 /// Every input at its default (SPEC §2: 0, false, the empty array).
@@ -316,18 +331,13 @@ fn every_priority_reaches_the_same_paths() {
     let source = std::fs::read_to_string(KING_SEARCH).unwrap();
     let program = Rc::new(symex_semantics::syntax::parse_program(&source).unwrap());
     let simulation = Basic::real(program.clone(), Options::default()).unwrap();
-    let initial = simulation.symbolic_initial();
-    let start = |v: Valuation| simulation.concrete_initial(&v);
-    let systems = Systems {
-        symbolic: simulation.symbolic(),
-        initial: &initial,
-        concrete: simulation.concrete(),
-        start: &start,
-    };
     let deepest = Strategy::Priority(Rc::new(|c: &Candidate| c.forks as i64));
     let options = ConcolicOptions { strategy: deepest, ..ConcolicOptions::default() };
     let sites = Sites::new(program);
-    let summary = search(&systems, &sites, vec![defaults(&simulation)], &options, &mut Quiet).unwrap().unwrap();
+    let seeds = vec![defaults(&simulation)];
+    let summary = with_systems(&simulation, |systems| search(systems, &sites, seeds, &options, &mut Quiet))
+        .unwrap()
+        .unwrap();
     assert_eq!((summary.tests.len(), summary.stop), (11, Stop::WorklistEmpty));
 }
 
