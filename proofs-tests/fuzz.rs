@@ -441,6 +441,7 @@ fn with_boolean_array(program: &Program, index: i64) -> Program {
     Program {
         globals,
         loops: Default::default(),
+        statements: Default::default(),
         main: Rc::from(main),
         annotations: Default::default(),
         ..program.clone()

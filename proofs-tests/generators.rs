@@ -70,6 +70,7 @@ impl BasicProgram {
             procedures: BTreeMap::new(),
             classes: BTreeMap::new(),
             loops: Default::default(),
+            statements: Default::default(),
             main,
             annotations: Default::default(),
         }))
@@ -452,6 +453,7 @@ impl RecursiveProgram {
             procedures,
             classes: BTreeMap::new(),
             loops: Default::default(),
+            statements: Default::default(),
             main,
             annotations: Default::default(),
         }))

@@ -11,6 +11,7 @@
 //! or taken from `PROOFS_SEED`, and printed.
 
 mod checkers_see_everything;
+mod concolic_agrees_with_explore;
 mod corollary_2_2_soundness_assignment;
 mod corollary_3_2_no_locals_in_path_conditions;
 mod corollary_3_4_soundness_assignment;

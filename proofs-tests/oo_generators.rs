@@ -88,6 +88,7 @@ pub fn program() -> Rc<Program> {
         procedures: BTreeMap::new(),
         classes,
         loops: Default::default(),
+        statements: Default::default(),
         main: Rc::from(Vec::new()),
         annotations: Default::default(),
     })

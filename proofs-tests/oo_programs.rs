@@ -233,6 +233,7 @@ impl Arbitrary for OoProgram {
         OoProgram(Rc::new(Program {
             classes,
             loops: Default::default(),
+            statements: Default::default(),
             main,
             annotations: Default::default(),
             ..(*program()).clone()
@@ -252,6 +253,7 @@ impl Arbitrary for OoProgram {
                     .collect();
                 OoProgram(Rc::new(Program {
                     loops: Default::default(),
+                    statements: Default::default(),
                     main: Rc::from(statements),
                     annotations: Default::default(),
                     ..(*self.0).clone()

@@ -8,6 +8,7 @@
 
 pub mod bound;
 pub mod commands;
+pub mod concolic;
 pub mod compare;
 pub mod explore;
 pub mod memory;

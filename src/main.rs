@@ -45,6 +45,11 @@ enum Command {
     /// count of one entry on a feasible path, with a witness input replayed
     /// to it; exact (exit 0) or a lower bound (exit 3).
     Bound(commands::bound::BoundArgs),
+    /// Concolic testing: run inputs concretely with their symbolic path
+    /// conditions, negate branches from a prioritised worklist, report
+    /// coverage and replayable tests (exit 1 if a run ends in an error, 3
+    /// if stopped by a limit or with a branch undecided).
+    Concolic(commands::concolic::ConcolicArgs),
     /// Run the symbolic and concrete semantics side by side on random inputs
     /// and check the paper's theorems on this program (exit 1 on a disagreement).
     Check(CheckArgs),
@@ -108,6 +113,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Replay(args) => commands::replay::command(args, &mut out),
         Command::Verify(args) => commands::verify::command(args, &mut out),
         Command::Bound(args) => commands::bound::command(args, &mut out),
+        Command::Concolic(args) => commands::concolic::command(args, &mut out),
         Command::Check(args) => commands::check::command(args, &mut out),
         Command::Bench(args) => commands::bench::command(args, &mut out),
         Command::Compare(args) => commands::compare::command(args, &mut out),

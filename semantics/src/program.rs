@@ -358,6 +358,8 @@ pub struct Program {
     pub loops: LoopSites,
     /// Invariants and contracts (King 1976 §8), which the semantics ignore.
     pub annotations: Annotations,
+    /// Where each statement is written, for coverage reports.
+    pub statements: StatementSites,
 }
 
 /// Where a loop is written: the line and column of its `while` (or of its
@@ -399,7 +401,53 @@ impl LoopSites {
     }
 }
 
+/// Where each statement of a program is written, `(line, column)`, in
+/// the order [`Program::statements_in_order`] visits them. Empty for a
+/// program built without source (a generated one). Like [`LoopSites`],
+/// all equal: where a statement is written does not change the program.
+#[derive(Clone, Debug, Default)]
+pub struct StatementSites(pub Vec<(usize, usize)>);
+
+impl PartialEq for StatementSites {
+    fn eq(&self, _: &StatementSites) -> bool {
+        true
+    }
+}
+
+impl Eq for StatementSites {}
+
 impl Program {
+    /// Every statement of the program, each before the statements it
+    /// contains: the methods of each class (classes and methods by name),
+    /// the procedures by name, then the main statement — the order in which
+    /// they are printed, parsed and numbered in [`Program::statements`].
+    pub fn statements_in_order(&self) -> Vec<&Stmt> {
+        fn walk<'p>(block: &'p [Stmt], out: &mut Vec<&'p Stmt>) {
+            for stmt in block {
+                out.push(stmt);
+                match stmt {
+                    Stmt::If(_, then, otherwise) => {
+                        walk(then, out);
+                        walk(otherwise, out);
+                    }
+                    Stmt::While(_, _, body) => walk(body, out),
+                    _ => {}
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for class in self.classes.values() {
+            for method in class.methods.values() {
+                walk(&method.body, &mut out);
+            }
+        }
+        for procedure in self.procedures.values() {
+            walk(&procedure.body, &mut out);
+        }
+        walk(&self.main, &mut out);
+        out
+    }
+
     /// The sort of field `f` (field names are global to a program, SPEC §1.4).
     pub fn field_sort(&self, f: &str) -> Option<&Sort> {
         self.classes.values().find_map(|class| class.fields.get(f))

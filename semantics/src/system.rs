@@ -3,7 +3,7 @@
 //! produced it. The explorer, the stepper, test replay and the property
 //! tests are all written against this trait.
 
-use crate::eval::{eval_sharing, EvalError, GroundValues, Valuation};
+use crate::eval::{eval_bool, eval_sharing, EvalError, GroundValues, Valuation};
 use crate::oo::action::Action;
 use crate::program::{Code, Outcome, Point, Stmt};
 use crate::subst::Substitution;
@@ -124,6 +124,18 @@ pub struct Step<C> {
     /// `δ(eσ)`, …); `true` for rules that add none and for concrete rules.
     pub guard: Term,
     pub next: C,
+}
+
+/// Which of the symbolic `successors` a concrete step by `rule`, in a run
+/// from the inputs `v0`, selects: the one by the same rule whose guard `v0`
+/// satisfies. This is the symbolic computation that the proof of Theorem 2.4
+/// (completeness) builds beside a concrete one, and that concolic execution
+/// records. `None` when there is none (a concrete step with no symbolic
+/// counterpart: `assume` violated).
+pub fn selected<C>(successors: &[Step<C>], rule: Rule, v0: &Valuation) -> Option<usize> {
+    successors
+        .iter()
+        .position(|step| step.rule == rule && eval_bool(&step.guard, v0) == Ok(true))
 }
 
 /// A transition system: configurations and their labelled successors.

@@ -8,6 +8,7 @@ pub mod bench_path;
 pub mod bound;
 pub mod check;
 pub mod compare;
+pub mod concolic;
 pub mod desugar;
 pub mod explore;
 pub mod heap;

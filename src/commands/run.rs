@@ -4,7 +4,7 @@ use super::backstop::Backstop;
 use super::language::{with_semantics, Choice, Semantics, Visitor};
 use super::{heap, inputs, load, CliError, Exit, LanguageArg};
 use crate::explore::blame::{blame, headline};
-use crate::explore::run::{run, RunEnd, RunLimits};
+use crate::explore::run::{run, RunEnd, RunLimits, MAX_STEPS};
 use crate::report::latex;
 use crate::report::values::{heap_json, valuation_json};
 use clap::{Args, ValueEnum};
@@ -42,7 +42,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub trace: bool,
     /// Stop with outcome `step-limit` after N transitions.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    #[arg(long, value_name = "N", default_value_t = MAX_STEPS)]
     pub max_steps: usize,
     /// Stop with outcome `time-limit` after this long (checked between steps).
     #[arg(long, value_name = "MS")]

@@ -85,6 +85,8 @@ struct Pending<C> {
     config: C,
     unfoldings: Unfoldings,
     loops: LoopContext,
+    /// Forks on the path to it ([`Candidate::forks`]).
+    forks: usize,
 }
 
 /// What is known of a pending node, dropped once it is expanded (its
@@ -257,10 +259,9 @@ where
         };
         let root_candidate = Candidate {
             node: root.id,
-            depth: 0,
-            rule: None,
+            ..Candidate::default()
         };
-        let start = (Unfoldings::default(), LoopContext::default());
+        let start = (Unfoldings::default(), LoopContext::default(), 0);
         if let Some(pending) = self.arrive(root, known, initial, start, None)? {
             self.wait(&mut frontier, vec![(root_candidate, pending)])?;
         }
@@ -365,6 +366,7 @@ where
             config,
             unfoldings: waiting.unfoldings.max(&arriving.unfoldings),
             loops: waiting.loops,
+            forks: waiting.forks.max(arriving.forks),
         })
     }
 
@@ -423,6 +425,7 @@ where
             config,
             unfoldings,
             loops,
+            forks,
         } = pending;
         let steps = self
             .hook
@@ -434,8 +437,9 @@ where
         }
         crate::stop::progress::explored(self.stats.paths, node.depth, self.solver.calls());
         let mut children = Vec::with_capacity(steps.len());
+        let forks = forks + usize::from(steps.len() > 1);
         for step in steps {
-            let counts = (&unfoldings, &loops);
+            let counts = (&unfoldings, &loops, forks);
             match self.successor(&node, &known, &config, counts, step)? {
                 Next::Pending(child) => children.push(child),
                 Next::Ended => {}
@@ -458,7 +462,7 @@ where
         node: Rc<PathNode>,
         known: Known,
         config: S::Config,
-        (unfoldings, loops): (Unfoldings, LoopContext),
+        (unfoldings, loops, forks): (Unfoldings, LoopContext, usize),
         end: Option<Status>,
     ) -> io::Result<Option<Pending<S::Config>>> {
         let ended = end
@@ -478,6 +482,7 @@ where
                 config,
                 unfoldings,
                 loops,
+                forks,
             })),
         }
     }
@@ -516,7 +521,7 @@ where
         node: &Rc<PathNode>,
         known: &Known,
         config: &S::Config,
-        (unfoldings, loops): (&Unfoldings, &LoopContext),
+        (unfoldings, loops, forks): (&Unfoldings, &LoopContext, usize),
         step: Step<S::Config>,
     ) -> io::Result<Next<S::Config>> {
         let Step {
@@ -579,12 +584,14 @@ where
         let candidate = Candidate {
             node: child.id,
             depth: child.depth,
+            forks,
             rule: Some(rule),
+            ..Candidate::default()
         };
         if let Some(exit) = exit.filter(|_| end.is_none()) {
             self.hook.exited(exit, &child, &next);
         }
-        let pending = self.arrive(child, known, next, (unfoldings, loops), end)?;
+        let pending = self.arrive(child, known, next, (unfoldings, loops, forks), end)?;
         Ok(pending.map_or(Next::Ended, |pending| Next::Pending((candidate, pending))))
     }
 

@@ -31,7 +31,9 @@ pub use observer::{Finished, Observer, TreeRecorder};
 pub use replay::{
     replay, replay_leaf, replay_path, state_difference, Replay, Route, Verdict,
 };
-pub use strategy::{Candidate, Priority, Strategy};
+pub use strategy::{Candidate, Priority, Promise, Strategy};
+pub(crate) use bounds::{calls_within, Unfoldings};
+pub(crate) use strategy::Frontier;
 pub use tree::{
     BoundReason, Edge, Join, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Timings, TraceEntry,
     Tree, Unexplored, UnknownReason,

@@ -1,9 +1,14 @@
 //! Concrete runs: one loop for `symex run`, test replay and the confirmation
 //! of counterexamples.
 
+use std::fmt;
 use std::time::Instant;
-use symex_semantics::program::Outcome;
+use symex_semantics::program::{ErrorKind, Halt, Outcome};
 use symex_semantics::system::{Configuration, Rule, TransitionSystem};
+
+/// The transitions a concrete run takes at most unless told otherwise
+/// (`symex run --max-steps`).
+pub const MAX_STEPS: usize = 1_000_000;
 
 /// How a concrete run stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +24,29 @@ pub enum RunEnd {
     IntegerBound,
     /// Not terminal, yet no rule applies: the inputs do not fit the program.
     Stuck,
+}
+
+impl RunEnd {
+    /// The error the run ended in, if it did.
+    pub fn error(self) -> Option<ErrorKind> {
+        match self {
+            RunEnd::Finished(Outcome::Halted(Halt::Error(kind))) => Some(kind),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for RunEnd {
+    /// As `symex run` names it: `terminated`, `assertion-failed`, `step-limit`, …
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunEnd::Finished(outcome) => write!(f, "{outcome}"),
+            RunEnd::StepLimit => f.write_str("step-limit"),
+            RunEnd::TimeLimit => f.write_str("time-limit"),
+            RunEnd::IntegerBound => f.write_str("integer-bound"),
+            RunEnd::Stuck => f.write_str("stuck"),
+        }
+    }
 }
 
 /// The end of a concrete run.

@@ -8,13 +8,36 @@ use std::fmt;
 use std::rc::Rc;
 use symex_semantics::system::Rule;
 
-/// What a custom priority sees of a configuration waiting to be expanded.
-#[derive(Clone, Copy, Debug)]
+/// What a custom priority sees of a path waiting in a worklist: a
+/// configuration waiting to be expanded (the explorer), or a branch of a
+/// concrete run waiting to be negated (concolic search, `src/concolic/`).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Candidate {
+    /// The explorer's node, or the concolic worklist entry.
     pub node: usize,
+    /// Transitions from the initial configuration: the path's length.
     pub depth: usize,
-    /// The rule that produced the configuration.
+    /// Forks (configurations with more than one successor) the path has
+    /// passed, the one its last step chose at included: the depth index
+    /// of that branch in the tree (ICSOFT 2023, and Godefroid et al.'s
+    /// generational search, promote branches near the root).
+    pub forks: usize,
+    /// The rule that produced the configuration (the negated branch's, in
+    /// concolic search).
     pub rule: Option<Rule>,
+    /// What the path promises for coverage. Concolic search tracks
+    /// coverage; the explorer does not, and leaves this empty.
+    pub coverage: Promise,
+}
+
+/// What a path in a worklist promises for coverage (concolic search).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Promise {
+    /// Its last step takes a branch no run has taken yet.
+    pub new_branch: bool,
+    /// Branches first covered by the run it comes from (SAGE's score of
+    /// a generation, Godefroid et al. 2008).
+    pub score: usize,
 }
 
 /// A priority for [`Strategy::Priority`]: higher is expanded first; ties go
@@ -63,6 +86,9 @@ pub(crate) struct Ranked<T> {
     key: (i64, Reverse<u64>),
     item: T,
 }
+
+/// What [`Frontier::pop_current`] asks of an item: its candidate now.
+pub(crate) type Rescore<'a, T> = &'a dyn Fn(&T) -> Candidate;
 
 impl<T> PartialEq for Ranked<T> {
     fn eq(&self, other: &Self) -> bool {
@@ -132,6 +158,36 @@ impl<T> Frontier<T> {
                 }
             }
             Frontier::Heap(heap, ..) => heap.pop().map(|ranked| ranked.item),
+        }
+    }
+
+    /// The next item by priorities that may have fallen since items were
+    /// added (a branch no longer new once another run covers it): the top
+    /// item is re-scored by `rescore` and put back with its new priority
+    /// while that is lower than it was, keeping its place among equals.
+    /// Priorities that only fall make this pop what a heap re-sorted on
+    /// every change would.
+    pub(crate) fn pop_current(&mut self, rescore: Rescore<'_, T>) -> Option<T> {
+        let Frontier::Heap(heap, priority, _) = self else {
+            return self.pop();
+        };
+        loop {
+            let mut top = heap.pop()?;
+            let now = priority(&rescore(&top.item));
+            if now >= top.key.0 {
+                return Some(top.item);
+            }
+            top.key.0 = now;
+            heap.push(top);
+        }
+    }
+
+    /// How many items wait.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Frontier::Stack(items) | Frontier::Random(items, _) => items.len(),
+            Frontier::Queue(queue) => queue.len(),
+            Frontier::Heap(heap, ..) => heap.len(),
         }
     }
 }

@@ -229,6 +229,9 @@ pub enum UnknownReason {
     NoModel,
     /// The configuration is not terminal yet no rule applies.
     Stuck,
+    /// A concrete run computed an integer beyond the evaluator's bound
+    /// (concolic search).
+    IntegerBound,
 }
 
 impl fmt::Display for UnknownReason {
@@ -237,6 +240,7 @@ impl fmt::Display for UnknownReason {
             UnknownReason::Solver => "solver returned unknown",
             UnknownReason::NoModel => "no confirmed model",
             UnknownReason::Stuck => "no rule applies",
+            UnknownReason::IntegerBound => "an integer beyond the evaluator's bound",
         })
     }
 }

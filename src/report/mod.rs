@@ -2,6 +2,7 @@
 //! JSON, and diagnostics for bad input.
 
 pub mod compact;
+pub mod concolic;
 pub mod diagnostic;
 pub mod dot;
 pub mod json;

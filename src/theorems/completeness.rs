@@ -15,7 +15,7 @@
 use super::cases::Cases;
 use super::simulation::Simulation;
 use symex_semantics::eval::{eval_bool, ShowValuation, Valuation};
-use symex_semantics::system::{Rule, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{selected, Rule, SymbolicConfiguration, TransitionSystem};
 
 /// Theorem 2.4 for the concrete run from the inputs `v0`, followed for at
 /// most `max_steps` steps. Returns the steps checked, by rule (the exempt
@@ -59,11 +59,9 @@ pub fn check_completeness<M: Simulation>(
             return Ok(checked);
         };
         checked.add(step.rule);
-        let counterpart = simulation
-            .symbolic()
-            .successors(&symbolic)
-            .into_iter()
-            .find(|s| s.rule == step.rule && eval_bool(&s.guard, v0) == Ok(true));
+        let mut successors = simulation.symbolic().successors(&symbolic);
+        let counterpart =
+            selected(&successors, step.rule, v0).map(|index| successors.swap_remove(index));
         match counterpart {
             Some(symbolic_step) => symbolic = symbolic_step.next,
             None if step.rule == Rule::AssumptionViolated => return Ok(checked),

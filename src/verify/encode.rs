@@ -33,7 +33,7 @@ use symex_semantics::annotations::{
     check_global, entry_values, labelled_assert, Annotations, Body, Check, CheckKind, Contract,
 };
 use symex_semantics::checked;
-use symex_semantics::program::{Block, Language, LoopId, Program, Stmt};
+use symex_semantics::program::{Block, Language, LoopId, Program, StatementSites, Stmt};
 use symex_semantics::subst::substitute;
 use symex_semantics::system::Options;
 use symex_semantics::term::{Name, Sort, Term};
@@ -152,6 +152,7 @@ pub fn encode(program: &Program, unit: &Unit, treatment: Treatment, options: Opt
                 places: program.annotations.places.clone(),
                 ..Annotations::default()
             },
+            statements: StatementSites::default(),
         }),
         conditions: encoder.conditions,
         cut_points: encoder.cut_points,

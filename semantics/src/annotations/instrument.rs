@@ -11,7 +11,7 @@
 //! arguments (and `this` by the receiver), which is `e`'s value at entry.
 
 use super::{check_global, labelled_assert, Annotations, Contract};
-use crate::program::{Block, LoopId, Program, Stmt};
+use crate::program::{Block, LoopId, Program, StatementSites, Stmt};
 use crate::subst::substitute;
 use crate::term::{Name, Sort, Term};
 use std::collections::BTreeMap;
@@ -159,6 +159,7 @@ pub fn instrument(program: &Program) -> Instrumented {
                 places: program.annotations.places.clone(),
                 ..Annotations::default()
             },
+            statements: StatementSites::default(),
         }),
         checks: instrumenter.checks,
     }

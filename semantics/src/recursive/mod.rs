@@ -87,6 +87,7 @@ mod tests {
             procedures: [("fact".into(), fact)].into_iter().collect(),
             classes: Default::default(),
             loops: Default::default(),
+            statements: Default::default(),
             main: Rc::from(vec![Stmt::Call("fact".into(), vec![int("x")])]),
             annotations: Default::default(),
         })

@@ -12,7 +12,8 @@ use super::check::Typing;
 use super::diagnostic::{Diagnostic, LineIndex, Span};
 use crate::annotations::{old_name, Annotations, Contract, Place};
 use crate::program::{
-    self, Block, Class, Language, LoopId, LoopSite, LoopSites, Method, Procedure, Program, Stmt,
+    self, Block, Class, Language, LoopId, LoopSite, LoopSites, Method, Procedure, Program,
+    StatementSites, Stmt,
 };
 use crate::term::{Name, Sort, Term};
 use std::cell::RefCell;
@@ -47,6 +48,7 @@ pub fn lower(
         sites: LoopSites::default(),
         annotations: Annotations::default(),
         positions: Positions::default(),
+        statements: StatementSites::default(),
     };
     let mut class_decls = BTreeMap::new();
     let mut procedure_decls = BTreeMap::new();
@@ -90,6 +92,7 @@ pub fn lower(
         main,
         loops: lowering.sites,
         annotations: lowering.annotations,
+        statements: lowering.statements,
     };
     Ok((program, lowering.positions))
 }
@@ -104,6 +107,9 @@ struct Lowering<'t> {
     next_loop: u32,
     sites: LoopSites,
     annotations: Annotations,
+    /// Each statement's position, in the order statements are lowered
+    /// (each before those it contains): [`Program::statements_in_order`].
+    statements: StatementSites,
     positions: Positions,
 }
 
@@ -308,6 +314,8 @@ impl<'t> Lowering<'t> {
     }
 
     fn statement(&mut self, statement: &ast::Stmt, locals: &Locals) -> Result<Stmt, Diagnostic> {
+        let position = self.lines.position(statement.span.start);
+        self.statements.0.push(position);
         Ok(match &statement.kind {
             StmtKind::Skip => Stmt::Skip,
             StmtKind::Assign(Target::Var(x), value) => {
