@@ -34,10 +34,16 @@ fn correctness<M: Simulation>(
     path: &Path,
 ) -> Result<Cases, String> {
     let mut k = 0;
-    let feasible = feasible_run(simulation, inputs.0.clone(), path.steps, TIMEOUT_MS, |n| {
-        k += 1;
-        path.choice(k - 1, n)
-    });
+    let feasible = feasible_run(
+        simulation,
+        inputs.0.clone(),
+        path.steps,
+        (TIMEOUT_MS, None),
+        |n| {
+            k += 1;
+            path.choice(k - 1, n)
+        },
+    );
     check_correctness(simulation, &feasible.run, &feasible.model)
 }
 

@@ -13,7 +13,7 @@
 //! (`y := y * y + y` iterated, whose numbers double in size at every step).
 //!
 //! `FUZZ_PROGRAMS` programs (default 12, seconds) from `FUZZ_SEED` (default
-//! drawn at random); the seed is printed, and so are every failure and the
+//! drawn at random), only oo programs with `FUZZ_LANGUAGE=oo`; the seed is printed, and so are every failure and the
 //! exit codes of each command. A long run:
 //! `FUZZ_PROGRAMS=10000 cargo test --release --test proofs fuzz -- --nocapture`
 //! (about a quarter of a second a program in release, two runs side by
@@ -61,6 +61,9 @@ thread_local! {
     static EXITS: RefCell<BTreeMap<String, u64>> = RefCell::default();
     /// The longest time past its time limit each command took (zero if none did).
     static OVERRUNS: RefCell<BTreeMap<String, Duration>> = RefCell::default();
+    /// Printed models run by `run` to their predicted end (outcome, and for
+    /// tests the final state and heap).
+    static REPLAYED: RefCell<u64> = const { RefCell::new(0) };
 }
 
 fn symex(args: &[&str]) -> Result<Ran, String> {
@@ -176,6 +179,13 @@ const CUT: [&str; 3] = ["step-limit", "time-limit", "integer-bound"];
 /// `run` on the inputs of a model: its outcome and error. A model of an oo
 /// program is a heap, given with `--heap`.
 fn replay(program: &Fuzzed, model: &Json, checked: bool) -> Result<(String, Json), String> {
+    let report = run_report(program, model, checked)?;
+    let outcome = report["outcome"].as_str().unwrap_or_default().to_string();
+    Ok((outcome, report["error"].clone()))
+}
+
+/// `run --format json` on the inputs of a model, as printed: its whole report.
+fn run_report(program: &Fuzzed, model: &Json, checked: bool) -> Result<Json, String> {
     let limit = TIME_LIMIT_MS.to_string();
     let mut args = vec![
         "run",
@@ -227,7 +237,7 @@ fn replay(program: &Fuzzed, model: &Json, checked: bool) -> Result<(String, Json
     if program.language == Language::Oo {
         std::fs::remove_file(&heap).map_err(|e| e.to_string())?;
     }
-    Ok((outcome, report["error"].clone()))
+    Ok(report)
 }
 
 /// `explore`: every path with a model replays to its status.
@@ -272,11 +282,14 @@ fn explore(program: &Fuzzed, checked: bool) -> Result<(), String> {
                 path["id"], path["error"], path["model"]
             ));
         }
+        REPLAYED.with(|replayed| *replayed.borrow_mut() += 1);
     }
     Ok(())
 }
 
-/// `tests`: every test replays; the time limit ends it as inconclusive (3).
+/// `tests`: every test replays, and so do its inputs as printed: `run` on
+/// them ends in the printed outcome, final state and final heap; a limit
+/// ends it as inconclusive (3), with the tests made before.
 fn tests(program: &Fuzzed) -> Result<(), String> {
     let file = program.file;
     let limit = TIME_LIMIT_MS.to_string();
@@ -294,19 +307,40 @@ fn tests(program: &Fuzzed) -> Result<(), String> {
     ])?;
     within_limit(&ran, "tests")?;
     expect_code(&ran, &[0, 3], "tests")?;
-    if ran.code == 3 {
-        return Ok(());
-    }
     let report = parsed(&ran, "tests")?;
-    match report["tests"]
+    for test in report["tests"]
         .as_array()
         .ok_or("`tests` printed no tests")?
-        .iter()
-        .find(|t| t["replayed"] != true)
     {
-        Some(test) => Err(format!("a test does not replay: {test}")),
-        None => Ok(()),
+        if test["replayed"] != true {
+            if ran.code == 3 {
+                continue;
+            }
+            return Err(format!("a test does not replay: {test}"));
+        }
+        let printed = if program.language == Language::Oo {
+            &test["heap"]
+        } else {
+            &test["inputs"]
+        };
+        let run = run_report(program, printed, false)?;
+        let outcome = match (run["outcome"].as_str(), run["error"].as_str()) {
+            (Some("error"), Some(error)) => error.to_string(),
+            (outcome, _) => outcome.unwrap_or_default().to_string(),
+        };
+        if CUT.contains(&outcome.as_str()) {
+            continue;
+        }
+        let heap_differs = program.language == Language::Oo && run["heap"] != test["final_heap"];
+        if outcome != test["outcome"] || run["state"] != test["final_state"] || heap_differs {
+            return Err(format!(
+                "the test's printed inputs {printed} run to {outcome}, {} {}; it predicts {}, {} {}",
+                run["state"], run["heap"], test["outcome"], test["final_state"], test["final_heap"]
+            ));
+        }
+        REPLAYED.with(|replayed| *replayed.borrow_mut() += 1);
     }
+    Ok(())
 }
 
 /// `verify`: a counterexample runs into its error (`assertion-failed`, or
@@ -343,6 +377,7 @@ fn verify(program: &Fuzzed) -> Result<(), String> {
             counterexample["inputs"], counterexample["error"]
         ));
     }
+    REPLAYED.with(|replayed| *replayed.borrow_mut() += 1);
     Ok(())
 }
 
@@ -399,6 +434,7 @@ fn with_boolean_array(program: &Program, index: i64) -> Program {
     main.extend(program.main.iter().cloned());
     Program {
         globals,
+        loops: Default::default(),
         main: Rc::from(main),
         ..program.clone()
     }
@@ -409,7 +445,7 @@ fn with_boolean_array(program: &Program, index: i64) -> Program {
 /// `bool[]` input.
 fn program(seed: u64, n: u64) -> Program {
     let mut g = Gen::from_size_and_seed(100, seed.wrapping_add(n));
-    if n % 5 == 4 {
+    if n % 5 == 4 || std::env::var("FUZZ_LANGUAGE").is_ok_and(|language| language == "oo") {
         return (*OoProgram::arbitrary(&mut g).0).clone();
     }
     let program = if n.is_multiple_of(2) {
@@ -424,8 +460,34 @@ fn program(seed: u64, n: u64) -> Program {
     }
 }
 
+/// Heaps `run --heap` must refuse with a message (exit 2), never a panic:
+/// not JSON, a dangling reference, an unknown class, a value of the wrong type.
+const MALFORMED_HEAPS: [&str; 4] = [
+    "{\"objects\": {\"o1\": {\"class\": \"N\"",
+    "{\"objects\": {\"o1\": {\"class\": \"N\", \"next\": \"o7\"}}, \"vars\": {\"x\": \"o1\"}}",
+    "{\"objects\": {\"o2\": {\"class\": \"Q\"}}}",
+    "{\"vars\": {\"x\": 3, \"i\": null}}",
+];
+
+/// `run --heap` with each malformed heap: exit 2 and a message.
+fn malformed_heaps(program: &Fuzzed) -> Result<(), String> {
+    let heap = format!("{}.bad.json", program.file);
+    for text in MALFORMED_HEAPS {
+        std::fs::write(&heap, text).map_err(|e| e.to_string())?;
+        let ran = symex(&["run", program.file, "--heap", &heap])?;
+        expect_code(&ran, &[2], &format!("run --heap {text}"))?;
+        if ran.stderr.trim().is_empty() {
+            return Err(format!("`run --heap {text}` refused it without a word"));
+        }
+    }
+    std::fs::remove_file(&heap).map_err(|e| e.to_string())
+}
+
 fn every_command(program: &Fuzzed, seed: u64) -> Result<(), String> {
     run(program)?;
+    if program.language == Language::Oo {
+        malformed_heaps(program)?;
+    }
     explore(program, false)?;
     explore(program, true)?;
     tests(program)?;
@@ -490,6 +552,8 @@ fn every_command_survives_fuzzed_programs() {
         "longest time past --time-limit-ms {TIME_LIMIT_MS}: {}",
         overruns.join(", ")
     );
+    let replayed = REPLAYED.with(|replayed| replayed.take());
+    println!("printed models replayed to their predicted end: {replayed}");
     assert_eq!(
         failures, 0,
         "{failures} of {programs} fuzzed programs failed (FUZZ_SEED={seed}), printed above"
@@ -498,4 +562,59 @@ fn every_command_survives_fuzzed_programs() {
 
 fn path(file: &Path) -> &str {
     file.to_str().unwrap()
+}
+
+/// Every `.sx` file under `dir`, in name order.
+fn examples(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(examples(&path));
+        } else if path.extension().is_some_and(|ext| ext == "sx") {
+            found.push(path);
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Every paper example and lab program through `explore`, `tests` and
+/// `verify`: each model, test and counterexample they print is run as
+/// printed and must end as predicted (tests: also in the predicted state).
+#[test]
+fn every_printed_model_of_every_example_and_lab_replays() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files: Vec<PathBuf> = ["paper-examples", "labs"]
+        .iter()
+        .flat_map(|dir| examples(&root.join(dir)))
+        .collect();
+    assert!(files.len() >= 50, "only {} examples found", files.len());
+    let mut failures = Vec::new();
+    for file in &files {
+        let source = std::fs::read_to_string(file).unwrap();
+        let Ok(program) = symex_semantics::syntax::parse_program(&source) else {
+            continue;
+        };
+        let fuzzed = Fuzzed {
+            file: path(file),
+            language: program.language,
+        };
+        let checked = [false, true];
+        let outcome = checked
+            .iter()
+            .try_for_each(|&checked| explore(&fuzzed, checked))
+            .and_then(|()| tests(&fuzzed))
+            .and_then(|()| verify(&fuzzed));
+        if let Err(why) = outcome {
+            failures.push(format!("{}: {why}", file.display()));
+        }
+    }
+    let replayed = REPLAYED.with(|replayed| replayed.take());
+    println!(
+        "{} examples, {replayed} printed models replayed",
+        files.len()
+    );
+    assert!(replayed > 100, "only {replayed} printed models replayed");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -69,6 +69,7 @@ impl BasicProgram {
             globals: pool(),
             procedures: BTreeMap::new(),
             classes: BTreeMap::new(),
+            loops: Default::default(),
             main,
         }))
     }
@@ -449,6 +450,7 @@ impl RecursiveProgram {
             globals: pool(),
             procedures,
             classes: BTreeMap::new(),
+            loops: Default::default(),
             main,
         }))
     }

@@ -25,7 +25,9 @@ use crate::mutants::{Mutated, MutatedRecursive, SwappedChoice};
 use crate::{build, catches_on, holds_on, Generated, Real, RealRecursive, Systems, TIMEOUT_MS};
 use quickcheck::TestResult;
 use symex::explore::run::{run, RunEnd, RunLimits};
-use symex::explore::{explore, replay, Bounds, ExploreOptions, Leaf, Status, Tree, UnknownReason};
+use symex::explore::{
+    explore, replay, Bounds, ExploreOptions, Leaf, Merge, Status, Tree, UnknownReason,
+};
 use symex::solver::{break_encoding, Mutant, SatResult, Solver};
 use symex::theorems::Simulation;
 use symex_semantics::eval::{eval, eval_bool};
@@ -36,7 +38,9 @@ use symex_semantics::term::Term;
 /// How many leaves are checked pairwise (the first ones found).
 const PAIRED_LEAVES: usize = 8;
 
-fn explored<M: Simulation>(simulation: &M) -> Tree {
+/// The tree of `simulation`'s program within small bounds, its
+/// configurations merged as `merge` says.
+pub fn explored<M: Simulation>(simulation: &M, merge: Merge) -> Tree {
     let bounds = Bounds {
         unfold: 2,
         depth: 400,
@@ -46,6 +50,7 @@ fn explored<M: Simulation>(simulation: &M) -> Tree {
     let options = ExploreOptions {
         bounds,
         timeout_ms: TIMEOUT_MS,
+        merge,
         ..ExploreOptions::default()
     };
     explore(
@@ -56,7 +61,7 @@ fn explored<M: Simulation>(simulation: &M) -> Tree {
     )
 }
 
-fn leaves(tree: &Tree) -> Vec<(usize, &Leaf)> {
+pub fn leaves(tree: &Tree) -> Vec<(usize, &Leaf)> {
     tree.paths
         .iter()
         .filter_map(|&node| tree.leaf(node).map(|leaf| (node, leaf)))
@@ -162,11 +167,23 @@ fn inputs_partitioned<M: Simulation>(
 }
 
 fn king<M: Systems, P: Generated>(program: P, inputs: Inputs) -> TestResult {
+    king_merging::<M, P>(program, inputs, Merge::Off)
+}
+
+/// King's properties of the tree explored with `merge`.
+pub fn king_merging<M: Systems, P: Generated>(
+    program: P,
+    inputs: Inputs,
+    merge: Merge,
+) -> TestResult {
     let simulation = match build::<M>(&program, false) {
         Ok(simulation) => simulation,
         Err(error) => return error,
     };
-    let tree = explored(&simulation);
+    let tree = explored(&simulation, merge);
+    if tree.stats.merges > 0 {
+        distribution::record_case("join");
+    }
     for node in &tree.nodes {
         if let Some(edge) = &node.edge {
             distribution::record_case(edge.rule);

@@ -87,6 +87,7 @@ pub fn program() -> Rc<Program> {
         globals: globals(),
         procedures: BTreeMap::new(),
         classes,
+        loops: Default::default(),
         main: Rc::from(Vec::new()),
     })
 }

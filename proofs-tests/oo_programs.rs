@@ -1,7 +1,8 @@
 //! Random well-typed programs of §4's language over the pool of
 //! `oo_generators`: the classes `N` and `P`, with one or two methods of `N`
 //! (`m0`, `m1`, each `(u: N, w: int)` returning an `N` or an `int`; `m1`
-//! may call `m0`, so calls nest but never recurse), and a main statement
+//! may call `m0`, so calls nest but never recurse; bodies may read the
+//! globals `i` and `y`), and a main statement
 //! over the globals with variable and field assignments through possibly
 //! aliased references, object creation into variables and fields, method
 //! calls on heap expressions (`x.next.m0(y, i)`), `if`s, loops bounded by
@@ -171,6 +172,10 @@ fn method(g: &mut Gen, name: &str, result: Sort, calls: &[Signature]) -> Method 
     let params = vec![(Name::from("u"), node()), (Name::from("w"), Sort::Int)];
     let mut vars = params.clone();
     vars.push(("this".into(), node()));
+    // A body may read globals (never write them): the globals `i` and `y`,
+    // so that some global is read only in a method (issue 29: it is an input).
+    vars.push(("i".into(), Sort::Int));
+    vars.push(("y".into(), node()));
     let mut draw = Draw::in_scope(g, vars, params.clone());
     let mut budget = 1 + draw.below(STATEMENT_BUDGET / 2);
     let mut body = Vec::new();
@@ -227,6 +232,7 @@ impl Arbitrary for OoProgram {
         let main = Rc::from(draw.block(&mut budget, 2, &calls, true));
         OoProgram(Rc::new(Program {
             classes,
+            loops: Default::default(),
             main,
             ..(*program()).clone()
         }))
@@ -244,6 +250,7 @@ impl Arbitrary for OoProgram {
                     .map(|(_, s)| s.clone())
                     .collect();
                 OoProgram(Rc::new(Program {
+                    loops: Default::default(),
                     main: Rc::from(statements),
                     ..(*self.0).clone()
                 }))

@@ -31,8 +31,15 @@ fn the_basic_paper_examples_pass_with_and_without_checked_arrays() {
     ] {
         let program = example(&format!("basic/{name}"));
         for checked in [false, true] {
-            let report =
-                check_program(program.clone(), program.language, options(checked), 5, 7).unwrap();
+            let report = check_program(
+                program.clone(),
+                program.language,
+                options(checked),
+                5,
+                7,
+                None,
+            )
+            .unwrap();
             assert!(report.passed(), "{name}:\n{report}");
             // Random indices seldom fall inside random arrays: under checked
             // arrays an assignment may always leave through `array-out-of-bound`.
@@ -56,8 +63,15 @@ fn the_recursive_paper_examples_pass() {
         "fibonacci.sx",
     ] {
         let program = example(&format!("recursive/{name}"));
-        let report =
-            check_program(program.clone(), program.language, options(false), 3, 7).unwrap();
+        let report = check_program(
+            program.clone(),
+            program.language,
+            options(false),
+            3,
+            7,
+            None,
+        )
+        .unwrap();
         assert!(report.passed(), "{name}:\n{report}");
         assert!(
             report.to_string().contains("Theorem 3.5 (Correctness)"),

@@ -26,7 +26,7 @@ pub fn correctness<M: Systems, P: Generated, const CHECKED: bool>(
         Err(error) => return error,
     };
     let mut k = 0;
-    let feasible = feasible_run(&simulation, inputs.0, path.steps, TIMEOUT_MS, |n| {
+    let feasible = feasible_run(&simulation, inputs.0, path.steps, (TIMEOUT_MS, None), |n| {
         k += 1;
         path.choice(k - 1, n)
     });

@@ -28,7 +28,7 @@ fn theorem(condition: Condition, rho: &Trace, v: &Configuration) -> TestResult {
     equivalent(&rho.0, &phi, &v.0)
 }
 
-fn real(rho: Trace, v: Configuration) -> TestResult {
+pub fn real(rho: Trace, v: Configuration) -> TestResult {
     note_aliasing(&rho.0, &v.0);
     theorem(condition, &rho, &v)
 }
@@ -41,7 +41,7 @@ fn without_delta_of_tests(rho: Trace, v: Configuration) -> TestResult {
     theorem(condition_without_delta_of_tests, &rho, &v)
 }
 
-type Property = fn(Trace, Configuration) -> TestResult;
+pub type Property = fn(Trace, Configuration) -> TestResult;
 
 #[test]
 fn theorem_4_5_holds_incrementally() {

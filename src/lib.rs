@@ -7,14 +7,17 @@
 #![allow(rustdoc::private_intra_doc_links)]
 
 pub mod bench;
+pub mod bound;
 pub mod commands;
 pub mod compare;
 pub mod explore;
 pub mod memory;
+pub mod mutants;
 pub mod report;
 pub mod simplify;
 pub mod solver;
 pub mod step;
+pub mod stop;
 pub mod theorems;
 
 #[global_allocator]

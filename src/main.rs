@@ -7,6 +7,7 @@ use symex::commands::{
     self, bench::BenchArgs, check::CheckArgs, compare::CompareArgs, run::RunArgs,
     simplify::SimplifyArgs, snap::SnapArgs, step::StepArgs, CliError, Common, Exit,
 };
+use symex::stop;
 
 #[derive(Parser)]
 #[command(
@@ -17,6 +18,10 @@ use symex::commands::{
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No status line on standard error (shown, when it is a terminal, for
+    /// commands that run longer than a second).
+    #[arg(long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Subcommand)]
@@ -31,6 +36,10 @@ enum Command {
     /// Prove every assertion on every path (exit 0), or give a counterexample
     /// (exit 1); exit 3 when a bound or the solver left some path undecided.
     Verify(Common),
+    /// Every loop's inner bound (Zhao et al. 2017): the largest iteration
+    /// count of one entry on a feasible path, with a witness input replayed
+    /// to it; exact (exit 0) or a lower bound (exit 3).
+    Bound(commands::bound::BoundArgs),
     /// Run the symbolic and concrete semantics side by side on random inputs
     /// and check the paper's theorems on this program (exit 1 on a disagreement).
     Check(CheckArgs),
@@ -57,6 +66,11 @@ fn main() -> ExitCode {
     if let Some(budget) = symex::memory::default_budget() {
         symex::memory::set_budget(budget);
     }
+    stop::progress::set_quiet(cli.quiet);
+    // `step` reads Ctrl-C from its line editor; every other command stops on it.
+    if !matches!(cli.command, Command::Step(_)) {
+        stop::signal::install();
+    }
     let worker = std::thread::Builder::new()
         .stack_size(symex::commands::STACK_BYTES)
         .spawn(move || execute(cli.command));
@@ -65,9 +79,12 @@ fn main() -> ExitCode {
         _ => Err(CliError::new("internal error: the command did not finish")),
     };
     match result {
+        Ok(Exit::Failed) => ExitCode::from(Exit::Failed.code()),
+        Ok(_) if stop::interrupted() => ExitCode::from(stop::signal::INTERRUPTED),
         Ok(exit) => ExitCode::from(exit.code()),
+        Err(error) if error.is_closed_output() => ExitCode::from(stop::output::CLOSED),
         Err(error) => {
-            eprintln!("{error}");
+            stop::output::error(error);
             ExitCode::from(2)
         }
     }
@@ -81,6 +98,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Explore(args) => commands::explore::command(args, &mut out),
         Command::Tests(common) => commands::tests::command(common, &mut out),
         Command::Verify(common) => commands::verify::command(common, &mut out),
+        Command::Bound(args) => commands::bound::command(args, &mut out),
         Command::Check(args) => commands::check::command(args, &mut out),
         Command::Bench(args) => commands::bench::command(args, &mut out),
         Command::Compare(args) => commands::compare::command(args, &mut out),

@@ -170,10 +170,10 @@ fn check_ends_at_its_overall_time_limit_with_an_explicit_status() {
         &["--runs", "1000000000", "--time-limit-ms", "300"],
     );
     assert_eq!(status(&output), 3);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let text = stdout(&output);
     assert!(
-        stderr.contains("symex check: time limit reached"),
-        "{stderr}"
+        text.contains("runs: time limit reached; the results below are of those runs"),
+        "{text}"
     );
 }
 
@@ -399,6 +399,33 @@ fn explore_fix_gives_inputs_concrete_values() {
     // `n = 2 && 0 < n && 1 < n && !(2 < n)`, its bounds on `n` merged.
     assert_eq!(paths[0]["path_condition"], "n = 2");
     assert_eq!(report["stats"]["pruned"], 3);
+}
+
+#[test]
+fn fixing_a_variable_that_is_no_input_is_refused_with_the_reason() {
+    let output = on("explore", "z := 1;\ny := z + x\n", &["--fix", "z=3"]);
+    assert_eq!(status(&output), 2);
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        message.contains("`z` is not an input of the program") && message.contains("(inputs: x)"),
+        "{message}"
+    );
+}
+
+/// An oo program whose assertion depends on a global (`p`) that only a
+/// method body reads.
+const METHOD_GLOBAL: &str = "class C { field f: int; method m() { if p { this.f := 1 } else { this.f := 2 }; return this.f } }\nvar c: C, p: bool;\ny := c.m();\nassert y = 2\n";
+
+#[test]
+fn a_global_read_only_in_a_method_is_in_the_printed_counterexample() {
+    let output = on("verify", METHOD_GLOBAL, &["--format", "json"]);
+    assert_eq!(status(&output), 1, "{}", stdout(&output));
+    let heap = json(&output)["counterexample"]["inputs"].clone();
+    assert_eq!(heap["vars"]["p"], true, "{heap}");
+    let file = program(&heap.to_string());
+    let replayed = on("run", METHOD_GLOBAL, &["--heap", file.to_str().unwrap()]);
+    assert_eq!(status(&replayed), 1, "{}", stdout(&replayed));
+    assert!(stdout(&replayed).starts_with("assertion-failed"));
 }
 
 #[test]

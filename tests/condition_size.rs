@@ -3,7 +3,7 @@
 //! in `paper-examples/` runs it) are at least halved against
 //! `--no-simplify`, in geometric mean over the examples. Deterministic: it
 //! counts characters, it times nothing. `cargo test --test condition_size
-//! -- --nocapture` prints the table of the README.
+//! -- --nocapture` prints the table of docs/simplifier.md.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -357,6 +357,9 @@ pub fn euclidean_div_mod(x: &BigInt, y: &BigInt) -> (BigInt, BigInt) {
         return (BigInt::zero(), x.clone());
     }
     let (q, r) = x.div_mod_floor(y);
+    if crate::mutants::active(crate::mutants::Mutant::DivisionFloorsNegativeDivisor) {
+        return (q, r);
+    }
     if r.is_negative() {
         // Only reachable for y < 0: floor remainder has the sign of y.
         (q + 1, r - y)

@@ -87,6 +87,11 @@ impl Heap {
     /// `0`, `false`), and its identity, the first one not in use.
     pub fn allocate(&self, class: &Name, fields: &BTreeMap<Name, Sort>) -> (Oid, Heap) {
         let o = Oid(self.objects.keys().next_back().map_or(1, |last| last.0 + 1));
+        let o = if crate::mutants::active(crate::mutants::Mutant::NewObjectNumberedByCount) {
+            Oid(self.objects.len() as u32 + 1)
+        } else {
+            o
+        };
         let fields = fields
             .iter()
             .map(|(f, sort)| (f.clone(), Value::default_of(sort)))

@@ -3,8 +3,10 @@
 //! rest of the input, and `len(a)` included). A model lists these and no
 //! others: `x := 1` has no input, King's SEARCH has `a` and `x`.
 //!
-//! A may-read-before-must-write analysis over the statements, with each
-//! procedure summarised by a fixpoint (procedures may be recursive).
+//! A may-read-before-must-write analysis over everything the program can
+//! execute: the main statement, and the bodies of the procedures and
+//! methods it may call (a method may read globals it cannot write), each
+//! summarised by a fixpoint (calls may be recursive).
 
 use crate::program::{Block, Program, Stmt, Target};
 use crate::term::{Name, Sort, Term};
@@ -48,15 +50,22 @@ impl Program {
     }
 }
 
+/// Code a statement can call: a procedure, or a class's method.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Callee {
+    Procedure(Name),
+    Method(Name, Name),
+}
+
 struct Analysis<'a> {
     program: &'a Program,
-    procedures: BTreeMap<Name, Effect>,
+    callees: BTreeMap<Callee, Effect>,
 }
 
 impl<'a> Analysis<'a> {
-    /// Summarises every procedure: from "reads nothing, writes everything"
-    /// the summaries only grow in reads and shrink in writes, so iterating
-    /// to a fixpoint terminates.
+    /// Summarises every procedure and method: from "reads nothing, writes
+    /// everything" the summaries only grow in reads and shrink in writes,
+    /// so iterating to a fixpoint terminates.
     fn new(program: &'a Program) -> Analysis<'a> {
         let top = Effect {
             reads: BTreeSet::new(),
@@ -64,24 +73,37 @@ impl<'a> Analysis<'a> {
         };
         let procedures = program
             .procedures
-            .keys()
-            .map(|p| (p.clone(), top.clone()))
-            .collect();
+            .iter()
+            .map(|(p, procedure)| (Callee::Procedure(p.clone()), &procedure.body));
+        let methods = program.classes.iter().flat_map(|(c, class)| {
+            class
+                .methods
+                .iter()
+                .map(move |(m, method)| (Callee::Method(c.clone(), m.clone()), &method.body))
+        });
+        let bodies: Vec<(Callee, &Block)> = procedures.chain(methods).collect();
         let mut analysis = Analysis {
             program,
-            procedures,
+            callees: bodies
+                .iter()
+                .map(|(callee, _)| (callee.clone(), top.clone()))
+                .collect(),
         };
         loop {
-            let next: BTreeMap<Name, Effect> = program
-                .procedures
+            let next: BTreeMap<Callee, Effect> = bodies
                 .iter()
-                .map(|(p, procedure)| (p.clone(), analysis.block(&procedure.body)))
+                .map(|(callee, body)| (callee.clone(), analysis.block(body)))
                 .collect();
-            if next == analysis.procedures {
+            if next == analysis.callees {
                 return analysis;
             }
-            analysis.procedures = next;
+            analysis.callees = next;
         }
+    }
+
+    /// What calling `callee` does to the globals (nothing for an unknown one).
+    fn call(&self, callee: Callee) -> Effect {
+        self.callees.get(&callee).cloned().unwrap_or_default()
     }
 
     fn block(&self, block: &Block) -> Effect {
@@ -131,22 +153,24 @@ impl<'a> Analysis<'a> {
                 let once = self.reading(&[b]).then(self.block(body));
                 self.reading(&[b]).or(once)
             }
-            Stmt::Call(p, args) => {
-                let body = self.procedures.get(p).cloned().unwrap_or_default();
-                self.reading(&args.iter().collect::<Vec<_>>()).then(body)
-            }
+            Stmt::Call(p, args) => self
+                .reading(&args.iter().collect::<Vec<_>>())
+                .then(self.call(Callee::Procedure(p.clone()))),
             Stmt::Assert(e) | Stmt::Assume(e) | Stmt::Return(_, e) => self.reading(&[e]),
             Stmt::FieldAssign(object, _, e) => self.reading(&[object, e]),
             Stmt::New(target, _) => self.writing(target),
             Stmt::MethodCall {
                 target,
                 receiver,
+                class,
+                method,
                 args,
-                ..
             } => {
                 let mut terms = vec![receiver];
                 terms.extend(args);
-                self.reading(&terms).then(self.writing(target))
+                self.reading(&terms)
+                    .then(self.call(Callee::Method(class.clone(), method.clone())))
+                    .then(self.writing(target))
             }
         }
     }
@@ -198,6 +222,24 @@ mod tests {
     fn procedures_are_summarised_through_recursion() {
         let source = "proc p(k) { if k > 0 { s := s + g; p(k - 1) } }\nproc q() { t := 0 }\ns := 0; q(); p(n); r := t";
         assert_eq!(inputs(source), vec!["g", "n"]);
+    }
+
+    #[test]
+    fn a_global_read_only_in_a_method_body_is_an_input() {
+        let source = "class C { field f: int; method m() { if p { this.f := 1 } else { this.f := 2 }; return this.f } }\nvar c: C, p: bool;\ny := c.m()";
+        assert_eq!(inputs(source), vec!["c", "p"]);
+    }
+
+    #[test]
+    fn methods_are_summarised_through_the_methods_they_call() {
+        let source = "class C { method m(k: int) { k := this.n(k); return k }\n method n(k: int) { if k > 0 { k := this.m(k - 1) } else { k := g }; return k } }\nvar c: C;\ny := c.m(3)";
+        assert_eq!(inputs(source), vec!["c", "g"]);
+    }
+
+    #[test]
+    fn a_method_nobody_calls_adds_no_input() {
+        let source = "class C { method m() { return g } }\nvar c: C;\ng := 1;\ny := c.m()";
+        assert_eq!(inputs(source), vec!["c"]);
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod eval;
 pub mod heap;
 pub mod inputs;
 pub mod memo;
+pub mod mutants;
 pub mod oo;
 pub mod print;
 pub mod program;

@@ -205,6 +205,41 @@ impl Code {
     pub fn single(stmt: Stmt) -> Code {
         Code::empty().push(&Rc::from(vec![stmt]))
     }
+
+    /// Adds where this code stands to `point`: each block it runs (the
+    /// program's own, shared, so a block is known by its address) and how
+    /// far into it.
+    pub fn extend_point(&self, point: &mut Point) {
+        let mut current = self;
+        while let Some(segment) = &current.0 {
+            point
+                .segments
+                .push((Rc::as_ptr(&segment.block).cast::<Stmt>() as usize, segment.from));
+            point.remaining += segment.block.len() - segment.from;
+            current = &segment.rest;
+        }
+    }
+}
+
+/// Where a configuration stands, for state merging: the statement still to
+/// run, known by the blocks it comes from (two configurations at equal
+/// points run the same statement, in the same stack of frames), and how
+/// many statements are left at the top level of each block.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Point {
+    segments: Vec<(usize, usize)>,
+    /// Statements left, counted at the top level of every block: a step
+    /// that runs a statement other than an `if`, a `while` or a call lowers
+    /// it, so configurations that meet again after a fork are the ones
+    /// furthest behind.
+    pub remaining: usize,
+}
+
+impl Point {
+    /// Separates the frames of a stack.
+    pub fn end_frame(&mut self) {
+        self.segments.push((0, 0));
+    }
 }
 
 /// `P(ū) :: S` (§3).
@@ -241,6 +276,47 @@ pub struct Program {
     pub procedures: BTreeMap<Name, Procedure>,
     pub classes: BTreeMap<Name, Class>,
     pub main: Block,
+    /// Where each loop is written, for reports that name loops.
+    pub loops: LoopSites,
+}
+
+/// Where a loop is written: the line and column of its `while` (or of its
+/// label), and the label `L: while …`, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopSite {
+    pub line: usize,
+    pub column: usize,
+    pub label: Option<String>,
+}
+
+impl fmt::Display for LoopSite {
+    /// `3:5`, or `L (3:5)` for a labelled loop.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.label {
+            Some(label) => write!(f, "{label} ({}:{})", self.line, self.column),
+            None => write!(f, "{}:{}", self.line, self.column),
+        }
+    }
+}
+
+/// The sites of a program's loops. Where a loop is written does not change
+/// what the program means: all sites are equal, so a program printed and
+/// parsed again is the same program.
+#[derive(Clone, Debug, Default)]
+pub struct LoopSites(pub BTreeMap<LoopId, LoopSite>);
+
+impl PartialEq for LoopSites {
+    fn eq(&self, _: &LoopSites) -> bool {
+        true
+    }
+}
+
+impl Eq for LoopSites {}
+
+impl LoopSites {
+    pub fn get(&self, id: LoopId) -> Option<&LoopSite> {
+        self.0.get(&id)
+    }
 }
 
 impl Program {

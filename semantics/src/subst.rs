@@ -44,6 +44,35 @@ impl Substitution {
         mapped
     }
 
+    /// The join of `self` and `other` (state merging): `value(x, e1, e2)` at
+    /// every `x` where the two differ, a variable missing from one side
+    /// being its own value there.
+    pub fn join(
+        &self,
+        other: &Substitution,
+        value: &mut dyn FnMut(&Name, &Term, &Term) -> Term,
+    ) -> Substitution {
+        let mut joined = self.clone();
+        let own = |x: &Name, present: &Term| Term::var(x, present.sort());
+        for (x, e1) in self.0.iter() {
+            match other.0.get(x) {
+                Some(e2) if e2 == e1 => {}
+                Some(e2) => {
+                    joined.0.insert(x.clone(), value(x, e1, e2));
+                }
+                None => {
+                    joined.0.insert(x.clone(), value(x, e1, &own(x, e1)));
+                }
+            }
+        }
+        for (x, e2) in other.0.iter() {
+            if !self.0.contains_key(x) {
+                joined.0.insert(x.clone(), value(x, &own(x, e2), e2));
+            }
+        }
+        joined
+    }
+
     /// The pairs where σ differs from the identity, in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&Name, &Term)> {
         self.0.iter()

@@ -5,7 +5,7 @@
 
 use crate::eval::{eval_sharing, EvalError, GroundValues, Valuation};
 use crate::oo::action::Action;
-use crate::program::{Outcome, Stmt};
+use crate::program::{Code, Outcome, Point, Stmt};
 use crate::subst::Substitution;
 use crate::term::{Name, Term};
 use std::fmt;
@@ -116,6 +116,12 @@ pub trait Configuration {
 
     /// The largest number of active calls of any one procedure (`--unfold`).
     fn max_active_calls(&self) -> usize;
+
+    /// How many frames the stack holds (one for the main statement): a
+    /// loop runs anew in each call of its procedure.
+    fn frames(&self) -> usize {
+        1
+    }
 }
 
 /// How often the most frequent of `callees` occurs: the active calls of the
@@ -184,6 +190,49 @@ pub trait SymbolicConfiguration: Configuration {
     /// The trace `ρ` of a system that records one (§4), whose configurations
     /// are `⟨S, ρ⟩` with the path condition `path(ρ)`; `None` for `⟨S, σ, φ⟩`.
     fn trace(&self) -> Option<Vec<Action>> {
+        None
+    }
+
+    /// Where the configuration stands, for state merging; `None` for one
+    /// that does not merge (an unfolding, whose path condition is its trace's).
+    fn point(&self) -> Option<Point> {
+        None
+    }
+
+    /// The configuration at the point of `self` and `other` (their points
+    /// are equal) with the path condition `phi` and, at every variable
+    /// whose values differ, `value(x, v1, v2)`; `None` where [`Self::point`] is.
+    fn join(
+        &self,
+        _other: &Self,
+        _phi: Term,
+        _value: &mut dyn FnMut(&Name, &Term, &Term) -> Term,
+    ) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
+    /// The statements still to run, the active frame's first and then each
+    /// caller's; `None` where the configuration does not list them.
+    fn continuation(&self) -> Option<Vec<&Stmt>> {
+        None
+    }
+
+    /// This configuration with the code `code` makes of its own, the
+    /// globals `updates` rebound and the path condition `phi` (the start of
+    /// a loop body over fresh values, the exit of a loop summarised at
+    /// once); `None` where the configuration has no such form (frames, traces).
+    fn rebuilt(
+        &self,
+        _code: &dyn Fn(&Code) -> Code,
+        _updates: &[(Name, Term)],
+        _phi: Term,
+    ) -> Option<Self>
+    where
+        Self: Sized,
+    {
         None
     }
 

@@ -11,9 +11,7 @@ pub mod path;
 
 use crate::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use crate::commands::{CliError, Method};
-use crate::explore::{
-    explore_into, Bounds, ExploreOptions, Finished, Observer, PathNode, Pruned, Stats, Unexplored,
-};
+use crate::explore::{Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats, Unexplored, explore_into};
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::text::TextReport;
 use crate::report::Header;
@@ -76,6 +74,9 @@ pub struct Measurement {
     pub size: usize,
     /// How path conditions were computed (`forward`, `wp`).
     pub method: &'static str,
+    /// Explored with state merging; `merges` configurations joined.
+    pub merged: bool,
+    pub merges: usize,
     pub paths: usize,
     pub expected_paths: u64,
     pub models: usize,
@@ -171,13 +172,14 @@ struct Run {
     bytes: u64,
 }
 
-/// Depth first, unfolding each loop exactly as far as the family needs.
-fn options(family: Family, n: usize) -> ExploreOptions {
+/// Depth first (or merged), unfolding each loop exactly as far as the family needs.
+fn options(family: Family, n: usize, merge: Merge) -> ExploreOptions {
     ExploreOptions {
         bounds: Bounds {
             unfold: family.unfold(n),
             ..Bounds::default()
         },
+        merge,
         ..ExploreOptions::default()
     }
 }
@@ -189,6 +191,7 @@ fn run_once(
     n: usize,
     method: Option<Method>,
     output: BenchOutput,
+    merge: Merge,
 ) -> Result<Run, CliError> {
     let start = Instant::now();
     let cpu_start = thread_cpu_time();
@@ -235,7 +238,7 @@ fn run_once(
         time: Duration::ZERO,
         models: 0,
     };
-    let options = options(family, n);
+    let options = options(family, n, merge);
     let visitor = Explored {
         inputs: &program.globals,
         options: &options,
@@ -301,18 +304,20 @@ impl Visitor for Explored<'_> {
     }
 }
 
-/// Runs `family` at size `n` `repeat` times with `method`; the median run is reported.
+/// Runs `family` at size `n` `repeat` times with `method` (merged where
+/// `merge` says); the median run is reported.
 pub fn measure(
     family: Family,
     n: usize,
     method: Option<Method>,
     repeat: usize,
     output: BenchOutput,
+    merge: Merge,
 ) -> Result<Measurement, CliError> {
     reset_peak_memory();
     let mut runs = Vec::new();
     for _ in 0..repeat.max(1) {
-        runs.push(run_once(family, n, method, output)?);
+        runs.push(run_once(family, n, method, output, merge)?);
     }
     runs.sort_by_key(|run| run.total);
     let run = runs.swap_remove(runs.len() / 2);
@@ -322,6 +327,8 @@ pub fn measure(
         family: family.name().to_string(),
         size: n,
         method: run.method,
+        merged: merge != Merge::Off,
+        merges: run.stats.merges,
         paths,
         expected_paths: family.expected_paths(n),
         models: run.models,

@@ -27,7 +27,7 @@ impl Backstop {
         let (disarm, disarmed) = mpsc::channel::<()>();
         let spawned = std::thread::Builder::new().name("backstop".into()).spawn(move || {
             if let Err(RecvTimeoutError::Timeout) = disarmed.recv_timeout(limit + MARGIN) {
-                eprintln!("{what}: time limit reached, stopped (the last step did not finish in time)");
+                crate::stop::output::error(format_args!("{what}: time limit reached, stopped (the last step did not finish in time)"));
                 std::process::exit(INCONCLUSIVE);
             }
         });

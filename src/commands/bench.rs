@@ -5,6 +5,7 @@
 use super::{CliError, Method};
 use crate::bench::families::Family;
 use crate::bench::{measure, path, BenchOutput, Measurement};
+use crate::explore::Merge;
 use clap::{Args, ValueEnum};
 use std::io::{self, Write};
 
@@ -48,6 +49,9 @@ pub struct BenchArgs {
         value_delimiter = ','
     )]
     pub methods: Vec<Method>,
+    /// Each family also with state merging (`--merge`), its row beside the plain one.
+    #[arg(long)]
+    pub merge: bool,
 }
 
 pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, CliError> {
@@ -71,7 +75,10 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
                 methods => methods.iter().copied().map(Some).collect(),
             };
             for method in methods {
-                results.push(measure(family, n, method, args.repeat, args.output)?);
+                results.push(measure(family, n, method, args.repeat, args.output, Merge::Off)?);
+                if args.merge {
+                    results.push(measure(family, n, method, args.repeat, args.output, Merge::Join)?);
+                }
             }
         }
     }
@@ -95,7 +102,8 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
     }
     let wrong = results
         .iter()
-        .filter(|m| m.paths as u64 != m.expected_paths)
+        // A merged exploration reports one path per join of the plain ones.
+        .filter(|m| !m.merged && m.paths as u64 != m.expected_paths)
         .map(|m| {
             format!(
                 "{}({}) with {} reported {} paths, expected {}",
@@ -139,7 +147,10 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
         writeln!(
             out,
             "{:<14} {:<7} {:>7} {:>7} {:>6} {:>9.1} {:>9} {:>9.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>6.1} {:>8.1} {:>9}",
-            format!("{}({})", m.family, m.size),
+            match m.merged {
+                true => format!("{}({}) ⊔{}", m.family, m.size, m.merges),
+                false => format!("{}({})", m.family, m.size),
+            },
             m.method,
             m.paths,
             m.models,
@@ -159,7 +170,7 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
     }
     writeln!(
         out,
-        "median of {} run{}; times in ms (wall clock; cpu: the exploring thread's processor time); simp % = simplify / (explore + solver + simplify); peak memory per row (VmHWM reset before each)",
+        "median of {} run{}; times in ms (wall clock; cpu: the exploring thread's processor time); simp % = simplify / (explore + solver + simplify); peak memory per row (VmHWM reset before each); ⊔N: merged, N joins",
         repeat.max(1),
         if repeat > 1 { "s" } else { "" }
     )

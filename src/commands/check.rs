@@ -11,7 +11,7 @@ use crate::theorems::{check_program, CheckReport};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use symex_semantics::program::Program;
 use symex_semantics::system::Options;
 
@@ -54,30 +54,37 @@ fn check_broken(
     options: Options,
     runs: u64,
     seed: u64,
+    deadline: Option<Instant>,
 ) -> Result<CheckReport, String> {
     match rule.mutant() {
-        Mutant::Basic(edit) => broken::check_broken(program, edit, options, runs, seed),
-        Mutant::Oo(mutant) => broken::check_broken_oo(program, mutant, options, runs, seed),
+        Mutant::Basic(edit) => broken::check_broken(program, edit, options, runs, seed, deadline),
+        Mutant::Oo(mutant) => {
+            broken::check_broken_oo(program, mutant, options, runs, seed, deadline)
+        }
     }
 }
 
-/// Checks the results; exit 1 when one of them has a counterexample.
+/// Checks the results; exit 1 when one of them has a counterexample, 3
+/// when a limit stopped the check before its runs were done.
 pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let _backstop = Backstop::arm(
-        Duration::from_millis(args.time_limit_ms),
-        "symex check".to_string(),
-    );
+    let limit = Duration::from_millis(args.time_limit_ms);
+    let deadline = Some(Instant::now() + limit);
+    let backstop = Backstop::arm(limit, "symex check".to_string());
     let loaded = load(&args.file)?;
     let language = choose(&loaded.program, args.lang.map(Into::into))?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let options = Options {
         checked_arrays: args.checked_arrays,
     };
+    let progress = crate::stop::progress::show();
     let report = match args.broken {
-        None => check_program(loaded.program, language, options, args.runs, seed),
-        Some(rule) => check_broken(rule, loaded.program, options, args.runs, seed),
+        None => check_program(loaded.program, language, options, args.runs, seed, deadline),
+        Some(rule) => check_broken(rule, loaded.program, options, args.runs, seed, deadline),
     }
     .map_err(CliError::new)?;
+    drop(progress);
+    // Stopped in time: the report is written whole, however long that takes.
+    drop(backstop);
     match args.format {
         CheckFormat::Text => write!(out, "{report}")?,
         CheckFormat::Json => writeln!(
@@ -86,9 +93,11 @@ pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError>
             serde_json::to_string_pretty(&report).map_err(|e| CliError::new(e.to_string()))?
         )?,
     }
-    Ok(if report.passed() {
-        Exit::Done
-    } else {
+    Ok(if !report.passed() {
         Exit::Failed
+    } else if report.stopped.is_some() {
+        Exit::Inconclusive
+    } else {
+        Exit::Done
     })
 }

@@ -11,6 +11,7 @@ use clap::{Args, ValueEnum};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::time::{Duration, Instant};
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Language, Program};
 use symex_semantics::syntax::parse_program;
@@ -65,6 +66,9 @@ pub struct CompareArgs {
     /// (`aliasing`, `literal-this`: oo programs, wp) — to watch the agreement fail.
     #[arg(long = "break", value_enum, value_name = "RULE")]
     pub broken: Option<BrokenRule>,
+    /// The whole comparison stops after this long, keeping the paths compared so far (exit 3).
+    #[arg(long, value_name = "MS")]
+    pub time_limit_ms: Option<u64>,
     /// Draw the family's growth (size and time per method) to this SVG file.
     #[arg(long, value_name = "OUT.svg", requires = "family")]
     pub plot: Option<PathBuf>,
@@ -95,7 +99,7 @@ impl FamilyArg {
 }
 
 impl CompareArgs {
-    fn settings(&self, unfold: usize) -> Settings {
+    fn settings(&self, unfold: usize, deadline: Option<Instant>) -> Settings {
         Settings {
             language: self.lang.map(Language::from),
             this: if self.literal_this {
@@ -117,6 +121,7 @@ impl CompareArgs {
                 ..ExploreOptions::default()
             },
             broken: self.broken.map(BrokenRule::mutant),
+            deadline,
         }
     }
 }
@@ -137,6 +142,10 @@ impl CompareArgs {
 }
 
 pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let deadline = args
+        .time_limit_ms
+        .map(|ms| Instant::now() + Duration::from_millis(ms));
+    let progress = crate::stop::progress::show();
     let mut comparisons = Vec::new();
     match args.family {
         Some(family) => {
@@ -153,8 +162,11 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
                     })?;
                     let program = Rc::new(program);
                     args.breakable(family.name(), &program)?;
-                    let mut comparison =
-                        compare(family.name(), &program, &args.settings(family.unfold(n)));
+                    let mut comparison = compare(
+                        family.name(),
+                        &program,
+                        &args.settings(family.unfold(n), deadline),
+                    );
                     comparison.size = Some(n);
                     comparisons.push(comparison);
                 }
@@ -164,10 +176,15 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
             for file in &args.files {
                 let loaded = load(file)?;
                 args.breakable(file, &loaded.program)?;
-                comparisons.push(compare(file, &loaded.program, &args.settings(args.unfold)));
+                comparisons.push(compare(
+                    file,
+                    &loaded.program,
+                    &args.settings(args.unfold, deadline),
+                ));
             }
         }
     }
+    drop(progress);
     let mut out = BufWriter::new(out);
     match args.format {
         CompareFormat::Json => writeln!(
@@ -190,10 +207,13 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
     Ok(exit(&comparisons))
 }
 
-/// 1 when the methods disagree on some path, else 0.
+/// 1 when the methods disagree on some path, else 3 when a limit cut the
+/// comparison short, else 0.
 fn exit(comparisons: &[Comparison]) -> Exit {
     if comparisons.iter().any(|c| c.disagreements() > 0) {
         Exit::Failed
+    } else if comparisons.iter().any(|c| c.stopped.is_some()) {
+        Exit::Inconclusive
     } else {
         Exit::Done
     }

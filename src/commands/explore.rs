@@ -11,7 +11,7 @@ use crate::report::text::TextReport;
 use crate::report::{dot, latex, svg};
 use clap::Args;
 use std::collections::BTreeMap;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort};
@@ -91,6 +91,10 @@ fn explore_view(
     }
     let header_name = header.program.clone();
     let mut out = BufWriter::new(out);
+    // Text and JSON lines stream to a terminal as they are found: no status line there.
+    let streams = matches!(common.format, Format::Text | Format::Jsonl);
+    let _progress =
+        (!streams || !std::io::stdout().is_terminal()).then(crate::stop::progress::show);
     let explore = |observer: &mut dyn Observer| -> Result<io::Result<()>, CliError> {
         let mut files;
         let observer = match smtlib {

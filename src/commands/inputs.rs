@@ -5,6 +5,7 @@ use super::CliError;
 use num_bigint::BigInt;
 use std::collections::BTreeMap;
 use symex_semantics::eval::Valuation;
+use symex_semantics::program::Program;
 use symex_semantics::term::{BinOp, Name, Sort, Term};
 use symex_semantics::value::{ArrayValue, Value};
 
@@ -124,14 +125,27 @@ pub fn valuation(
 }
 
 /// `--fix` as a condition on the inputs: `x = 3`; for an array
-/// `len(a) = n ∧ a[0] = v0 ∧ …`.
-pub fn fixed_condition(
-    assignments: &[String],
-    globals: &BTreeMap<Name, Sort>,
-) -> Result<Term, CliError> {
+/// `len(a) = n ∧ a[0] = v0 ∧ …`. Only inputs (`Program::inputs`) can be
+/// fixed: any other global is written before it is read, so a value given
+/// for it would change no run, yet appear in no model (which shows the
+/// inputs only) — it is refused rather than silently ignored.
+pub fn fixed_condition(assignments: &[String], program: &Program) -> Result<Term, CliError> {
+    let globals = &program.globals;
+    let inputs = program.inputs();
     let mut conjuncts = Vec::new();
     for text in assignments {
         let (x, value) = parse_assignment(text, globals, "--fix")?;
+        if !inputs.contains_key(&x) {
+            let known: Vec<&str> = inputs.keys().map(|x| &**x).collect();
+            let known = if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            };
+            return Err(CliError::new(format!(
+                "bad `--fix {text}`: `{x}` is not an input of the program: every run writes it before reading it, so its initial value changes nothing (inputs: {known})"
+            )));
+        }
         let variable = Term::var(&x, globals[&x].clone());
         match value {
             Value::Array(array) => {

@@ -4,6 +4,7 @@
 
 pub mod backstop;
 pub mod bench;
+pub mod bound;
 pub mod check;
 pub mod compare;
 pub mod explore;
@@ -18,7 +19,7 @@ pub mod step;
 pub mod tests;
 pub mod verify;
 
-use crate::explore::{Bounds, ExploreOptions, Strategy};
+use crate::explore::{Bounds, ExploreOptions, Merge, Strategy};
 use crate::report::{diagnostic, Header};
 use clap::{Args, ValueEnum};
 use language::Choice;
@@ -55,24 +56,37 @@ impl Exit {
 /// Deep programs are parsed and printed on a thread with room to spare.
 pub const STACK_BYTES: usize = 256 << 20;
 
-/// Bad input (exit status 2): one message, already fit for the user.
+/// Why a command did not finish: bad input (exit status 2), with one
+/// message already fit for the user, or its output was closed (exit status
+/// [`crate::stop::output::CLOSED`], no message).
 #[derive(Debug)]
-pub struct CliError(String);
+pub struct CliError(Option<String>);
 
 impl CliError {
     pub fn new(message: impl Into<String>) -> CliError {
-        CliError(message.into())
+        CliError(Some(message.into()))
+    }
+
+    /// Whether the reader of the output went away (nothing to tell anyone).
+    pub fn is_closed_output(&self) -> bool {
+        self.0.is_none()
     }
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0.trim_end())
+        match &self.0 {
+            Some(message) => f.write_str(message.trim_end()),
+            None => f.write_str("the output was closed"),
+        }
     }
 }
 
 impl From<std::io::Error> for CliError {
     fn from(error: std::io::Error) -> CliError {
+        if crate::stop::output::is_closed(&error) {
+            return CliError(None);
+        }
         CliError::new(format!("cannot write the output: {error}"))
     }
 }
@@ -254,6 +268,11 @@ pub struct Common {
     /// is reported as unexplored; default: three quarters of the memory available at start).
     #[arg(long, value_name = "MB")]
     pub max_memory_mb: Option<usize>,
+    /// Join configurations that meet at the same point, in the same loop
+    /// context and stack of frames (state merging: `φ1 || φ2`, values
+    /// `if φ1 then v1 else v2 fi`); forward symbolic execution only.
+    #[arg(long)]
+    pub merge: bool,
     /// Print path conditions and states with their ground parts folded (the default).
     #[arg(long, overrides_with = "no_simplify")]
     pub simplify: bool,
@@ -298,6 +317,11 @@ impl Common {
         }
         let loaded = load(&self.file)?;
         let choice = self.semantics.choice(&loaded.program)?;
+        if self.merge && choice.method != Method::Forward {
+            return Err(CliError::new(
+                "--merge joins the configurations of forward symbolic execution; this program runs with --method wp (add --method forward)",
+            ));
+        }
         let strategy = match self.strategy {
             StrategyArg::Dfs => Strategy::Dfs,
             StrategyArg::Bfs => Strategy::Bfs,
@@ -315,8 +339,10 @@ impl Common {
             timeout_ms: self.timeout_ms,
             keep_infeasible: self.keep_infeasible,
             record_configurations: self.format == Format::Dot,
-            assumption: inputs::fixed_condition(&self.fix, &loaded.program.globals)?,
+            assumption: inputs::fixed_condition(&self.fix, &loaded.program)?,
             simplify: !self.no_simplify,
+            merge: if self.merge { Merge::Join } else { Merge::Off },
+            shown: Some(loaded.program.inputs().into_keys().collect()),
         };
         if let Some(mb) = self.max_memory_mb {
             crate::memory::set_budget(mb.saturating_mul(1 << 20));

@@ -112,7 +112,7 @@ impl Visitor for Execute {
 pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let limit = args.time_limit_ms.map(Duration::from_millis);
     let deadline = limit.map(|limit| Instant::now() + limit);
-    let _backstop = limit.map(|limit| Backstop::arm(limit, "symex run".to_string()));
+    let backstop = limit.map(|limit| Backstop::arm(limit, "symex run".to_string()));
     let loaded = load(&args.file)?;
     let choice = Choice::new(
         &loaded.program,
@@ -137,6 +137,8 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         trace,
     };
     let finished = with_semantics(loaded.program.clone(), choice, options, visitor)?;
+    // Stopped in time: the report is written whole, however long that takes.
+    drop(backstop);
     let (outcome, error, exit) = match finished.end {
         RunEnd::Finished(Outcome::Terminated) => ("terminated", None, Exit::Done),
         RunEnd::Finished(Outcome::Halted(Halt::AssumptionViolated)) => {

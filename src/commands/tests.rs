@@ -4,14 +4,19 @@
 
 use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
-use crate::explore::{explore, replay, ExploreOptions, Replay, Tree, Verdict};
+use crate::explore::{
+    explore, explore_into, replay, replay_leaf, ExploreOptions, Route, Finished, Observer, Replay, Stats,
+    Tree, Unexplored, Verdict,
+};
 use crate::report::values::{heap_json, valuation_json};
 use crate::simplify::simplify;
 use serde_json::json;
 use std::collections::BTreeMap;
+use std::io;
 use std::io::Write;
 use symex_semantics::eval::ShowValuation;
 use symex_semantics::program::{ErrorKind, Language};
+use symex_semantics::system::Rule;
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort};
 
@@ -98,16 +103,111 @@ impl Visitor for ExploreAndReplay<'_> {
     }
 }
 
+/// Replays each path as soon as the explorer reports it, so that a limit
+/// (`--time-limit-ms`, Ctrl-C) covers exploring and replaying alike and
+/// every test made before it is kept.
+struct ReplayAsFound<'a> {
+    inputs: &'a BTreeMap<Name, Sort>,
+    options: &'a ExploreOptions,
+}
+
+/// The tests made, and what a limit left undone.
+struct Found {
+    tests: Vec<(usize, Replay)>,
+    paths: usize,
+    unexplored: Vec<Unexplored>,
+}
+
+/// The observer of [`ReplayAsFound`].
+struct Replaying<'s, S: TransitionSystem, C: TransitionSystem> {
+    semantics: &'s Semantics<S, C>,
+    found: Found,
+}
+
+impl<S, C> Observer for Replaying<'_, S, C>
+where
+    S: TransitionSystem,
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
+    fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
+        let route = if path.node.ancestors().any(|node| node.join().is_some()) {
+            Route::Joined {
+                depth: path.node.depth,
+            }
+        } else {
+            let mut rules: Vec<Rule> = path
+                .node
+                .ancestors()
+                .filter_map(|node| node.edge().map(|edge| edge.rule))
+                .collect();
+            rules.reverse();
+            Route::Rules(rules)
+        };
+        let semantics = self.semantics;
+        let replayed = replay_leaf(&path.leaf, route, &semantics.concrete, |inputs| {
+            semantics.start(inputs)
+        });
+        if let Some(replayed) = replayed {
+            self.found.tests.push((path.id, replayed));
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
+        self.found.unexplored = unexplored.to_vec();
+        self.found.paths = stats.paths;
+        Ok(())
+    }
+}
+
+impl Visitor for ReplayAsFound<'_> {
+    type Output = Found;
+
+    fn visit<S, C>(self, semantics: Semantics<S, C>) -> Found
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let mut observer = Replaying {
+            semantics: &semantics,
+            found: Found {
+                tests: Vec::new(),
+                paths: 0,
+                unexplored: Vec::new(),
+            },
+        };
+        // The observer never fails: what it found is whole.
+        let _ = explore_into(
+            &semantics.symbolic,
+            semantics.initial.clone(),
+            self.inputs,
+            self.options,
+            &mut observer,
+        );
+        observer.found
+    }
+}
+
 pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let session = common.session("tests", &[Format::Text, Format::Json])?;
+    let mut session = common.session("tests", &[Format::Text, Format::Json])?;
     let program = session.loaded.program.clone();
-    let visitor = ExploreAndReplay {
+    let visitor = ReplayAsFound {
         inputs: &program.globals,
         options: &session.explore,
-        first_error_only: false,
     };
-    let Replayed { tree, tests } =
-        with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
+    let progress = crate::stop::progress::show();
+    let Found {
+        tests,
+        paths,
+        unexplored,
+    } = with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
+    drop(progress);
+    // Stopped in time: the report is written whole, however long that takes.
+    drop(session.backstop.take());
+    let stopped = unexplored.first().map(|u| u.reason);
     let header = session.header();
     let ending = |wanted: fn(&Verdict) -> bool| {
         tests
@@ -137,7 +237,10 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
                     test_json
                 })
                 .collect();
-            writeln!(out, "{:#}", json!({ "tests": tests }))?;
+            let stopped = stopped.map(|limit| json!(limit));
+            let report =
+                json!({ "tests": tests, "stopped": stopped, "unexplored": unexplored.len() });
+            writeln!(out, "{report:#}")?;
         }
         _ => {
             for (path, test) in &tests {
@@ -154,19 +257,26 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
                     ShowValuation(&test.expected_state)
                 )?;
             }
-            let untested = tree.stats.paths - tests.len();
+            let untested = paths - tests.len();
             let replayed = tests.len() - undecided - failures;
-            let undecided = if undecided > 0 {
+            let undecided_text = if undecided > 0 {
                 format!(", {undecided} undecided")
             } else {
                 String::new()
             };
-            writeln!(out, "{} tests, {replayed} replayed{undecided}; {untested} paths without a test (not run to their end)", tests.len())?;
+            writeln!(out, "{} tests, {replayed} replayed{undecided_text}; {untested} paths without a test (not run to their end)", tests.len())?;
+            if let Some(limit) = stopped {
+                writeln!(
+                    out,
+                    "stopped: {limit}; {} configurations unexplored, the tests above are those made before",
+                    unexplored.len()
+                )?;
+            }
         }
     }
     Ok(if failures > 0 {
         Exit::Failed
-    } else if undecided > 0 {
+    } else if undecided > 0 || stopped.is_some() {
         Exit::Inconclusive
     } else {
         Exit::Done

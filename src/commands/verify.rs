@@ -13,15 +13,20 @@ use symex_semantics::program::Language;
 use symex_semantics::system::Rule;
 
 pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let session = common.session("verify", &[Format::Text, Format::Json])?;
+    let mut session = common.session("verify", &[Format::Text, Format::Json])?;
     let program = session.loaded.program.clone();
     let visitor = ExploreAndReplay {
         inputs: &program.globals,
         options: &session.explore,
         first_error_only: true,
     };
+    let progress = crate::stop::progress::show();
     let Replayed { tree, tests } =
         with_semantics(program.clone(), session.choice, session.semantics, visitor)?;
+    drop(progress);
+    // Stopped in time: the report is written whole, however long that takes.
+    drop(session.backstop.take());
+    let stopped = tree.unexplored.first().map(|u| u.reason);
     let proved = tree
         .pruned
         .iter()
@@ -71,6 +76,7 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
                 "verdict": verdict,
                 "assertions_proved": proved,
                 "counterexample": counterexample.unwrap_or(Json::Null),
+                "stopped": stopped,
                 "stats": stats,
             });
             writeln!(out, "{report:#}")?;
@@ -104,9 +110,10 @@ pub fn command(common: &Common, out: &mut dyn Write) -> Result<Exit, CliError> {
                         test.mismatch.as_deref().unwrap_or_default()
                     )?;
                 }
+                let stopped = stopped.map_or(String::new(), |limit| format!(" ({limit})"));
                 writeln!(
                     out,
-                    "  {} bounded, {} unknown, {} configurations unexplored",
+                    "  {} bounded, {} unknown, {} configurations unexplored{stopped}",
                     stats.bounded,
                     stats.unknown,
                     tree.unexplored.len()

@@ -4,6 +4,7 @@
 
 use crate::report::values::valuation_json;
 use crate::solver::{prove, Proof};
+use crate::stop::Limit;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use symex_semantics::term::{Name, Sort, Term};
@@ -57,5 +58,6 @@ pub fn agree(
         Proof::Valid => Agreement::Equivalent,
         Proof::Counterexample(inputs) => Agreement::Differ(valuation_json(&inputs).to_string()),
         Proof::Unknown => Agreement::Unknown,
+        Proof::Interrupted => Agreement::NotCompared(Limit::Interrupted.to_string()),
     }
 }

@@ -2,7 +2,7 @@
 //! path's key (its branch choices and outcome), its raw path condition, and
 //! the time the explorer spent reaching it.
 
-use crate::explore::{Finished, NodeId, Observer, PathNode, Pruned, Stats, Unexplored};
+use crate::explore::{Finished, Limit, NodeId, Observer, PathNode, Pruned, Stats, Unexplored};
 use std::collections::HashMap;
 use std::io;
 use std::time::{Duration, Instant};
@@ -26,6 +26,8 @@ pub struct Collected {
 pub struct PathCollector {
     pub paths: Vec<Collected>,
     pub stats: Stats,
+    /// The limit that cut the exploration short, if one did.
+    pub stopped: Option<Limit>,
     since: Instant,
     /// The number of successors (kept or pruned) of each expanded node.
     successors: HashMap<NodeId, usize>,
@@ -36,6 +38,7 @@ impl Default for PathCollector {
         PathCollector {
             paths: Vec::new(),
             stats: Stats::default(),
+            stopped: None,
             since: Instant::now(),
             successors: HashMap::new(),
         }
@@ -99,8 +102,9 @@ impl Observer for PathCollector {
         Ok(())
     }
 
-    fn finish(&mut self, _unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
+    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
         self.stats = stats.clone();
+        self.stopped = unexplored.first().map(|u| u.reason);
         Ok(())
     }
 }

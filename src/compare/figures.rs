@@ -63,5 +63,6 @@ pub fn answer_name(answer: SatResult) -> &'static str {
         SatResult::Sat => "sat",
         SatResult::Unsat => "unsat",
         SatResult::Unknown => "unknown",
+        SatResult::Interrupted => "interrupted",
     }
 }

@@ -15,6 +15,7 @@ use crate::commands::language::{with_semantics, Choice};
 use crate::commands::mutant::Mutant;
 use crate::commands::Method;
 use crate::explore::ExploreOptions;
+use crate::explore::Limit;
 use crate::simplify::Simplifier;
 use agreement::{agree, Agreement};
 use collect::PathCollector;
@@ -39,6 +40,9 @@ pub struct Settings {
     /// A rule broken on purpose on the side it belongs to (§2's on forward,
     /// §4's on wp), to watch the agreement fail.
     pub broken: Option<Mutant>,
+    /// The whole comparison stops here (or at Ctrl-C), keeping the paths
+    /// compared so far.
+    pub deadline: Option<Instant>,
 }
 
 /// One method's totals over a program.
@@ -82,6 +86,9 @@ pub struct Comparison {
     pub forward: MethodSummary,
     pub wp: MethodSummary,
     pub paths: Vec<PathRow>,
+    /// The limit that cut the comparison short (paths one method did not
+    /// reach are then not compared), if one did.
+    pub stopped: Option<Limit>,
 }
 
 impl Comparison {
@@ -106,6 +113,7 @@ impl Comparison {
 struct Measured {
     summary: MethodSummary,
     paths: Vec<(String, String, PathFigures)>,
+    stopped: Option<Limit>,
 }
 
 /// Explores `program` with `method` and measures every path.
@@ -121,9 +129,13 @@ fn run(
     }
     let mut collector = PathCollector::default();
     let start = Instant::now();
+    let mut options = settings.explore.clone();
+    if let Some(deadline) = settings.deadline {
+        options.bounds.time_limit = Some(deadline.saturating_duration_since(start));
+    }
     let visitor = ExploreInto {
         inputs: &program.globals,
-        options: &settings.explore,
+        options: &options,
         observer: &mut collector,
     };
     with_semantics(program.clone(), choice, settings.semantics, visitor)
@@ -139,7 +151,13 @@ fn run(
     let mut simplifier = Simplifier::new();
     let mut paths = Vec::new();
     let mut conditions = Vec::new();
+    let mut stopped = collector.stopped;
     for path in collector.paths {
+        // Measuring decides each condition anew: a limit ends it too.
+        if let Some(limit) = crate::stop::reached(settings.deadline) {
+            stopped = Some(limit);
+            break;
+        }
         let figures = measure(
             &path.condition,
             ms(path.build),
@@ -155,7 +173,14 @@ fn run(
         paths.push((path.key, path.status, figures));
         conditions.push(path.condition);
     }
-    Ok((Measured { summary, paths }, conditions))
+    Ok((
+        Measured {
+            summary,
+            paths,
+            stopped,
+        },
+        conditions,
+    ))
 }
 
 /// Both methods on `program`, path by path.
@@ -166,8 +191,18 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
         run(program, Method::Wp, settings),
     );
     let mut rows = Vec::new();
+    let mut stopped = None;
     let summaries = match (forward, wp) {
         (Ok((forward, forward_conditions)), Ok((wp, wp_conditions))) => {
+            stopped = forward.stopped.or(wp.stopped);
+            let explored = stopped;
+            // A path one method did not reach before the limit is not compared.
+            let unreached = |method: &'static str| match explored {
+                Some(limit) => {
+                    Agreement::NotCompared(format!("{limit} before {method} reached it"))
+                }
+                None => Agreement::OnlyIn(method),
+            };
             let mut unmatched: BTreeMap<String, usize> = wp
                 .paths
                 .iter()
@@ -178,16 +213,22 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
                 forward.paths.into_iter().zip(&forward_conditions)
             {
                 let (wp_figures, agreement) = match unmatched.remove(&key) {
-                    Some(i) => (
-                        Some(wp.paths[i].2.clone()),
-                        agree(
-                            condition,
-                            &wp_conditions[i],
-                            &program.globals,
-                            settings.explore.timeout_ms,
-                        ),
-                    ),
-                    None => (None, Agreement::OnlyIn("forward")),
+                    Some(i) => {
+                        let agreement = match crate::stop::reached(settings.deadline) {
+                            Some(limit) => {
+                                stopped = Some(limit);
+                                Agreement::NotCompared(limit.to_string())
+                            }
+                            None => agree(
+                                condition,
+                                &wp_conditions[i],
+                                &program.globals,
+                                settings.explore.timeout_ms,
+                            ),
+                        };
+                        (Some(wp.paths[i].2.clone()), agreement)
+                    }
+                    None => (None, unreached("wp")),
                 };
                 rows.push(PathRow {
                     key,
@@ -204,7 +245,7 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
                     status,
                     forward: None,
                     wp: Some(figures),
-                    agreement: Agreement::OnlyIn("wp"),
+                    agreement: unreached("forward"),
                 });
             }
             (forward.summary, wp.summary)
@@ -232,6 +273,7 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
         forward: summaries.0,
         wp: summaries.1,
         paths: rows,
+        stopped,
     }
 }
 

@@ -48,6 +48,12 @@ pub fn write_paths(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Resul
             comparison.agreements(),
             comparison.disagreements()
         )?;
+        if let Some(limit) = comparison.stopped {
+            writeln!(
+                out,
+                "  stopped: {limit}; the paths above are those compared before"
+            )?;
+        }
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! (`--max-paths`, `--time-limit-ms`). Every cut is reported, never silent.
 
 use super::tree::BoundReason;
+use std::rc::Rc;
 use std::time::Duration;
 use symex_semantics::program::{LoopId, Stmt};
 use symex_semantics::small_map::SmallMap;
@@ -37,6 +38,18 @@ impl Default for Bounds {
 pub(crate) struct Unfoldings(SmallMap<LoopId, usize>);
 
 impl Unfoldings {
+    /// The larger count of each loop: a joined configuration is cut where
+    /// the longer of its paths would be.
+    pub(crate) fn max(&self, other: &Unfoldings) -> Unfoldings {
+        let mut counts = self.0.clone();
+        for (id, n) in other.0.iter() {
+            if counts.get(id).is_none_or(|m| m < n) {
+                counts.insert(*id, *n);
+            }
+        }
+        Unfoldings(counts)
+    }
+
     /// The counts after a step by `rule` from a configuration whose next
     /// statement is `head`, or the bound it would exceed.
     pub(crate) fn after(
@@ -72,4 +85,87 @@ pub(crate) fn calls_within(
         return Err(BoundReason::CallDepth(bounds.unfold));
     }
     Ok(())
+}
+
+/// The loops a path is inside, outermost first, each with the frame it
+/// runs in and the iterations of its current entry: the stack `ζ` of
+/// `⟨loop, count⟩` of Zhao et al. (2017, §3.1). A loop entered again from
+/// outside (an inner loop on the next iteration of the outer one, or in
+/// another call of its procedure) counts from one again.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LoopContext(Rc<Vec<LoopEntry>>);
+
+/// One entry of a loop on a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LoopEntry {
+    pub id: LoopId,
+    /// The depth of the stack of frames the loop runs in.
+    pub frame: usize,
+    /// Iterations so far: executions of the body begun in this entry.
+    pub count: u64,
+}
+
+/// A path leaving a loop by its exit rule, after `count` iterations of this entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopExit {
+    pub id: LoopId,
+    pub count: u64,
+}
+
+impl LoopContext {
+    /// The context after a step by `rule` from a configuration whose next
+    /// statement is `head`, in a stack of `frames` frames, and the loop it
+    /// leaves, if it leaves one.
+    pub fn after(
+        &self,
+        rule: Rule,
+        head: Option<&Stmt>,
+        frames: usize,
+    ) -> (LoopContext, Option<LoopExit>) {
+        let Some(Stmt::While(id, ..)) = head else {
+            return (self.clone(), None);
+        };
+        self.after_loop(rule, *id, frames)
+    }
+
+    /// [`LoopContext::after`] a step from the head of the loop `id`.
+    pub fn after_loop(&self, rule: Rule, id: LoopId, frames: usize) -> (LoopContext, Option<LoopExit>) {
+        let id = &id;
+        let current = self
+            .0
+            .last()
+            .filter(|entry| entry.id == *id && entry.frame == frames);
+        match (rule, current) {
+            (Rule::IterationEnter, Some(_)) => {
+                let mut entries = (*self.0).clone();
+                if let Some(entry) = entries.last_mut() {
+                    entry.count += 1;
+                }
+                (LoopContext(Rc::new(entries)), None)
+            }
+            (Rule::IterationEnter, None) => {
+                let mut entries = (*self.0).clone();
+                entries.push(LoopEntry {
+                    id: *id,
+                    frame: frames,
+                    count: 1,
+                });
+                (LoopContext(Rc::new(entries)), None)
+            }
+            (Rule::IterationExit, current) => {
+                let count = current.map_or(0, |entry| entry.count);
+                let context = match current {
+                    Some(_) => LoopContext(Rc::new(self.0[..self.0.len() - 1].to_vec())),
+                    None => self.clone(),
+                };
+                (context, Some(LoopExit { id: *id, count }))
+            }
+            _ => (self.clone(), None),
+        }
+    }
+
+    /// The loops the path is inside, outermost first.
+    pub fn entries(&self) -> &[LoopEntry] {
+        &self.0
+    }
 }

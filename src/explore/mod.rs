@@ -4,9 +4,12 @@
 
 mod bounds;
 mod engine;
+mod hook;
+mod merge;
 mod node;
 mod observer;
 mod path_solver;
+mod ranges;
 mod repair;
 mod replay;
 pub mod run;
@@ -17,13 +20,15 @@ mod tests;
 mod trace;
 pub mod tree;
 
-pub use bounds::Bounds;
-pub use engine::{explore, explore_into, ExploreOptions};
+pub use bounds::{Bounds, LoopContext, LoopEntry, LoopExit};
+pub use engine::{explore, explore_into, explore_with, ExploreOptions};
+pub use hook::{LoopHook, NoHook, Stop};
+pub use merge::Merge;
 pub use node::PathNode;
 pub use observer::{Finished, Observer, TreeRecorder};
-pub use replay::{replay, Replay, Verdict};
+pub use replay::{replay, replay_leaf, Replay, Route, Verdict};
 pub use strategy::{Candidate, Priority, Strategy};
 pub use tree::{
-    BoundReason, Edge, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree,
+    BoundReason, Edge, Join, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree,
     Unexplored, UnknownReason,
 };

@@ -6,7 +6,7 @@
 //! and their pending siblings only, or the pending nodes alone when no
 //! ancestor is read.
 
-use super::tree::{Edge, NodeId, TraceEntry};
+use super::tree::{Edge, Join, NodeId, TraceEntry};
 use std::rc::Rc;
 use symex_semantics::system::Rule;
 use symex_semantics::term::Term;
@@ -18,6 +18,8 @@ pub enum Arrival {
     Root { assumption: Term },
     /// The transition from the parent.
     Edge(Edge),
+    /// Configurations joined (state merging); the parent is the first.
+    Join(Join),
 }
 
 /// A configuration reached, as the explorer holds it while paths below it are pending.
@@ -46,16 +48,35 @@ impl PathNode {
     pub fn edge(&self) -> Option<&Edge> {
         match &self.arrival {
             Arrival::Edge(edge) => Some(edge),
-            Arrival::Root { .. } => None,
+            Arrival::Root { .. } | Arrival::Join(_) => None,
         }
     }
 
-    /// The condition this node was reached under: its edge's, or the
-    /// assumption at the root.
+    /// The configurations joined here, if this node is a join.
+    pub fn join(&self) -> Option<&Join> {
+        match &self.arrival {
+            Arrival::Join(join) => Some(join),
+            Arrival::Root { .. } | Arrival::Edge(_) => None,
+        }
+    }
+
+    /// What arriving here adds to the trace: the edge's entries, or the join.
+    pub fn entries(&self) -> &[TraceEntry] {
+        match &self.arrival {
+            Arrival::Edge(edge) => &edge.trace,
+            Arrival::Join(join) => std::slice::from_ref(&join.trace),
+            Arrival::Root { .. } => &[],
+        }
+    }
+
+    /// The condition this node was reached under: its edge's, the
+    /// assumption at the root, or at a join the disjunction of what the
+    /// joined paths' conditions do not share.
     pub fn condition(&self) -> &Term {
         match &self.arrival {
             Arrival::Edge(edge) => &edge.condition,
             Arrival::Root { assumption } => assumption,
+            Arrival::Join(join) => &join.condition,
         }
     }
 
@@ -69,8 +90,7 @@ impl PathNode {
     pub fn trace(&self) -> Vec<&TraceEntry> {
         let mut trace: Vec<&TraceEntry> = self
             .ancestors()
-            .filter_map(PathNode::edge)
-            .flat_map(|edge| edge.trace.iter().rev())
+            .flat_map(|node| node.entries().iter().rev())
             .collect();
         trace.reverse();
         trace

@@ -68,6 +68,7 @@ impl Observer for TreeRecorder {
             parent: node.parent_id,
             depth: node.depth,
             edge: node.edge().cloned(),
+            join: node.join().cloned(),
             leaf: None,
             configuration: node.configuration.clone(),
         });

@@ -6,6 +6,9 @@
 //!   child (so a two-way branch costs at most one query);
 //! - a guard `x op c` on an input that only such guards constrain is decided
 //!   by intervals ([`super::summary`]), without a query;
+//! - a guard that interval arithmetic makes false over the ranges the
+//!   path's bounds give its inputs is infeasible without a query
+//!   ([`super::ranges`]);
 //! - a guard that pins down one input (`a[3] = x`, `x5 > 0`) is tried on the
 //!   model mended at that input ([`super::repair`]), again without a query;
 //! - a query holds only the conjuncts that share variables, transitively,
@@ -22,8 +25,10 @@
 //! the path, which a child's model inherits by re-evaluating only the
 //! guards that mention the inputs where it differs ([`super::summary`]).
 
+use super::ranges::Ranges;
 use super::repair::{candidate, repaired};
 use super::summary::{changed, implies, Summary};
+use crate::mutants::{self, Mutant};
 use crate::solver::{SatResult, Solver};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
@@ -32,6 +37,9 @@ use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::small_map::SmallMap;
 use symex_semantics::term::{Name, Sort, Term};
 use symex_semantics::value::Value;
+
+/// The solver was stopped with the run (its time limit, Ctrl-C) before it answered.
+pub(crate) struct Stopped;
 
 /// The answer for one step: feasibility and, when known, a model of the
 /// path condition extended by the step's guard.
@@ -189,6 +197,11 @@ impl PathSolver {
         // A guard the new one implies is left out of the chain: a loop's
         // bounds `0 < n`, `1 < n`, … leave one guard, not one per unfolding.
         let previous = match inherited {
+            Some(g)
+                if mutants::active(Mutant::StrongerGuardDropped) && implies(&g.guard, guard) =>
+            {
+                g.previous.clone()
+            }
             Some(g) if implies(guard, &g.guard) => g.previous.clone(),
             other => other,
         };
@@ -203,6 +216,57 @@ impl PathSolver {
             anchor: Some(Rc::new(anchor)),
             model,
             confirmed,
+            summary,
+        }
+    }
+
+    /// The link of a configuration joined from those of `a` and `b` (state
+    /// merging): the guards their paths share, then the disjunction of the
+    /// conjunctions of the rest, left out when `simplify` makes it `true`
+    /// (`b ∨ ¬b`). The model of `a` satisfies it, so it serves the join.
+    pub(crate) fn join(
+        &self,
+        a: &Link,
+        b: &Link,
+        simplify: &mut dyn FnMut(&Term) -> Term,
+    ) -> Link {
+        let common = common_anchor(a.anchor.as_ref(), b.anchor.as_ref());
+        let rest = |link: &Link| {
+            let guards: Vec<Term> = std::iter::successors(link.anchor.as_ref(), |g| {
+                g.previous.as_ref()
+            })
+            .take_while(|g| !common.as_ref().is_some_and(|c| Rc::ptr_eq(c, g)))
+            .map(|g| g.guard.clone())
+            .collect();
+            Term::conjunction(guards.into_iter().rev())
+        };
+        let disjunction = simplify(&Term::or(rest(a), rest(b)));
+        let mut anchor = common;
+        if !disjunction.is_true() {
+            let vars = self.vars_of(&disjunction);
+            let mut path_vars = anchor
+                .as_ref()
+                .map(|g| g.path_vars.clone())
+                .unwrap_or_default();
+            Rc::make_mut(&mut path_vars).extend(vars.iter().map(|(x, s)| (x.clone(), s.clone())));
+            anchor = Some(Rc::new(GuardNode {
+                guard: disjunction,
+                vars: vars.into_iter().collect(),
+                path_vars,
+                level: anchor.as_ref().map_or(0, |g| g.level + 1),
+                previous: anchor,
+            }));
+        }
+        let mut guards: Vec<&GuardNode> =
+            std::iter::successors(anchor.as_deref(), |g| g.previous.as_deref()).collect();
+        guards.reverse();
+        let summary = guards.into_iter().fold(Summary::default(), |summary, g| {
+            summary.with(&g.guard, g.vars.keys().cloned())
+        });
+        Link {
+            anchor,
+            model: a.model.clone(),
+            confirmed: a.confirmed,
             summary,
         }
     }
@@ -244,6 +308,10 @@ impl PathSolver {
                 return Feasibility::sat(Some(mended), true);
             }
         }
+        let confined = |x: &Name| node.summary.range(x);
+        if Ranges::new(&confined).truth(guard) == Some(false) {
+            return Feasibility::unsat();
+        }
         let vars = self.vars_of(guard);
         let found = match node
             .model
@@ -278,7 +346,8 @@ impl PathSolver {
     }
 
     /// Inputs that satisfy `path_condition`, the path condition of `node`,
-    /// confirmed by the evaluator; `None` when no confirmed model is found.
+    /// confirmed by the evaluator; `None` when no confirmed model is found;
+    /// `Err` when the run was stopped before the solver answered.
     /// `conjoined` says that `path_condition` is literally the conjunction of
     /// the node's guards, so a confirmed model needs no further evaluation.
     pub(crate) fn model(
@@ -286,23 +355,26 @@ impl PathSolver {
         node: &Link,
         path_condition: &Term,
         conjoined: bool,
-    ) -> Option<Valuation> {
+    ) -> Result<Option<Valuation>, Stopped> {
         let known = node.model.as_ref().filter(|model| {
             (conjoined && node.confirmed) || eval_bool(path_condition, model) == Ok(true)
         });
         if let Some(model) = known {
             if model.keys().all(|x| self.inputs.contains_key(x)) {
-                return Some(model.clone());
+                return Ok(Some(model.clone()));
             }
             // The inputs only, over the heap their references point into.
-            return Some(model.retain(|x| self.inputs.contains_key(x)));
+            return Ok(Some(model.retain(|x| self.inputs.contains_key(x))));
         }
         self.sync(node);
         let inputs = &self.inputs;
-        let solver = self.solver.as_mut()?;
+        let Some(solver) = self.solver.as_mut() else {
+            return Ok(None);
+        };
         match solver.check() {
-            SatResult::Sat => solver.model(inputs),
-            SatResult::Unsat | SatResult::Unknown => None,
+            SatResult::Sat => Ok(solver.model(inputs)),
+            SatResult::Unsat | SatResult::Unknown => Ok(None),
+            SatResult::Interrupted => Err(Stopped),
         }
     }
 
@@ -386,7 +458,9 @@ impl PathSolver {
                 if self.slices.len() >= SLICE_CACHE_LIMIT {
                     self.slices.clear();
                 }
-                self.slices.insert(key, (result, values.clone()));
+                if result != SatResult::Interrupted {
+                    self.slices.insert(key, (result, values.clone()));
+                }
                 (result, values)
             }
         };
@@ -473,6 +547,21 @@ impl PathSolver {
     }
 }
 
+/// The last guard node two chains share.
+fn common_anchor(a: Option<&Rc<GuardNode>>, b: Option<&Rc<GuardNode>>) -> Option<Rc<GuardNode>> {
+    let (mut a, mut b) = (a?, b?);
+    loop {
+        if Rc::ptr_eq(a, b) {
+            return Some(a.clone());
+        }
+        if a.level >= b.level {
+            a = a.previous.as_ref()?;
+        } else {
+            b = b.previous.as_ref()?;
+        }
+    }
+}
+
 /// Whether `model`, which satisfies the step's guard, satisfies the path to
 /// `node`, whose confirmed model is `base`: only the guards that mention an
 /// input where the two differ are evaluated.
@@ -522,7 +611,7 @@ fn independent_slice<'n>(
         }
         current = guard.previous.as_deref();
     }
-    loop {
+    while !mutants::active(Mutant::NonTransitiveSlice) {
         let (joining, apart): (Vec<&GuardNode>, Vec<&GuardNode>) = skipped
             .iter()
             .partition(|g| g.vars.keys().any(|x| wanted.contains(x)));

@@ -4,9 +4,10 @@
 //! the path predicts.
 
 use super::run::{run, RunEnd, RunLimits};
-use super::tree::{NodeId, Tree};
+use super::tree::{Leaf, NodeId, Tree};
 use symex_semantics::eval::Valuation;
 use symex_semantics::program::Outcome;
+use symex_semantics::system::Rule;
 use symex_semantics::system::{ConcreteConfiguration, TransitionSystem};
 
 /// What the path predicts for its model, and whether the concrete run agrees.
@@ -55,19 +56,55 @@ where
     C: TransitionSystem,
     C::Config: ConcreteConfiguration,
 {
-    let leaf = tree.leaf(node)?;
+    let route = if tree.joined_to(node) {
+        Route::Joined {
+            depth: tree.nodes[node].depth,
+        }
+    } else {
+        Route::Rules(tree.rules_to(node))
+    };
+    replay_leaf(tree.leaf(node)?, route, concrete, start)
+}
+
+/// What a replay must follow to reach a leaf.
+pub enum Route {
+    /// Every rule of the path, in order.
+    Rules(Vec<Rule>),
+    /// A path through a join (state merging) takes the rules of one of the
+    /// paths joined there, whichever its input selects, in at most the
+    /// longest's steps (`depth`): only its end and final state are predicted.
+    Joined { depth: usize },
+}
+
+/// Replays the path that takes `route` to `leaf` (see [`replay`]).
+pub fn replay_leaf<C>(
+    leaf: &Leaf,
+    route: Route,
+    concrete: &C,
+    start: impl FnOnce(Valuation) -> C::Config,
+) -> Option<Replay>
+where
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
     let inputs = leaf.model.clone()?;
     let expected_outcome = leaf.status.outcome()?;
     let (expected_state, mut mismatch) = match leaf.prediction.clone()? {
         Ok(state) => (state, None),
         Err(why) => (Valuation::new(), Some(why)),
     };
-    let expected_rules = tree.rules_to(node);
+    let (expected_rules, max_steps) = match route {
+        Route::Rules(rules) => {
+            let steps = rules.len();
+            (rules, steps)
+        }
+        Route::Joined { depth } => (Vec::new(), depth),
+    };
     let mut rules = Vec::with_capacity(expected_rules.len());
     let finished = run(
         concrete,
         start(inputs.clone()),
-        RunLimits::steps(expected_rules.len()),
+        RunLimits::steps(max_steps),
         |rule, _| rules.push(rule),
     );
     let cut = finished.end == RunEnd::IntegerBound;

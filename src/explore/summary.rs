@@ -13,6 +13,8 @@
 //!   constrain is decided exactly by intersecting intervals, with no query
 //!   (the guards on other inputs are satisfied by the confirmed model).
 
+use super::ranges::Range;
+use crate::mutants::{self, Mutant};
 use crate::simplify;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
@@ -32,6 +34,9 @@ pub(crate) struct Interval {
 impl Interval {
     fn meet(&self, other: &Interval) -> Interval {
         let low = match (&self.low, &other.low) {
+            (Some(a), Some(b)) if mutants::active(Mutant::LooserIntervalMeet) => {
+                Some(a.min(b).clone())
+            }
             (Some(a), Some(b)) => Some(a.max(b).clone()),
             (a, b) => a.clone().or_else(|| b.clone()),
         };
@@ -120,7 +125,11 @@ fn allowed(op: BinOp, c: &BigInt) -> Option<Interval> {
             high: Some(c.clone()),
         },
         BinOp::Gt => Interval {
-            low: Some(c + &one),
+            low: Some(if mutants::active(Mutant::IntervalOfGreaterOffByOne) {
+                c.clone()
+            } else {
+                c + &one
+            }),
             high: None,
         },
         BinOp::Ge => Interval {
@@ -262,6 +271,17 @@ impl Summary {
                 })
                 .all(|list| eval_bool(&list.guard, model) == Ok(true))
         })
+    }
+
+    /// The range the path's bounds on `x` (plain and shifted) confine it to.
+    pub(crate) fn range(&self, x: &Name) -> Range {
+        let unbounded = Interval::default();
+        let plain = self.intervals.get(x).unwrap_or(&unbounded);
+        let met = plain.meet(self.shifted.get(x).unwrap_or(&unbounded));
+        Range {
+            low: met.low,
+            high: met.high,
+        }
     }
 
     /// For a guard `x op c` on an input no other kind of guard on the path

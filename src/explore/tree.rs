@@ -22,6 +22,10 @@ pub struct Node {
     pub depth: usize,
     /// The transition from the parent; `None` for the root.
     pub edge: Option<Edge>,
+    /// Set when configurations were joined here (state merging); `parent`
+    /// is then the first of them, and `edge` is `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub join: Option<Join>,
     /// Set when the path ends here.
     pub leaf: Option<Leaf>,
     /// The configuration as text, kept only when asked for (the DOT view).
@@ -40,6 +44,28 @@ pub struct Edge {
     pub trace: Vec<TraceEntry>,
 }
 
+/// Configurations joined into one (state merging): the nodes they were
+/// at, and the disjunction of what their path conditions do not share.
+#[derive(Clone, Debug, Serialize)]
+pub struct Join {
+    pub from: Vec<NodeId>,
+    #[serde(serialize_with = "as_text")]
+    pub condition: Term,
+    /// The trace entry that marks the join.
+    #[serde(skip)]
+    pub trace: TraceEntry,
+}
+
+impl Join {
+    pub fn new(from: Vec<NodeId>, condition: Term) -> Join {
+        Join {
+            trace: TraceEntry::Join(from.clone()),
+            from,
+            condition,
+        }
+    }
+}
+
 /// An element of a symbolic trace (§4): an assignment as written, or a
 /// condition as written (`b` or `!(b)`), or, for a system that unfolds the
 /// program into a trace, the trace's own action.
@@ -48,6 +74,8 @@ pub enum TraceEntry {
     Statement(Stmt),
     Condition(Term),
     Action(Action),
+    /// The path was joined here with the paths at these nodes (state merging).
+    Join(Vec<NodeId>),
 }
 
 impl fmt::Display for TraceEntry {
@@ -56,6 +84,10 @@ impl fmt::Display for TraceEntry {
             TraceEntry::Statement(stmt) => write!(f, "{stmt}"),
             TraceEntry::Condition(b) => write!(f, "{b}"),
             TraceEntry::Action(action) => write!(f, "{action}"),
+            TraceEntry::Join(from) => {
+                let nodes: Vec<String> = from.iter().map(NodeId::to_string).collect();
+                write!(f, "⊔ join of nodes {}", nodes.join(", "))
+            }
         }
     }
 }
@@ -202,7 +234,8 @@ pub struct Leaf {
     pub prediction: Option<Result<Valuation, String>>,
 }
 
-/// Frontier left unexplored when a global limit stopped the exploration.
+/// Why work stopped before it was done: frontier left unexplored by an
+/// exploration, runs left undone by a checker ([`crate::stop`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Limit {
@@ -212,6 +245,8 @@ pub enum Limit {
     TimeLimit,
     /// The memory budget (`--max-memory-mb`).
     Memory,
+    /// The user's Ctrl-C.
+    Interrupted,
 }
 
 impl fmt::Display for Limit {
@@ -220,6 +255,7 @@ impl fmt::Display for Limit {
             Limit::MaxPaths => "path limit reached",
             Limit::TimeLimit => "time limit reached",
             Limit::Memory => "memory limit reached",
+            Limit::Interrupted => "interrupted",
         })
     }
 }
@@ -251,6 +287,9 @@ pub struct Stats {
     pub pruned: usize,
     pub solver_calls: u64,
     pub time_ms: u64,
+    /// Configurations joined (`--merge`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub merges: usize,
     /// Where the time went (for `symex bench`; not part of the JSON contract).
     #[serde(skip)]
     pub timings: Timings,
@@ -295,19 +334,35 @@ impl Tree {
             .collect()
     }
 
-    /// The symbolic trace (§4) of the path to `node`.
+    /// The symbolic trace (§4) of the path to `node`; from the last join
+    /// on, where paths were joined (before it each took its own).
     pub fn trace_to(&self, node: NodeId) -> Vec<&TraceEntry> {
-        self.path_to(node)
-            .into_iter()
-            .filter_map(|n| n.edge.as_ref())
-            .flat_map(|edge| &edge.trace)
+        let path = self.path_to(node);
+        let from = path.iter().rposition(|n| n.join.is_some()).unwrap_or(0);
+        path[from..]
+            .iter()
+            .flat_map(|n| match (&n.edge, &n.join) {
+                (Some(edge), _) => edge.trace.as_slice(),
+                (None, Some(join)) => std::slice::from_ref(&join.trace),
+                (None, None) => &[],
+            })
             .collect()
+    }
+
+    /// Whether the path to `node` went through a join: its rules are then
+    /// those of one of the paths joined.
+    pub fn joined_to(&self, node: NodeId) -> bool {
+        self.path_to(node).iter().any(|n| n.join.is_some())
     }
 
     /// The leaf of `node`, if a path ends there.
     pub fn leaf(&self, node: NodeId) -> Option<&Leaf> {
         self.nodes[node].leaf.as_ref()
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn as_text<S: Serializer>(term: &Term, serializer: S) -> Result<S::Ok, S::Error> {

@@ -9,6 +9,7 @@
 //! its first one positive ([`Comparison`]), printed with the negative
 //! monomials moved to the right (`x - a[3] < 0` is `x < a[3]`).
 
+use crate::mutants::{self, Mutant};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
@@ -298,6 +299,7 @@ impl Comparison {
             BinOp::Eq | BinOp::Ne if !(&k % &g).is_zero() => return Err(op == BinOp::Ne),
             BinOp::Eq | BinOp::Ne => &k / &g,
             // g > 0: floor(k / g) for `<=` and `>`, ceil(k / g) for `<` and `>=`.
+            BinOp::Le | BinOp::Gt if mutants::active(Mutant::GcdRoundsUp) => -((-&k).div_floor(&g)),
             BinOp::Le | BinOp::Gt => k.div_floor(&g),
             _ => -((-&k).div_floor(&g)),
         };

@@ -21,7 +21,7 @@ mod linear;
 mod rules;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use explain::Step;
 pub(crate) use fold::offset;

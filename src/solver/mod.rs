@@ -36,6 +36,10 @@ pub enum SatResult {
     Unsat,
     /// Z3 gave up (timeout, incompleteness) or the query has no translation.
     Unknown,
+    /// Not answered: the whole run was stopped (its time limit passed, or
+    /// the user's Ctrl-C, [`crate::stop`]) before or while Z3 worked. Says
+    /// nothing about the query, so it must never be reported as `unknown`.
+    Interrupted,
 }
 
 /// An incremental solver along one exploration path.
@@ -189,8 +193,8 @@ impl Solver {
         self.time
     }
 
-    /// Checks end by `deadline` at the latest (answering `Unknown` if
-    /// interrupted), whatever the per-query time limit.
+    /// Checks end by `deadline` at the latest (answering `Interrupted` if
+    /// cut), whatever the per-query time limit.
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
     }
@@ -203,9 +207,13 @@ impl Solver {
     fn run_check(&mut self, extra: Option<&Term>) -> SatResult {
         self.calls += 1;
         let start = Instant::now();
-        let result = if self.unsupported.is_some()
-            || self.deadline.is_some_and(|deadline| start >= deadline)
-        {
+        let stopped = |deadline: Option<Instant>| {
+            crate::stop::interrupted()
+                || deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        };
+        let result = if stopped(self.deadline) {
+            SatResult::Interrupted
+        } else if self.unsupported.is_some() {
             SatResult::Unknown
         } else {
             match extra.map(|extra| self.encoder.boolean(extra)).transpose() {
@@ -219,6 +227,7 @@ impl Solver {
                     match answer {
                         z3::SatResult::Sat => SatResult::Sat,
                         z3::SatResult::Unsat => SatResult::Unsat,
+                        z3::SatResult::Unknown if stopped(self.deadline) => SatResult::Interrupted,
                         z3::SatResult::Unknown => SatResult::Unknown,
                     }
                 }
@@ -245,6 +254,8 @@ pub enum Proof {
     /// Inputs that make the formula false, confirmed by the evaluator.
     Counterexample(Valuation),
     Unknown,
+    /// Stopped by the user before Z3 answered.
+    Interrupted,
 }
 
 /// Is `formula` valid (¬formula unsatisfiable)? If not, a counterexample over `inputs`.
@@ -257,5 +268,6 @@ pub fn prove(formula: &Term, inputs: &BTreeMap<Name, Sort>, timeout_ms: u64) -> 
             .model(inputs)
             .map_or(Proof::Unknown, Proof::Counterexample),
         SatResult::Unknown => Proof::Unknown,
+        SatResult::Interrupted => Proof::Interrupted,
     }
 }

@@ -3,7 +3,8 @@
 //! `sched_yield` busy-wait, a fifth of the time of an exploration that asks
 //! many small queries. The watchdog sleeps until a query overruns its limit
 //! and then interrupts the context (`Z3_interrupt`, meant to be called from
-//! another thread); the check returns `unknown`.
+//! another thread); the check returns `unknown`. The user's Ctrl-C
+//! ([`crate::stop::interrupt`]) wakes it to interrupt the running query at once.
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
@@ -23,9 +24,23 @@ struct State {
     /// When the running query must stop; `None` while no query runs.
     deadline: Option<Instant>,
     quit: bool,
+    /// Set by Ctrl-C: interrupt the running query now.
+    interrupted: bool,
 }
 
-type Shared = Arc<(Mutex<State>, Condvar)>;
+struct Watched(Mutex<State>, Condvar);
+
+type Shared = Arc<Watched>;
+
+impl crate::stop::Wake for Watched {
+    fn wake(&self) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .interrupted = true;
+        self.1.notify_one();
+    }
+}
 
 fn lock(shared: &Shared) -> MutexGuard<'_, State> {
     shared.0.lock().unwrap_or_else(PoisonError::into_inner)
@@ -40,7 +55,9 @@ pub(crate) struct Watchdog {
 
 impl Watchdog {
     pub(crate) fn new(context: &z3::Context, limit: Duration) -> Watchdog {
-        let shared: Shared = Arc::default();
+        let shared: Shared = Arc::new(Watched(Mutex::default(), Condvar::new()));
+        let weak: std::sync::Weak<dyn crate::stop::Wake> = Arc::downgrade(&shared) as _;
+        crate::stop::on_interrupt(weak);
         let watched = Interruptible(context.get_z3_context());
         let theirs = shared.clone();
         let thread = std::thread::Builder::new()
@@ -78,7 +95,7 @@ fn watch(shared: &Shared, context: &Interruptible) {
             None => shared.1.wait(state).unwrap_or_else(PoisonError::into_inner),
             Some(deadline) => {
                 let now = Instant::now();
-                if now >= deadline {
+                if now >= deadline || state.interrupted {
                     // SAFETY: see `Interruptible`.
                     unsafe { z3_sys::Z3_interrupt(context.0) };
                     state.deadline = None;

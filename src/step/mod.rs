@@ -183,7 +183,7 @@ where
                         "`go {branch}` is infeasible: {name} = {phi} implies ¬({guard})"
                     ))
                 }
-                SatResult::Unknown => {
+                SatResult::Unknown | SatResult::Interrupted => {
                     return Err(format!(
                     "`go {branch}`: the solver cannot tell whether {name} ∧ {guard} is satisfiable"
                 ))
@@ -248,7 +248,7 @@ where
         match self.satisfiable(&phi, &e_sigma) {
             SatResult::Sat => {}
             SatResult::Unsat => return Err(format!("`assume {text}` contradicts the path condition: {name} = {phi} implies ¬({e_sigma})")),
-            SatResult::Unknown => return Err(format!("the solver cannot tell whether φ ∧ {e_sigma} is satisfiable")),
+            SatResult::Unknown | SatResult::Interrupted => return Err(format!("the solver cannot tell whether φ ∧ {e_sigma} is satisfiable")),
         }
         let assumed = Term::and(assumed, e_sigma);
         let stop = self.add_stop(config, assumed, format!("assume {text}"), steps);
@@ -259,6 +259,7 @@ where
     /// the fields of its classes).
     fn condition(&self, text: &str) -> Result<Term, String> {
         let declarations = Program {
+            loops: Default::default(),
             main: Rc::from([]),
             ..self.program.clone()
         };
@@ -295,7 +296,7 @@ where
             match self.satisfiable(&phi, &guard) {
                 SatResult::Sat => feasible.push(step),
                 SatResult::Unsat => {}
-                SatResult::Unknown => {
+                SatResult::Unknown | SatResult::Interrupted => {
                     return Err(format!(
                         "the solver cannot tell whether the `{}` step is feasible",
                         step.rule
@@ -434,7 +435,7 @@ where
         self.solver.assert(phi);
         let model = match self.solver.check() {
             SatResult::Sat => self.solver.model(&self.program.globals),
-            SatResult::Unsat | SatResult::Unknown => None,
+            SatResult::Unsat | SatResult::Unknown | SatResult::Interrupted => None,
         };
         self.solver.pop();
         model.map(|model| {

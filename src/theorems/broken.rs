@@ -90,6 +90,7 @@ pub fn check_broken(
     options: Options,
     runs: u64,
     seed: u64,
+    deadline: Option<std::time::Instant>,
 ) -> Result<CheckReport, String> {
     if program.language != Language::Basic {
         return Err(format!(
@@ -107,7 +108,10 @@ pub fn check_broken(
         options.checked_arrays,
         runs,
         seed,
-        Bounds::default(),
+        Bounds {
+            deadline,
+            ..Bounds::default()
+        },
     ))
 }
 
@@ -171,6 +175,7 @@ pub fn check_broken_oo(
     options: Options,
     runs: u64,
     seed: u64,
+    deadline: Option<std::time::Instant>,
 ) -> Result<CheckReport, String> {
     if program.language != Language::Oo {
         return Err(format!(
@@ -178,7 +183,10 @@ pub fn check_broken_oo(
             program.language
         ));
     }
-    let bounds = Bounds::default();
+    let bounds = Bounds {
+        deadline,
+        ..Bounds::default()
+    };
     let broken = Edited {
         real: Unfold::new(
             program.clone(),

@@ -10,11 +10,13 @@ use super::run::{symbolic_run, SymbolicRun};
 use super::simulation::{Simulation, SymbolicConfig};
 use super::soundness_assignment::check_soundness_assignment;
 use super::substitution::check_substitution;
+use crate::stop::Limit;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::time::Instant;
 use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::subst::Substitution;
 use symex_semantics::system::SymbolicConfiguration;
@@ -30,6 +32,8 @@ pub struct Bounds {
     /// Definition 4.2, which substitutes through the whole condition per action.
     pub definition_steps: usize,
     pub timeout_ms: u64,
+    /// The check stops here (or at Ctrl-C) with the runs done so far.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Bounds {
@@ -39,6 +43,7 @@ impl Default for Bounds {
             feasible_steps: 60,
             definition_steps: 30,
             timeout_ms: 2000,
+            deadline: None,
         }
     }
 }
@@ -49,6 +54,10 @@ pub struct CheckReport {
     pub language: String,
     pub seed: u64,
     pub runs: u64,
+    /// The runs done: fewer than `runs` when a limit stopped the check.
+    pub runs_done: u64,
+    /// The limit that stopped the check early, if one did.
+    pub stopped: Option<Limit>,
     pub checked_arrays: bool,
     pub results: Vec<ResultReport>,
 }
@@ -95,6 +104,13 @@ impl fmt::Display for CheckReport {
             "{} program, {} runs, seed {}, checked arrays {arrays}",
             self.language, self.runs, self.seed
         )?;
+        if let Some(limit) = self.stopped {
+            writeln!(
+                f,
+                "  stopped after {} of {} runs: {limit}; the results below are of those runs",
+                self.runs_done, self.runs
+            )?;
+        }
         for r in &self.results {
             let verdict = if r.counterexample.is_some() {
                 "FAILED"
@@ -169,7 +185,11 @@ pub fn check<M: Simulation>(
         })
         .collect();
     let apply = |sigma: &Substitution, e: &symex_semantics::term::Term| sigma.apply(e);
+    let mut done = Done::default();
     for r in 0..runs {
+        if done.stop(r, bounds.deadline) {
+            break;
+        }
         let inputs = random_inputs(simulation.inputs(), &mut rng);
         let run = symbolic_run(simulation, bounds.max_steps, |_, successors| {
             (!successors.is_empty()).then(|| rng.gen_range(0..successors.len()))
@@ -195,7 +215,7 @@ pub fn check<M: Simulation>(
                 simulation,
                 inputs.clone(),
                 bounds.feasible_steps,
-                bounds.timeout_ms,
+                (bounds.timeout_ms, bounds.deadline),
                 |n| rng.gen_range(0..n),
             );
             results[2].undecided += feasible.unknown as u64;
@@ -213,12 +233,40 @@ pub fn check<M: Simulation>(
         }
         record_completeness(simulation, &mut results[3], r, &inputs, bounds.max_steps);
     }
+    done.finished(runs);
     CheckReport {
         language: language.to_string(),
         seed,
         runs,
+        runs_done: done.runs,
+        stopped: done.stopped,
         checked_arrays,
         results,
+    }
+}
+
+/// How far a check got before a limit stopped it.
+#[derive(Default)]
+pub(super) struct Done {
+    pub(super) runs: u64,
+    pub(super) stopped: Option<Limit>,
+}
+
+impl Done {
+    /// Before run `r`: records the runs done and whether a limit (the
+    /// deadline, Ctrl-C) stops the check here.
+    pub(super) fn stop(&mut self, r: u64, deadline: Option<Instant>) -> bool {
+        self.runs = r;
+        crate::stop::progress::ran(r);
+        self.stopped = crate::stop::reached(deadline);
+        self.stopped.is_some()
+    }
+
+    /// After the last run, when no limit stopped the check.
+    pub(super) fn finished(&mut self, runs: u64) {
+        if self.stopped.is_none() {
+            self.runs = runs;
+        }
     }
 }
 

@@ -27,14 +27,17 @@ pub struct FeasibleRun<C> {
 /// (`< n`); a candidate that `V` satisfies is feasible without asking Z3,
 /// otherwise Z3 decides, and its model becomes the new `V`. `start` is the
 /// first `V` (it must satisfy `true`, so any valuation of the inputs does).
+/// Z3 gives up on a query after the time limit, and on every query after the
+/// deadline (the run then ends there).
 pub fn feasible_run<M: Simulation>(
     simulation: &M,
     start: Valuation,
     max_steps: usize,
-    timeout_ms: u64,
+    (timeout_ms, deadline): (u64, Option<std::time::Instant>),
     mut pick: impl FnMut(usize) -> usize,
 ) -> FeasibleRun<SymbolicConfig<M>> {
     let mut solver = Solver::new(timeout_ms);
+    solver.set_deadline(deadline);
     let mut model = start;
     let mut unknown = 0;
     let run = symbolic_run(
@@ -60,6 +63,8 @@ pub fn feasible_run<M: Simulation>(
                     },
                     SatResult::Unsat => {}
                     SatResult::Unknown => unknown += 1,
+                    // Stopped by the user: the run ends here, undecided by no one.
+                    SatResult::Interrupted => return None,
                 }
             }
             None

@@ -83,7 +83,9 @@ fn random_value(sort: &Sort, objects: &[(Oid, Name)], rng: &mut impl Rng) -> Val
                 .filter(|(_, c)| c == class)
                 .map(|(o, _)| *o)
                 .collect();
-            match rng.gen_range(0..=candidates.len()) {
+            let never_nil = crate::mutants::active(crate::mutants::Mutant::GeneratorNeverNil)
+                && !candidates.is_empty();
+            match rng.gen_range(usize::from(never_nil)..=candidates.len()) {
                 0 => Value::Nil,
                 k => Value::Object(candidates[k - 1]),
             }

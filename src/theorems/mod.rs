@@ -44,16 +44,21 @@ use symex_semantics::program::{Language, Program};
 use symex_semantics::system::Options;
 
 /// Checks the paper's results for `program` under `language`'s semantics on
-/// `runs` random inputs and symbolic paths drawn from `seed`.
+/// `runs` random inputs and symbolic paths drawn from `seed`, stopping
+/// early at `deadline` or Ctrl-C ([`crate::stop`]) with the runs done.
 pub fn check_program(
     program: Rc<Program>,
     language: Language,
     options: Options,
     runs: u64,
     seed: u64,
+    deadline: Option<std::time::Instant>,
 ) -> Result<CheckReport, String> {
     let name = language.to_string();
-    let bounds = Bounds::default();
+    let bounds = Bounds {
+        deadline,
+        ..Bounds::default()
+    };
     match language {
         Language::Basic => {
             let simulation = Basic::real(program, options)?;

@@ -4,7 +4,7 @@
 //! integers of the inputs shrunk (the heap is kept as drawn).
 
 use super::cases::Cases;
-use super::check::{counterexample, Bounds, CheckReport, Counterexample, ResultReport};
+use super::check::{counterexample, Bounds, CheckReport, Counterexample, Done, ResultReport};
 use super::inputs::{random_heap_inputs, shrink};
 use super::unfolding::{Lockstep, OO_RESULTS};
 use crate::report::values::heap_json;
@@ -54,7 +54,11 @@ where
         undecided: 0,
         counterexample: None,
     });
+    let mut done = Done::default();
     for r in 0..runs {
+        if done.stop(r, bounds.deadline) {
+            break;
+        }
         let v = random_heap_inputs(&program, &mut rng);
         let mut cases: [Cases; 3] = Default::default();
         let disagreements = lockstep.run(&v, bounds.max_steps, bounds.definition_steps, &mut cases);
@@ -88,10 +92,13 @@ where
             });
         }
     }
+    done.finished(runs);
     CheckReport {
         language: "oo".to_string(),
         seed,
         runs,
+        runs_done: done.runs,
+        stopped: done.stopped,
         checked_arrays: options.checked_arrays,
         results: results.into(),
     }

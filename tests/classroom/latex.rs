@@ -1,5 +1,5 @@
 //! `--format latex`: the text CI keeps (the PDF is checked by hand with
-//! `pdflatex`, see the README).
+//! `pdflatex`, see docs/commands.md).
 
 use super::stdout_of;
 

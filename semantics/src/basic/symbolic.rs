@@ -2,7 +2,7 @@
 //! the array extension of §2.1 and the `assert`/`assume` extensions.
 
 use crate::checked;
-use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
+use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Point, Program, Stmt};
 use crate::subst::Substitution;
 use crate::system::{Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use crate::term::{Name, Sort, Term};
@@ -285,6 +285,48 @@ impl SymbolicConfiguration for Config {
     fn condense(&mut self, path_condition: &Term, fold: &mut dyn FnMut(&Term) -> Term) {
         self.phi = path_condition.clone();
         self.sigma = self.sigma.map_values(fold);
+    }
+
+    fn continuation(&self) -> Option<Vec<&Stmt>> {
+        Some(self.code.statements())
+    }
+
+    fn rebuilt(
+        &self,
+        code: &dyn Fn(&Code) -> Code,
+        updates: &[(Name, Term)],
+        phi: Term,
+    ) -> Option<Config> {
+        let sigma = updates
+            .iter()
+            .fold(self.sigma.clone(), |sigma, (x, e)| sigma.update(x.clone(), e.clone()));
+        Some(Config {
+            code: code(&self.code),
+            sigma,
+            phi,
+            program: self.program.clone(),
+        })
+    }
+
+    fn point(&self) -> Option<Point> {
+        let mut point = Point::default();
+        self.code.extend_point(&mut point);
+        Some(point)
+    }
+
+    /// `⟨S, σ₁ ⊔ σ₂, φ⟩`
+    fn join(
+        &self,
+        other: &Config,
+        phi: Term,
+        value: &mut dyn FnMut(&Name, &Term, &Term) -> Term,
+    ) -> Option<Config> {
+        Some(Config {
+            code: self.code.clone(),
+            sigma: self.sigma.join(&other.sigma, value),
+            phi,
+            program: self.program.clone(),
+        })
     }
 }
 

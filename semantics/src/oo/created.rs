@@ -170,7 +170,9 @@ impl Creations {
             (a, Eliminated::Cases(c, b1, b2)) => {
                 Term::ite(c.clone(), self.equal(a, b1), self.equal(a, b2))
             }
-            (Eliminated::Created(x), Eliminated::Created(y)) => Term::bool(x == y),
+            (Eliminated::Created(x), Eliminated::Created(y)) => Term::bool(
+                x == y || crate::mutants::active(crate::mutants::Mutant::CreatedObjectsEqual),
+            ),
             (Eliminated::Created(_), Eliminated::Initial(_))
             | (Eliminated::Initial(_), Eliminated::Created(_)) => Term::bool(false),
             (Eliminated::Initial(a), Eliminated::Initial(b)) => {

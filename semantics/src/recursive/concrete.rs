@@ -403,6 +403,10 @@ impl Configuration for Config {
         self.top().and_then(|frame| frame.code.head())
     }
 
+    fn frames(&self) -> usize {
+        self.stack.len()
+    }
+
     fn max_active_calls(&self) -> usize {
         most_active(
             self.stack

@@ -86,6 +86,7 @@ mod tests {
                 .collect(),
             procedures: [("fact".into(), fact)].into_iter().collect(),
             classes: Default::default(),
+            loops: Default::default(),
             main: Rc::from(vec![Stmt::Call("fact".into(), vec![int("x")])]),
         })
     }

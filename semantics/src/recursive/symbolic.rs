@@ -4,7 +4,7 @@
 //! evaluated under `θ = τ ∪ σ`. Arrays (§2.1) and `assert`/`assume` as in §2.
 
 use crate::checked;
-use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Program, Stmt};
+use crate::program::{Block, Code, ErrorKind, Halt, Outcome, Point, Program, Stmt};
 use crate::subst::{substitute, Substitution};
 use crate::system::{
     most_active, Configuration, Options, Rule, Step, SymbolicConfiguration, TransitionSystem,
@@ -446,6 +446,10 @@ impl Configuration for Config {
         self.top().and_then(|frame| frame.code.head())
     }
 
+    fn frames(&self) -> usize {
+        self.stack.len()
+    }
+
     fn max_active_calls(&self) -> usize {
         most_active(
             self.stack
@@ -474,6 +478,43 @@ impl SymbolicConfiguration for Config {
         if let Some(top) = self.stack.front_mut() {
             top.tau = top.tau.map_values(fold);
         }
+    }
+
+    fn continuation(&self) -> Option<Vec<&Stmt>> {
+        Some(self.stack.iter().flat_map(|frame| frame.code.statements()).collect())
+    }
+
+    fn point(&self) -> Option<Point> {
+        let mut point = Point::default();
+        for frame in &self.stack {
+            frame.code.extend_point(&mut point);
+            point.end_frame();
+        }
+        Some(point)
+    }
+
+    /// `⟨(τ₁ ⊔ τ₁', S₁)·…, σ ⊔ σ', φ⟩`: the frames run the same statements.
+    fn join(
+        &self,
+        other: &Config,
+        phi: Term,
+        value: &mut dyn FnMut(&Name, &Term, &Term) -> Term,
+    ) -> Option<Config> {
+        let stack = self
+            .stack
+            .iter()
+            .zip(&other.stack)
+            .map(|(mine, theirs)| Frame {
+                tau: mine.tau.join(&theirs.tau, value),
+                ..mine.clone()
+            })
+            .collect();
+        Some(Config {
+            stack,
+            sigma: self.sigma.join(&other.sigma, value),
+            phi,
+            program: self.program.clone(),
+        })
     }
 }
 

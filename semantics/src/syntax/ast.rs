@@ -117,7 +117,8 @@ pub enum StmtKind {
     },
     Call(Ident, Vec<Expr>),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
-    While(Expr, Vec<Stmt>),
+    /// `while b { S }`, or `L: while b { S }` with a label naming the loop.
+    While(Expr, Vec<Stmt>, Option<Ident>),
     Assert(Expr),
     Assume(Expr),
     Return(Expr),

@@ -10,7 +10,9 @@
 use super::ast::{self, Expr, ExprKind, StmtKind, Target};
 use super::check::Typing;
 use super::diagnostic::{Diagnostic, LineIndex, Span};
-use crate::program::{self, Block, Class, Language, LoopId, Method, Procedure, Program, Stmt};
+use crate::program::{
+    self, Block, Class, Language, LoopId, LoopSite, LoopSites, Method, Procedure, Program, Stmt,
+};
 use crate::term::{Name, Sort, Term};
 use std::collections::{BTreeMap, HashMap};
 
@@ -40,6 +42,7 @@ pub fn lower(
         globals,
         fields,
         next_loop: 0,
+        sites: LoopSites::default(),
     };
     let mut class_decls = BTreeMap::new();
     let mut procedure_decls = BTreeMap::new();
@@ -81,6 +84,7 @@ pub fn lower(
         procedures,
         classes,
         main,
+        loops: lowering.sites,
     })
 }
 
@@ -92,6 +96,7 @@ struct Lowering<'t> {
     /// The sort of every field (field names are global, SPEC §1.4).
     fields: HashMap<&'t str, Sort>,
     next_loop: u32,
+    sites: LoopSites,
 }
 
 /// The terms of a body's local variables: its parameters, and `this` in a method.
@@ -259,9 +264,12 @@ impl<'t> Lowering<'t> {
                 self.block(then, locals)?,
                 self.block(otherwise, locals)?,
             ),
-            StmtKind::While(condition, body) => {
+            StmtKind::While(condition, body, label) => {
                 let id = LoopId(self.next_loop);
                 self.next_loop += 1;
+                let (line, column) = self.lines.position(statement.span.start);
+                let label = label.as_ref().map(|label| label.name.clone());
+                self.sites.0.insert(id, LoopSite { line, column, label });
                 Stmt::While(id, self.expr(condition, locals)?, self.block(body, locals)?)
             }
             StmtKind::Assert(condition) => Stmt::Assert(self.expr(condition, locals)?),

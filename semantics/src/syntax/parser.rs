@@ -350,6 +350,20 @@ impl<'a> Parser<'a, '_> {
         Ok(statements)
     }
 
+    /// `L: while`: an identifier, a colon and `while` (a label names its loop).
+    fn labels_a_loop(&self) -> bool {
+        let tok = |k: usize| self.tokens.get(self.pos + k).map(|token| token.tok);
+        tok(1) == Some(Tok::Colon) && tok(2) == Some(Tok::While)
+    }
+
+    /// `while b { S }`, the label before it already read.
+    fn loop_with(&mut self, label: Option<Ident>) -> Result<StmtKind, Diagnostic> {
+        self.require(Tok::While, " after the label")?;
+        let condition = self.expr()?;
+        let (body, _) = self.block()?;
+        Ok(StmtKind::While(condition, body, label))
+    }
+
     fn statement(&mut self) -> Result<Stmt, Diagnostic> {
         let start = self.span().start;
         let kind = match self.peek() {
@@ -358,11 +372,11 @@ impl<'a> Parser<'a, '_> {
                 StmtKind::Skip
             }
             Tok::If => return self.conditional(),
-            Tok::While => {
+            Tok::While => self.loop_with(None)?,
+            Tok::Ident(_) if self.labels_a_loop() => {
+                let label = self.ident("a label")?;
                 self.bump();
-                let condition = self.expr()?;
-                let (body, _) = self.block()?;
-                StmtKind::While(condition, body)
+                self.loop_with(Some(label))?
             }
             Tok::Assert => {
                 self.bump();

@@ -3,7 +3,7 @@
 //! `soundness` checks that it never changes a meaning.
 
 mod append;
-mod generate;
+pub(crate) mod generate;
 mod soundness;
 
 use super::{explain, simplify, Limits, Simplifier, Stop, RULES};

@@ -336,7 +336,7 @@ fn proved(simplifier: &mut Simplifier, case: &Case) -> Option<bool> {
     ) {
         Proof::Valid => Some(true),
         Proof::Counterexample(_) => Some(false),
-        Proof::Unknown => None,
+        Proof::Unknown | Proof::Interrupted => None,
     }
 }
 

@@ -116,7 +116,7 @@ impl<'a> Checker<'a, '_> {
                 self.block(then, scope)?;
                 self.block(otherwise, scope)
             }
-            StmtKind::While(condition, body) => {
+            StmtKind::While(condition, body, _) => {
                 self.check(condition, Shape::Bool, scope)?;
                 self.block(body, scope)
             }

@@ -1,0 +1,31 @@
+//! Deliberate mistakes in the tool's shortcuts and checkers, each one small
+//! change, for the tests that show a property catches it
+//! (`proofs-tests/shortcut_mutants.rs`): the explorer's intervals and
+//! solver chain, constraint independence, the simplifier's gcd rounding,
+//! the §4 agreement and the input generator. Compiled in with the `mutants`
+//! feature only, switched on for the current thread by [`set`]; without the
+//! feature [`active`] is the constant `false`. (The Z3 encoding has its own,
+//! [`crate::solver::Mutant`].)
+
+/// A broken shortcut or checker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mutant {
+    /// The interval a bound `x > c` allows starts at `c`, not `c + 1`.
+    IntervalOfGreaterOffByOne,
+    /// The solver chain leaves out the earlier guard when it implies the
+    /// new one (the stronger guard dropped, not the weaker).
+    StrongerGuardDropped,
+    /// Two intervals meet at the smaller of their lower bounds.
+    LooserIntervalMeet,
+    /// An independent slice takes the guards that share a variable with
+    /// the new guard only, not those sharing one with a guard taken in.
+    NonTransitiveSlice,
+    /// `k * L <= c` divided by `k` rounds `c / k` up, not down.
+    GcdRoundsUp,
+    /// §4's agreement compares the variables and not the heap.
+    AgreementIgnoresHeap,
+    /// The input generator never makes a reference `nil` when its class has objects.
+    GeneratorNeverNil,
+}
+
+symex_semantics::mutant_switch!(Mutant);
