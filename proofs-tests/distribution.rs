@@ -279,6 +279,12 @@ impl Required {
         }
     }
 
+    /// These and `case`, in at least a twentieth of the run's cases.
+    pub fn and_frequent(mut self, case: &str) -> Required {
+        self.frequent.push(case.to_string());
+        self
+    }
+
     /// These and `rule` as well.
     pub fn and(mut self, rule: Rule) -> Required {
         self.cases.push(rule.name().to_string());

@@ -36,6 +36,7 @@ mod proposition_3_1_no_locals;
 mod recursive_agrees_with_basic;
 mod reference_explorer;
 mod shared_pieces;
+mod simplifier_normal_form;
 mod symex_check;
 mod theorem_2_3_correctness;
 mod theorem_2_4_completeness;

@@ -312,8 +312,9 @@ impl Draw<'_> {
     /// The actions of a trace: assignments, tests (a false one ends the
     /// run, so they are the rarer kind) and creations. A creation names
     /// the fresh variable of its number (the unfolding's `x := new C`),
-    /// usually stored at once (`h := x`); with `into_globals`, it may
-    /// also create into a global directly.
+    /// usually stored at once (`h := x`) and often compared with an object
+    /// created before; with `into_globals`, it may also create into a
+    /// global directly.
     fn actions(&mut self, into_globals: bool) -> Vec<Action> {
         let length = 1 + self.below(MAX_ACTIONS);
         let mut actions = Vec::new();
@@ -336,10 +337,39 @@ impl Draw<'_> {
                         let h = self.store_target(class);
                         actions.push(Action::Assign(h, Term::var(&x, object_sort(class))));
                     }
+                    if self.chance(75) {
+                        if let Some(test) = self.created_pair(&Term::var(&x, object_sort(class))) {
+                            actions.push(Action::Test(test));
+                        }
+                    }
                 }
             }
         }
         actions
+    }
+
+    /// `x == y` or `x != y` for the object `x` just created and another
+    /// created object `y` of its class, if there is one: `[x := new C]`
+    /// must tell them apart.
+    fn created_pair(&mut self, x: &Term) -> Option<Term> {
+        let alike: Vec<Term> = self
+            .vars
+            .iter()
+            .filter(|(y, sort)| {
+                fresh::is_fresh(y) && *sort == x.sort() && Term::var(y, sort.clone()) != *x
+            })
+            .map(|(y, sort)| Term::var(y, sort.clone()))
+            .collect();
+        if alike.is_empty() {
+            return None;
+        }
+        let y = alike[self.below(alike.len())].clone();
+        let op = if self.chance(50) {
+            BinOp::Eq
+        } else {
+            BinOp::Ne
+        };
+        Some(Term::binary(op, x.clone(), y))
     }
 
     /// A test: often `e != x` for a created object `x` and an `e` that may
