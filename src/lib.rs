@@ -6,6 +6,7 @@
 // (`cargo doc --document-private-items` resolves every such link).
 #![allow(rustdoc::private_intra_doc_links)]
 
+pub mod bench;
 pub mod bound;
 pub mod commands;
 pub mod concolic;

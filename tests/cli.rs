@@ -688,10 +688,22 @@ fn bench_reports_every_family_with_the_expected_paths() {
         .iter()
         .map(|r| r["family"].as_str().unwrap())
         .collect();
-    assert_eq!(families, ["branches", "loop", "array"]);
+    assert_eq!(
+        families,
+        ["branches", "loop", "array", "sums", "chains", "pointers", "list", "aliasing"]
+    );
     for result in results {
         assert_eq!(result["paths"], result["expected_paths"]);
         assert_eq!(result["models"], result["paths"], "a model for every path");
     }
     assert_eq!(results[1]["paths"], 5);
+    let methods: Vec<&str> = results
+        .iter()
+        .map(|r| r["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        methods,
+        ["forward", "forward", "forward", "forward", "forward", "wp", "wp", "wp"],
+        "each family under its language's default method"
+    );
 }

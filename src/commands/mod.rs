@@ -4,7 +4,6 @@
 
 pub mod backstop;
 pub mod bench;
-pub mod bench_path;
 pub mod bound;
 pub mod check;
 pub mod compare;

@@ -1,7 +1,7 @@
 //! Program families that scale, written for the question "forward or wp?":
 //! each is source text (the front end is in the loop) indexed by a size.
 
-use crate::commands::bench;
+use crate::bench::families::LOOP;
 use clap::ValueEnum;
 
 /// A family of `symex compare --family`.
@@ -56,7 +56,7 @@ impl Family {
                 "{};\nassert a[i1] = 1",
                 lines(&|i| format!("a[i{i}] := {i}"))
             ),
-            Family::Loop => bench::LOOP.to_string(),
+            Family::Loop => LOOP.to_string(),
             Family::Recursion => {
                 "proc down(k: int) { if k > 0 { s := s + k; down(k - 1) } }\ns := 0;\ndown(n)"
                     .to_string()

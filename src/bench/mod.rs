@@ -1,0 +1,368 @@
+//! `symex bench`: explores program families that scale ([`families`]),
+//! generated as source text so the front end is in the loop, depth first
+//! with a model for every path and the report written (as `symex explore`
+//! does, to a sink), and reports paths, solver calls, where the time went
+//! (front end, exploration, solver, simplifier, output) and the peak memory
+//! of each run. The family `path` measures `path(ρ)` of long traces instead
+//! ([`path`]). Measures speed; no test asserts a time.
+
+pub mod families;
+pub mod path;
+
+use crate::commands::language::{with_semantics, Choice, Semantics, Visitor};
+use crate::commands::{CliError, Method};
+use crate::explore::{Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats, Unexplored, explore_into};
+use crate::report::json::{JsonLinesReport, JsonReport};
+use crate::report::text::TextReport;
+use crate::report::Header;
+use clap::ValueEnum;
+use families::Family;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+use symex_semantics::oo::inline::ThisRule;
+use symex_semantics::syntax::parse_program;
+use symex_semantics::system::{
+    ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
+};
+use symex_semantics::term::{Name, Sort};
+
+/// The report each exploration writes (to a sink), as `explore --format` would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchOutput {
+    /// JSON lines (`--format jsonl`): linear in the tree.
+    Jsonl,
+    /// The SPEC §2.1 document (`--format json`): every path's trace and condition in full.
+    Json,
+    Text,
+    /// No report: the exploration alone.
+    None,
+}
+
+/// Where the time of one run went, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Split {
+    /// Parsing, type checking, building the transition system.
+    pub front_end_ms: f64,
+    /// The explorer's own work: successors, bookkeeping, model confirmation.
+    pub exploration_ms: f64,
+    pub solver_ms: f64,
+    pub simplifier_ms: f64,
+    /// Writing the report.
+    pub output_ms: f64,
+}
+
+impl Split {
+    /// The simplifier's share of the exploration proper (explorer, solver
+    /// and simplifier; without front end and report), in per cent.
+    pub fn simplifier_percent(&self) -> f64 {
+        let exploring = self.exploration_ms + self.solver_ms + self.simplifier_ms;
+        if exploring > 0.0 {
+            100.0 * self.simplifier_ms / exploring
+        } else {
+            0.0
+        }
+    }
+}
+
+/// One family's figures at one size.
+#[derive(Debug, Serialize)]
+pub struct Measurement {
+    pub family: String,
+    pub size: usize,
+    /// How path conditions were computed (`forward`, `wp`).
+    pub method: &'static str,
+    /// Explored with state merging; `merges` configurations joined.
+    pub merged: bool,
+    pub merges: usize,
+    pub paths: usize,
+    pub expected_paths: u64,
+    pub models: usize,
+    pub solver_calls: u64,
+    pub time_ms: f64,
+    pub paths_per_second: f64,
+    pub us_per_path: f64,
+    /// The CPU time of the median run (the thread's time on a processor,
+    /// which other processes on a busy machine do not inflate).
+    pub cpu_ms: Option<f64>,
+    pub cpu_us_per_path: Option<f64>,
+    /// The split of the median run.
+    pub split: Split,
+    /// [`Split::simplifier_percent`] of that split.
+    pub simplifier_percent: f64,
+    /// Bytes of report written.
+    pub output_bytes: u64,
+    /// Peak resident memory of the process during the runs (`VmHWM`, reset
+    /// before them where Linux allows), in KiB.
+    pub peak_memory_kib: Option<u64>,
+}
+
+/// A sink that counts what is written to it.
+#[derive(Default)]
+struct Counted(u64);
+
+impl Write for Counted {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0 += bytes.len() as u64;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Times the report and counts the paths with a model, around the report itself.
+struct Timed<'a> {
+    report: Option<&'a mut dyn Observer>,
+    time: Duration,
+    models: usize,
+}
+
+impl Timed<'_> {
+    fn around<T>(
+        &mut self,
+        event: impl FnOnce(&mut dyn Observer) -> io::Result<T>,
+    ) -> io::Result<()> {
+        let Some(report) = self.report.as_deref_mut() else {
+            return Ok(());
+        };
+        let start = Instant::now();
+        let result = event(report);
+        self.time += start.elapsed();
+        result.map(|_| ())
+    }
+}
+
+impl Observer for Timed<'_> {
+    fn node(&mut self, node: &PathNode) -> io::Result<()> {
+        self.around(|report| report.node(node))
+    }
+
+    fn pruned(&mut self, pruned: Pruned) -> io::Result<()> {
+        self.around(|report| report.pruned(pruned))
+    }
+
+    fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
+        self.models += usize::from(path.leaf.model.is_some());
+        self.around(|report| report.path(path))
+    }
+
+    fn reads_ancestors(&self) -> bool {
+        self.report
+            .as_deref()
+            .is_some_and(|report| report.reads_ancestors())
+    }
+
+    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
+        self.around(|report| report.finish(unexplored, stats))
+    }
+}
+
+/// The figures of one run.
+struct Run {
+    total: Duration,
+    cpu: Option<Duration>,
+    method: &'static str,
+    split: Split,
+    stats: Stats,
+    models: usize,
+    bytes: u64,
+}
+
+/// Depth first (or merged), unfolding each loop exactly as far as the family needs.
+fn options(family: Family, n: usize, merge: Merge) -> ExploreOptions {
+    ExploreOptions {
+        bounds: Bounds {
+            unfold: family.unfold(n),
+            ..Bounds::default()
+        },
+        merge,
+        ..ExploreOptions::default()
+    }
+}
+
+/// Parses, explores and reports the family's program of size `n` once,
+/// with `method` (the language's default when `None`).
+fn run_once(
+    family: Family,
+    n: usize,
+    method: Option<Method>,
+    output: BenchOutput,
+    merge: Merge,
+) -> Result<Run, CliError> {
+    let start = Instant::now();
+    let cpu_start = thread_cpu_time();
+    let source = family.source(n).ok_or_else(|| {
+        CliError::new(format!("the family {} explores no program", family.name()))
+    })?;
+    let program = parse_program(&source).map_err(|d| {
+        CliError::new(crate::report::diagnostic::render(
+            &d,
+            family.name(),
+            &source,
+            false,
+        ))
+    })?;
+    let program = Rc::new(program);
+    let choice = Choice::new(&program, None, method, ThisRule::Fresh)?;
+    let header = Header {
+        program: format!("{}({n})", family.name()),
+        language: choice.language,
+        method: choice.method.name(),
+        inputs: program.inputs(),
+    };
+    let mut sink = Counted::default();
+    let mut json;
+    let mut lines;
+    let mut text;
+    let report: Option<&mut dyn Observer> = match output {
+        BenchOutput::Json => {
+            json = JsonReport::new(&mut sink, header);
+            Some(&mut json)
+        }
+        BenchOutput::Jsonl => {
+            lines = JsonLinesReport::new(&mut sink, header)?;
+            Some(&mut lines)
+        }
+        BenchOutput::Text => {
+            text = TextReport::new(&mut sink, header, false);
+            Some(&mut text)
+        }
+        BenchOutput::None => None,
+    };
+    let mut timed = Timed {
+        report,
+        time: Duration::ZERO,
+        models: 0,
+    };
+    let options = options(family, n, merge);
+    let visitor = Explored {
+        inputs: &program.globals,
+        options: &options,
+        observer: &mut timed,
+    };
+    let (begun, stats) = with_semantics(program.clone(), choice, Options::default(), visitor)??;
+    let exploration = begun.elapsed();
+    let front_end = begun - start;
+    let Timed {
+        time: output_time,
+        models,
+        ..
+    } = timed;
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let split = Split {
+        front_end_ms: ms(front_end),
+        exploration_ms: ms(exploration
+            .saturating_sub(stats.timings.solver + stats.timings.simplifier + output_time)),
+        solver_ms: ms(stats.timings.solver),
+        simplifier_ms: ms(stats.timings.simplifier),
+        output_ms: ms(output_time),
+    };
+    Ok(Run {
+        total: start.elapsed(),
+        cpu: thread_cpu_time()
+            .zip(cpu_start)
+            .map(|(end, start)| end - start),
+        method: choice.method.name(),
+        split,
+        stats,
+        models,
+        bytes: sink.0,
+    })
+}
+
+/// Explores the symbolic semantics, noting when the exploration proper
+/// begins (the semantics built: the front end ends there).
+struct Explored<'a> {
+    inputs: &'a BTreeMap<Name, Sort>,
+    options: &'a ExploreOptions,
+    observer: &'a mut dyn Observer,
+}
+
+impl Visitor for Explored<'_> {
+    type Output = io::Result<(Instant, Stats)>;
+
+    fn visit<S, C>(self, semantics: Semantics<S, C>) -> io::Result<(Instant, Stats)>
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        let begun = Instant::now();
+        let stats = explore_into(
+            &semantics.symbolic,
+            semantics.initial,
+            self.inputs,
+            self.options,
+            self.observer,
+        )?;
+        Ok((begun, stats))
+    }
+}
+
+/// Runs `family` at size `n` `repeat` times with `method` (merged where
+/// `merge` says); the median run is reported.
+pub fn measure(
+    family: Family,
+    n: usize,
+    method: Option<Method>,
+    repeat: usize,
+    output: BenchOutput,
+    merge: Merge,
+) -> Result<Measurement, CliError> {
+    reset_peak_memory();
+    let mut runs = Vec::new();
+    for _ in 0..repeat.max(1) {
+        runs.push(run_once(family, n, method, output, merge)?);
+    }
+    runs.sort_by_key(|run| run.total);
+    let run = runs.swap_remove(runs.len() / 2);
+    let seconds = run.total.max(Duration::from_nanos(1)).as_secs_f64();
+    let paths = run.stats.paths;
+    Ok(Measurement {
+        family: family.name().to_string(),
+        size: n,
+        method: run.method,
+        merged: merge != Merge::Off,
+        merges: run.stats.merges,
+        paths,
+        expected_paths: family.expected_paths(n),
+        models: run.models,
+        solver_calls: run.stats.solver_calls,
+        time_ms: seconds * 1e3,
+        paths_per_second: paths as f64 / seconds,
+        us_per_path: seconds * 1e6 / paths.max(1) as f64,
+        cpu_ms: run.cpu.map(|cpu| cpu.as_secs_f64() * 1e3),
+        cpu_us_per_path: run
+            .cpu
+            .map(|cpu| cpu.as_secs_f64() * 1e6 / paths.max(1) as f64),
+        split: run.split,
+        simplifier_percent: run.split.simplifier_percent(),
+        output_bytes: run.bytes,
+        peak_memory_kib: peak_memory_kib(),
+    })
+}
+
+/// The time the calling thread has run on a processor (Linux: the first
+/// field of `/proc/thread-self/schedstat`, in nanoseconds).
+fn thread_cpu_time() -> Option<Duration> {
+    let schedstat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = schedstat.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+/// Resets `VmHWM` to the current resident size (Linux ≥ 4.0; ignored elsewhere).
+fn reset_peak_memory() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// `VmHWM` of `/proc/self/status` (Linux), in KiB.
+fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
