@@ -191,10 +191,11 @@ fn method(g: &mut Gen, name: &str, result: Sort, calls: &[Signature]) -> Method 
         let w = draw.int(1);
         body.push(Stmt::FieldAssign(this, "val".into(), w));
     }
-    // `return nil` of a method nobody calls gives the printed program no
-    // class for its `nil` (SPEC §1.4 infers it from use): return `this` then.
+    // `return nil` (or `if b then nil else nil fi`) of a method nobody
+    // calls gives the printed program no class for its `nil` (SPEC §1.4
+    // infers it from use): return `this` then.
     let value = draw.expression(&result, DEPTH);
-    let value = if matches!(value.kind(), TermKind::Nil(_)) {
+    let value = if only_nil(&value) {
         Term::var("this", node())
     } else {
         value
@@ -205,6 +206,15 @@ fn method(g: &mut Gen, name: &str, result: Sort, calls: &[Signature]) -> Method 
         params,
         result,
         body: Rc::from(body),
+    }
+}
+
+/// Whether every value `t` can take is `nil`, written as such.
+fn only_nil(t: &Term) -> bool {
+    match t.kind() {
+        TermKind::Nil(_) => true,
+        TermKind::Ite(_, then, otherwise) => only_nil(then) && only_nil(otherwise),
+        _ => false,
     }
 }
 
