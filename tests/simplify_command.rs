@@ -58,7 +58,7 @@ fn a_bad_expression_is_located_and_exits_2() {
     assert_eq!(output.status.code(), Some(2));
     let message = String::from_utf8_lossy(&output.stderr);
     assert!(
-        message.starts_with("<expression>:1:5: error: expected an expression"),
+        message.starts_with("<expression>:1:4: error: expected an expression"),
         "{message}"
     );
     let output = symex(&["simplify", "x + true"]);

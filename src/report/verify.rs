@@ -4,7 +4,8 @@
 //! condition is listed with its status, then what each failure shows.
 
 use super::values::{heap_json, inputs_json, valuation_json};
-use crate::simplify::simplify;
+use crate::simplify::{InContext, Simplifier};
+use crate::solver::Solver;
 use crate::verify::{Condition, Failure, FailureKind, Report, Status, Verdict};
 use serde_json::{json, Value as Json};
 use std::io::{self, Write};
@@ -12,6 +13,9 @@ use symex_semantics::annotations::loop_name;
 use symex_semantics::eval::ShowValuation;
 use symex_semantics::program::{Language, Program};
 use symex_semantics::term::Term;
+
+/// Z3's time for each entailment the printed condition asks.
+const ENTAILMENT_MS: u64 = 200;
 
 /// What the report is about.
 pub struct Shown<'a> {
@@ -29,12 +33,17 @@ pub struct Shown<'a> {
 impl Shown<'_> {
     /// A failure's path condition as printed: simplified, where the
     /// exploration left it raw.
+    /// The failure's path condition as `explore` prints it: simplified,
+    /// each conjunct in its simplest form under the others.
     fn condition(&self, report: &Report, failure: &Failure) -> Term {
-        if report.raw_conditions {
-            simplify(&failure.path_condition)
+        let mut simplifier = Simplifier::new();
+        let simplified = if report.raw_conditions {
+            simplifier.simplify(&failure.path_condition)
         } else {
             failure.path_condition.clone()
-        }
+        };
+        let mut solver = Solver::new(ENTAILMENT_MS);
+        InContext::new().condition(&simplified, &mut simplifier, &mut solver)
     }
 }
 
