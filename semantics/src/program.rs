@@ -417,6 +417,33 @@ impl PartialEq for StatementSites {
 impl Eq for StatementSites {}
 
 impl Program {
+    /// A program made from this one (an instrumented or a verification
+    /// program) with these parts: its loops and the places of its
+    /// annotations are kept, it has no annotations of its own, and no
+    /// statement sites (its statements are not the source's).
+    pub fn derived(
+        &self,
+        language: Language,
+        globals: BTreeMap<Name, Sort>,
+        procedures: BTreeMap<Name, Procedure>,
+        classes: BTreeMap<Name, Class>,
+        main: Block,
+    ) -> Program {
+        Program {
+            language,
+            globals,
+            procedures,
+            classes,
+            main,
+            loops: self.loops.clone(),
+            annotations: Annotations {
+                places: self.annotations.places.clone(),
+                ..Annotations::default()
+            },
+            statements: StatementSites::default(),
+        }
+    }
+
     /// Every statement of the program, each before the statements it
     /// contains: the methods of each class (classes and methods by name),
     /// the procedures by name, then the main statement — the order in which

@@ -10,7 +10,7 @@ pub mod families;
 pub mod path;
 
 use crate::commands::language::{with_semantics, Choice, Semantics, Visitor};
-use crate::commands::{CliError, Method};
+use crate::commands::{parse_generated, CliError, Method};
 use crate::explore::{Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats, Unexplored, explore_into};
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::text::TextReport;
@@ -20,10 +20,8 @@ use families::Family;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 use symex_semantics::oo::inline::ThisRule;
-use symex_semantics::syntax::parse_program;
 use symex_semantics::system::{
     ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
 };
@@ -198,15 +196,7 @@ fn run_once(
     let source = family.source(n).ok_or_else(|| {
         CliError::new(format!("the family {} explores no program", family.name()))
     })?;
-    let program = parse_program(&source).map_err(|d| {
-        CliError::new(crate::report::diagnostic::render(
-            &d,
-            family.name(),
-            &source,
-            false,
-        ))
-    })?;
-    let program = Rc::new(program);
+    let program = parse_generated(family.name(), &source)?;
     let choice = Choice::new(&program, None, method, ThisRule::Fresh)?;
     let header = Header {
         program: format!("{}({n})", family.name()),

@@ -3,18 +3,16 @@
 
 use super::language::choose;
 use super::mutant::BrokenRule;
-use super::{load, CliError, Exit, LanguageArg};
+use super::{load, parse_generated, CliError, Exit, LanguageArg};
 use crate::compare::families::Family;
 use crate::compare::{compare, plot, table, Comparison, Settings};
 use crate::explore::{Bounds, ExploreOptions};
 use clap::{Args, ValueEnum};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Language, Program};
-use symex_semantics::syntax::parse_program;
 use symex_semantics::system::Options;
 
 /// `--format` of `symex compare`.
@@ -158,15 +156,7 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
             for family in families {
                 for &n in &args.sizes {
                     let source = family.source(n);
-                    let program = parse_program(&source).map_err(|d| {
-                        CliError::new(crate::report::diagnostic::render(
-                            &d,
-                            family.name(),
-                            &source,
-                            false,
-                        ))
-                    })?;
-                    let program = Rc::new(program);
+                    let program = parse_generated(family.name(), &source)?;
                     args.breakable(family.name(), &program)?;
                     let mut comparison = compare(
                         family.name(),

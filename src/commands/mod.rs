@@ -106,6 +106,13 @@ pub struct Loaded {
     pub positions: Positions,
 }
 
+/// Parses the program a family generated, named `name` in messages.
+pub fn parse_generated(name: &str, source: &str) -> Result<Rc<Program>, CliError> {
+    symex_semantics::syntax::parse_program(source)
+        .map(Rc::new)
+        .map_err(|d| CliError::new(diagnostic::render(&d, name, source, false)))
+}
+
 /// Reads and parses `path` (`-` for standard input).
 pub fn load(path: &str) -> Result<Loaded, CliError> {
     let (name, source) = if path == "-" {

@@ -30,10 +30,10 @@ use super::writes::Writes;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use symex_semantics::annotations::{
-    check_global, entry_values, labelled_assert, Annotations, Body, Check, CheckKind, Contract,
+    check_global, entry_values, labelled_assert, Body, Check, CheckKind, Contract,
 };
 use symex_semantics::checked;
-use symex_semantics::program::{Block, Language, LoopId, Program, StatementSites, Stmt};
+use symex_semantics::program::{Block, Language, LoopId, Program, Stmt};
 use symex_semantics::subst::substitute;
 use symex_semantics::system::Options;
 use symex_semantics::term::{Name, Sort, Term};
@@ -141,19 +141,7 @@ pub fn encode(program: &Program, unit: &Unit, treatment: Treatment, options: Opt
         Language::Basic
     };
     Encoding {
-        program: Rc::new(Program {
-            language,
-            globals,
-            procedures,
-            classes,
-            main,
-            loops: program.loops.clone(),
-            annotations: Annotations {
-                places: program.annotations.places.clone(),
-                ..Annotations::default()
-            },
-            statements: StatementSites::default(),
-        }),
+        program: Rc::new(program.derived(language, globals, procedures, classes, main)),
         conditions: encoder.conditions,
         cut_points: encoder.cut_points,
     }

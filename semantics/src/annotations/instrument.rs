@@ -11,7 +11,7 @@
 //! arguments (and `this` by the receiver), which is `e`'s value at entry.
 
 use super::{check_global, labelled_assert, Annotations, Contract};
-use crate::program::{Block, LoopId, Program, StatementSites, Stmt};
+use crate::program::{Block, LoopId, Program, Stmt};
 use crate::subst::substitute;
 use crate::term::{Name, Sort, Term};
 use std::collections::BTreeMap;
@@ -148,19 +148,7 @@ pub fn instrument(program: &Program) -> Instrumented {
     let mut globals = program.globals.clone();
     globals.extend([check_global()]);
     Instrumented {
-        program: Rc::new(Program {
-            language: program.language,
-            globals,
-            procedures,
-            classes,
-            main,
-            loops: program.loops.clone(),
-            annotations: Annotations {
-                places: program.annotations.places.clone(),
-                ..Annotations::default()
-            },
-            statements: StatementSites::default(),
-        }),
+        program: Rc::new(program.derived(program.language, globals, procedures, classes, main)),
         checks: instrumenter.checks,
     }
 }
