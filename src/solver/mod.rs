@@ -225,15 +225,11 @@ impl Solver {
     /// Whether `context` entails `goal` (`context ∧ ¬goal` unsatisfiable),
     /// asked in a scope of its own; `None` when Z3 does not know.
     pub fn entails(&mut self, context: &Term, goal: &Term) -> Option<bool> {
-        self.push();
-        self.assert(context);
-        let answer = match self.check_assuming(&Term::not(goal.clone())) {
+        match self.entails_exists(context, goal, &BTreeMap::new()) {
             SatResult::Unsat => Some(true),
             SatResult::Sat => Some(false),
             SatResult::Unknown | SatResult::Interrupted => None,
-        };
-        self.pop();
-        answer
+        }
     }
 
     /// The values Z3 gives `vars` in a model of `condition`, asked in a

@@ -18,7 +18,7 @@
 //! by its place in the list and the path condition).
 
 use super::shape::{array_classes, Ref, Shape, ShapeNode};
-use crate::solver::{SatResult, Solver};
+use crate::solver::Solver;
 use std::collections::BTreeMap;
 use symex_semantics::oo::lazy::graph::{ArrayCells, StateGraph};
 use symex_semantics::term::{BinOp, Name, Term};
@@ -46,7 +46,7 @@ pub fn abstract_arrays(
     shape.numbers.clear();
     let values: BTreeMap<&Name, &Term> = graph.numbers.iter().map(|(x, v)| (x, v)).collect();
     let implied = |solver: &mut Solver, claim: Term| {
-        solver.entails_exists(condition, &claim, &BTreeMap::new()) == SatResult::Unsat
+        solver.entails(condition, &claim) == Some(true)
     };
     for (array, cells) in &graph.arrays {
         let items = algorithm_2(cells, solver, &implied);
