@@ -16,12 +16,15 @@ fn symex() -> Command {
     command
 }
 
-/// A program of 2^16 paths, none of them hard: far more than a second's work.
-fn branches() -> PathBuf {
-    let source: Vec<String> = (0..16)
+/// A program of 2^24 paths, none of them hard: minutes of work even for a
+/// fast machine's release build. In a file of the calling test's own
+/// (`name`): tests run at once, and one rewriting a shared file would let
+/// another's command read it half-written.
+fn branches(name: &str) -> PathBuf {
+    let source: Vec<String> = (0..24)
         .map(|i| format!("if x{i} > 0 {{ c := c + 1 }} else {{ c := c - 1 }}"))
         .collect();
-    let path = std::env::temp_dir().join(format!("symex-limits-{}.sx", std::process::id()));
+    let path = std::env::temp_dir().join(format!("symex-limits-{name}-{}.sx", std::process::id()));
     std::fs::write(&path, source.join(";\n")).unwrap();
     path
 }
@@ -39,7 +42,7 @@ fn json(output: &Output) -> Json {
 
 #[test]
 fn tests_cut_at_its_time_limit_prints_the_tests_made_in_json() {
-    let file = branches();
+    let file = branches("tests_cut_at_its_time_limit_prints_the_tests_made_in_json");
     let (output, _) = run(&[
         "tests",
         file.to_str().unwrap(),
@@ -58,7 +61,7 @@ fn tests_cut_at_its_time_limit_prints_the_tests_made_in_json() {
 
 #[test]
 fn check_cut_at_its_time_limit_prints_the_runs_done() {
-    let file = branches();
+    let file = branches("check_cut_at_its_time_limit_prints_the_runs_done");
     for format in ["json", "text"] {
         let (output, _) = run(&[
             "check",
@@ -85,7 +88,7 @@ fn check_cut_at_its_time_limit_prints_the_runs_done() {
 
 #[test]
 fn verify_and_compare_cut_at_their_time_limit_name_it() {
-    let file = branches();
+    let file = branches("verify_and_compare_cut_at_their_time_limit_name_it");
     let (output, _) = run(&[
         "verify",
         file.to_str().unwrap(),
@@ -161,7 +164,7 @@ fn a_closed_standard_error_never_makes_a_panic() {
 
 #[test]
 fn ctrl_c_stops_at_once_with_what_was_found() {
-    let file = branches();
+    let file = branches("ctrl_c_stops_at_once_with_what_was_found");
     let child = symex()
         .args(["verify", file.to_str().unwrap()])
         .stdout(Stdio::piped())
@@ -192,7 +195,7 @@ fn ctrl_c_stops_at_once_with_what_was_found() {
 
 #[test]
 fn a_terminal_sees_the_status_line_and_quiet_silences_it() {
-    let file = branches();
+    let file = branches("a_terminal_sees_the_status_line_and_quiet_silences_it");
     let line = |quiet: &str| {
         // `script` gives the command a pseudo-terminal; its log is what the terminal showed.
         let command = format!(
