@@ -69,9 +69,22 @@ fn agrees(program: BasicProgram, inputs: Inputs, expansion: Expansion) -> TestRe
         ..ExploreOptions::default()
     };
     let initial = simulation.symbolic_initial();
-    let tree = explore(simulation.symbolic(), initial.clone(), simulation.inputs(), &options);
-    let leaves: Vec<_> = tree.paths.iter().filter_map(|&node| tree.leaf(node).map(|leaf| (node, leaf))).collect();
-    if leaves.len() > MOST_PATHS || leaves.iter().any(|(_, leaf)| matches!(leaf.status, Status::Unknown(_))) {
+    let tree = explore(
+        simulation.symbolic(),
+        initial.clone(),
+        simulation.inputs(),
+        &options,
+    );
+    let leaves: Vec<_> = tree
+        .paths
+        .iter()
+        .filter_map(|&node| tree.leaf(node).map(|leaf| (node, leaf)))
+        .collect();
+    if leaves.len() > MOST_PATHS
+        || leaves
+            .iter()
+            .any(|(_, leaf)| matches!(leaf.status, Status::Unknown(_)))
+    {
         return TestResult::discard();
     }
     let explored: PathSet = leaves
@@ -115,7 +128,10 @@ fn agrees(program: BasicProgram, inputs: Inputs, expansion: Expansion) -> TestRe
     if explored.len() > 1 {
         distribution::record_case("several paths");
     }
-    if explored.iter().any(|(_, status)| status.starts_with("bounded")) {
+    if explored
+        .iter()
+        .any(|(_, status)| status.starts_with("bounded"))
+    {
         distribution::record_case("bounded path");
     }
     if reached == explored {

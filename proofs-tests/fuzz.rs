@@ -372,7 +372,11 @@ fn verify(program: &Fuzzed) -> Result<(), String> {
     }
     // An annotation's violation is an error of the run that checks them.
     let annotated = report["conditions"].is_array();
-    let flags: &[&str] = if annotated { &["--check-annotations"] } else { &[] };
+    let flags: &[&str] = if annotated {
+        &["--check-annotations"]
+    } else {
+        &[]
+    };
     let (outcome, error) = replay(program, &counterexample["inputs"], flags)?;
     if CUT.contains(&outcome.as_str()) {
         return Ok(());

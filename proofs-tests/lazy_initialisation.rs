@@ -21,10 +21,10 @@
 //! forgotten — and each is caught.
 
 use crate::distribution::{self, Required};
+use crate::generators::{BasicProgram, Checked, Inputs};
 use crate::oo_generators::Configuration;
 use crate::oo_mutants::caught;
 use crate::oo_programs::OoProgram;
-use crate::generators::{BasicProgram, Checked, Inputs};
 use crate::{from_env, holds_on, Generated};
 use quickcheck::TestResult;
 use std::rc::Rc;
@@ -38,7 +38,9 @@ use symex_semantics::oo::lazy::{Paper, Rules, State};
 use symex_semantics::oo::unfold::{PathState, Unfold};
 use symex_semantics::oo::wp::Trace;
 use symex_semantics::program::{Outcome, Program};
-use symex_semantics::system::{Configuration as _, Options, Rule, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{
+    Configuration as _, Options, Rule, SymbolicConfiguration, TransitionSystem,
+};
 use symex_semantics::term::Name;
 
 /// The most steps of the program semantics a case follows.
@@ -103,11 +105,19 @@ fn agree_on<R: Rules>(program: Rc<Program>, v: &Valuation, options: Options) -> 
         return TestResult::passed();
     };
     for (method, followed) in [
-        ("wp", outcome_followed::<Trace>(program.clone(), v, options, 4 * STEPS)),
-        ("forward", outcome_followed::<forward::State>(program.clone(), v, options, 4 * STEPS)),
+        (
+            "wp",
+            outcome_followed::<Trace>(program.clone(), v, options, 4 * STEPS),
+        ),
+        (
+            "forward",
+            outcome_followed::<forward::State>(program.clone(), v, options, 4 * STEPS),
+        ),
     ] {
         match followed {
-            Ok(Some(other)) if other == outcome => distribution::record_case(format!("{method} agrees")),
+            Ok(Some(other)) if other == outcome => {
+                distribution::record_case(format!("{method} agrees"))
+            }
             Ok(None) => {}
             Ok(Some(other)) => {
                 return TestResult::error(format!("lazy ends in {outcome}, {method} in {other}"))
@@ -120,9 +130,18 @@ fn agree_on<R: Rules>(program: Rc<Program>, v: &Valuation, options: Options) -> 
 
 /// A basic program over arrays from inputs `inputs`, `CHECKED` choosing
 /// `--checked-arrays`.
-fn agree_on_arrays<const CHECKED: bool>(program: Checked<BasicProgram>, inputs: Inputs) -> TestResult {
+fn agree_on_arrays<const CHECKED: bool>(
+    program: Checked<BasicProgram>,
+    inputs: Inputs,
+) -> TestResult {
     let program = program.program();
-    agree_on::<Paper>(program, &inputs.0, Options { checked_arrays: CHECKED })
+    agree_on::<Paper>(
+        program,
+        &inputs.0,
+        Options {
+            checked_arrays: CHECKED,
+        },
+    )
 }
 
 type Property = fn(OoProgram, Configuration) -> TestResult;
@@ -134,13 +153,18 @@ fn cases() -> u64 {
 
 #[test]
 fn exactly_one_lazy_path_matches_a_heap_and_predicts_the_run() {
-    let required = Required::frequent(&["terminated", "nil-dereference", "wp agrees", "forward agrees"])
-        .and(Rule::LazyNil)
-        .and(Rule::LazyFresh)
-        .and(Rule::LazyAlias)
-        .and(Rule::Decision)
-        .and(Rule::FieldAssignment)
-        .and(Rule::MethodCall);
+    let required = Required::frequent(&[
+        "terminated",
+        "nil-dereference",
+        "wp agrees",
+        "forward agrees",
+    ])
+    .and(Rule::LazyNil)
+    .and(Rule::LazyFresh)
+    .and(Rule::LazyAlias)
+    .and(Rule::Decision)
+    .and(Rule::FieldAssignment)
+    .and(Rule::MethodCall);
     holds_on(
         "lazy initialisation agrees with the program semantics",
         cases(),
@@ -194,7 +218,10 @@ struct AcrossClasses;
 
 impl Rules for AcrossClasses {
     fn aliases(&self, state: &State<Self>, _: &Name) -> Vec<Name> {
-        state.input_objects().map(|(name, _)| name.clone()).collect()
+        state
+            .input_objects()
+            .map(|(name, _)| name.clone())
+            .collect()
     }
 }
 
@@ -225,20 +252,32 @@ impl Rules for NilForgotten {
 
 #[test]
 fn the_agreement_catches_lazy_initialisation_without_aliases() {
-    caught("lazy initialisation without aliases", agree::<NoAlias> as Property);
+    caught(
+        "lazy initialisation without aliases",
+        agree::<NoAlias> as Property,
+    );
 }
 
 #[test]
 fn the_agreement_catches_aliases_across_classes() {
-    caught("lazy initialisation aliasing across classes", agree::<AcrossClasses> as Property);
+    caught(
+        "lazy initialisation aliasing across classes",
+        agree::<AcrossClasses> as Property,
+    );
 }
 
 #[test]
 fn the_agreement_catches_created_objects_as_candidates() {
-    caught("lazy initialisation aliasing created objects", agree::<CreatedToo> as Property);
+    caught(
+        "lazy initialisation aliasing created objects",
+        agree::<CreatedToo> as Property,
+    );
 }
 
 #[test]
 fn the_agreement_catches_nil_forgotten() {
-    caught("lazy initialisation without nil", agree::<NilForgotten> as Property);
+    caught(
+        "lazy initialisation without nil",
+        agree::<NilForgotten> as Property,
+    );
 }

@@ -9,8 +9,8 @@
 pub mod bench;
 pub mod bound;
 pub mod commands;
-pub mod concolic;
 pub mod compare;
+pub mod concolic;
 pub mod explore;
 pub mod memory;
 pub mod mutants;

@@ -56,8 +56,13 @@ pub fn save(dir: &Path, tests: &[SavedTest]) -> io::Result<Vec<PathBuf>> {
 /// The test read from `file`.
 pub fn load(file: &Path) -> Result<SavedTest, String> {
     let text = std::fs::read_to_string(file).map_err(|error| format!("cannot read it: {error}"))?;
-    serde_json::from_str(&text)
-        .map_err(|error| format!("{}:{}: not a saved test: {error}", error.line(), error.column()))
+    serde_json::from_str(&text).map_err(|error| {
+        format!(
+            "{}:{}: not a saved test: {error}",
+            error.line(),
+            error.column()
+        )
+    })
 }
 
 /// The saved tests at `path`: the file itself, or the `path-N.json` files
@@ -72,7 +77,12 @@ pub fn files(path: &Path) -> io::Result<Vec<PathBuf>> {
         let number = file
             .file_name()
             .and_then(|name| name.to_str())
-            .and_then(|name| name.strip_prefix("path-")?.strip_suffix(".json")?.parse().ok());
+            .and_then(|name| {
+                name.strip_prefix("path-")?
+                    .strip_suffix(".json")?
+                    .parse()
+                    .ok()
+            });
         if let Some(number) = number {
             found.push((number, file));
         }
@@ -103,7 +113,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("symex-saved-{}", std::process::id()));
         let tests: Vec<SavedTest> = [10, 2, 1].into_iter().map(test).collect();
         save(&dir, &tests).unwrap();
-        let read: Vec<SavedTest> = files(&dir).unwrap().iter().map(|f| load(f).unwrap()).collect();
+        let read: Vec<SavedTest> = files(&dir)
+            .unwrap()
+            .iter()
+            .map(|f| load(f).unwrap())
+            .collect();
         assert_eq!(read.iter().map(|t| t.path).collect::<Vec<_>>(), [1, 2, 10]);
         assert_eq!(read[0], tests[2]);
         save(&dir, &[test(3)]).unwrap();

@@ -95,7 +95,9 @@ fn run_trace_shows_every_configuration_with_its_rule() {
 fn run_reports_errors_with_exit_1() {
     let output = on("run", "assert x > 0", &[]);
     assert_eq!(status(&output), 1);
-    assert!(stdout(&output).starts_with("assertion-failed after 1 step, at 1:1 in `assert x > 0`: the assertion is false\n"));
+    assert!(stdout(&output).starts_with(
+        "assertion-failed after 1 step, at 1:1 in `assert x > 0`: the assertion is false\n"
+    ));
     let output = on(
         "run",
         "y := a[2]",
@@ -223,8 +225,15 @@ fn run_says_which_inputs_took_their_defaults() {
     let output = on("run", source, &["--input", "n=2"]);
     assert_eq!(status(&output), 0);
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(stderr, "note: inputs not given take their defaults: a = [], b = 0\n");
-    let all = on("run", source, &["--input", "n=2", "--input", "a=[1]", "--input", "b=3"]);
+    assert_eq!(
+        stderr,
+        "note: inputs not given take their defaults: a = [], b = 0\n"
+    );
+    let all = on(
+        "run",
+        source,
+        &["--input", "n=2", "--input", "a=[1]", "--input", "b=3"],
+    );
     assert_eq!(String::from_utf8(all.stderr).unwrap(), "");
 }
 
@@ -240,8 +249,15 @@ fn run_errors_name_the_failing_access_and_where_it_is() {
         stdout(&output).lines().next(),
         Some("array-out-of-bound after 9 steps, at 4:5 in `m := a[i]`: `a[i]` reads index 2 of `a`, whose length is 2")
     );
-    let write = on("run", "var a: int[];\na[len(a)] := 1", &["--checked-arrays", "--format", "json"]);
-    assert_eq!(json(&write)["error_site"]["detail"], "`a[len(a)]` reads index 0 of `a`, whose length is 0");
+    let write = on(
+        "run",
+        "var a: int[];\na[len(a)] := 1",
+        &["--checked-arrays", "--format", "json"],
+    );
+    assert_eq!(
+        json(&write)["error_site"]["detail"],
+        "`a[len(a)]` reads index 0 of `a`, whose length is 0"
+    );
     let nil = on(
         "run",
         "class Node { field val: int, next: Node; }\nvar l: Node;\nx := 1;\nx := l.val",
@@ -524,10 +540,22 @@ fn dot_labels_are_escaped() {
     );
     let dot = stdout(&output);
     assert!(dot.starts_with("digraph symex {"), "{dot}");
-    assert!(dot.contains("n0 [label=\"if b\""), "a fork shows its test: {dot}");
-    assert!(dot.contains(" [xlabel=\"true\"];") && dot.contains(" [xlabel=\"false\"];"), "{dot}");
-    assert!(dot.contains("[label=\"path 0: terminated\\nb\""), "line breaks escaped: {dot}");
-    assert!(dot.contains("tooltip=\"⟨if b { x := 1 } else { x := 2 }, id, true⟩"), "the configuration as tooltip: {dot}");
+    assert!(
+        dot.contains("n0 [label=\"if b\""),
+        "a fork shows its test: {dot}"
+    );
+    assert!(
+        dot.contains(" [xlabel=\"true\"];") && dot.contains(" [xlabel=\"false\"];"),
+        "{dot}"
+    );
+    assert!(
+        dot.contains("[label=\"path 0: terminated\\nb\""),
+        "line breaks escaped: {dot}"
+    );
+    assert!(
+        dot.contains("tooltip=\"⟨if b { x := 1 } else { x := 2 }, id, true⟩"),
+        "the configuration as tooltip: {dot}"
+    );
 }
 
 #[test]

@@ -124,9 +124,20 @@ fn a_family_scales_and_its_members_agree() {
 #[test]
 fn several_families_run_in_the_order_given() {
     let output = symex(&[
-        "compare", "--family", "loop,aliasing,loop", "--sizes", "2", "--format", "json",
+        "compare",
+        "--family",
+        "loop,aliasing,loop",
+        "--sizes",
+        "2",
+        "--format",
+        "json",
     ]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let report = json(&output);
     let families: Vec<&str> = report["comparisons"]
         .as_array()

@@ -37,8 +37,13 @@ fn text(output: &Output) -> String {
 }
 
 fn json(output: &Output) -> Json {
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}{}", text(output), String::from_utf8_lossy(&output.stderr)))
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            text(output),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
 }
 
 /// A scratch directory of this test process.
@@ -119,7 +124,10 @@ fn king_search_reaches_its_11_paths_and_every_branch() {
     assert_eq!(output.status.code(), Some(0));
     let report = text(&output);
     assert!(report.contains("11 iterations, 11 paths;"), "{report}");
-    assert!(report.contains("branches: 6 of 6 covered (100.0%)"), "{report}");
+    assert!(
+        report.contains("branches: 6 of 6 covered (100.0%)"),
+        "{report}"
+    );
     assert!(report.contains("stopped: worklist empty"), "{report}");
 }
 
@@ -143,8 +151,15 @@ fn every_printed_test_replays_as_printed() {
             let command = command.trim_start().split_once(". ").unwrap().1;
             let command = command.split("  #").next().unwrap();
             let run = replay(command);
-            let ending = run["error"].as_str().or(run["outcome"].as_str()).unwrap().to_string();
-            assert!(expected.starts_with(&format!("{ending},")), "{file}: `{command}` ends {ending}, the report says {expected}");
+            let ending = run["error"]
+                .as_str()
+                .or(run["outcome"].as_str())
+                .unwrap()
+                .to_string();
+            assert!(
+                expected.starts_with(&format!("{ending},")),
+                "{file}: `{command}` ends {ending}, the report says {expected}"
+            );
             replayed += 1;
         }
     }
@@ -158,7 +173,14 @@ fn every_json_test_replays_with_its_final_state() {
     let mut with_heaps = 0;
     for (file, options) in examples() {
         let dir = scratch(&format!("json-{}", file.replace('/', "-")));
-        let mut args = vec!["concolic", file.as_str(), "--format", "json", "--tests", dir.to_str().unwrap()];
+        let mut args = vec![
+            "concolic",
+            file.as_str(),
+            "--format",
+            "json",
+            "--tests",
+            dir.to_str().unwrap(),
+        ];
         args.extend(options.iter().map(String::as_str));
         let report = json(&symex(&args));
         for (n, test) in report["tests"].as_array().unwrap().iter().enumerate() {
@@ -197,17 +219,31 @@ fn concolic_search_reaches_the_explorers_paths_on_the_paper_examples() {
         let semantics = Options {
             checked_arrays: options.iter().any(|o| o == "--checked-arrays"),
         };
-        let bounds = Bounds { unfold, ..Bounds::default() };
+        let bounds = Bounds {
+            unfold,
+            ..Bounds::default()
+        };
         let agreement = match program.language {
-            Language::Basic => agree(&Basic::real(program.clone(), semantics).unwrap(), &program, bounds),
-            Language::Recursive => agree(&Recursive::real(program.clone(), semantics).unwrap(), &program, bounds),
+            Language::Basic => agree(
+                &Basic::real(program.clone(), semantics).unwrap(),
+                &program,
+                bounds,
+            ),
+            Language::Recursive => agree(
+                &Recursive::real(program.clone(), semantics).unwrap(),
+                &program,
+                bounds,
+            ),
             Language::Oo => continue,
         };
         let (paths, proved) = agreement.unwrap_or_else(|why| panic!("{file}: {why}"));
         compared += paths;
         by_z3 += proved;
     }
-    assert!(compared >= MOST_PATHS_COMPARED, "only {compared} paths compared ({by_z3} by Z3)");
+    assert!(
+        compared >= MOST_PATHS_COMPARED,
+        "only {compared} paths compared ({by_z3} by Z3)"
+    );
 }
 
 /// Paths the agreement on the paper examples compares, at least.
@@ -216,14 +252,23 @@ const MOST_PATHS_COMPARED: usize = 40;
 /// The paths of `simulation` as the explorer and concolic search find them
 /// agree (see above); the number of paths, and of conditions Z3 had to
 /// prove equivalent.
-fn agree<M: Simulation>(simulation: &M, program: &Rc<Program>, bounds: Bounds) -> Result<(usize, usize), String> {
+fn agree<M: Simulation>(
+    simulation: &M,
+    program: &Rc<Program>,
+    bounds: Bounds,
+) -> Result<(usize, usize), String> {
     let tree = explore(
         simulation.symbolic(),
         simulation.symbolic_initial(),
         simulation.inputs(),
-        &ExploreOptions { bounds, ..ExploreOptions::default() },
+        &ExploreOptions {
+            bounds,
+            ..ExploreOptions::default()
+        },
     );
-    with_systems(simulation, |systems| agree_on(simulation, systems, program, bounds, &tree))
+    with_systems(simulation, |systems| {
+        agree_on(simulation, systems, program, bounds, &tree)
+    })
 }
 
 /// [`agree`] once the two systems are put together.
@@ -244,9 +289,18 @@ fn agree_on<M: Simulation>(
             covered.extend(&run(systems, &sites, model.clone(), &bounds)?.coverage);
         }
     }
-    let options = ConcolicOptions { bounds, ..ConcolicOptions::default() };
-    let summary = search(systems, &sites, vec![defaults(simulation)], &options, &mut Quiet)
-        .map_err(|e| e.to_string())??;
+    let options = ConcolicOptions {
+        bounds,
+        ..ConcolicOptions::default()
+    };
+    let summary = search(
+        systems,
+        &sites,
+        vec![defaults(simulation)],
+        &options,
+        &mut Quiet,
+    )
+    .map_err(|e| e.to_string())??;
     if summary.stop != Stop::WorklistEmpty {
         return Err(format!("stopped: {}", summary.stop.name()));
     }
@@ -257,7 +311,11 @@ fn agree_on<M: Simulation>(
         .map(|test| (test.rules.clone(), test.path_condition.clone()))
         .collect();
     if reached.keys().ne(explored.keys()) {
-        return Err(format!("concolic search reached {:?}, the explorer {:?}", reached.keys(), explored.keys()));
+        return Err(format!(
+            "concolic search reached {:?}, the explorer {:?}",
+            reached.keys(),
+            explored.keys()
+        ));
     }
     let mut by_z3 = 0;
     for (rules, phi) in &reached {
@@ -276,14 +334,19 @@ fn agree_on<M: Simulation>(
     if !covered.branches.is_subset(&summary.coverage.branches) {
         return Err("a branch the explorer's paths cover is not covered".to_string());
     }
-    if covered.branches.len() == sites.branches().count() && summary.coverage.branches != covered.branches {
+    if covered.branches.len() == sites.branches().count()
+        && summary.coverage.branches != covered.branches
+    {
         return Err("full coverage not reported".to_string());
     }
     Ok((reached.len(), by_z3))
 }
 
 /// `body` on the symbolic and concrete systems of `simulation`.
-fn with_systems<M: Simulation, T>(simulation: &M, body: impl FnOnce(&Systems<'_, M::Symbolic, M::Concrete>) -> T) -> T {
+fn with_systems<M: Simulation, T>(
+    simulation: &M,
+    body: impl FnOnce(&Systems<'_, M::Symbolic, M::Concrete>) -> T,
+) -> T {
     let initial = simulation.symbolic_initial();
     let start = |v: Valuation| simulation.concrete_initial(&v);
     body(&Systems {
@@ -317,7 +380,16 @@ impl Listener for Quiet {
 fn every_priority_reaches_the_same_paths() {
     let mut sets = Vec::new();
     for priority in ["depth-index", "generational", "new-branch", "random"] {
-        let report = json(&symex(&["concolic", KING_SEARCH, "--format", "json", "--priority", priority, "--seed", "7"]));
+        let report = json(&symex(&[
+            "concolic",
+            KING_SEARCH,
+            "--format",
+            "json",
+            "--priority",
+            priority,
+            "--seed",
+            "7",
+        ]));
         let mut paths: Vec<String> = report["iterations"]
             .as_array()
             .unwrap()
@@ -329,31 +401,62 @@ fn every_priority_reaches_the_same_paths() {
         sets.push(paths);
     }
     assert!(sets.windows(2).all(|w| w[0] == w[1]));
-    let once = text(&symex(&["concolic", KING_SEARCH, "--priority", "random", "--seed", "3"]));
-    let again = text(&symex(&["concolic", KING_SEARCH, "--priority", "random", "--seed", "3"]));
+    let once = text(&symex(&[
+        "concolic",
+        KING_SEARCH,
+        "--priority",
+        "random",
+        "--seed",
+        "3",
+    ]));
+    let again = text(&symex(&[
+        "concolic",
+        KING_SEARCH,
+        "--priority",
+        "random",
+        "--seed",
+        "3",
+    ]));
     assert_eq!(once, again);
     // The deepest branch first, as a library user would write it: the same paths.
     let source = std::fs::read_to_string(KING_SEARCH).unwrap();
     let program = Rc::new(symex_semantics::syntax::parse_program(&source).unwrap());
     let simulation = Basic::real(program.clone(), Options::default()).unwrap();
     let deepest = Strategy::Priority(Rc::new(|c: &Candidate| c.forks as i64));
-    let options = ConcolicOptions { strategy: deepest, ..ConcolicOptions::default() };
+    let options = ConcolicOptions {
+        strategy: deepest,
+        ..ConcolicOptions::default()
+    };
     let sites = Sites::new(program);
     let seeds = vec![defaults(&simulation)];
-    let summary = with_systems(&simulation, |systems| search(systems, &sites, seeds, &options, &mut Quiet))
-        .unwrap()
-        .unwrap();
-    assert_eq!((summary.tests.len(), summary.stop), (11, Stop::WorklistEmpty));
+    let summary = with_systems(&simulation, |systems| {
+        search(systems, &sites, seeds, &options, &mut Quiet)
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        (summary.tests.len(), summary.stop),
+        (11, Stop::WorklistEmpty)
+    );
 }
 
 #[test]
 fn the_search_says_why_it_stopped() {
     let limited = symex(&["concolic", KING_SEARCH, "--iterations", "3"]);
     assert_eq!(limited.status.code(), Some(3));
-    assert!(text(&limited).contains("3 iterations") && text(&limited).contains("stopped: iteration limit reached"));
+    assert!(
+        text(&limited).contains("3 iterations")
+            && text(&limited).contains("stopped: iteration limit reached")
+    );
     let goal = text(&symex(&["concolic", KING_SEARCH, "--coverage", "branches"]));
-    assert!(goal.contains("stopped: goal reached") && goal.contains("branches: 6 of 6"), "{goal}");
-    let iterations: usize = goal.lines().find_map(|l| l.split(" iterations, ").next()?.parse().ok()).unwrap();
+    assert!(
+        goal.contains("stopped: goal reached") && goal.contains("branches: 6 of 6"),
+        "{goal}"
+    );
+    let iterations: usize = goal
+        .lines()
+        .find_map(|l| l.split(" iterations, ").next()?.parse().ok())
+        .unwrap();
     assert!(iterations < 11, "{goal}");
     let timed = symex(&["concolic", KING_SEARCH, "--time-limit-ms", "0"]);
     assert_eq!(timed.status.code(), Some(3));
@@ -368,12 +471,34 @@ fn nonlinear_branches_are_concretised_with_the_runs_values() {
     let file = dir.join("factor.sx");
     std::fs::write(&file, "var x: int, y: int;\nif x * y = 1000036000099 && x > 1 && y > 1 { w := 1 } else { w := 0 }\n").unwrap();
     let file = file.to_str().unwrap();
-    let output = symex(&["concolic", file, "--input", "x=1000003", "--input", "y=5", "--timeout-ms", "500"]);
+    let output = symex(&[
+        "concolic",
+        file,
+        "--input",
+        "x=1000003",
+        "--input",
+        "y=5",
+        "--timeout-ms",
+        "500",
+    ]);
     let report = text(&output);
-    assert!(report.contains("concretised: x = 1000003 from the run (nonlinear arithmetic)"), "{report}");
+    assert!(
+        report.contains("concretised: x = 1000003 from the run (nonlinear arithmetic)"),
+        "{report}"
+    );
     assert!(report.contains("branches: 2 of 2 covered"), "{report}");
-    let line = report.lines().find(|l| l.contains("y=1000033")).unwrap_or_else(|| panic!("{report}"));
-    let command = line.trim_start().split_once(". ").unwrap().1.split("  → ").next().unwrap();
+    let line = report
+        .lines()
+        .find(|l| l.contains("y=1000033"))
+        .unwrap_or_else(|| panic!("{report}"));
+    let command = line
+        .trim_start()
+        .split_once(". ")
+        .unwrap()
+        .1
+        .split("  → ")
+        .next()
+        .unwrap();
     assert_eq!(replay(command)["state"]["w"], 1);
 }
 
@@ -382,7 +507,14 @@ fn nonlinear_branches_are_concretised_with_the_runs_values() {
 #[test]
 fn the_aliasing_puzzle_fails_with_a_heap_that_replays() {
     let dir = scratch("aliasing");
-    let output = symex(&["concolic", "paper-examples/oo/aliasing_puzzle.sx", "--tests", dir.to_str().unwrap(), "--format", "json"]);
+    let output = symex(&[
+        "concolic",
+        "paper-examples/oo/aliasing_puzzle.sx",
+        "--tests",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
     assert_eq!(output.status.code(), Some(1));
     let report = json(&output);
     let failing = report["tests"]
@@ -392,7 +524,14 @@ fn the_aliasing_puzzle_fails_with_a_heap_that_replays() {
         .position(|t| t["error"] == "assertion-failed")
         .expect("the assertion fails");
     let heap = dir.join(format!("test-{}.json", failing + 1));
-    let run = json(&symex(&["run", "paper-examples/oo/aliasing_puzzle.sx", "--heap", heap.to_str().unwrap(), "--format", "json"]));
+    let run = json(&symex(&[
+        "run",
+        "paper-examples/oo/aliasing_puzzle.sx",
+        "--heap",
+        heap.to_str().unwrap(),
+        "--format",
+        "json",
+    ]));
     assert_eq!(run["error"], "assertion-failed");
 }
 
@@ -411,7 +550,10 @@ fn ctrl_c_stops_the_search_with_the_tests_found() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let signalled = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let signalled = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(signalled.success());
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130));

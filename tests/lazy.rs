@@ -63,7 +63,10 @@ fn the_list_abstraction_ends_the_fixed_partition_abstracted_not_proved() {
     let checks = counts["checks"].as_u64().expect("checks");
     let subsumed = counts["subsumed"].as_u64().expect("subsumed");
     assert!(subsumed > 0, "{report}");
-    assert_eq!(checks, subsumed + counts["stored"].as_u64().expect("stored"));
+    assert_eq!(
+        checks,
+        subsumed + counts["stored"].as_u64().expect("stored")
+    );
 }
 
 #[test]
@@ -83,9 +86,18 @@ fn the_buggy_list_partition_fails_on_a_two_node_heap_that_run_replays() {
         .find_map(|line| line.trim().strip_prefix("as --heap: "))
         .expect("a printed --heap");
     let objects: serde_json::Value = serde_json::from_str(heap).expect("json heap");
-    assert_eq!(objects["objects"].as_object().map(|o| o.len()), Some(2), "{heap}");
+    assert_eq!(
+        objects["objects"].as_object().map(|o| o.len()),
+        Some(2),
+        "{heap}"
+    );
     let path = write("heap.json", heap);
-    let run = symex(&["run", "paper-examples/oo/anand_list_partition_buggy.sx", "--heap", &path]);
+    let run = symex(&[
+        "run",
+        "paper-examples/oo/anand_list_partition_buggy.sx",
+        "--heap",
+        &path,
+    ]);
     let ran = String::from_utf8_lossy(&run.stdout);
     assert_eq!(run.status.code(), Some(1), "{ran}");
     assert!(ran.starts_with("assertion-failed"), "{ran}");
@@ -94,7 +106,13 @@ fn the_buggy_list_partition_fails_on_a_two_node_heap_that_run_replays() {
 #[test]
 fn the_buggy_array_partition_reads_out_of_bounds_and_run_replays_it() {
     let file = "paper-examples/basic/anand_array_partition_buggy.sx";
-    let args = ["--checked-arrays", "--method", "lazy", "--abstract", "array"];
+    let args = [
+        "--checked-arrays",
+        "--method",
+        "lazy",
+        "--abstract",
+        "array",
+    ];
     let output = symex(&[&["verify", file][..], &args[..], &["--format", "json"]].concat());
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
     assert_eq!(output.status.code(), Some(1), "{report}");
@@ -102,7 +120,12 @@ fn the_buggy_array_partition_reads_out_of_bounds_and_run_replays_it() {
     let a = &report["counterexample"]["inputs"]["a"];
     let len = a["len"].as_u64().expect("a length");
     let cells: Vec<String> = (0..len)
-        .map(|i| a["entries"].get(i.to_string()).unwrap_or(&a["default"]).to_string())
+        .map(|i| {
+            a["entries"]
+                .get(i.to_string())
+                .unwrap_or(&a["default"])
+                .to_string()
+        })
         .collect();
     let input = format!("a=[{}]", cells.join(","));
     let run = symex(&["run", file, "--checked-arrays", "--input", &input]);

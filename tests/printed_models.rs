@@ -101,7 +101,14 @@ fn replays_text_models(program: &Path, options: &[String]) -> usize {
 fn every_printed_model_replays_as_run_inputs() {
     let mut replayed = 0;
     let mut programs_seen = 0;
-    for dir in ["paper-examples/basic", "paper-examples/recursive", "labs/1-paths", "labs/2-arrays", "labs/3-recursion", "labs/5-theorems"] {
+    for dir in [
+        "paper-examples/basic",
+        "paper-examples/recursive",
+        "labs/1-paths",
+        "labs/2-arrays",
+        "labs/3-recursion",
+        "labs/5-theorems",
+    ] {
         for (program, options) in common::programs(dir) {
             replayed += replays_text_models(&program, &options);
             programs_seen += 1;
@@ -147,8 +154,17 @@ fn every_model_of_a_heap_replays_as_run_heap() {
 /// every array as a list within its length, and every number is small.
 #[test]
 fn lab_two_models_are_short_lists_of_small_numbers() {
-    let (_, report) = symex(&["explore", "labs/2-arrays/max.sx", "--unfold", "2", "--checked-arrays"]);
-    let models: Vec<&str> = report.lines().filter_map(|l| l.strip_prefix("  model: ")).collect();
+    let (_, report) = symex(&[
+        "explore",
+        "labs/2-arrays/max.sx",
+        "--unfold",
+        "2",
+        "--checked-arrays",
+    ]);
+    let models: Vec<&str> = report
+        .lines()
+        .filter_map(|l| l.strip_prefix("  model: "))
+        .collect();
     assert_eq!(models.len(), 15, "{report}");
     for model in models {
         for assignment in assignments(model) {

@@ -44,7 +44,13 @@ fn every_paper_examples_saved_tests_replay() {
         let (status, replayed, errors) = symex(&["replay", dir.to_str().unwrap()]);
         assert_eq!(status, 0, "{program}:\n{replayed}{errors}");
         let count = saved_files(&dir);
-        assert!(replayed.ends_with(&format!("{count} test{}: {count} passed, 0 failed\n", if count == 1 { "" } else { "s" })), "{replayed}");
+        assert!(
+            replayed.ends_with(&format!(
+                "{count} test{}: {count} passed, 0 failed\n",
+                if count == 1 { "" } else { "s" }
+            )),
+            "{replayed}"
+        );
         tests += count;
         programs += 1;
         std::fs::remove_dir_all(&dir).unwrap();
@@ -65,23 +71,41 @@ fn altered(dir: &Path, field: &str, value: Json) -> PathBuf {
 #[test]
 fn a_test_whose_expectation_is_wrong_fails() {
     let dir = scratch("wrong");
-    let (status, _, _) = symex(&["tests", "paper-examples/basic/abs.sx", "--output", dir.to_str().unwrap()]);
+    let (status, _, _) = symex(&[
+        "tests",
+        "paper-examples/basic/abs.sx",
+        "--output",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(status, 0);
     let file = altered(&dir, "outcome", Json::from("assertion-failed"));
     let (status, report, _) = symex(&["replay", file.to_str().unwrap()]);
     assert_eq!(status, 1, "{report}");
-    assert!(report.contains("FAILED: expected assertion-failed, the run ends terminated"), "{report}");
+    assert!(
+        report.contains("FAILED: expected assertion-failed, the run ends terminated"),
+        "{report}"
+    );
     altered(&dir, "outcome", Json::from("terminated"));
-    let file = altered(&dir, "final_state", serde_json::json!({"objects": {}, "vars": {"x": 0, "y": 7}}));
+    let file = altered(
+        &dir,
+        "final_state",
+        serde_json::json!({"objects": {}, "vars": {"x": 0, "y": 7}}),
+    );
     let (status, report, _) = symex(&["replay", file.to_str().unwrap()]);
     assert_eq!(status, 1, "{report}");
     assert!(report.contains("FAILED: `y` ends as 0"), "{report}");
     let (status, report, _) = symex(&["replay", dir.to_str().unwrap()]);
     assert_eq!(status, 1);
-    assert!(report.ends_with("2 tests: 1 passed, 1 failed\n"), "{report}");
+    assert!(
+        report.ends_with("2 tests: 1 passed, 1 failed\n"),
+        "{report}"
+    );
     let file = altered(&dir, "program", Json::from("no/such/program.sx"));
     let (status, _, errors) = symex(&["replay", file.to_str().unwrap()]);
     assert_eq!(status, 2);
-    assert!(errors.contains("no/such/program.sx: cannot read the program"), "{errors}");
+    assert!(
+        errors.contains("no/such/program.sx: cannot read the program"),
+        "{errors}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -54,10 +54,18 @@ fn run(file: &Path, inputs: &[String], observed: &[String]) -> (String, Vec<Json
         args.push(input);
     }
     let output = symex(&args);
-    let json: Json = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}{}", stdout(&output), String::from_utf8_lossy(&output.stderr)));
+    let json: Json = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: {e}: {}{}",
+            stdout(&output),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
     let values = observed.iter().map(|x| json["state"][x].clone()).collect();
-    (json["outcome"].as_str().unwrap_or_default().to_string(), values)
+    (
+        json["outcome"].as_str().unwrap_or_default().to_string(),
+        values,
+    )
 }
 
 /// A random value for the input `x`; `nondet()` stands for the sequence
@@ -78,7 +86,11 @@ fn compare(sugared: &Path, core: &Path, runs: usize) -> (Vec<String>, usize) {
     let source = std::fs::read_to_string(sugared).unwrap();
     let inputs = list(header(&source, "inputs"));
     let observed = list(header(&source, "observe"));
-    assert!(!observed.is_empty(), "{}: no `// observe:` line", sugared.display());
+    assert!(
+        !observed.is_empty(),
+        "{}: no `// observe:` line",
+        sugared.display()
+    );
     let mut rng = StdRng::seed_from_u64(34);
     let mut disagreements = Vec::new();
     let mut results = BTreeSet::new();
@@ -100,7 +112,11 @@ fn pairs(suffix: &str) -> Vec<(PathBuf, PathBuf)> {
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .filter_map(|path| {
-            let name = path.file_name()?.to_str()?.strip_suffix(suffix)?.to_string();
+            let name = path
+                .file_name()?
+                .to_str()?
+                .strip_suffix(suffix)?
+                .to_string();
             Some((dir.join(format!("{name}.sx")), path))
         })
         .collect();
@@ -114,8 +130,17 @@ fn sugared_programs_and_their_hand_written_core_agree_on_random_inputs() {
     assert!(pairs.len() >= 7, "only {} pairs", pairs.len());
     for (sugared, core) in pairs {
         let (disagreements, results) = compare(&sugared, &core, 25);
-        assert!(disagreements.is_empty(), "{}:\n{}", sugared.display(), disagreements.join("\n"));
-        assert!(results >= 3, "{}: the random inputs reach only {results} different results", sugared.display());
+        assert!(
+            disagreements.is_empty(),
+            "{}:\n{}",
+            sugared.display(),
+            disagreements.join("\n")
+        );
+        assert!(
+            results >= 3,
+            "{}: the random inputs reach only {results} different results",
+            sugared.display()
+        );
     }
 }
 
@@ -125,18 +150,30 @@ fn a_wrong_hand_translation_is_caught() {
     assert!(wrong.len() >= 3, "only {} wrong translations", wrong.len());
     for (sugared, core) in wrong {
         let (disagreements, _) = compare(&sugared, &core, 25);
-        assert!(!disagreements.is_empty(), "{} agrees with {}", core.display(), sugared.display());
+        assert!(
+            !disagreements.is_empty(),
+            "{} agrees with {}",
+            core.display(),
+            sugared.display()
+        );
     }
 }
 
 fn acceptance(name: &str) -> String {
-    root(&format!("tests/surface/acceptance/{name}.sx")).to_str().unwrap().to_string()
+    root(&format!("tests/surface/acceptance/{name}.sx"))
+        .to_str()
+        .unwrap()
+        .to_string()
 }
 
 /// The inputs of a printed model `{x ↦ v, a ↦ {default: d, 1: 2; len 0}}`,
 /// as `--input` arguments.
 fn printed_inputs(model: &str) -> Vec<String> {
-    let inner = model.trim().strip_prefix('{').and_then(|m| m.strip_suffix('}')).unwrap();
+    let inner = model
+        .trim()
+        .strip_prefix('{')
+        .and_then(|m| m.strip_suffix('}'))
+        .unwrap();
     let mut inputs = Vec::new();
     let mut depth = 0;
     let mut current = String::new();
@@ -153,7 +190,10 @@ fn printed_inputs(model: &str) -> Vec<String> {
         }
     }
     inputs.push(current);
-    inputs.iter().map(|binding| binding.trim().replacen(" ↦ ", "=", 1)).collect()
+    inputs
+        .iter()
+        .map(|binding| binding.trim().replacen(" ↦ ", "=", 1))
+        .collect()
 }
 
 /// `verify` finds a counterexample, and the model it prints, given back
@@ -172,7 +212,11 @@ fn counterexample_replays(file: &str) -> String {
         args.push(input);
     }
     let json: Json = serde_json::from_slice(&symex(&args).stdout).unwrap();
-    assert_eq!((&json["outcome"], &json["error"]), (&"error".into(), &"assertion-failed".into()), "{file} with {inputs:?}");
+    assert_eq!(
+        (&json["outcome"], &json["error"]),
+        (&"error".into(), &"assertion-failed".into()),
+        "{file} with {inputs:?}"
+    );
     model.to_string()
 }
 
@@ -181,11 +225,18 @@ fn while_true_with_break_runs_explores_and_verifies() {
     let file = acceptance("while_true_break");
     let core = stdout(&symex(&["desugar", &file]));
     assert!(core.contains("while !broke {"), "{core}");
-    let json: Json = serde_json::from_slice(&symex(&["run", &file, "--input", "x=3", "--format", "json"]).stdout).unwrap();
-    assert_eq!((json["outcome"].as_str(), json["state"]["x"].as_i64()), (Some("terminated"), Some(11)));
+    let json: Json = serde_json::from_slice(
+        &symex(&["run", &file, "--input", "x=3", "--format", "json"]).stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        (json["outcome"].as_str(), json["state"]["x"].as_i64()),
+        (Some("terminated"), Some(11))
+    );
     let explored = stdout(&symex(&["explore", &file, "--unfold", "4"]));
     assert!(explored.contains("terminated"), "{explored}");
-    let verified: Json = serde_json::from_slice(&symex(&["verify", &file, "--format", "json"]).stdout).unwrap();
+    let verified: Json =
+        serde_json::from_slice(&symex(&["verify", &file, "--format", "json"]).stdout).unwrap();
     assert_eq!(verified["verdict"], "proved", "{verified}");
 }
 
@@ -193,8 +244,14 @@ fn while_true_with_break_runs_explores_and_verifies() {
 fn fib_with_two_calls_in_one_expression_runs_and_its_counterexample_replays() {
     let file = acceptance("fib");
     let core = stdout(&symex(&["desugar", &file]));
-    assert!(core.contains("fib_result := fib_call + fib_call2"), "{core}");
-    let json: Json = serde_json::from_slice(&symex(&["run", &file, "--input", "k=6", "--format", "json"]).stdout).unwrap();
+    assert!(
+        core.contains("fib_result := fib_call + fib_call2"),
+        "{core}"
+    );
+    let json: Json = serde_json::from_slice(
+        &symex(&["run", &file, "--input", "k=6", "--format", "json"]).stdout,
+    )
+    .unwrap();
     assert_eq!(json["state"]["y"].as_i64(), Some(8));
     let model = counterexample_replays(&file);
     assert_eq!(model, "{k ↦ 7}");
@@ -206,12 +263,26 @@ fn fib_with_two_calls_in_one_expression_runs_and_its_counterexample_replays() {
 fn a_nondet_loop_verifies_and_its_model_lists_the_values_drawn_and_replays() {
     let file = acceptance("nondet_loop");
     let core = stdout(&symex(&["desugar", &file]));
-    assert!(core.contains("nondet_value := nondet_ints[nondet_count]"), "{core}");
+    assert!(
+        core.contains("nondet_value := nondet_ints[nondet_count]"),
+        "{core}"
+    );
     let json: Json = serde_json::from_slice(
-        &symex(&["run", &file, "--input", "nondet_ints=[5,4,3]", "--format", "json"]).stdout,
+        &symex(&[
+            "run",
+            &file,
+            "--input",
+            "nondet_ints=[5,4,3]",
+            "--format",
+            "json",
+        ])
+        .stdout,
     )
     .unwrap();
-    assert_eq!((json["error"].as_str(), json["state"]["s"].as_i64()), (Some("assertion-failed"), Some(12)));
+    assert_eq!(
+        (json["error"].as_str(), json["state"]["s"].as_i64()),
+        (Some("assertion-failed"), Some(12))
+    );
     let model = counterexample_replays(&file);
     assert!(model.starts_with("{nondet_ints ↦ "), "{model}");
     let explored = stdout(&symex(&["explore", &file]));
@@ -227,7 +298,10 @@ fn an_error_inside_sugar_is_reported_at_the_users_line_and_column() {
     let output = symex(&["desugar", file.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr.contains("bad.sx:5:1: error: `break` outside a loop"), "{stderr}");
+    assert!(
+        stderr.contains("bad.sx:5:1: error: `break` outside a loop"),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -244,18 +318,31 @@ fn the_benchmarks_get_the_verdicts_their_headers_state() {
     let mut verdicts = BTreeSet::new();
     for file in files {
         let source = std::fs::read_to_string(&file).unwrap();
-        let expected = header(&source, "expect").unwrap_or_else(|| panic!("{}: no `// expect:` line", file.display()));
-        assert!(header(&source, "source").is_some(), "{}: no `// source:` line", file.display());
+        let expected = header(&source, "expect")
+            .unwrap_or_else(|| panic!("{}: no `// expect:` line", file.display()));
+        assert!(
+            header(&source, "source").is_some(),
+            "{}: no `// source:` line",
+            file.display()
+        );
         let mut args = vec!["verify", file.to_str().unwrap(), "--format", "json"];
-        let options = list(header(&source, "options").map(|o| o.replace(' ', ",")).as_deref());
+        let options = list(
+            header(&source, "options")
+                .map(|o| o.replace(' ', ","))
+                .as_deref(),
+        );
         args.extend(options.iter().map(String::as_str));
         let output = symex(&args);
-        let json: Json = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let json: Json = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         assert_eq!(json["verdict"], expected, "{}: {json}", file.display());
         if expected == "counterexample" {
             counterexample_replays(file.to_str().unwrap());
         }
         verdicts.insert(expected.to_string());
     }
-    assert!(verdicts.contains("proved") && verdicts.contains("counterexample"), "{verdicts:?}");
+    assert!(
+        verdicts.contains("proved") && verdicts.contains("counterexample"),
+        "{verdicts:?}"
+    );
 }

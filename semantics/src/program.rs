@@ -175,7 +175,11 @@ impl Stmt {
     pub fn assigned(&self) -> Option<&Name> {
         match self {
             Stmt::Assign(x, _) | Stmt::ArrayAssign(x, ..) | Stmt::Return(Some(x), _) => Some(x),
-            Stmt::New(Target::Var(x), _) | Stmt::MethodCall { target: Target::Var(x), .. } => Some(x),
+            Stmt::New(Target::Var(x), _)
+            | Stmt::MethodCall {
+                target: Target::Var(x),
+                ..
+            } => Some(x),
             _ => None,
         }
     }

@@ -160,9 +160,14 @@ pub fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
             return a.len().cmp(&b.len());
         };
         if x.is_ascii_digit() && y.is_ascii_digit() {
-            let (digits_a, rest_a) = a.split_at(a.find(|c: char| !c.is_ascii_digit()).unwrap_or(a.len()));
-            let (digits_b, rest_b) = b.split_at(b.find(|c: char| !c.is_ascii_digit()).unwrap_or(b.len()));
-            let (value_a, value_b) = (digits_a.trim_start_matches('0'), digits_b.trim_start_matches('0'));
+            let (digits_a, rest_a) =
+                a.split_at(a.find(|c: char| !c.is_ascii_digit()).unwrap_or(a.len()));
+            let (digits_b, rest_b) =
+                b.split_at(b.find(|c: char| !c.is_ascii_digit()).unwrap_or(b.len()));
+            let (value_a, value_b) = (
+                digits_a.trim_start_matches('0'),
+                digits_b.trim_start_matches('0'),
+            );
             let order = value_a
                 .len()
                 .cmp(&value_b.len())
@@ -189,7 +194,10 @@ mod tests {
     fn digits_compare_as_numbers() {
         let mut names = vec!["v10", "v2", "x", "v1", "a", "x1", "v02", "b10c", "b9c", "v"];
         names.sort_by(|a, b| natural_order(a, b));
-        assert_eq!(names, ["a", "b9c", "b10c", "v", "v1", "v2", "v02", "v10", "x", "x1"]);
+        assert_eq!(
+            names,
+            ["a", "b9c", "b10c", "v", "v1", "v2", "v02", "v10", "x", "x1"]
+        );
         assert_eq!(natural_order("u₃", "u₃"), Equal);
         assert_eq!(natural_order("len", "len"), Equal);
         assert_eq!(natural_order("a1b", "a1c"), Less);

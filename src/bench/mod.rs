@@ -11,7 +11,10 @@ pub mod path;
 
 use crate::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use crate::commands::{parse_generated, CliError, Method};
-use crate::explore::{Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats, Unexplored, explore_into};
+use crate::explore::{
+    explore_into, Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats,
+    Unexplored,
+};
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::text::TextReport;
 use crate::report::Header;

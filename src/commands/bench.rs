@@ -87,9 +87,23 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
                 methods => methods.iter().copied().map(Some).collect(),
             };
             for method in methods {
-                results.push(measure(family, n, method, args.repeat, args.output, Merge::Off)?);
+                results.push(measure(
+                    family,
+                    n,
+                    method,
+                    args.repeat,
+                    args.output,
+                    Merge::Off,
+                )?);
                 if args.merge {
-                    results.push(measure(family, n, method, args.repeat, args.output, Merge::Join)?);
+                    results.push(measure(
+                        family,
+                        n,
+                        method,
+                        args.repeat,
+                        args.output,
+                        Merge::Join,
+                    )?);
                 }
             }
         }

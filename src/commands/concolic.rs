@@ -18,7 +18,9 @@ use std::rc::Rc;
 use std::time::Duration;
 use symex_semantics::eval::Valuation;
 use symex_semantics::program::{Language, Program};
-use symex_semantics::system::{ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{
+    ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
+};
 
 /// `--priority`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -118,7 +120,13 @@ impl Visitor for Concolic<'_> {
             concrete: &semantics.concrete,
             start: &start,
         };
-        search(&systems, self.sites, self.seeds, self.options, self.listener)
+        search(
+            &systems,
+            self.sites,
+            self.seeds,
+            self.options,
+            self.listener,
+        )
     }
 }
 
@@ -165,8 +173,13 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
         program: loaded.path.clone(),
         options: Vec::new(),
     };
-    if let Some(lang) = args.semantics.lang.and_then(|lang| lang.to_possible_value()) {
-        form.options.extend(["--lang".to_string(), lang.get_name().to_string()]);
+    if let Some(lang) = args
+        .semantics
+        .lang
+        .and_then(|lang| lang.to_possible_value())
+    {
+        form.options
+            .extend(["--lang".to_string(), lang.get_name().to_string()]);
     }
     if args.checked_arrays {
         form.options.push("--checked-arrays".to_string());
@@ -183,14 +196,31 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
     let _progress = (!streams).then(crate::stop::progress::show);
     let summary = match args.format {
         ConcolicFormat::Text => {
-            let mut listener = TextListener::new(io::BufWriter::new(&mut *out), &header, &sites, &form);
-            let summary = run(&program, &sites, seeds, &options, choice, semantics, &mut listener)?;
+            let mut listener =
+                TextListener::new(io::BufWriter::new(&mut *out), &header, &sites, &form);
+            let summary = run(
+                &program,
+                &sites,
+                seeds,
+                &options,
+                choice,
+                semantics,
+                &mut listener,
+            )?;
             listener.summary(&summary, args.tests.as_deref())?;
             summary
         }
         ConcolicFormat::Json => {
             let mut listener = JsonListener::new(&header, &sites, &form);
-            let summary = run(&program, &sites, seeds, &options, choice, semantics, &mut listener)?;
+            let summary = run(
+                &program,
+                &sites,
+                seeds,
+                &options,
+                choice,
+                semantics,
+                &mut listener,
+            )?;
             writeln!(out, "{:#}", listener.document(&summary, &priority))?;
             summary
         }
@@ -198,10 +228,15 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
     if let Some(dir) = &args.tests {
         write_tests(dir, &header, &summary)?;
     }
-    let failed = summary.tests.iter().any(|test| test.ending.error().is_some());
+    let failed = summary
+        .tests
+        .iter()
+        .any(|test| test.ending.error().is_some());
     Ok(if failed {
         Exit::Failed
-    } else if summary.flips.undecided > 0 || matches!(summary.stop, Stop::Iterations | Stop::Limit(_)) {
+    } else if summary.flips.undecided > 0
+        || matches!(summary.stop, Stop::Iterations | Stop::Limit(_))
+    {
         Exit::Inconclusive
     } else {
         Exit::Done
@@ -254,7 +289,11 @@ fn seeds(args: &ConcolicArgs, program: &Program) -> Result<Vec<Valuation>, CliEr
 }
 
 /// Each test as DIR/test-N.json.
-fn write_tests(dir: &str, header: &crate::report::Header, summary: &Summary) -> Result<(), CliError> {
+fn write_tests(
+    dir: &str,
+    header: &crate::report::Header,
+    summary: &Summary,
+) -> Result<(), CliError> {
     std::fs::create_dir_all(dir).map_err(|e| CliError::new(format!("{dir}: {e}")))?;
     for (n, test) in summary.tests.iter().enumerate() {
         let path = test_file(dir, n);

@@ -137,7 +137,12 @@ fn explore_view(
                 Format::Svg => svg::tree_svg(&tree, &header),
                 _ => {
                     let title = format!("Symbolic execution of {}", header.program);
-                    latex::document(&latex::tree_latex(&tree, &header), &title, latex::TREE_PACKAGES, view.standalone)
+                    latex::document(
+                        &latex::tree_latex(&tree, &header),
+                        &title,
+                        latex::TREE_PACKAGES,
+                        view.standalone,
+                    )
                 }
             };
             out.write_all(picture.as_bytes())?;

@@ -24,6 +24,7 @@ pub mod verify;
 
 use crate::explore::{Bounds, ExploreOptions, Merge, Strategy};
 use crate::report::{diagnostic, Header};
+use crate::subsume::Abstraction;
 use clap::{Args, ValueEnum};
 use language::Choice;
 use mutant::BrokenRule;
@@ -32,11 +33,10 @@ use std::io::Read;
 use std::rc::Rc;
 use std::time::Duration;
 use symex_semantics::oo::inline::ThisRule;
-use crate::subsume::Abstraction;
 use symex_semantics::program::{Language, Program};
-use symex_semantics::term::{Name, Sort, TermKind};
 use symex_semantics::syntax::Positions;
 use symex_semantics::system::Options;
+use symex_semantics::term::{Name, Sort, TermKind};
 
 /// How a command ended (SPEC §2 exit status).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -326,7 +326,11 @@ pub struct Common {
 impl Common {
     /// State subsumption as `--subsume`, `--abstract` and `--index-roots`
     /// ask for it, checked against the program and the method.
-    fn subsumption(&self, program: &Program, method: Method) -> Result<Option<Abstraction>, CliError> {
+    fn subsumption(
+        &self,
+        program: &Program,
+        method: Method,
+    ) -> Result<Option<Abstraction>, CliError> {
         let abstraction = match self.abstraction {
             None if !self.subsume => None,
             None => Some(Abstraction::Exact),
@@ -335,9 +339,15 @@ impl Common {
                 let roots: Vec<Name> = if self.index_roots.is_empty() {
                     index_variables(program)
                 } else {
-                    self.index_roots.iter().map(|x| Name::from(x.as_str())).collect()
+                    self.index_roots
+                        .iter()
+                        .map(|x| Name::from(x.as_str()))
+                        .collect()
                 };
-                if let Some(x) = roots.iter().find(|x| program.globals.get(*x) != Some(&Sort::Int)) {
+                if let Some(x) = roots
+                    .iter()
+                    .find(|x| program.globals.get(*x) != Some(&Sort::Int))
+                {
                     return Err(CliError::new(format!(
                         "--index-roots: `{x}` is not an integer variable of the program"
                     )));
@@ -346,7 +356,9 @@ impl Common {
             }
         };
         if !self.index_roots.is_empty() && self.abstraction != Some(AbstractionArg::Array) {
-            return Err(CliError::new("--index-roots chooses the roots of `--abstract array`"));
+            return Err(CliError::new(
+                "--index-roots chooses the roots of `--abstract array`",
+            ));
         }
         if abstraction.is_some() && method != Method::Lazy {
             return Err(CliError::new(
@@ -375,7 +387,10 @@ fn index_variables(program: &Program) -> Vec<Name> {
             stmt.visit_terms(&mut look);
         }
     }
-    found.into_iter().filter(|x| program.globals.contains_key(x)).collect()
+    found
+        .into_iter()
+        .filter(|x| program.globals.contains_key(x))
+        .collect()
 }
 
 /// A program ready to explore: its semantics and the exploration settings.

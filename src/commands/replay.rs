@@ -45,9 +45,12 @@ pub fn command(args: &ReplayArgs, out: &mut dyn Write) -> Result<Exit, CliError>
     }
     let (mut passed, mut failed, mut cut) = (0, 0, 0);
     for file in &files {
-        let test = saved::load(file).map_err(|why| CliError::new(format!("{}: {why}", file.display())))?;
+        let test =
+            saved::load(file).map_err(|why| CliError::new(format!("{}: {why}", file.display())))?;
         let name = file.display();
-        match replay(&test, args.max_steps).map_err(|why| CliError::new(format!("{name}: {why}")))? {
+        match replay(&test, args.max_steps)
+            .map_err(|why| CliError::new(format!("{name}: {why}")))?
+        {
             Verdict::Passed => {
                 passed += 1;
                 writeln!(out, "{name}: passed ({})", test.outcome)?;
@@ -63,8 +66,16 @@ pub fn command(args: &ReplayArgs, out: &mut dyn Write) -> Result<Exit, CliError>
         }
     }
     let total = files.len();
-    let undecided = if cut > 0 { format!(", {cut} undecided") } else { String::new() };
-    writeln!(out, "{total} test{}: {passed} passed, {failed} failed{undecided}", if total == 1 { "" } else { "s" })?;
+    let undecided = if cut > 0 {
+        format!(", {cut} undecided")
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "{total} test{}: {passed} passed, {failed} failed{undecided}",
+        if total == 1 { "" } else { "s" }
+    )?;
     Ok(if failed > 0 {
         Exit::Failed
     } else if cut > 0 {
@@ -80,13 +91,15 @@ fn replay(test: &SavedTest, max_steps: usize) -> Result<Verdict, String> {
     let loaded = load(&test.program).map_err(|error| error.to_string())?;
     let program = &loaded.program;
     let language = language(&test.language)?;
-    let choice = Choice::new(program, Some(language), None, ThisRule::Fresh).map_err(|e| e.to_string())?;
+    let choice =
+        Choice::new(program, Some(language), None, ThisRule::Fresh).map_err(|e| e.to_string())?;
     let defaults: Valuation = program
         .globals
         .iter()
         .map(|(x, sort)| (x.clone(), symex_semantics::value::Value::default_of(sort)))
         .collect();
-    let inputs = heap::parse(&test.inputs, program, defaults).map_err(|why| format!("inputs: {why}"))?;
+    let inputs =
+        heap::parse(&test.inputs, program, defaults).map_err(|why| format!("inputs: {why}"))?;
     let expected = heap::parse(&test.final_state, program, Valuation::new())
         .map_err(|why| format!("final_state: {why}"))?;
     let execute = Execute {
@@ -98,7 +111,8 @@ fn replay(test: &SavedTest, max_steps: usize) -> Result<Verdict, String> {
     let options = Options {
         checked_arrays: test.checked_arrays,
     };
-    let finished = with_semantics(loaded.program.clone(), choice, options, execute).map_err(|e| e.to_string())?;
+    let finished = with_semantics(loaded.program.clone(), choice, options, execute)
+        .map_err(|e| e.to_string())?;
     Ok(match finished.end {
         RunEnd::Finished(outcome) if outcome.to_string() != test.outcome => {
             Verdict::Failed(format!("expected {}, the run ends {outcome}", test.outcome))
@@ -107,11 +121,15 @@ fn replay(test: &SavedTest, max_steps: usize) -> Result<Verdict, String> {
             None => Verdict::Passed,
             Some(difference) => Verdict::Failed(difference),
         },
-        RunEnd::Stuck => Verdict::Failed(format!("the concrete semantics is stuck at {}", finished.last)),
+        RunEnd::Stuck => Verdict::Failed(format!(
+            "the concrete semantics is stuck at {}",
+            finished.last
+        )),
         RunEnd::StepLimit => Verdict::Cut(format!("still running after {max_steps} steps")),
-        RunEnd::TimeLimit | RunEnd::IntegerBound => {
-            Verdict::Cut(format!("stopped after {} steps at a limit of the implementation", finished.steps))
-        }
+        RunEnd::TimeLimit | RunEnd::IntegerBound => Verdict::Cut(format!(
+            "stopped after {} steps at a limit of the implementation",
+            finished.steps
+        )),
     })
 }
 

@@ -141,7 +141,12 @@ impl Visitor for Execute<'_> {
         let site = match run.end {
             RunEnd::Finished(Outcome::Halted(Halt::Error(error))) if run.steps > 0 => {
                 let limits = RunLimits::steps(run.steps - 1);
-                let before = crate::explore::run::run(&semantics.concrete, semantics.start(self.inputs), limits, |_, _| {});
+                let before = crate::explore::run::run(
+                    &semantics.concrete,
+                    semantics.start(self.inputs),
+                    limits,
+                    |_, _| {},
+                );
                 before.last.current().map(|(statement, values)| Site {
                     at: self.positions.and_then(|positions| positions.of(statement)),
                     statement: headline(statement),
@@ -188,10 +193,20 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         .inputs()
         .keys()
         .filter(|x| !given.iter().any(|g| g == &***x))
-        .map(|x| format!("{x} = {}", valuation.get(x).map_or_else(String::new, ToString::to_string)))
+        .map(|x| {
+            format!(
+                "{x} = {}",
+                valuation
+                    .get(x)
+                    .map_or_else(String::new, ToString::to_string)
+            )
+        })
         .collect();
     if !defaulted.is_empty() {
-        eprintln!("note: inputs not given take their defaults: {}", defaulted.join(", "));
+        eprintln!(
+            "note: inputs not given take their defaults: {}",
+            defaulted.join(", ")
+        );
     }
     let options = Options {
         checked_arrays: args.checked_arrays,
@@ -240,7 +255,10 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             )));
         }
     };
-    let site = finished.site.as_ref().map_or_else(String::new, |site| format!(", {site}"));
+    let site = finished
+        .site
+        .as_ref()
+        .map_or_else(String::new, |site| format!(", {site}"));
     let ending = format!(
         "{} after {} step{}{site}",
         error.as_deref().unwrap_or(outcome),
@@ -272,7 +290,9 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 &format!("{ending}: {}", ShowValuation(&finished.state)),
             );
             let title = format!("A run of {}", args.file);
-            out.write_all(latex::document(&body, &title, latex::RUN_PACKAGES, args.standalone).as_bytes())?;
+            out.write_all(
+                latex::document(&body, &title, latex::RUN_PACKAGES, args.standalone).as_bytes(),
+            )?;
         }
         RunFormat::Json => {
             let mut report = json!({

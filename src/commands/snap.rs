@@ -332,7 +332,10 @@ fn explore_output(
     format: SnapFormat,
     broken: Option<BrokenRule>,
 ) -> Result<(String, String), CliError> {
-    let ExploreLine { mut common, view: shown } = parse(program, options, format)?;
+    let ExploreLine {
+        mut common,
+        view: shown,
+    } = parse(program, options, format)?;
     common.semantics.broken = broken;
     let mut output = Vec::new();
     view(&common, &shown, Some(name), &mut output)
@@ -360,7 +363,9 @@ fn diff(old: &str, new: &str) -> String {
             .iter()
             .find(|op| op.tag() != DiffTag::Equal)
             .map_or(0, |op| op.old_range().start);
-        out.push_str(&chunk_header(&old_lines[..(first_change + 1).min(old_lines.len())]));
+        out.push_str(&chunk_header(
+            &old_lines[..(first_change + 1).min(old_lines.len())],
+        ));
         for op in group {
             for change in diff.iter_changes(&op) {
                 let sign = match change.tag() {
@@ -387,7 +392,10 @@ fn chunk_header(before: &[&str]) -> String {
         .iter()
         .rev()
         .take_while(|line| !line.starts_with("$ "))
-        .find_map(|line| line.strip_prefix("path ").and_then(|rest| rest.split(':').next()));
+        .find_map(|line| {
+            line.strip_prefix("path ")
+                .and_then(|rest| rest.split(':').next())
+        });
     match (command, section) {
         (Some(command), Some(path)) => format!("  @@ {command} · path {path}\n"),
         (Some(command), None) => format!("  @@ {command}\n"),

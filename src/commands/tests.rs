@@ -4,15 +4,15 @@
 
 use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, ReportFormat};
-use clap::Args;
 use crate::explore::{
-    explore, explore_into, replay, replay_leaf, ExploreOptions, Finished, Observer, Replay, Route, Stats,
-    Tree, Unexplored, Verdict,
+    explore, explore_into, replay, replay_leaf, ExploreOptions, Finished, Observer, Replay, Route,
+    Stats, Tree, Unexplored, Verdict,
 };
 use crate::report::values::{heap_json, valuation_json};
 use crate::saved::{self, SavedTest};
 use crate::simplify::{InContext, Simplifier};
 use crate::solver::Solver;
+use clap::Args;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io;
@@ -104,7 +104,8 @@ impl Visitor for ExploreAndReplay<'_> {
             let mut simplifier = Simplifier::new();
             let simplified = simplifier.simplify(&leaf.path_condition);
             let mut solver = Solver::new(self.options.timeout_ms);
-            leaf.path_condition = InContext::new().condition(&simplified, &mut simplifier, &mut solver);
+            leaf.path_condition =
+                InContext::new().condition(&simplified, &mut simplifier, &mut solver);
         }
         Replayed { tree, tests }
     }
@@ -237,7 +238,9 @@ pub fn command(args: &TestsArgs, out: &mut dyn Write) -> Result<Exit, CliError> 
     };
     if let Some(dir) = &args.output {
         if session.loaded.path == "-" {
-            return Err(CliError::new("`--output` saves tests of a program file, not of standard input"));
+            return Err(CliError::new(
+                "`--output` saves tests of a program file, not of standard input",
+            ));
         }
         let saved: Vec<SavedTest> = tests
             .iter()
@@ -251,8 +254,9 @@ pub fn command(args: &TestsArgs, out: &mut dyn Write) -> Result<Exit, CliError> 
                 final_state: heap_json(&test.expected_state),
             })
             .collect();
-        saved::save(dir, &saved)
-            .map_err(|error| CliError::new(format!("{}: cannot save the tests: {error}", dir.display())))?;
+        saved::save(dir, &saved).map_err(|error| {
+            CliError::new(format!("{}: cannot save the tests: {error}", dir.display()))
+        })?;
     }
     let undecided = ending(|verdict| matches!(verdict, Verdict::Undecided(_)));
     let failures = ending(|verdict| matches!(verdict, Verdict::Failed(_)));

@@ -66,7 +66,11 @@ impl Coverage {
     /// What `other` covers that `self` does not.
     pub fn beyond(&self, other: &Coverage) -> Coverage {
         Coverage {
-            statements: other.statements.difference(&self.statements).copied().collect(),
+            statements: other
+                .statements
+                .difference(&self.statements)
+                .copied()
+                .collect(),
             branches: other.branches.difference(&self.branches).copied().collect(),
         }
     }
@@ -190,7 +194,10 @@ fn branch_rules(stmt: &Stmt) -> Option<[Rule; 2]> {
 /// as renamed copies: those of methods, and of procedures (the unfolding
 /// of §4 inlines them too).
 fn copied_bodies(program: &Program) -> usize {
-    let methods = program.classes.values().flat_map(|class| class.methods.values());
+    let methods = program
+        .classes
+        .values()
+        .flat_map(|class| class.methods.values());
     let bodies = methods
         .map(|method| &method.body)
         .chain(program.procedures.values().map(|procedure| &procedure.body));

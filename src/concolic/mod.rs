@@ -33,7 +33,9 @@ use std::io;
 use std::rc::Rc;
 use std::time::Instant;
 use symex_semantics::eval::Valuation;
-use symex_semantics::system::{ConcreteConfiguration, Rule, SymbolicConfiguration, TransitionSystem};
+use symex_semantics::system::{
+    ConcreteConfiguration, Rule, SymbolicConfiguration, TransitionSystem,
+};
 use symex_semantics::term::Term;
 use worklist::{Order, Worklist};
 
@@ -312,7 +314,11 @@ where
     C::Config: ConcreteConfiguration,
 {
     /// Runs the seeds, then negates branches until a stop.
-    fn run(&mut self, seeds: Vec<Valuation>, deadline: Option<Instant>) -> io::Result<Result<Stop, String>> {
+    fn run(
+        &mut self,
+        seeds: Vec<Valuation>,
+        deadline: Option<Instant>,
+    ) -> io::Result<Result<Stop, String>> {
         let limited = |deadline: Option<Instant>| crate::stop::reached(deadline).map(Stop::Limit);
         for (k, seed) in seeds.into_iter().enumerate() {
             if let Some(stop) = self.stopped().or_else(|| limited(deadline)) {
@@ -422,8 +428,11 @@ where
             .iter()
             .map(|fork| (fork.site, fork.rule()))
             .collect();
-        self.outcomes
-            .extend(forks.iter().filter_map(|(site, rule)| site.map(|site| (site, *rule))));
+        self.outcomes.extend(
+            forks
+                .iter()
+                .filter_map(|(site, rule)| site.map(|site| (site, *rule))),
+        );
         self.listener.iteration(&Iteration {
             number,
             origin,
@@ -491,7 +500,9 @@ where
 fn candidate<C>(entry: &Entry<C>, outcomes: &BTreeSet<(Site, Rule)>) -> Candidate {
     let fork = &entry.run.run.forks[entry.fork];
     let rule = fork.successors[entry.alternative].rule;
-    let new_branch = fork.site.is_some_and(|site| !outcomes.contains(&(site, rule)));
+    let new_branch = fork
+        .site
+        .is_some_and(|site| !outcomes.contains(&(site, rule)));
     Candidate {
         node: entry.number,
         depth: fork.step + 1,
@@ -505,6 +516,11 @@ fn candidate<C>(entry: &Entry<C>, outcomes: &BTreeSet<(Site, Rule)>) -> Candidat
 }
 
 /// The branches of `sites` no run covered.
-pub fn uncovered<'s>(sites: &'s Sites, coverage: &'s Coverage) -> impl Iterator<Item = Branch> + 's {
-    sites.branches().filter(|branch| !coverage.branches.contains(branch))
+pub fn uncovered<'s>(
+    sites: &'s Sites,
+    coverage: &'s Coverage,
+) -> impl Iterator<Item = Branch> + 's {
+    sites
+        .branches()
+        .filter(|branch| !coverage.branches.contains(branch))
 }

@@ -8,7 +8,7 @@
 
 use super::coverage::{Coverage, Site, Sites};
 use crate::explore::run::{self as concrete, RunEnd, RunLimits, MAX_STEPS};
-use crate::explore::{calls_within, Bounds, BoundReason, Status, UnknownReason, Unfoldings};
+use crate::explore::{calls_within, BoundReason, Bounds, Status, Unfoldings, UnknownReason};
 use symex_semantics::eval::Valuation;
 use symex_semantics::system::{
     selected, ConcreteConfiguration, Configuration, Rule, Step, SymbolicConfiguration,

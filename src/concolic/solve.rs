@@ -13,8 +13,8 @@
 use crate::solver::{SatResult, Solver};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use symex_semantics::eval::Valuation;
 use symex_semantics::eval::eval_bool;
+use symex_semantics::eval::Valuation;
 use symex_semantics::subst::Substitution;
 use symex_semantics::system::SymbolicConfiguration;
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
@@ -23,7 +23,10 @@ use symex_semantics::value::Value;
 /// What solving a worklist entry gave.
 pub enum Solved {
     /// An input that takes the prefix and the negated branch.
-    Input { input: Valuation, pinned: Vec<Pinned> },
+    Input {
+        input: Valuation,
+        pinned: Vec<Pinned>,
+    },
     /// No input takes it.
     Infeasible,
     /// Z3 could not decide even with the run's values pinned.
@@ -51,7 +54,11 @@ pub enum Why {
 
 impl fmt::Display for Pinned {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let values: Vec<String> = self.inputs.iter().map(|(x, v)| format!("{x} = {v}")).collect();
+        let values: Vec<String> = self
+            .inputs
+            .iter()
+            .map(|(x, v)| format!("{x} = {v}"))
+            .collect();
         let why = match self.why {
             Why::Nonlinear => "nonlinear arithmetic",
             Why::Undecided => "Z3 could not decide the query",
@@ -152,7 +159,9 @@ fn next_input<C: SymbolicConfiguration>(
     read: &BTreeMap<Name, Sort>,
 ) -> Valuation {
     let with_objects = |v: &Valuation| {
-        !v.heap.is_empty() || v.iter().any(|(_, value)| matches!(value, Value::Object(_) | Value::Nil))
+        !v.heap.is_empty()
+            || v.iter()
+                .any(|(_, value)| matches!(value, Value::Object(_) | Value::Nil))
     };
     let (mut input, taken) = if with_objects(&model) || with_objects(parent) {
         (target.inputs_from(model), None)
@@ -160,7 +169,8 @@ fn next_input<C: SymbolicConfiguration>(
         (model, Some(query.free_vars()))
     };
     for (x, value) in parent.iter() {
-        let solved = read.contains_key(x) && taken.as_ref().is_none_or(|taken| taken.contains_key(x));
+        let solved =
+            read.contains_key(x) && taken.as_ref().is_none_or(|taken| taken.contains_key(x));
         if !solved || input.get(x).is_none() {
             input.insert(x.clone(), value.clone());
         }
@@ -179,11 +189,13 @@ fn concretise(query: &Term, guard: &Term, parent: &Valuation) -> Option<Pinned> 
         .filter_map(|node| match node.kind() {
             TermKind::Binary(BinOp::Mul, a, b) if !constant(a) && !constant(b) => {
                 let left = a.free_vars();
-                Some(if left.keys().all(scalar) { left } else { b.free_vars() })
+                Some(if left.keys().all(scalar) {
+                    left
+                } else {
+                    b.free_vars()
+                })
             }
-            TermKind::Binary(BinOp::Div | BinOp::Mod, _, b) if !constant(b) => {
-                Some(b.free_vars())
-            }
+            TermKind::Binary(BinOp::Div | BinOp::Mod, _, b) if !constant(b) => Some(b.free_vars()),
             _ => None,
         })
         .flat_map(|vars| vars.into_keys())
@@ -191,7 +203,10 @@ fn concretise(query: &Term, guard: &Term, parent: &Valuation) -> Option<Pinned> 
         .collect();
     let (names, why) = if nonlinear.is_empty() {
         let kept = guard.free_vars();
-        let rest = query.free_vars().into_keys().filter(|x| !kept.contains_key(x) && scalar(x));
+        let rest = query
+            .free_vars()
+            .into_keys()
+            .filter(|x| !kept.contains_key(x) && scalar(x));
         (rest.collect(), Why::Undecided)
     } else {
         (nonlinear, Why::Nonlinear)
@@ -210,13 +225,15 @@ fn constant(term: &Term) -> bool {
 
 /// `query` with each of `inputs` replaced by its value.
 fn pin(query: &Term, inputs: &[(Name, Value)]) -> Term {
-    let substitution = inputs.iter().fold(Substitution::identity(), |s, (x, value)| {
-        let literal = match value {
-            Value::Bool(b) => Term::bool(*b),
-            Value::Int(n) => Term::int(n.clone()),
-            _ => return s,
-        };
-        s.update(x.clone(), literal)
-    });
+    let substitution = inputs
+        .iter()
+        .fold(Substitution::identity(), |s, (x, value)| {
+            let literal = match value {
+                Value::Bool(b) => Term::bool(*b),
+                Value::Int(n) => Term::int(n.clone()),
+                _ => return s,
+            };
+            s.update(x.clone(), literal)
+        });
     substitution.apply(query)
 }

@@ -28,9 +28,9 @@ impl Order {
         let priority: Priority = match self {
             Order::Random { seed } => return Strategy::Random { seed },
             Order::DepthIndex => Rc::new(|c: &Candidate| -depth_index(c)),
-            Order::Generational => {
-                Rc::new(|c: &Candidate| (c.coverage.score as i64) << 32 | (u32::MAX as i64 - depth_index(c)))
-            }
+            Order::Generational => Rc::new(|c: &Candidate| {
+                (c.coverage.score as i64) << 32 | (u32::MAX as i64 - depth_index(c))
+            }),
             Order::NewBranch => Rc::new(|c: &Candidate| {
                 i64::from(c.coverage.new_branch) << 32 | (u32::MAX as i64 - depth_index(c))
             }),

@@ -21,7 +21,9 @@ pub fn blame(statement: &Stmt, values: &Valuation, error: ErrorKind) -> Option<S
         ErrorKind::ArrayOutOfBound => expressions.iter().find_map(|e| out_of_bound(e, values)),
         ErrorKind::NilDereference => {
             let receiver = match statement {
-                Stmt::MethodCall { receiver, method, .. } if is_nil(receiver, values) => {
+                Stmt::MethodCall {
+                    receiver, method, ..
+                } if is_nil(receiver, values) => {
                     Some(format!("`{receiver}.{method}(…)` is called on nil"))
                 }
                 _ => None,
@@ -48,18 +50,29 @@ fn expressions(statement: &Stmt) -> Vec<Term> {
         Target::Var(_) => Vec::new(),
     };
     match statement {
-        Stmt::Assign(_, e) | Stmt::Assert(e) | Stmt::Assume(e) | Stmt::Return(_, e) => vec![e.clone()],
+        Stmt::Assign(_, e) | Stmt::Assert(e) | Stmt::Assume(e) | Stmt::Return(_, e) => {
+            vec![e.clone()]
+        }
         Stmt::If(b, ..) | Stmt::While(_, b, _) => vec![b.clone()],
         Stmt::ArrayAssign(a, i, v) => {
             let array = Term::var(a, Sort::int_array());
             vec![i.clone(), v.clone(), Term::select(array, i.clone())]
         }
         Stmt::FieldAssign(object, field, v) => {
-            vec![object.clone(), v.clone(), Term::field(object.clone(), field, Sort::Int)]
+            vec![
+                object.clone(),
+                v.clone(),
+                Term::field(object.clone(), field, Sort::Int),
+            ]
         }
         Stmt::Call(_, args) => args.clone(),
         Stmt::New(t, _) => target(t),
-        Stmt::MethodCall { target: t, receiver, args, .. } => {
+        Stmt::MethodCall {
+            target: t,
+            receiver,
+            args,
+            ..
+        } => {
             let mut all = vec![receiver.clone()];
             all.extend(args.iter().cloned());
             all.extend(target(t));
@@ -82,7 +95,8 @@ fn out_of_bound(e: &Term, values: &Valuation) -> Option<String> {
         let Ok(Value::Int(i)) = eval(index, values) else {
             return None;
         };
-        (i < 0.into() || i >= len).then(|| format!("`{node}` reads index {i} of `{a}`, whose length is {len}"))
+        (i < 0.into() || i >= len)
+            .then(|| format!("`{node}` reads index {i} of `{a}`, whose length is {len}"))
     })
 }
 
@@ -111,7 +125,10 @@ mod tests {
         let i = Term::var("i", Sort::Int);
         let read = Stmt::Assign("m".into(), Term::select(a.clone(), i.clone()));
         let values: Valuation = [
-            ("a".into(), Value::Array(ArrayValue::constant(2.into(), Value::Int(0.into())))),
+            (
+                "a".into(),
+                Value::Array(ArrayValue::constant(2.into(), Value::Int(0.into()))),
+            ),
             ("i".into(), Value::Int(3.into())),
         ]
         .into_iter()

@@ -109,7 +109,10 @@ pub(crate) fn calls_within(
 }
 
 /// `Err` when `next` has materialised more input objects than `--max-objects`.
-pub(crate) fn objects_within(next: &impl Configuration, bounds: &Bounds) -> Result<(), BoundReason> {
+pub(crate) fn objects_within(
+    next: &impl Configuration,
+    bounds: &Bounds,
+) -> Result<(), BoundReason> {
     match bounds.max_objects {
         Some(max) if next.materialised_objects() > max => Err(BoundReason::Objects(max)),
         _ => Ok(()),

@@ -15,8 +15,8 @@ use super::tree::{
     Unexplored, UnknownReason,
 };
 use crate::simplify::{GuardFolder, InContext, Pins, Simplifier};
-use crate::subsume::{Abstraction, Matcher};
 use crate::solver::SatResult;
+use crate::subsume::{Abstraction, Matcher};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::rc::Rc;
@@ -393,7 +393,13 @@ where
 
     /// Records the paths through `node`, at `config`, as cut off by
     /// `reason`, and tells the hook.
-    fn leave_at(&mut self, node: &PathNode, config: &S::Config, loops: &LoopContext, reason: Limit) {
+    fn leave_at(
+        &mut self,
+        node: &PathNode,
+        config: &S::Config,
+        loops: &LoopContext,
+        reason: Limit,
+    ) {
         self.hook.stopped(config, loops, Stop::Unexplored(reason));
         self.leave(node, reason);
     }
@@ -752,7 +758,9 @@ where
         let conjoined = config.path_condition() == &node.guards || from_nodes;
         let (reported, from_nodes) = if self.options.simplify {
             let start = Instant::now();
-            let readable = self.in_context.condition(&reported, &mut self.simplifier, &mut self.solver);
+            let readable =
+                self.in_context
+                    .condition(&reported, &mut self.simplifier, &mut self.solver);
             if state.iter().any(|(x, value)| Pins::may_change(x, value)) {
                 let pins = Pins::of(&readable);
                 for (x, value) in &mut state {

@@ -22,18 +22,16 @@ mod tests;
 mod trace;
 pub mod tree;
 
+pub(crate) use bounds::{calls_within, Unfoldings};
 pub use bounds::{Bounds, LoopContext, LoopEntry, LoopExit};
 pub use engine::{explore, explore_into, explore_with, ExploreOptions};
 pub use hook::{LoopHook, NoHook, Stop};
 pub use merge::Merge;
 pub use node::PathNode;
 pub use observer::{Finished, Observer, TreeRecorder};
-pub use replay::{
-    replay, replay_leaf, replay_path, state_difference, Replay, Route, Verdict,
-};
-pub use strategy::{Candidate, Priority, Promise, Strategy};
-pub(crate) use bounds::{calls_within, Unfoldings};
+pub use replay::{replay, replay_leaf, replay_path, state_difference, Replay, Route, Verdict};
 pub(crate) use strategy::Frontier;
+pub use strategy::{Candidate, Priority, Promise, Strategy};
 pub use tree::{
     BoundReason, Edge, Join, Leaf, Limit, Node, NodeId, Pruned, Stats, Status, Timings, TraceEntry,
     Tree, Unexplored, UnknownReason,

@@ -122,10 +122,21 @@ impl Atom {
             Atom::Var(x) => (x, Value::Int(n)),
             Atom::Len(a) => {
                 let array = model.get(a)?.as_array()?;
-                (a, Value::Array(ArrayValue { len: n, ..array.clone() }))
+                (
+                    a,
+                    Value::Array(ArrayValue {
+                        len: n,
+                        ..array.clone()
+                    }),
+                )
             }
-            Atom::Entry(a, i) => (a, Value::Array(model.get(a)?.as_array()?.set(i.clone(), Value::Int(n)))),
-            Atom::Field(o, f) => return Some(model.with_heap(model.heap.set_field(*o, f, Value::Int(n))?)),
+            Atom::Entry(a, i) => (
+                a,
+                Value::Array(model.get(a)?.as_array()?.set(i.clone(), Value::Int(n))),
+            ),
+            Atom::Field(o, f) => {
+                return Some(model.with_heap(model.heap.set_field(*o, f, Value::Int(n))?))
+            }
         };
         Some(model.update(name.clone(), value))
     }
@@ -136,7 +147,9 @@ impl Atom {
         Some(match self {
             Atom::Var(x) => Term::var(x, Sort::Int),
             Atom::Len(a) => Term::len(a),
-            Atom::Entry(a, i) => Term::select(Term::var(a, Sort::int_array()), Term::int(i.clone())),
+            Atom::Entry(a, i) => {
+                Term::select(Term::var(a, Sort::int_array()), Term::int(i.clone()))
+            }
             Atom::Field(..) => return None,
         })
     }
@@ -155,14 +168,22 @@ fn atoms(model: &Valuation) -> Vec<Atom> {
             Some(Value::Array(array)) => {
                 atoms.push(Atom::Len(x.clone()));
                 if matches!(*array.default, Value::Int(_)) {
-                    atoms.extend(array.entries.keys().map(|i| Atom::Entry(x.clone(), i.clone())));
+                    atoms.extend(
+                        array
+                            .entries
+                            .keys()
+                            .map(|i| Atom::Entry(x.clone(), i.clone())),
+                    );
                 }
             }
             _ => {}
         }
     }
     for (o, object) in model.heap.iter() {
-        let integers = object.fields.iter().filter(|(_, v)| matches!(v, Value::Int(_)));
+        let integers = object
+            .fields
+            .iter()
+            .filter(|(_, v)| matches!(v, Value::Int(_)));
         atoms.extend(integers.map(|(f, _)| Atom::Field(*o, f.clone())));
     }
     atoms
@@ -185,7 +206,11 @@ fn towards_zero(model: Valuation, atom: &Atom, phi: &Term) -> Valuation {
     if let Some(zero) = holds(&BigInt::zero()) {
         return zero;
     }
-    let sign = if value.sign() == Sign::Minus { -BigInt::one() } else { BigInt::one() };
+    let sign = if value.sign() == Sign::Minus {
+        -BigInt::one()
+    } else {
+        BigInt::one()
+    };
     let Some(mut best) = holds(&(&value - &sign)).map(|m| (value.abs() - 1u32, m)) else {
         return model;
     };
@@ -217,7 +242,8 @@ fn read_entries_only(model: Valuation, phi: &Term) -> Valuation {
     let read = read_indices(phi, &model);
     let mut reduced = model.clone();
     for (a, array) in arrays {
-        let mut plain = ArrayValue::constant(array.len.clone(), Value::default_of(&element_sort(&array)));
+        let mut plain =
+            ArrayValue::constant(array.len.clone(), Value::default_of(&element_sort(&array)));
         for i in read.get(&a).into_iter().flatten() {
             plain = plain.set(i.clone(), array.get(i));
         }
@@ -258,17 +284,25 @@ fn read_indices(phi: &Term, model: &Valuation) -> BTreeMap<Name, BTreeSet<BigInt
 
 /// `|t| ≤ bound` for every integer of `model`.
 fn bounded(model: &Valuation, bound: &BigInt) -> Term {
-    Term::conjunction(atoms(model).into_iter().filter_map(|atom| atom.term()).flat_map(|t| {
-        [
-            Term::binary(BinOp::Le, t.clone(), Term::int(bound.clone())),
-            Term::binary(BinOp::Ge, t, Term::int(-bound)),
-        ]
-    }))
+    Term::conjunction(
+        atoms(model)
+            .into_iter()
+            .filter_map(|atom| atom.term())
+            .flat_map(|t| {
+                [
+                    Term::binary(BinOp::Le, t.clone(), Term::int(bound.clone())),
+                    Term::binary(BinOp::Ge, t, Term::int(-bound)),
+                ]
+            }),
+    )
 }
 
 /// Whether every integer is within ±1 and every array prints as a list.
 fn is_plain(model: &Valuation) -> bool {
-    let fields = model.heap.iter().flat_map(|(_, object)| object.fields.values());
+    let fields = model
+        .heap
+        .iter()
+        .flat_map(|(_, object)| object.fields.values());
     model.iter().map(|(_, v)| v).chain(fields).all(|v| match v {
         Value::Int(n) => n.bits() <= 1,
         Value::Array(array) => is_plain_array(array),
@@ -281,9 +315,7 @@ fn is_plain_array(array: &ArrayValue) -> bool {
     let default = Value::default_of(&element_sort(array));
     *array.default == default
         && array.entries.iter().all(|(i, v)| {
-            !i.is_negative()
-                && i < &array.len
-                && v.as_int().map_or(true, |n| n.bits() <= 1)
+            !i.is_negative() && i < &array.len && v.as_int().map_or(true, |n| n.bits() <= 1)
         })
 }
 
@@ -350,7 +382,10 @@ mod tests {
     }
 
     fn model(pairs: &[(&str, Value)]) -> Valuation {
-        pairs.iter().map(|(x, v)| (Name::from(*x), v.clone())).collect()
+        pairs
+            .iter()
+            .map(|(x, v)| (Name::from(*x), v.clone()))
+            .collect()
     }
 
     fn array(len: i64, default: i64, entries: &[(i64, i64)]) -> Value {
@@ -364,7 +399,16 @@ mod tests {
     fn inputs(model: &Valuation) -> BTreeMap<Name, Sort> {
         model
             .iter()
-            .map(|(x, v)| (x.clone(), if v.as_array().is_some() { Sort::int_array() } else { Sort::Int }))
+            .map(|(x, v)| {
+                (
+                    x.clone(),
+                    if v.as_array().is_some() {
+                        Sort::int_array()
+                    } else {
+                        Sort::Int
+                    },
+                )
+            })
             .collect()
     }
 
@@ -378,11 +422,17 @@ mod tests {
             compare(BinOp::Lt, cell("a", 0), cell("a", 1)),
             compare(BinOp::Lt, cell("a", 1), cell("a", 2)),
         ]);
-        let z3 = model(&[("a", array(3, 32285, &[(0, 32284), (2, 32286)])), ("n", Value::Int(3.into()))]);
+        let z3 = model(&[
+            ("a", array(3, 32285, &[(0, 32284), (2, 32286)])),
+            ("n", Value::Int(3.into())),
+        ]);
         assert_eq!(eval_bool(&phi, &z3), Ok(true));
         let shown = readable(z3.clone(), &phi, &inputs(&z3), &mut Z3);
         assert_eq!(eval_bool(&phi, &shown), Ok(true));
-        assert_eq!(shown.get("a").map(ToString::to_string).as_deref(), Some("[0, 1, 2]"));
+        assert_eq!(
+            shown.get("a").map(ToString::to_string).as_deref(),
+            Some("[0, 1, 2]")
+        );
     }
 
     /// Unchecked, an array keeps the entries the path reads, with their
@@ -390,17 +440,29 @@ mod tests {
     #[test]
     fn an_unchecked_array_keeps_the_entries_read() {
         let phi = compare(BinOp::Gt, cell("a", 3), int("x"));
-        let z3 = model(&[("a", array(0, -7, &[(3, 40), (9, 5)])), ("x", Value::Int(2.into()))]);
+        let z3 = model(&[
+            ("a", array(0, -7, &[(3, 40), (9, 5)])),
+            ("x", Value::Int(2.into())),
+        ]);
         let shown = readable(z3.clone(), &phi, &inputs(&z3), &mut Z3);
-        assert_eq!(shown.get("a").map(ToString::to_string).as_deref(), Some("{3: 1; len 0}"));
+        assert_eq!(
+            shown.get("a").map(ToString::to_string).as_deref(),
+            Some("{3: 1; len 0}")
+        );
         assert_eq!(shown.get("x"), Some(&Value::Int(0.into())));
     }
 
     /// `x = y` holds neither value alone: only a bounded query finds small ones.
     #[test]
     fn coupled_inputs_are_bounded_by_asking_again() {
-        let phi = Term::and(compare(BinOp::Eq, int("x"), int("y")), compare(BinOp::Ne, int("x"), Term::int(0)));
-        let z3 = model(&[("x", Value::Int(28958.into())), ("y", Value::Int(28958.into()))]);
+        let phi = Term::and(
+            compare(BinOp::Eq, int("x"), int("y")),
+            compare(BinOp::Ne, int("x"), Term::int(0)),
+        );
+        let z3 = model(&[
+            ("x", Value::Int(28958.into())),
+            ("y", Value::Int(28958.into())),
+        ]);
         let shown = readable(z3.clone(), &phi, &inputs(&z3), &mut Z3);
         assert_eq!(eval_bool(&phi, &shown), Ok(true));
         assert!(largest(&shown) <= BigInt::one(), "{shown:?}");
@@ -410,8 +472,14 @@ mod tests {
     /// confirms it first), however small it is.
     #[test]
     fn a_wrong_answer_of_the_solver_is_refused() {
-        let phi = Term::and(compare(BinOp::Eq, int("x"), int("y")), compare(BinOp::Gt, int("x"), Term::int(5)));
-        let z3 = model(&[("x", Value::Int(28958.into())), ("y", Value::Int(28958.into()))]);
+        let phi = Term::and(
+            compare(BinOp::Eq, int("x"), int("y")),
+            compare(BinOp::Gt, int("x"), Term::int(5)),
+        );
+        let z3 = model(&[
+            ("x", Value::Int(28958.into())),
+            ("y", Value::Int(28958.into())),
+        ]);
         let wrong = model(&[("x", Value::Int(1.into())), ("y", Value::Int(1.into()))]);
         let mut solver = Answers(wrong, 0);
         let shown = readable(z3.clone(), &phi, &inputs(&z3), &mut solver);
@@ -423,11 +491,20 @@ mod tests {
     /// below a lower bound move down to it.
     #[test]
     fn each_integer_moves_towards_zero_as_far_as_the_condition_allows() {
-        let phi = Term::and(compare(BinOp::Gt, int("x"), Term::int(40)), compare(BinOp::Le, int("y"), Term::int(-3)));
-        let z3 = model(&[("x", Value::Int(9000.into())), ("y", Value::Int((-70000).into()))]);
+        let phi = Term::and(
+            compare(BinOp::Gt, int("x"), Term::int(40)),
+            compare(BinOp::Le, int("y"), Term::int(-3)),
+        );
+        let z3 = model(&[
+            ("x", Value::Int(9000.into())),
+            ("y", Value::Int((-70000).into())),
+        ]);
         let mut never = Answers(Valuation::new(), 0);
         let shown = readable(z3.clone(), &phi, &inputs(&z3), &mut never);
-        assert_eq!(shown, model(&[("x", Value::Int(41.into())), ("y", Value::Int((-3).into()))]));
+        assert_eq!(
+            shown,
+            model(&[("x", Value::Int(41.into())), ("y", Value::Int((-3).into()))])
+        );
         assert_eq!(never.1, 0, "the evaluator alone suffices here");
     }
 }

@@ -170,11 +170,19 @@ where
 /// How `actual`, a final state, differs from `expected` (on the variables
 /// `expected` gives, and the heap), if it does.
 pub fn state_difference(expected: &Valuation, actual: &Valuation) -> Option<String> {
-    if let Some((x, value)) = expected.iter().find(|(x, value)| actual.get(x) != Some(*value)) {
-        let found = actual.get(x).map_or_else(|| "no value".to_string(), |v| v.to_string());
+    if let Some((x, value)) = expected
+        .iter()
+        .find(|(x, value)| actual.get(x) != Some(*value))
+    {
+        let found = actual
+            .get(x)
+            .map_or_else(|| "no value".to_string(), |v| v.to_string());
         return Some(format!("`{x}` ends as {found}, the path predicts {value}"));
     }
     (actual.heap != expected.heap).then(|| {
-        format!("the heap ends as {}, the path predicts {}", actual.heap, expected.heap)
+        format!(
+            "the heap ends as {}, the path predicts {}",
+            actual.heap, expected.heap
+        )
     })
 }

@@ -39,11 +39,16 @@ pub struct Box {
 pub enum Kind {
     Fork,
     /// A path ends here: its number in the report and its status.
-    End { path: usize, status: Status },
+    End {
+        path: usize,
+        status: Status,
+    },
     /// Left unexplored by `--max-paths` or `--time-limit-ms`.
     Unexplored,
     /// A subtree folded away, with how many paths end in it.
-    Folded { paths: usize },
+    Folded {
+        paths: usize,
+    },
 }
 
 /// The compact tree of `tree`, with the boxes below `fold_depth` folded
@@ -117,7 +122,10 @@ impl<'t> Builder<'t> {
             push_line(&mut tooltip, &format!("φ = {}", leaf.path_condition));
             push_line(&mut tooltip, &format!("σ = {{{}}}", state.join(", ")));
             let title = format!("path {path}: {}", short_status(&leaf.status));
-            let kind = Kind::End { path, status: leaf.status.clone() };
+            let kind = Kind::End {
+                path,
+                status: leaf.status.clone(),
+            };
             (kind, title, leaf.path_condition.to_string())
         } else if self.unexplored.contains(&node) {
             (Kind::Unexplored, "unexplored".to_string(), String::new())
@@ -126,25 +134,51 @@ impl<'t> Builder<'t> {
             // test `if a[j] = x` reads `x = a[3]` here), when that is short
             // and says more than the test; the tooltip has it anyway.
             let title = self.fork_title(below);
-            let added = below.first().and_then(|&c| self.edge(c)).map(|e| e.condition.to_string());
+            let added = below
+                .first()
+                .and_then(|&c| self.edge(c))
+                .map(|e| e.condition.to_string());
             let detail = added
-                .filter(|c| c != "true" && c.chars().count() <= SHORT && !title.ends_with(c.as_str()))
+                .filter(|c| {
+                    c != "true" && c.chars().count() <= SHORT && !title.ends_with(c.as_str())
+                })
                 .unwrap_or_default();
             if let Some(first) = below.first().and_then(|&c| self.edge(c)) {
-                push_line(&mut tooltip, &format!("{}: {}", first.rule, first.condition));
+                push_line(
+                    &mut tooltip,
+                    &format!("{}: {}", first.rule, first.condition),
+                );
             }
             (Kind::Fork, title, detail)
         };
         if !matches!(kind, Kind::Fork) || below.is_empty() {
-            return Box { node, edge, title, detail, tooltip, kind, children: Vec::new() };
+            return Box {
+                node,
+                edge,
+                title,
+                detail,
+                tooltip,
+                kind,
+                children: Vec::new(),
+            };
         }
         if fold_depth == 0 {
             let paths = self.count_paths(node);
             let detail = format!("{paths} path{}", if paths == 1 { "" } else { "s" });
             let kind = Kind::Folded { paths };
-            return Box { node, edge, title, detail, tooltip, kind, children: Vec::new() };
+            return Box {
+                node,
+                edge,
+                title,
+                detail,
+                tooltip,
+                kind,
+                children: Vec::new(),
+            };
         }
-        let has_error = below.iter().any(|&c| self.edge(c).is_some_and(|e| is_error(e.rule)));
+        let has_error = below
+            .iter()
+            .any(|&c| self.edge(c).is_some_and(|e| is_error(e.rule)));
         let children = below
             .iter()
             .map(|&child| {
@@ -152,7 +186,15 @@ impl<'t> Builder<'t> {
                 self.build(child, label, fold_depth - 1)
             })
             .collect();
-        Box { node, edge, title, detail, tooltip, kind, children }
+        Box {
+            node,
+            edge,
+            title,
+            detail,
+            tooltip,
+            kind,
+            children,
+        }
     }
 
     /// What a fork executes: the test of a choice, a loop or an assertion

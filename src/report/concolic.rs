@@ -42,7 +42,10 @@ pub fn run_command(form: &RunForm, header: &Header, input: &Valuation) -> String
         command.push_str(&quoted(option));
     }
     for (x, value) in header.inputs_of(input).iter() {
-        if matches!(value, symex_semantics::value::Value::Object(_) | symex_semantics::value::Value::Nil) {
+        if matches!(
+            value,
+            symex_semantics::value::Value::Object(_) | symex_semantics::value::Value::Nil
+        ) {
             continue;
         }
         command.push_str(&format!(" --input {}", quoted(&format!("{x}={value}"))));
@@ -73,7 +76,12 @@ pub struct TextListener<'a, W: Write> {
 }
 
 impl<'a, W: Write> TextListener<'a, W> {
-    pub fn new(out: W, header: &'a Header, sites: &'a Sites, form: &'a RunForm) -> TextListener<'a, W> {
+    pub fn new(
+        out: W,
+        header: &'a Header,
+        sites: &'a Sites,
+        form: &'a RunForm,
+    ) -> TextListener<'a, W> {
         TextListener {
             out,
             header,
@@ -89,8 +97,16 @@ impl<'a, W: Write> TextListener<'a, W> {
         let coverage = &summary.coverage;
         let statements = self.sites.statements().count();
         let branches = self.sites.branches().count();
-        writeln!(out, "statements: {}", fraction(coverage.statements.len(), statements))?;
-        writeln!(out, "branches: {}", fraction(coverage.branches.len(), branches))?;
+        writeln!(
+            out,
+            "statements: {}",
+            fraction(coverage.statements.len(), statements)
+        )?;
+        writeln!(
+            out,
+            "branches: {}",
+            fraction(coverage.branches.len(), branches)
+        )?;
         let missed: Vec<String> = crate::concolic::uncovered(self.sites, coverage)
             .map(|branch| self.sites.branch_label(branch))
             .collect();
@@ -115,8 +131,13 @@ impl<'a, W: Write> TextListener<'a, W> {
             let mut command = run_command(self.form, self.header, &test.input);
             if self.header.language == Language::Oo {
                 match tests_dir {
-                    Some(dir) => command.push_str(&format!(" --heap {}", quoted(&test_file(dir, n)))),
-                    None => command.push_str(&format!("  # heap: {}", heap_json(&self.header.inputs_of(&test.input)))),
+                    Some(dir) => {
+                        command.push_str(&format!(" --heap {}", quoted(&test_file(dir, n))))
+                    }
+                    None => command.push_str(&format!(
+                        "  # heap: {}",
+                        heap_json(&self.header.inputs_of(&test.input))
+                    )),
                 }
             }
             writeln!(out, "  {}. {command}  → {}", n + 1, outcome(test))?;
@@ -139,7 +160,12 @@ impl<W: Write> Listener for TextListener<'_, W> {
             ),
         };
         let input = self.header.inputs_of(it.input);
-        writeln!(self.out, "iteration {} ({origin}): {}", it.number, ShowValuation(&input))?;
+        writeln!(
+            self.out,
+            "iteration {} ({origin}): {}",
+            it.number,
+            ShowValuation(&input)
+        )?;
         for pinned in it.pinned {
             writeln!(self.out, "  concretised: {pinned}")?;
         }
@@ -152,7 +178,11 @@ impl<W: Write> Listener for TextListener<'_, W> {
         if it.forks.len() > FORKS_SHOWN {
             path.push(format!("… {} more", it.forks.len() - FORKS_SHOWN));
         }
-        let path = if path.is_empty() { "no branch".to_string() } else { path.join(", ") };
+        let path = if path.is_empty() {
+            "no branch".to_string()
+        } else {
+            path.join(", ")
+        };
         writeln!(
             self.out,
             "  path: {path} → {} after {} step{}",
@@ -161,7 +191,10 @@ impl<W: Write> Listener for TextListener<'_, W> {
             if it.steps == 1 { "" } else { "s" }
         )?;
         if it.diverged {
-            writeln!(self.out, "  diverged: the run left the path its input was solved for")?;
+            writeln!(
+                self.out,
+                "  diverged: the run left the path its input was solved for"
+            )?;
         }
         match it.repeated {
             Some(earlier) => writeln!(self.out, "  the path of iteration {earlier}")?,
@@ -192,9 +225,16 @@ fn new_text(sites: &Sites, new: &Coverage) -> String {
     if new.is_empty() {
         return "nothing".to_string();
     }
-    let branches: Vec<String> = new.branches.iter().map(|b| sites.branch_label(*b)).collect();
+    let branches: Vec<String> = new
+        .branches
+        .iter()
+        .map(|b| sites.branch_label(*b))
+        .collect();
     let statements = new.statements.len();
-    let mut text = format!("{statements} statement{}", if statements == 1 { "" } else { "s" });
+    let mut text = format!(
+        "{statements} statement{}",
+        if statements == 1 { "" } else { "s" }
+    );
     if !branches.is_empty() {
         text.push_str(&format!("; branches {}", branches.join(", ")));
     }
@@ -203,13 +243,21 @@ fn new_text(sites: &Sites, new: &Coverage) -> String {
 
 /// `7 of 8 (87.5%)`.
 fn fraction(covered: usize, total: usize) -> String {
-    let percent = if total == 0 { 100.0 } else { 100.0 * covered as f64 / total as f64 };
+    let percent = if total == 0 {
+        100.0
+    } else {
+        100.0 * covered as f64 / total as f64
+    };
     format!("{covered} of {total} covered ({percent:.1}%)")
 }
 
 /// How the test's run ends, as `symex run` says it, with the final state.
 fn outcome(test: &Test) -> String {
-    format!("{}, final state {}", test.ending, ShowValuation(&test.final_state))
+    format!(
+        "{}, final state {}",
+        test.ending,
+        ShowValuation(&test.final_state)
+    )
 }
 
 /// Where `--tests DIR` writes the `n`-th test (counted from 0).
@@ -316,8 +364,17 @@ impl Listener for JsonListener<'_> {
                 "branch": branch_text(self.sites, branch),
             }),
         };
-        let path: Vec<String> = it.forks.iter().map(|fork| branch_text(self.sites, *fork)).collect();
-        let new_branches: Vec<String> = it.new.branches.iter().map(|b| self.sites.branch_label(*b)).collect();
+        let path: Vec<String> = it
+            .forks
+            .iter()
+            .map(|fork| branch_text(self.sites, *fork))
+            .collect();
+        let new_branches: Vec<String> = it
+            .new
+            .branches
+            .iter()
+            .map(|b| self.sites.branch_label(*b))
+            .collect();
         let pinned: Vec<String> = it.pinned.iter().map(|p| p.to_string()).collect();
         self.iterations.push(json!({
             "iteration": it.number,

@@ -27,17 +27,27 @@ pub fn render(diagnostic: &Diagnostic, file: &str, source: &str, colour: bool) -
         paint("1;31", "error:"),
         diagnostic.message
     );
-    text.push_str(&excerpt(source, &lines, &diagnostic.span, &|s| paint("1;31", s)));
+    text.push_str(&excerpt(source, &lines, &diagnostic.span, &|s| {
+        paint("1;31", s)
+    }));
     for (note, span) in &diagnostic.notes {
         let (line, column) = lines.position(span.start);
-        text.push_str(&format!("{file}:{line}:{column}: {} {note}\n", paint("1;36", "note:")));
+        text.push_str(&format!(
+            "{file}:{line}:{column}: {} {note}\n",
+            paint("1;36", "note:")
+        ));
         text.push_str(&excerpt(source, &lines, span, &|s| paint("1;36", s)));
     }
     text
 }
 
 /// The line `span` starts on, with the span (on that line) underlined.
-fn excerpt(source: &str, lines: &LineIndex, span: &std::ops::Range<usize>, paint: &dyn Fn(&str) -> String) -> String {
+fn excerpt(
+    source: &str,
+    lines: &LineIndex,
+    span: &std::ops::Range<usize>,
+    paint: &dyn Fn(&str) -> String,
+) -> String {
     let start = span.start.min(source.len());
     let (line, column) = lines.position(start);
     let text = source.lines().nth(line - 1).unwrap_or_default();
@@ -65,7 +75,9 @@ mod tests {
         let source = "x := 1;\nif x { skip }";
         let lines = LineIndex::new(source);
         let mut diagnostic = lines.error(11..12, "`x` is used as int at 1:1 and as bool at 2:4");
-        diagnostic.notes.push(("`x` is used as int here".into(), 0..1));
+        diagnostic
+            .notes
+            .push(("`x` is used as int here".into(), 0..1));
         assert_eq!(
             render(&diagnostic, "f.sx", source, false),
             "f.sx:2:4: error: `x` is used as int at 1:1 and as bool at 2:4\n  |\n2 | if x { skip }\n  |    ^\n\

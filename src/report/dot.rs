@@ -21,7 +21,13 @@ pub fn tree_dot(tree: &Tree) -> String {
             let label = child.edge.as_deref().unwrap_or_default();
             // An external label: a real one becomes a node of its own in
             // dot's layout, four times slower on a thousand paths.
-            let _ = writeln!(out, "  n{} -> n{} [xlabel=\"{}\"];", b.node, child.node, escape(label));
+            let _ = writeln!(
+                out,
+                "  n{} -> n{} [xlabel=\"{}\"];",
+                b.node,
+                child.node,
+                escape(label)
+            );
         }
     }
     out.push_str("}\n");
@@ -30,7 +36,10 @@ pub fn tree_dot(tree: &Tree) -> String {
 
 fn node(out: &mut String, tree: &Tree, b: &Box) {
     let label = box_lines(b).join("\n");
-    let configuration = tree.nodes[b.node].configuration.as_deref().unwrap_or_default();
+    let configuration = tree.nodes[b.node]
+        .configuration
+        .as_deref()
+        .unwrap_or_default();
     let tooltip = match (configuration, b.tooltip.as_str()) {
         ("", tooltip) => tooltip.to_string(),
         (configuration, "") => configuration.to_string(),

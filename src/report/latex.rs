@@ -81,7 +81,9 @@ pub fn tree_latex(tree: &Tree, header: &Header) -> String {
             tex(&model)
         );
     }
-    out.push_str("\\end{longtable}\n\n\\noindent Traces $\\rho$:\n\\begin{description}\\raggedright\n");
+    out.push_str(
+        "\\end{longtable}\n\n\\noindent Traces $\\rho$:\n\\begin{description}\\raggedright\n",
+    );
     for (id, &node) in tree.paths.iter().enumerate() {
         let trace: Vec<String> = tree
             .trace_to(node)

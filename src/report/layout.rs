@@ -110,7 +110,11 @@ impl Layout {
             }
             levels[placed.level] = f64::max(levels[placed.level], placed.height);
         }
-        Layout { boxes, levels, width: right - left }
+        Layout {
+            boxes,
+            levels,
+            width: right - left,
+        }
     }
 
     /// The top of each level (and the bottom of the last) when the first starts at `top`.
@@ -132,7 +136,11 @@ impl Layout {
 /// indices of parents are relative to the returned list.
 fn subtree(b: &Box, level: usize) -> Subtree {
     let lines = box_lines(b);
-    let width = lines.iter().map(|line| text_width(line)).fold(0.0, f64::max) + 2.0 * PADDING;
+    let width = lines
+        .iter()
+        .map(|line| text_width(line))
+        .fold(0.0, f64::max)
+        + 2.0 * PADDING;
     let height = lines.len() as f64 * LINE_HEIGHT + 2.0 * PADDING;
     let root = Placed {
         parent: None,
@@ -232,9 +240,18 @@ pub fn wrap(text: &str) -> Vec<String> {
 pub fn look(kind: &Kind) -> Look {
     match kind {
         Kind::Fork => Look::Fork,
-        Kind::End { status: Status::Terminated | Status::AssumptionViolated, .. } => Look::Terminated,
-        Kind::End { status: Status::Error(_), .. } => Look::Error,
-        Kind::End { status: Status::Bounded(_), .. } => Look::Cut,
+        Kind::End {
+            status: Status::Terminated | Status::AssumptionViolated,
+            ..
+        } => Look::Terminated,
+        Kind::End {
+            status: Status::Error(_),
+            ..
+        } => Look::Error,
+        Kind::End {
+            status: Status::Bounded(_),
+            ..
+        } => Look::Cut,
         Kind::End { .. } | Kind::Unexplored => Look::Unexplored,
         Kind::Folded { .. } => Look::Folded,
     }

@@ -55,7 +55,11 @@ pub fn paths_summary(stats: &Stats) -> String {
         Some(m) => format!(
             "{summary}, {} {}; {} subsumption {}, {} states stored",
             m.subsumed,
-            if m.abstraction == "none" { "subsumed" } else { "abstracted" },
+            if m.abstraction == "none" {
+                "subsumed"
+            } else {
+                "abstracted"
+            },
             m.checks,
             plural(m.checks as usize, "check", "checks"),
             m.stored

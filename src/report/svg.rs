@@ -89,7 +89,11 @@ fn draw_box(out: &mut String, placed: &Placed, y: f64, x0: f64) {
         placed.width, placed.height
     );
     for (i, line) in placed.lines.iter().enumerate() {
-        let weight = if i < placed.title_lines { " font-weight=\"bold\"" } else { "" };
+        let weight = if i < placed.title_lines {
+            " font-weight=\"bold\""
+        } else {
+            ""
+        };
         let baseline = y + PADDING + FONT_SIZE + i as f64 * LINE_HEIGHT - 2.0;
         let _ = writeln!(
             out,

@@ -65,7 +65,10 @@ impl InContext {
         }
         // The variables of each conjunct as it was: a rewritten conjunct
         // mentions no more, so a context chosen by them is at worst larger.
-        let vars: Vec<BTreeSet<Name>> = conjuncts.iter().map(|c| c.free_vars().into_keys().collect()).collect();
+        let vars: Vec<BTreeSet<Name>> = conjuncts
+            .iter()
+            .map(|c| c.free_vars().into_keys().collect())
+            .collect();
         let mut changed = false;
         for i in 0..conjuncts.len() {
             if is_atom(&conjuncts[i]) {
@@ -138,7 +141,12 @@ impl InContext {
         rewritten
     }
 
-    fn entails(&mut self, solver: &mut dyn Entailment, context: &Term, goal: &Term) -> Option<bool> {
+    fn entails(
+        &mut self,
+        solver: &mut dyn Entailment,
+        context: &Term,
+        goal: &Term,
+    ) -> Option<bool> {
         let key = (context.id(), goal.id());
         if let Some(answer) = self.cache.get(&key) {
             return *answer;
@@ -162,7 +170,8 @@ impl Pins {
         for conjunct in phi.conjuncts() {
             if let TermKind::Binary(BinOp::Eq, left, right) = conjunct.kind() {
                 for (input, value) in [(left, right), (right, left)] {
-                    let is_input = matches!(input.kind(), TermKind::Var(_, Sort::Int) | TermKind::Len(_));
+                    let is_input =
+                        matches!(input.kind(), TermKind::Var(_, Sort::Int) | TermKind::Len(_));
                     if is_input && matches!(value.kind(), TermKind::Int(_)) {
                         pins.insert(input.id(), value.clone());
                     }
@@ -220,7 +229,12 @@ fn atoms(term: &Term) -> Vec<Term> {
         if is_atom(&term) {
             found.push(term);
         } else {
-            pending.extend(term.children().into_iter().filter(|c| c.sort() == Sort::Bool).cloned());
+            pending.extend(
+                term.children()
+                    .into_iter()
+                    .filter(|c| c.sort() == Sort::Bool)
+                    .cloned(),
+            );
         }
     }
     found
@@ -230,7 +244,9 @@ fn atoms(term: &Term) -> Vec<Term> {
 /// its negation, or bounds the normal form merges to `false`.
 fn decided_by_rules(atom: &Term, facts: &[&Term], simplifier: &mut Simplifier) -> Option<bool> {
     let vars = atom.free_vars();
-    let related = facts.iter().filter(|f| f.free_vars().keys().any(|x| vars.contains_key(x)));
+    let related = facts
+        .iter()
+        .filter(|f| f.free_vars().keys().any(|x| vars.contains_key(x)));
     let negation = simplifier.simplify(&Term::not(atom.clone()));
     for fact in related {
         if *fact == atom || simplifier.conjoin(fact, &negation).is_false() {
@@ -263,7 +279,10 @@ fn related(conjuncts: &[Term], vars: &[BTreeSet<Name>], i: usize) -> Vec<Term> {
         }
     }
     taken[i] = false;
-    (0..conjuncts.len()).filter(|&j| taken[j]).map(|j| conjuncts[j].clone()).collect()
+    (0..conjuncts.len())
+        .filter(|&j| taken[j])
+        .map(|j| conjuncts[j].clone())
+        .collect()
 }
 
 /// `term` with each node whose id `replacements` maps replaced, rebuilt
@@ -277,7 +296,11 @@ fn replaced(term: &Term, replacements: &HashMap<u64, Term>) -> Term {
         let image = match replacements.get(&node.id()) {
             Some(replacement) => replacement.clone(),
             None => {
-                let children: Vec<Term> = node.children().iter().map(|c| memo[&c.id()].clone()).collect();
+                let children: Vec<Term> = node
+                    .children()
+                    .iter()
+                    .map(|c| memo[&c.id()].clone())
+                    .collect();
                 node.with_children(&children)
             }
         };

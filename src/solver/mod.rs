@@ -234,7 +234,11 @@ impl Solver {
 
     /// The values Z3 gives `vars` in a model of `condition`, asked in a
     /// scope of its own and not yet confirmed; `None` without a model.
-    pub fn values_satisfying(&mut self, condition: &Term, vars: &BTreeMap<Name, Sort>) -> Option<Valuation> {
+    pub fn values_satisfying(
+        &mut self,
+        condition: &Term,
+        vars: &BTreeMap<Name, Sort>,
+    ) -> Option<Valuation> {
         self.push();
         self.assert(condition);
         let values = (self.check() == SatResult::Sat)

@@ -45,16 +45,18 @@ pub fn abstract_arrays(
     });
     shape.numbers.clear();
     let values: BTreeMap<&Name, &Term> = graph.numbers.iter().map(|(x, v)| (x, v)).collect();
-    let implied = |solver: &mut Solver, claim: Term| {
-        solver.entails(condition, &claim) == Some(true)
-    };
+    let implied =
+        |solver: &mut Solver, claim: Term| solver.entails(condition, &claim) == Some(true);
     for (array, cells) in &graph.arrays {
         let items = algorithm_2(cells, solver, &implied);
         // Definition 5: the cells an index root equals.
         let mut positions: Vec<Option<usize>> = vec![None; roots.len()];
         for (r, root) in roots.iter().enumerate() {
-            let Some(value) = values.get(root) else { continue };
-            let equal = |k: usize| Term::binary(BinOp::Eq, (*value).clone(), cells.cells[k].0.clone());
+            let Some(value) = values.get(root) else {
+                continue;
+            };
+            let equal =
+                |k: usize| Term::binary(BinOp::Eq, (*value).clone(), cells.cells[k].0.clone());
             positions[r] = items
                 .iter()
                 .position(|item| matches!(item, Item::Cell(k) if implied(solver, equal(*k))))
@@ -64,7 +66,13 @@ pub fn abstract_arrays(
         let first = shape.nodes.len();
         let pointed_items: Vec<usize> = positions.iter().flatten().copied().collect();
         let runs = runs(&items, &pointed_items);
-        let link = |k: usize| if k < runs.len() { Ref::Node(first + 1 + k) } else { Ref::Null };
+        let link = |k: usize| {
+            if k < runs.len() {
+                Ref::Node(first + 1 + k)
+            } else {
+                Ref::Null
+            }
+        };
         shape.nodes.push(ShapeNode {
             class: head,
             input: true,
@@ -75,7 +83,11 @@ pub fn abstract_arrays(
         for (k, run) in runs.iter().enumerate() {
             let gap = run.iter().all(|i| items[*i] == Item::Gap);
             shape.nodes.push(ShapeNode {
-                class: if gap { format!("{array}[*]").into() } else { cell.clone() },
+                class: if gap {
+                    format!("{array}[*]").into()
+                } else {
+                    cell.clone()
+                },
                 input: true,
                 refs: vec![link(k + 1)],
                 values: run
@@ -91,7 +103,9 @@ pub fn abstract_arrays(
         shape.roots.push(Ref::Node(first));
         for position in &positions {
             let run = position.and_then(|item| runs.iter().position(|run| run.contains(&item)));
-            shape.roots.push(run.map_or(Ref::Null, |k| Ref::Node(first + 1 + k)));
+            shape
+                .roots
+                .push(run.map_or(Ref::Null, |k| Ref::Node(first + 1 + k)));
         }
     }
     shape

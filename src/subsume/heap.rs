@@ -111,7 +111,17 @@ mod tests {
 
     fn list(length: usize, end: Ref) -> Shape {
         let nodes = (0..length)
-            .map(|k| node("N", true, vec![if k + 1 < length { Ref::Node(k + 1) } else { end }]))
+            .map(|k| {
+                node(
+                    "N",
+                    true,
+                    vec![if k + 1 < length {
+                        Ref::Node(k + 1)
+                    } else {
+                        end
+                    }],
+                )
+            })
             .collect();
         Shape {
             roots: vec![Ref::Node(0)],
@@ -143,7 +153,10 @@ mod tests {
         };
         let apart = Shape {
             roots: vec![Ref::Node(0), Ref::Node(1)],
-            nodes: vec![node("N", true, vec![Ref::Null]), node("N", true, vec![Ref::Null])],
+            nodes: vec![
+                node("N", true, vec![Ref::Null]),
+                node("N", true, vec![Ref::Null]),
+            ],
             numbers: Vec::new(),
         };
         assert_eq!(subsumes(&shared, &apart), None);
@@ -167,12 +180,18 @@ mod tests {
         // be A'.
         let new = Shape {
             roots: vec![Ref::Node(0), Ref::Node(1)],
-            nodes: vec![node("N", false, vec![Ref::Null]), node("N", true, vec![Ref::Node(0)])],
+            nodes: vec![
+                node("N", false, vec![Ref::Null]),
+                node("N", true, vec![Ref::Node(0)]),
+            ],
             numbers: Vec::new(),
         };
         let stored = Shape {
             roots: vec![Ref::Node(0), Ref::Node(1)],
-            nodes: vec![node("N", false, vec![Ref::Null]), node("N", true, vec![Ref::Uninit])],
+            nodes: vec![
+                node("N", false, vec![Ref::Null]),
+                node("N", true, vec![Ref::Uninit]),
+            ],
             numbers: Vec::new(),
         };
         assert_eq!(subsumes(&new, &stored), None);

@@ -104,7 +104,11 @@ mod tests {
             .map(|k| ShapeNode {
                 class: "N".into(),
                 input: true,
-                refs: vec![if k + 1 < length { Ref::Node(k + 1) } else { Ref::Uninit }],
+                refs: vec![if k + 1 < length {
+                    Ref::Node(k + 1)
+                } else {
+                    Ref::Uninit
+                }],
                 values: vec![vec![("val".into(), Term::var(&format!("v{k}"), Sort::Int))]],
                 next: Some(0),
             })

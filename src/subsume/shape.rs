@@ -87,9 +87,19 @@ impl Shape {
             let values = cells
                 .cells
                 .iter()
-                .map(|(index, value)| vec![("index".into(), index.clone()), ("value".into(), value.clone())])
+                .map(|(index, value)| {
+                    vec![
+                        ("index".into(), index.clone()),
+                        ("value".into(), value.clone()),
+                    ]
+                })
                 .collect();
-            let root = shape.chain(&head, vec![("len".into(), cells.len.clone())], &cell, values);
+            let root = shape.chain(
+                &head,
+                vec![("len".into(), cells.len.clone())],
+                &cell,
+                values,
+            );
             shape.roots.push(root);
         }
         shape
@@ -107,7 +117,13 @@ impl Shape {
     ) -> Ref {
         let first = self.nodes.len();
         let count = cells.len();
-        let link = |k: usize| if k < count { Ref::Node(first + 1 + k) } else { Ref::Null };
+        let link = |k: usize| {
+            if k < count {
+                Ref::Node(first + 1 + k)
+            } else {
+                Ref::Null
+            }
+        };
         self.nodes.push(ShapeNode {
             class: head.clone(),
             input: true,

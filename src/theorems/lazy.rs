@@ -310,7 +310,10 @@ pub fn well_typed(program: &Program, v: &Valuation) -> Result<(), String> {
     let fits = |value: &Value, sort: &Sort, place: &str| match (value, sort) {
         (Value::Object(o), Sort::Object(class)) => match v.heap.get(*o) {
             Some(object) if &object.class == class => Ok(()),
-            Some(object) => Err(format!("{place} is the {} {o}, not a {class}", object.class)),
+            Some(object) => Err(format!(
+                "{place} is the {} {o}, not a {class}",
+                object.class
+            )),
             None => Err(format!("{place} is {o}, which is no object of the heap")),
         },
         _ => Ok(()),

@@ -52,13 +52,30 @@ fn a_run_trace_with_the_rule_on_each_arrow() {
 #[test]
 fn a_tree_is_a_bare_forest_fragment_unless_standalone() {
     let tex = stdout_of(
-        &["explore", "paper-examples/basic/king_search.sx", "--format", "latex"],
+        &[
+            "explore",
+            "paper-examples/basic/king_search.sx",
+            "--format",
+            "latex",
+        ],
         0,
     );
-    assert!(tex.starts_with("% symex output: needs \\usepackage{amsmath,amssymb,forest,longtable}\n"));
-    assert!(!tex.contains("\\section") && !tex.contains("\\documentclass"), "{tex}");
+    assert!(
+        tex.starts_with("% symex output: needs \\usepackage{amsmath,amssymb,forest,longtable}\n")
+    );
+    assert!(
+        !tex.contains("\\section") && !tex.contains("\\documentclass"),
+        "{tex}"
+    );
     assert!(tex.contains("\\begin{forest}") && tex.contains("\\end{forest}"));
-    assert!(tex.contains("[{if a[j] = x\\\\x = a[3]}"), "forks show their test: {tex}");
-    assert_eq!(tex.matches("]{true}}").count(), 10, "each fork's true edge is labelled");
+    assert!(
+        tex.contains("[{if a[j] = x\\\\x = a[3]}"),
+        "forks show their test: {tex}"
+    );
+    assert_eq!(
+        tex.matches("]{true}}").count(),
+        10,
+        "each fork's true edge is labelled"
+    );
     assert_eq!(tex.matches("]{false}}").count(), 10);
 }

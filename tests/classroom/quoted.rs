@@ -22,8 +22,16 @@ fn documents() -> Vec<(PathBuf, PathBuf)> {
         files.sort();
         files
     };
-    found.extend(markdown(&root.join("docs")).into_iter().map(|file| (file, root.to_path_buf())));
-    found.extend(markdown(&root.join("labs")).into_iter().map(|file| (file, root.to_path_buf())));
+    found.extend(
+        markdown(&root.join("docs"))
+            .into_iter()
+            .map(|file| (file, root.to_path_buf())),
+    );
+    found.extend(
+        markdown(&root.join("labs"))
+            .into_iter()
+            .map(|file| (file, root.to_path_buf())),
+    );
     let mut labs: Vec<PathBuf> = std::fs::read_dir(root.join("labs"))
         .expect("labs/ exists")
         .flatten()
@@ -52,7 +60,9 @@ fn fenced_blocks(text: &str) -> Vec<(String, usize, Vec<String>)> {
             }
             (Some(_), Some(_)) => blocks.extend(open.take()),
             (Some((_, _, body)), None) => {
-                let unindented = line.get(indent..).filter(|_| line[..indent].trim().is_empty());
+                let unindented = line
+                    .get(indent..)
+                    .filter(|_| line[..indent].trim().is_empty());
                 body.push(unindented.unwrap_or(line).to_string());
             }
             (None, None) => {}
@@ -107,12 +117,21 @@ fn every_quoted_output_is_what_the_tool_prints() {
             let quotes_symex = body.iter().any(|l| l.starts_with("$ symex "));
             if info != "console" {
                 if quotes_symex {
-                    failures.push(format!("{}:{line}: a quoted `$ symex` run outside a console block", file.display()));
+                    failures.push(format!(
+                        "{}:{line}: a quoted `$ symex` run outside a console block",
+                        file.display()
+                    ));
                 }
                 continue;
             }
-            let Some(command) = body.first().and_then(|first| first.strip_prefix("$ symex ")) else {
-                failures.push(format!("{}:{line}: a console block must start with `$ symex …`", file.display()));
+            let Some(command) = body
+                .first()
+                .and_then(|first| first.strip_prefix("$ symex "))
+            else {
+                failures.push(format!(
+                    "{}:{line}: a console block must start with `$ symex …`",
+                    file.display()
+                ));
                 continue;
             };
             let output = Command::new(env!("CARGO_BIN_EXE_symex"))
@@ -143,14 +162,28 @@ fn every_quoted_output_is_what_the_tool_prints() {
 
 #[test]
 fn a_quote_that_differs_in_one_line_does_not_match() {
-    let quoted: Vec<String> = ["path 0: terminated", "…", "1 path"].map(String::from).into();
-    assert!(matches(&quoted, &["path 0: terminated", "  φ = x > 0", "  σ = {}", "1 path"]));
+    let quoted: Vec<String> = ["path 0: terminated", "…", "1 path"]
+        .map(String::from)
+        .into();
+    assert!(matches(
+        &quoted,
+        &["path 0: terminated", "  φ = x > 0", "  σ = {}", "1 path"]
+    ));
     assert!(matches(&quoted, &["path 0: terminated", "1 path"]));
-    assert!(!matches(&quoted, &["path 0: terminated", "  φ = x > 0", "2 paths"]));
+    assert!(!matches(
+        &quoted,
+        &["path 0: terminated", "  φ = x > 0", "2 paths"]
+    ));
     assert!(!matches(&quoted, &["path 1: terminated", "1 path"]));
     let exact: Vec<String> = ["a", "b"].map(String::from).into();
-    assert!(!matches(&exact, &["a", "b", "c"]), "a quote is the whole output unless it says `…`");
-    assert_eq!(split_args("run f.sx --input 'a=[1, 2]'"), ["run", "f.sx", "--input", "a=[1, 2]"]);
+    assert!(
+        !matches(&exact, &["a", "b", "c"]),
+        "a quote is the whole output unless it says `…`"
+    );
+    assert_eq!(
+        split_args("run f.sx --input 'a=[1, 2]'"),
+        ["run", "f.sx", "--input", "a=[1, 2]"]
+    );
 }
 
 /// Issue 33: the README is a newcomer's five-minute read; the reference is in `docs/`.
@@ -158,5 +191,8 @@ fn a_quote_that_differs_in_one_line_does_not_match() {
 fn the_readme_stays_short() {
     let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
     let bytes = std::fs::metadata(readme).expect("README.md exists").len();
-    assert!(bytes <= 12 * 1024, "README.md is {bytes} bytes, more than 12 KB");
+    assert!(
+        bytes <= 12 * 1024,
+        "README.md is {bytes} bytes, more than 12 KB"
+    );
 }

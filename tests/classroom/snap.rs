@@ -38,7 +38,10 @@ fn a_changed_program_fails_with_a_diff_until_accepted() {
     let report = stdout_of(&["snap", &dir_arg], 1);
     assert!(report.starts_with("changed: abs.sx\n"), "{report}");
     // Each chunk says which command (method) and which path it is in.
-    assert!(report.contains("  @@ symex explore abs.sx · path 0\n"), "{report}");
+    assert!(
+        report.contains("  @@ symex explore abs.sx · path 0\n"),
+        "{report}"
+    );
     assert!(
         report.lines().any(|line| line.starts_with("  - "))
             && report.lines().any(|line| line.starts_with("  + ")),
@@ -52,7 +55,10 @@ fn a_changed_program_fails_with_a_diff_until_accepted() {
 
     // One file alone, under the name its folder's snapshot gave it.
     let file_arg = program.to_string_lossy().into_owned();
-    assert_eq!(stdout_of(&["snap", &file_arg], 1).lines().next(), Some("changed: abs.sx"));
+    assert_eq!(
+        stdout_of(&["snap", &file_arg], 1).lines().next(),
+        Some("changed: abs.sx")
+    );
     stdout_of(&["snap", &file_arg, "--accept"], 0);
     stdout_of(&["snap", &dir_arg], 0);
     assert_eq!(symex(&["snap", "no-such-folder"]).status.code(), Some(2));
@@ -63,9 +69,13 @@ fn one_program_of_a_folder_is_snapshotted_under_its_folder_name() {
     let dir = clauses_copy("snap-one");
     let program = dir.join("oo/clauses/field_same_field.sx");
     let snapshot = std::fs::read_to_string(program.with_extension("snap")).expect("a snapshot");
-    std::fs::write(program.with_extension("snap"), format!("{snapshot}stale\n")).expect("made stale");
+    std::fs::write(program.with_extension("snap"), format!("{snapshot}stale\n"))
+        .expect("made stale");
     let report = stdout_of(&["snap", &program.to_string_lossy(), "--accept"], 0);
-    assert!(report.starts_with("written: oo/clauses/field_same_field.sx"), "{report}");
+    assert!(
+        report.starts_with("written: oo/clauses/field_same_field.sx"),
+        "{report}"
+    );
     assert_eq!(
         std::fs::read_to_string(program.with_extension("snap")).expect("written"),
         snapshot,

@@ -31,7 +31,11 @@ fn boxes(svg: &str) -> Vec<(f64, f64, f64, f64)> {
 /// The picture's width attribute.
 fn width(svg: &str) -> f64 {
     let start = svg.find(" width=\"").expect("a width") + 8;
-    svg[start..].split('"').next().and_then(|w| w.parse().ok()).expect("a number")
+    svg[start..]
+        .split('"')
+        .next()
+        .and_then(|w| w.parse().ok())
+        .expect("a number")
 }
 
 #[test]
@@ -59,11 +63,28 @@ fn king_search_draws_eleven_leaves_without_overlap() {
         "the start, 10 forks and 11 leaves: a start that is a fork is one box"
     );
     assert!(svg.contains(">if a[j] = x</text>"), "forks show their test");
-    assert_eq!(svg.matches(">true</text>").count(), 10, "each fork has a true edge");
+    assert_eq!(
+        svg.matches(">true</text>").count(),
+        10,
+        "each fork has a true edge"
+    );
     assert_eq!(svg.matches(">false</text>").count(), 10, "and a false one");
-    let texts: Vec<&str> = svg.split("<text").skip(1).filter_map(|t| t.split('>').nth(1)).collect();
-    assert!(texts.iter().all(|t| !t.contains('#') && !t.contains("steps")), "no node ids: {texts:?}");
-    assert!(width(&svg) <= 1000.0, "King's SEARCH is narrow: {}", width(&svg));
+    let texts: Vec<&str> = svg
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| t.split('>').nth(1))
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .all(|t| !t.contains('#') && !t.contains("steps")),
+        "no node ids: {texts:?}"
+    );
+    assert!(
+        width(&svg) <= 1000.0,
+        "King's SEARCH is narrow: {}",
+        width(&svg)
+    );
     for (i, a) in boxes.iter().enumerate() {
         for b in &boxes[i + 1..] {
             let apart =
@@ -85,7 +106,11 @@ fn a_large_tree_is_folded_with_a_count() {
         0,
     );
     assert!(svg.contains("256 paths: 256 terminated"));
-    assert_eq!(svg.matches(">16 paths</text>").count(), 16, "the deepest levels are folded");
+    assert_eq!(
+        svg.matches(">16 paths</text>").count(),
+        16,
+        "the deepest levels are folded"
+    );
     assert!(width(&svg) <= 2000.0, "folded to fit: {}", width(&svg));
     assert!(boxes(&svg).len() <= 64);
 }

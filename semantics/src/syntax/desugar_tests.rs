@@ -16,7 +16,11 @@ fn desugars_to(source: &str, core: &str) {
 /// `source` is refused at `line:column` with `message`.
 fn rejects(source: &str, line: usize, column: usize, message: &str) {
     let error = parse_program(source).map(|p| p.to_string()).unwrap_err();
-    assert_eq!((error.line, error.column, error.message.as_str()), (line, column, message), "{source}");
+    assert_eq!(
+        (error.line, error.column, error.message.as_str()),
+        (line, column, message),
+        "{source}"
+    );
 }
 
 #[test]
@@ -103,14 +107,39 @@ fn a_parameter_named_like_a_declared_global_is_renamed() {
 fn errors_inside_sugar_point_at_the_construct() {
     rejects("x := 1;\nbreak", 2, 1, "`break` outside a loop");
     rejects("if b { continue }", 1, 8, "`continue` outside a loop");
-    rejects("x := 1;\n  return x", 2, 3, "`return` outside a function or procedure");
-    rejects("func f(x: int): int { return }\ny := f(1)", 1, 23, "`return` without a value in function `f`: write `return e`");
-    rejects("func f(v: int): int { return v }\ny := f(1) + h(2)", 2, 13, "unknown function `h`");
+    rejects(
+        "x := 1;\n  return x",
+        2,
+        3,
+        "`return` outside a function or procedure",
+    );
+    rejects(
+        "func f(x: int): int { return }\ny := f(1)",
+        1,
+        23,
+        "`return` without a value in function `f`: write `return e`",
+    );
+    rejects(
+        "func f(v: int): int { return v }\ny := f(1) + h(2)",
+        2,
+        13,
+        "unknown function `h`",
+    );
     rejects("y := nondet(1)", 1, 6, "`nondet()` takes no arguments");
     rejects("func f(v: int): int { return v }\nx := if b then f(1) else 0 fi", 2, 16, "a call in a branch of `if … then … else … fi` is not supported: write an `if` statement that assigns a variable");
     rejects("var t: int[] := 0;\nskip", 1, 8, "a local `var` holds `int`, `bool` or an object: arrays are the program's inputs (declare `var a: int[];` before the main statement)");
-    rejects("func f(v: int): int[] { return v }\nskip", 1, 17, "a function returns `int`, `bool` or an object, not an array");
-    rejects("while x < 3 invariant f(x) > 0 { x := x + 1 }", 1, 23, "calls and `nondet()` are not allowed in a loop invariant");
+    rejects(
+        "func f(v: int): int[] { return v }\nskip",
+        1,
+        17,
+        "a function returns `int`, `bool` or an object, not an array",
+    );
+    rejects(
+        "while x < 3 invariant f(x) > 0 { x := x + 1 }",
+        1,
+        23,
+        "calls and `nondet()` are not allowed in a loop invariant",
+    );
 }
 
 #[test]
@@ -125,7 +154,22 @@ fn type_errors_inside_sugar_are_at_the_users_source() {
 
 #[test]
 fn syntax_errors_in_sugar_name_what_was_expected() {
-    rejects("for i 0..3 { skip }", 1, 7, "expected `in` after the loop variable of `for`, found integer `0`");
-    rejects("for i in 0, 3 { skip }", 1, 11, "expected `..` between the bounds of `for i in low..high`, found `,`");
-    rejects("func f(v: int) { return v }", 1, 16, "expected `:` and the result type after the parameters of a function, found `{`");
+    rejects(
+        "for i 0..3 { skip }",
+        1,
+        7,
+        "expected `in` after the loop variable of `for`, found integer `0`",
+    );
+    rejects(
+        "for i in 0, 3 { skip }",
+        1,
+        11,
+        "expected `..` between the bounds of `for i in low..high`, found `,`",
+    );
+    rejects(
+        "func f(v: int) { return v }",
+        1,
+        16,
+        "expected `:` and the result type after the parameters of a function, found `{`",
+    );
 }

@@ -260,7 +260,13 @@ fn procedure_rules() {
     // that only other procedures use is still refused.
     let error = rejection("proc Q() { n := 1 }\nproc P(n) { skip }\nQ()");
     assert_eq!((error.line, error.column), (2, 8), "{}", error.message);
-    assert!(error.message.starts_with("parameter `n` of `P` has the name of a global variable"), "{}", error.message);
+    assert!(
+        error
+            .message
+            .starts_with("parameter `n` of `P` has the name of a global variable"),
+        "{}",
+        error.message
+    );
     rejects(
         "proc P() { return 1 }",
         1,
@@ -355,12 +361,7 @@ fn method_rules() {
         25,
         "method `C.m` assigns `g`, which is not one of its parameters; a method may assign only its parameters and fields",
     );
-    rejects(
-        "return 1",
-        1,
-        1,
-        "`return` outside a function or procedure",
-    );
+    rejects("return 1", 1, 1, "`return` outside a function or procedure");
     rejects("x := this", 1, 6, "`this` is only available inside methods");
     rejects(
         "class C { method m() { return 1 } }\nc := new C; x := c.n()",

@@ -308,7 +308,8 @@ impl<'t> Lowering<'t> {
             .collect::<Result<Vec<_>, _>>()?
             .into();
         for (lowered, statement) in block.iter().zip(statements) {
-            self.positions.record(lowered, self.lines.position(statement.span.start));
+            self.positions
+                .record(lowered, self.lines.position(statement.span.start));
         }
         Ok(block)
     }

@@ -258,10 +258,17 @@ impl<'a> Parser<'a, '_> {
     /// `func f(u: T?, …): T … { S }` with a result.
     fn procedure(&mut self) -> Result<Procedure, Diagnostic> {
         let function = self.bump().tok == Tok::Func;
-        let name = self.ident(if function { "a function name" } else { "a procedure name" })?;
+        let name = self.ident(if function {
+            "a function name"
+        } else {
+            "a procedure name"
+        })?;
         let params = self.params()?;
         let result = if function {
-            self.require(Tok::Colon, " and the result type after the parameters of a function")?;
+            self.require(
+                Tok::Colon,
+                " and the result type after the parameters of a function",
+            )?;
             Some(self.ty()?)
         } else {
             None

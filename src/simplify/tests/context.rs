@@ -20,17 +20,31 @@ fn under_itself(source: &str) -> String {
     let mut simplifier = Simplifier::new();
     let simplified = simplifier.simplify(&term);
     let mut solver = Solver::new(2_000);
-    InContext::new().condition(&simplified, &mut simplifier, &mut solver).to_string()
+    InContext::new()
+        .condition(&simplified, &mut simplifier, &mut solver)
+        .to_string()
 }
 
 #[test]
 fn the_issues_examples_read_simply() {
-    assert_eq!(under_itself("len(a) > 0 && n > 1 && !(len(a) > 1 && len(a) > 0)"), "len(a) = 1 && n > 1");
-    assert_eq!(under_itself("len(a) > 1 && n > 2 && !(len(a) > 2 && len(a) > 0)"), "len(a) = 2 && n > 2");
+    assert_eq!(
+        under_itself("len(a) > 0 && n > 1 && !(len(a) > 1 && len(a) > 0)"),
+        "len(a) = 1 && n > 1"
+    );
+    assert_eq!(
+        under_itself("len(a) > 1 && n > 2 && !(len(a) > 2 && len(a) > 0)"),
+        "len(a) = 2 && n > 2"
+    );
     // The solver: `x > y && y > 5` entails `x > 3`, which no bound on one form shows.
-    assert_eq!(under_itself("x > y && y > 5 && (x > 3 || z = 1)"), "x > y && y > 5");
+    assert_eq!(
+        under_itself("x > y && y > 5 && (x > 3 || z = 1)"),
+        "x > y && y > 5"
+    );
     // A disjunct the others contradict goes.
-    assert_eq!(under_itself("x > y && y > 5 && (x < 2 || z = 1)"), "x > y && y > 5 && z = 1");
+    assert_eq!(
+        under_itself("x > y && y > 5 && (x < 2 || z = 1)"),
+        "x > y && y > 5 && z = 1"
+    );
     // Two conjuncts that imply each other: one stays.
     let one = under_itself("(x > 0 || y > 0) && (y > 0 || x > 1 || x = 1)");
     assert!(!one.contains("&&"), "{one}");
@@ -43,9 +57,17 @@ fn a_pinned_input_is_shown_as_its_value() {
     let pins = Pins::of(&phi);
     let value = parse_expression("8 * k - 35 + n").expect("parses");
     let context = InContext::new();
-    assert_eq!(context.value("r", &value, &pins, &mut simplifier).to_string(), "n + 5");
+    assert_eq!(
+        context
+            .value("r", &value, &pins, &mut simplifier)
+            .to_string(),
+        "n + 5"
+    );
     let own = parse_expression("k").expect("parses");
-    assert_eq!(context.value("k", &own, &pins, &mut simplifier).to_string(), "k");
+    assert_eq!(
+        context.value("k", &own, &pins, &mut simplifier).to_string(),
+        "k"
+    );
 }
 
 /// A conjunction of atoms and connectives over `x`, `y`, `b`, `len(a)`
@@ -54,14 +76,26 @@ fn a_pinned_input_is_shown_as_its_value() {
 struct Conjunction(Vec<Shape>);
 
 fn atom(g: &mut Gen) -> Shape {
-    let forms = [Shape::Var("x", Kind::Int), Shape::Var("y", Kind::Int), Shape::Len];
+    let forms = [
+        Shape::Var("x", Kind::Int),
+        Shape::Var("y", Kind::Int),
+        Shape::Len,
+    ];
     let form = g.choose(&forms).cloned().unwrap_or(Shape::Len);
     match u8::arbitrary(g) % 5 {
         0 => Shape::Var("b", Kind::Bool),
-        1 => Shape::Binary(BinOp::Lt, Box::new(Shape::Var("x", Kind::Int)), Box::new(Shape::Var("y", Kind::Int))),
+        1 => Shape::Binary(
+            BinOp::Lt,
+            Box::new(Shape::Var("x", Kind::Int)),
+            Box::new(Shape::Var("y", Kind::Int)),
+        ),
         _ => {
             let op = *g.choose(&BinOp::COMPARISONS).unwrap_or(&BinOp::Lt);
-            Shape::Binary(op, Box::new(form), Box::new(Shape::Int(i64::from(i8::arbitrary(g) % 4))))
+            Shape::Binary(
+                op,
+                Box::new(form),
+                Box::new(Shape::Int(i64::from(i8::arbitrary(g) % 4))),
+            )
         }
     }
 }
@@ -138,7 +172,8 @@ fn check(entailment: &mut dyn Entailment, cases: usize) -> Counts {
             continue;
         }
         counts.rewritten += 1;
-        counts.fewer_conjuncts += usize::from(rewritten.conjuncts().len() < simplified.conjuncts().len());
+        counts.fewer_conjuncts +=
+            usize::from(rewritten.conjuncts().len() < simplified.conjuncts().len());
         counts.by_solver += usize::from(rewritten != by_rules);
         let equivalent = Term::binary(BinOp::Eq, phi.clone(), rewritten.clone());
         if let Proof::Counterexample(_) = prove(&equivalent, &phi.free_vars(), 2_000) {
@@ -161,15 +196,40 @@ impl Entailment for Unknown {
 fn z3_proves_every_rewritten_condition_equivalent() {
     let mut solver = Solver::new(2_000);
     let counts = check(&mut solver, 200);
-    assert!(counts.refuted.is_empty(), "refuted (seed {SEED:#x}):\n{}", counts.refuted.join("\n"));
-    assert!(counts.rewritten >= 50, "only {} of {} conditions rewritten", counts.rewritten, counts.cases);
-    assert!(counts.fewer_conjuncts >= 25, "only {} lost a conjunct", counts.fewer_conjuncts);
-    assert!(counts.by_solver >= 25, "only {} needed the solver", counts.by_solver);
-    assert!(counts.rewritten - counts.by_solver >= 15, "only {} by the rules alone", counts.rewritten - counts.by_solver);
+    assert!(
+        counts.refuted.is_empty(),
+        "refuted (seed {SEED:#x}):\n{}",
+        counts.refuted.join("\n")
+    );
+    assert!(
+        counts.rewritten >= 50,
+        "only {} of {} conditions rewritten",
+        counts.rewritten,
+        counts.cases
+    );
+    assert!(
+        counts.fewer_conjuncts >= 25,
+        "only {} lost a conjunct",
+        counts.fewer_conjuncts
+    );
+    assert!(
+        counts.by_solver >= 25,
+        "only {} needed the solver",
+        counts.by_solver
+    );
+    assert!(
+        counts.rewritten - counts.by_solver >= 15,
+        "only {} by the rules alone",
+        counts.rewritten - counts.by_solver
+    );
 }
 
 #[test]
 fn z3_catches_an_entailment_that_means_satisfiable() {
     let counts = check(&mut Satisfiable, 200);
-    assert!(!counts.refuted.is_empty(), "no counterexample to the mutant in {} cases", counts.cases);
+    assert!(
+        !counts.refuted.is_empty(),
+        "no counterexample to the mutant in {} cases",
+        counts.cases
+    );
 }

@@ -37,8 +37,15 @@ pub(super) enum Blocked {
 /// A reference input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Slot {
-    Var { var: Name, class: Name },
-    Field { object: Name, field: Name, class: Name },
+    Var {
+        var: Name,
+        class: Name,
+    },
+    Field {
+        object: Name,
+        field: Name,
+        class: Name,
+    },
 }
 
 impl<R: Rules> State<R> {
@@ -53,9 +60,7 @@ impl<R: Rules> State<R> {
             return Ok(value.clone());
         }
         let value = match e.kind() {
-            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Nil(_) | TermKind::Len(_) => {
-                e.clone()
-            }
+            TermKind::Int(_) | TermKind::Bool(_) | TermKind::Nil(_) | TermKind::Len(_) => e.clone(),
             TermKind::Var(x, sort) => self.variable(e, x, sort)?,
             TermKind::Field(object, f, sort) => {
                 let object = self.evaluate(object, memo)?;
@@ -234,7 +239,9 @@ impl<R: Rules> State<R> {
             _ => {}
         }
         let ground = c.free_vars().is_empty()
-            && c.nodes().iter().all(|n| !matches!(n.kind(), TermKind::Len(_)));
+            && c.nodes()
+                .iter()
+                .all(|n| !matches!(n.kind(), TermKind::Len(_)));
         match ground.then(|| eval(c, &Valuation::new())) {
             Some(Ok(Value::Bool(value))) => Some(value),
             _ => None,

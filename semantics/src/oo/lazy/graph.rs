@@ -73,7 +73,11 @@ pub struct StateGraph {
 /// The graph of `state` at the continuation `code`: the globals and the
 /// fresh variables `code` mentions are the variables (a local of a call
 /// that has returned is dead).
-pub(super) fn state_graph<R: Rules>(state: &State<R>, code: &Code, program: &Program) -> StateGraph {
+pub(super) fn state_graph<R: Rules>(
+    state: &State<R>,
+    code: &Code,
+    program: &Program,
+) -> StateGraph {
     let mut vars: BTreeMap<Name, Sort> = program.globals.clone();
     let mentioned = mentioned(code);
     for (x, value) in &state.vars {
@@ -117,7 +121,11 @@ pub(super) fn state_graph<R: Rules>(state: &State<R>, code: &Code, program: &Pro
                     ArrayCells {
                         len: Term::len(x),
                         cells: cells
-                            .map(|c| c.iter().map(|c| (c.index.clone(), c.current.clone())).collect())
+                            .map(|c| {
+                                c.iter()
+                                    .map(|c| (c.index.clone(), c.current.clone()))
+                                    .collect()
+                            })
                             .unwrap_or_default(),
                     },
                 ));

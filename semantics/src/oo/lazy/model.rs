@@ -92,7 +92,9 @@ pub(super) fn input_heap<R: Rules>(state: &State<R>) -> InputHeap {
 
 /// The input object `C@k` as the object `ok` of a model's heap.
 pub(super) fn oid(name: &Name) -> Option<Oid> {
-    input_index(name).and_then(|k| u32::try_from(k).ok()).map(Oid)
+    input_index(name)
+        .and_then(|k| u32::try_from(k).ok())
+        .map(Oid)
 }
 
 /// The value of an input term: a node as its object, a symbol by `model`
@@ -110,7 +112,11 @@ fn input_value(term: &Term, model: &Valuation, sort: &Sort) -> Value {
 /// the order they were materialised, each field the path read at its input
 /// value and every other at its default, and each reference variable read
 /// pointing into them (`nil` where it was not read).
-pub(super) fn inputs_from<R: Rules>(state: &State<R>, model: Valuation, program: &Program) -> Valuation {
+pub(super) fn inputs_from<R: Rules>(
+    state: &State<R>,
+    model: Valuation,
+    program: &Program,
+) -> Valuation {
     let mut heap = crate::heap::Heap::new();
     for name in &state.inputs {
         let (Some(object), Some(o)) = (state.objects.get(name), oid(name)) else {
@@ -119,10 +125,10 @@ pub(super) fn inputs_from<R: Rules>(state: &State<R>, model: Valuation, program:
         let fields = fields_of(program, &object.class)
             .into_iter()
             .map(|(f, sort)| {
-                let value = object
-                    .initial
-                    .get(&f)
-                    .map_or_else(|| Value::default_of(&sort), |t| input_value(t, &model, &sort));
+                let value = object.initial.get(&f).map_or_else(
+                    || Value::default_of(&sort),
+                    |t| input_value(t, &model, &sort),
+                );
                 (f, value)
             })
             .collect();

@@ -68,8 +68,10 @@ impl<R: Rules> State<R> {
                 }
             }
             Action::New(x, class) => {
-                next.objects
-                    .insert(x.clone(), Object::created(class, &fields_of(program, class)));
+                next.objects.insert(
+                    x.clone(),
+                    Object::created(class, &fields_of(program, class)),
+                );
                 next.created.push_back(x.clone());
             }
             Action::Test(_) => {}
@@ -111,7 +113,12 @@ pub(super) fn fields_of(program: &Program, class: &Name) -> Vec<(Name, Sort)> {
     program
         .classes
         .get(class)
-        .map(|c| c.fields.iter().map(|(f, s)| (f.clone(), s.clone())).collect())
+        .map(|c| {
+            c.fields
+                .iter()
+                .map(|(f, s)| (f.clone(), s.clone()))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -128,7 +135,11 @@ impl<R: Rules> PathState for State<R> {
             // Lazy initialisation resolves every read before the statement
             // runs, so this is never reached; a path that did reach it ends.
             (condition, next) => {
-                debug_assert!(false, "{action} reads what is not initialised: {condition:?}, {:?}", next.err());
+                debug_assert!(
+                    false,
+                    "{action} reads what is not initialised: {condition:?}, {:?}",
+                    next.err()
+                );
                 (self.clone(), Term::bool(false))
             }
         }

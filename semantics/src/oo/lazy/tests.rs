@@ -55,7 +55,12 @@ fn the_puzzle_splits_on_nil_a_new_object_and_an_alias() {
     let system = lazy(program(PUZZLE), Options::default(), ThisRule::Fresh);
     let outcomes: Vec<(Option<Outcome>, String)> = paths(&system, 50)
         .iter()
-        .map(|(c, _)| (c.outcome(), c.input_heap().map(|h| h.to_string()).unwrap_or_default()))
+        .map(|(c, _)| {
+            (
+                c.outcome(),
+                c.input_heap().map(|h| h.to_string()).unwrap_or_default(),
+            )
+        })
         .collect();
     let nil = error(ErrorKind::NilDereference);
     assert_eq!(
@@ -116,12 +121,18 @@ fn a_short_circuit_operand_is_decided_before_the_read_it_guards() {
             unread += 1;
         } else {
             // x.n is initialised only after p > 0 was decided.
-            let initialised = rules.iter().rposition(|r| r.is_lazy() && *r != Rule::Decision);
+            let initialised = rules
+                .iter()
+                .rposition(|r| r.is_lazy() && *r != Rule::Decision);
             assert!(decision < initialised, "{heap}: {rules:?}");
             read += 1;
         }
     }
-    assert_eq!((unread, read), (1, 5), "p <= 0 reads no x.n; p > 0 reads nil (an error), new or x (each both ways)");
+    assert_eq!(
+        (unread, read),
+        (1, 5),
+        "p <= 0 reads no x.n; p > 0 reads nil (an error), new or x (each both ways)"
+    );
 }
 
 /// The model of every complete path of `source` whose condition is `true`

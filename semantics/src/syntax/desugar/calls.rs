@@ -21,8 +21,14 @@ use crate::term::BinOp;
 pub(super) fn calls(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Call(..) => true,
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Nil | ExprKind::This | ExprKind::Var(_) => false,
-        ExprKind::Len(a) | ExprKind::Unary(_, a) | ExprKind::Field(a, _) | ExprKind::Old(a) => calls(a),
+        ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Nil
+        | ExprKind::This
+        | ExprKind::Var(_) => false,
+        ExprKind::Len(a) | ExprKind::Unary(_, a) | ExprKind::Field(a, _) | ExprKind::Old(a) => {
+            calls(a)
+        }
         ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => calls(a) || calls(b),
         ExprKind::Ite(a, b, c) => calls(a) || calls(b) || calls(c),
         ExprKind::MethodCall(receiver, _, args) => calls(receiver) || args.iter().any(calls),
@@ -50,9 +56,17 @@ impl Desugarer<'_> {
             }
             ExprKind::Len(a) => ExprKind::Len(self.boxed(before, a)?),
             ExprKind::Unary(op, a) => ExprKind::Unary(*op, self.boxed(before, a)?),
-            ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, self.boxed(before, a)?, self.boxed(before, b)?),
-            ExprKind::Index(a, i) => ExprKind::Index(self.boxed(before, a)?, self.boxed(before, i)?),
-            ExprKind::Ite(c, a, b) => ExprKind::Ite(self.boxed(before, c)?, self.boxed(before, a)?, self.boxed(before, b)?),
+            ExprKind::Binary(op, a, b) => {
+                ExprKind::Binary(*op, self.boxed(before, a)?, self.boxed(before, b)?)
+            }
+            ExprKind::Index(a, i) => {
+                ExprKind::Index(self.boxed(before, a)?, self.boxed(before, i)?)
+            }
+            ExprKind::Ite(c, a, b) => ExprKind::Ite(
+                self.boxed(before, c)?,
+                self.boxed(before, a)?,
+                self.boxed(before, b)?,
+            ),
             ExprKind::Field(a, f) => ExprKind::Field(self.boxed(before, a)?, f.clone()),
             ExprKind::Old(a) => ExprKind::Old(self.boxed(before, a)?),
             ExprKind::MethodCall(receiver, m, args) => {
@@ -67,20 +81,33 @@ impl Desugarer<'_> {
         self.expr(a, before).map(Box::new)
     }
 
-    pub(super) fn exprs(&mut self, es: &[Expr], before: &mut Vec<Stmt>) -> Result<Vec<Expr>, Diagnostic> {
+    pub(super) fn exprs(
+        &mut self,
+        es: &[Expr],
+        before: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>, Diagnostic> {
         es.iter().map(|e| self.expr(e, before)).collect()
     }
 
     /// An expression where no call may stand (an invariant, a contract).
     pub(super) fn pure(&mut self, e: &Expr, place: &str) -> Result<Expr, Diagnostic> {
         if calls(e) {
-            return Err(self.error(e, &format!("calls and `nondet()` are not allowed in {place}")));
+            return Err(self.error(
+                e,
+                &format!("calls and `nondet()` are not allowed in {place}"),
+            ));
         }
         self.expr(e, &mut Vec::new())
     }
 
     /// `f(e₁, …)` in an expression: the call, then its result into a temporary.
-    fn call(&mut self, f: &Ident, args: &[Expr], e: &Expr, before: &mut Vec<Stmt>) -> Result<Expr, Diagnostic> {
+    fn call(
+        &mut self,
+        f: &Ident,
+        args: &[Expr],
+        e: &Expr,
+        before: &mut Vec<Stmt>,
+    ) -> Result<Expr, Diagnostic> {
         if let Some(drawn) = self.nondet(f, args, e, before)? {
             return Ok(drawn);
         }
@@ -97,24 +124,50 @@ impl Desugarer<'_> {
         };
         let args = self.exprs(args, before)?;
         before.push(build::stmt(StmtKind::Call(f.clone(), args), &e.span));
-        let temp = self.frame.temp(&mut self.names, &format!("{}_call", f.name), &function.ty, &e.span);
-        before.push(build::assign(&temp, build::var(&function.result, &e.span), &e.span));
+        let temp = self.frame.temp(
+            &mut self.names,
+            &format!("{}_call", f.name),
+            &function.ty,
+            &e.span,
+        );
+        before.push(build::assign(
+            &temp,
+            build::var(&function.result, &e.span),
+            &e.span,
+        ));
         Ok(build::var(&temp, &e.span))
     }
 
     /// `a && b`, `a || b` or `a ==> b` where `b` makes calls: `c := a`
     /// (`!a` for `==>`), then `b`'s calls and `c := b` only if `c` does
     /// not decide already.
-    fn short_circuit(&mut self, op: BinOp, a: &Expr, b: &Expr, e: &Expr, before: &mut Vec<Stmt>) -> Result<Expr, Diagnostic> {
+    fn short_circuit(
+        &mut self,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        e: &Expr,
+        before: &mut Vec<Stmt>,
+    ) -> Result<Expr, Diagnostic> {
         let span = &e.span;
         let a = self.expr(a, before)?;
-        let first = if op == BinOp::Implies { build::not(a, span) } else { a };
-        let c = self.frame.temp(&mut self.names, "cond", &TypeKind::Bool, span);
+        let first = if op == BinOp::Implies {
+            build::not(a, span)
+        } else {
+            a
+        };
+        let c = self
+            .frame
+            .temp(&mut self.names, "cond", &TypeKind::Bool, span);
         before.push(build::assign(&c, first, span));
         let mut second = Vec::new();
         let b = self.expr(b, &mut second)?;
         second.push(build::assign(&c, b, span));
-        let needed = if op == BinOp::And { build::var(&c, span) } else { build::not(build::var(&c, span), span) };
+        let needed = if op == BinOp::And {
+            build::var(&c, span)
+        } else {
+            build::not(build::var(&c, span), span)
+        };
         before.push(build::stmt(StmtKind::If(needed, second, Vec::new()), span));
         Ok(build::var(&c, span))
     }

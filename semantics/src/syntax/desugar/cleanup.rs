@@ -12,7 +12,12 @@ use std::collections::{HashMap, HashSet};
 pub(super) fn drop_unread_flags(frame: &mut Frame, stmts: Vec<Stmt>) -> Vec<Stmt> {
     let mut read = HashSet::new();
     reads(&stmts, &mut read);
-    let unread: HashSet<String> = frame.flags.iter().filter(|f| !read.contains(*f)).cloned().collect();
+    let unread: HashSet<String> = frame
+        .flags
+        .iter()
+        .filter(|f| !read.contains(*f))
+        .cloned()
+        .collect();
     frame.locals.retain(|local| !unread.contains(&local.name));
     without_assignments(stmts, &unread)
 }
@@ -50,7 +55,12 @@ pub(super) fn variables(stmts: &[Stmt], names: &mut HashSet<String>) {
 fn assigned(stmts: &[Stmt], names: &mut HashSet<String>) {
     for s in stmts {
         match &s.kind {
-            StmtKind::Assign(Target::Var(x), _) | StmtKind::New(Target::Var(x), _) | StmtKind::MethodCall { target: Target::Var(x), .. } => {
+            StmtKind::Assign(Target::Var(x), _)
+            | StmtKind::New(Target::Var(x), _)
+            | StmtKind::MethodCall {
+                target: Target::Var(x),
+                ..
+            } => {
                 names.insert(x.name.clone());
             }
             StmtKind::If(_, then, otherwise) => {
@@ -80,7 +90,12 @@ fn reads(stmts: &[Stmt], read: &mut HashSet<String>) {
                 shallow.push(e);
             }
             StmtKind::New(target, _) => target_reads(target, &mut shallow, read),
-            StmtKind::MethodCall { target, receiver, args, .. } => {
+            StmtKind::MethodCall {
+                target,
+                receiver,
+                args,
+                ..
+            } => {
                 target_reads(target, &mut shallow, read);
                 shallow.push(receiver);
                 shallow.extend(args);
@@ -92,7 +107,12 @@ fn reads(stmts: &[Stmt], read: &mut HashSet<String>) {
                 reads(then, read);
                 reads(otherwise, read);
             }
-            StmtKind::While { condition, invariants, body, .. } => {
+            StmtKind::While {
+                condition,
+                invariants,
+                body,
+                ..
+            } => {
                 shallow.push(condition);
                 shallow.extend(invariants);
                 reads(body, read);
@@ -123,7 +143,9 @@ fn vars(e: &Expr, read: &mut HashSet<String>) {
             read.insert(x.clone());
         }
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Nil | ExprKind::This => {}
-        ExprKind::Len(a) | ExprKind::Unary(_, a) | ExprKind::Field(a, _) | ExprKind::Old(a) => vars(a, read),
+        ExprKind::Len(a) | ExprKind::Unary(_, a) | ExprKind::Field(a, _) | ExprKind::Old(a) => {
+            vars(a, read)
+        }
         ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
             vars(a, read);
             vars(b, read);

@@ -126,37 +126,63 @@ impl Desugarer<'_> {
                 let target = self.target(target, &mut before)?;
                 StmtKind::Assign(target, self.expr(value, &mut before)?)
             }
-            StmtKind::New(target, class) => StmtKind::New(self.target(target, &mut before)?, class.clone()),
-            StmtKind::MethodCall { target, receiver, method, args } => StmtKind::MethodCall {
+            StmtKind::New(target, class) => {
+                StmtKind::New(self.target(target, &mut before)?, class.clone())
+            }
+            StmtKind::MethodCall {
+                target,
+                receiver,
+                method,
+                args,
+            } => StmtKind::MethodCall {
                 target: self.target(target, &mut before)?,
                 receiver: self.expr(receiver, &mut before)?,
                 method: method.clone(),
                 args: self.exprs(args, &mut before)?,
             },
-            StmtKind::Call(procedure, args) => StmtKind::Call(procedure.clone(), self.exprs(args, &mut before)?),
+            StmtKind::Call(procedure, args) => {
+                StmtKind::Call(procedure.clone(), self.exprs(args, &mut before)?)
+            }
             StmtKind::Assert(e) => StmtKind::Assert(self.expr(e, &mut before)?),
             StmtKind::Assume(e) => StmtKind::Assume(self.expr(e, &mut before)?),
             StmtKind::If(condition, then, otherwise) => {
                 let condition = self.expr(condition, &mut before)?;
                 let then = self.block(then)?;
                 let otherwise = self.block(otherwise)?;
-                before.push(build::stmt(StmtKind::If(condition, then.stmts, otherwise.stmts), span));
+                before.push(build::stmt(
+                    StmtKind::If(condition, then.stmts, otherwise.stmts),
+                    span,
+                ));
                 let mut exits = then.exits;
-                exits.extend(otherwise.exits.into_iter().filter(|f| !exits.contains(f)).collect::<Vec<_>>());
+                exits.extend(
+                    otherwise
+                        .exits
+                        .into_iter()
+                        .filter(|f| !exits.contains(f))
+                        .collect::<Vec<_>>(),
+                );
                 return Ok(Out {
                     stmts: before,
                     exits,
                     always: then.always && otherwise.always,
                 });
             }
-            StmtKind::While { condition, invariants, body, label } => {
-                return self.while_loop(span, condition, invariants, body, label)
-            }
+            StmtKind::While {
+                condition,
+                invariants,
+                body,
+                label,
+            } => return self.while_loop(span, condition, invariants, body, label),
             StmtKind::Return(value) => return self.return_value(value, span),
             StmtKind::Sugar(Sugar::Exit) => return self.exit(span),
             StmtKind::Sugar(Sugar::Break) => return self.jump(true, span),
             StmtKind::Sugar(Sugar::Continue) => return self.jump(false, span),
-            StmtKind::Sugar(Sugar::For { var, low, high, body }) => return self.for_loop(span, var, low, high, body),
+            StmtKind::Sugar(Sugar::For {
+                var,
+                low,
+                high,
+                body,
+            }) => return self.for_loop(span, var, low, high, body),
             StmtKind::Sugar(Sugar::Local { name, ty, value }) => {
                 return self.local(name, ty, value.as_ref(), span).map(Out::plain)
             }
@@ -178,7 +204,11 @@ impl Desugarer<'_> {
 
     /// `return e`: a method's last statement stays; a function writes its
     /// result and leaves.
-    fn return_value(&mut self, value: &super::super::ast::Expr, span: &Span) -> Result<Out, Diagnostic> {
+    fn return_value(
+        &mut self,
+        value: &super::super::ast::Expr,
+        span: &Span,
+    ) -> Result<Out, Diagnostic> {
         let mut before = Vec::new();
         let value = self.expr(value, &mut before)?;
         match self.frame.owner.clone() {
@@ -205,12 +235,19 @@ impl Desugarer<'_> {
         match self.frame.owner.clone() {
             Owner::Procedure { result: None, .. } => {
                 let flag = self.frame.return_flag(&mut self.names, span);
-                Ok(Out::leaves(vec![build::assign(&flag, build::boolean(true, span), span)], flag))
+                Ok(Out::leaves(
+                    vec![build::assign(&flag, build::boolean(true, span), span)],
+                    flag,
+                ))
             }
-            Owner::Procedure { name, .. } => {
-                Err(self.error_at(span, &format!("`return` without a value in function `{name}`: write `return e`")))
-            }
-            Owner::Method => Err(self.error_at(span, "`return` without a value in a method: write `return e`")),
+            Owner::Procedure { name, .. } => Err(self.error_at(
+                span,
+                &format!("`return` without a value in function `{name}`: write `return e`"),
+            )),
+            Owner::Method => Err(self.error_at(
+                span,
+                "`return` without a value in a method: write `return e`",
+            )),
             Owner::Main => Err(self.error_at(span, "`return` outside a function or procedure")),
         }
     }
@@ -222,17 +259,30 @@ impl Desugarer<'_> {
             return Err(self.error_at(span, &format!("{construct} outside a loop")));
         }
         let purpose = if leave { "broke" } else { "continued" };
-        let existing = self.loops.last().and_then(|l| if leave { l.broke.clone() } else { l.continued.clone() });
+        let existing = self.loops.last().and_then(|l| {
+            if leave {
+                l.broke.clone()
+            } else {
+                l.continued.clone()
+            }
+        });
         let flag = match existing {
             Some(flag) => flag,
             None => {
                 let flag = self.frame.flag(&mut self.names, purpose, span);
                 if let Some(flags) = self.loops.last_mut() {
-                    *(if leave { &mut flags.broke } else { &mut flags.continued }) = Some(flag.clone());
+                    *(if leave {
+                        &mut flags.broke
+                    } else {
+                        &mut flags.continued
+                    }) = Some(flag.clone());
                 }
                 flag
             }
         };
-        Ok(Out::leaves(vec![build::assign(&flag, build::boolean(true, span), span)], flag))
+        Ok(Out::leaves(
+            vec![build::assign(&flag, build::boolean(true, span), span)],
+            flag,
+        ))
     }
 }

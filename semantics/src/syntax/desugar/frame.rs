@@ -14,7 +14,10 @@ use std::collections::HashMap;
 pub(super) enum Owner {
     Main,
     /// A procedure, with the global its `return e` writes if it is a function.
-    Procedure { name: String, result: Option<String> },
+    Procedure {
+        name: String,
+        result: Option<String>,
+    },
     Method,
 }
 
@@ -112,7 +115,13 @@ impl Frame {
     }
 
     /// A temporary for `purpose` that this statement does not use yet.
-    pub(super) fn temp(&mut self, names: &mut Names, purpose: &str, ty: &TypeKind, span: &Span) -> String {
+    pub(super) fn temp(
+        &mut self,
+        names: &mut Names,
+        purpose: &str,
+        ty: &TypeKind,
+        span: &Span,
+    ) -> String {
         let in_use = self.temps_in_use.entry(purpose.to_string()).or_default();
         let pool = self.temps.entry(purpose.to_string()).or_default();
         let index = *in_use;

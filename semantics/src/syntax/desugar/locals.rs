@@ -27,7 +27,13 @@ impl Desugarer<'_> {
             return Err(self.array_local(ty));
         }
         let clashes = self.clashes(&name.name);
-        let core = self.frame.declare(&mut self.names, &name.name, ty.kind.clone(), &name.span, clashes);
+        let core = self.frame.declare(
+            &mut self.names,
+            &name.name,
+            ty.kind.clone(),
+            &name.span,
+            clashes,
+        );
         before.push(build::assign(&core, value, span));
         Ok(before)
     }

@@ -80,7 +80,13 @@ impl Desugarer<'_> {
         let high = self.expr(high, &mut init)?;
         self.frame.enter();
         let clashes = self.clashes(&var.name);
-        let i = self.frame.declare(&mut self.names, &var.name, TypeKind::Int, &var.span, clashes);
+        let i = self.frame.declare(
+            &mut self.names,
+            &var.name,
+            TypeKind::Int,
+            &var.span,
+            clashes,
+        );
         init.push(build::assign(&i, low, &var.span));
         let end = if matches!(high.kind, ExprKind::Int(_)) {
             high
@@ -110,7 +116,8 @@ impl Desugarer<'_> {
         let body = self.block(l.body);
         let flags = self.loops.pop().unwrap_or_default();
         let body = body?;
-        let own = |f: &String| Some(f) == flags.broke.as_ref() || Some(f) == flags.continued.as_ref();
+        let own =
+            |f: &String| Some(f) == flags.broke.as_ref() || Some(f) == flags.continued.as_ref();
         let outer: Vec<String> = body.exits.into_iter().filter(|f| !own(f)).collect();
         let stop: Vec<String> = flags.broke.iter().chain(&outer).cloned().collect();
         let span = l.span;

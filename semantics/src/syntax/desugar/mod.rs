@@ -101,10 +101,16 @@ impl Desugarer<'_> {
                     self.procedures.insert(procedure.name.name.clone());
                     if let Some(ty) = &procedure.result {
                         if matches!(ty.kind, TypeKind::IntArray | TypeKind::BoolArray) {
-                            return Err(self.error_at(&ty.span, "a function returns `int`, `bool` or an object, not an array"));
+                            return Err(self.error_at(
+                                &ty.span,
+                                "a function returns `int`, `bool` or an object, not an array",
+                            ));
                         }
                         let result = self.names.fresh(&format!("{}_result", procedure.name.name));
-                        let function = Function { result, ty: ty.kind.clone() };
+                        let function = Function {
+                            result,
+                            ty: ty.kind.clone(),
+                        };
                         self.functions.insert(procedure.name.name.clone(), function);
                     }
                 }
@@ -146,7 +152,11 @@ impl Desugarer<'_> {
             };
             decls.push(global(&sequence.values, array, &(0..0)));
             decls.push(global(&sequence.count, TypeKind::Int, &(0..0)));
-            prelude.push(build::assign(&sequence.count, build::int(0, &(0..0)), &(0..0)));
+            prelude.push(build::assign(
+                &sequence.count,
+                build::int(0, &(0..0)),
+                &(0..0),
+            ));
         }
         prelude.append(&mut main);
         for decl in &mut decls {
@@ -161,12 +171,18 @@ impl Desugarer<'_> {
             }
         }
         cleanup::complete_calls(&mut prelude, &extra);
-        Ok(Program { decls, main: prelude })
+        Ok(Program {
+            decls,
+            main: prelude,
+        })
     }
 
     /// The desugared statements of the body whose frame is set, and the
     /// locals it adds.
-    fn body(&mut self, stmts: &[super::ast::Stmt]) -> Result<(Vec<super::ast::Stmt>, Vec<Local>), Diagnostic> {
+    fn body(
+        &mut self,
+        stmts: &[super::ast::Stmt],
+    ) -> Result<(Vec<super::ast::Stmt>, Vec<Local>), Diagnostic> {
         let out = self.sequence(stmts)?;
         let stmts = cleanup::drop_unread_flags(&mut self.frame, out.stmts);
         Ok((stmts, std::mem::take(&mut self.frame.locals)))
@@ -187,7 +203,11 @@ impl Desugarer<'_> {
         }
         self.params = params.iter().map(|p| p.name.name.clone()).collect();
         let mut contract = procedure.contract.clone();
-        for clause in contract.requires.iter_mut().chain(contract.ensures.iter_mut()) {
+        for clause in contract
+            .requires
+            .iter_mut()
+            .chain(contract.ensures.iter_mut())
+        {
             *clause = self.pure(clause, "a contract")?;
         }
         let (body, locals) = self.body(&procedure.body)?;
@@ -199,10 +219,19 @@ impl Desugarer<'_> {
             })?);
             params.push(Param {
                 name: build::ident(&local.name, &local.span),
-                ty: Some(Type { kind: local.ty, span: local.span }),
+                ty: Some(Type {
+                    kind: local.ty,
+                    span: local.span,
+                }),
             });
         }
-        let procedure = Procedure { params, result: None, contract, body, ..procedure };
+        let procedure = Procedure {
+            params,
+            result: None,
+            contract,
+            body,
+            ..procedure
+        };
         Ok((procedure, starts))
     }
 
@@ -226,5 +255,11 @@ impl Desugarer<'_> {
 }
 
 fn global(name: &str, kind: TypeKind, span: &Span) -> Decl {
-    Decl::Var(build::ident(name, span), Type { kind, span: span.clone() })
+    Decl::Var(
+        build::ident(name, span),
+        Type {
+            kind,
+            span: span.clone(),
+        },
+    )
 }

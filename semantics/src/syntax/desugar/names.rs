@@ -22,7 +22,13 @@ impl Names {
     /// `base` if it is free, else `base2`, `base3`, …
     pub(super) fn fresh(&mut self, base: &str) -> String {
         let name = (1..)
-            .map(|n| if n == 1 { base.to_string() } else { format!("{base}{n}") })
+            .map(|n| {
+                if n == 1 {
+                    base.to_string()
+                } else {
+                    format!("{base}{n}")
+                }
+            })
             .find(|name| !self.taken.contains(name))
             .unwrap_or_default();
         self.taken.insert(name.clone());

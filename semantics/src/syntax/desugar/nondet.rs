@@ -41,11 +41,24 @@ impl Desugarer<'_> {
         }
         let sequence = self.drawn_sequence(element.clone());
         let span = &e.span;
-        let temp = self.frame.temp(&mut self.names, &format!("{}_value", f.name), &element, span);
+        let temp = self.frame.temp(
+            &mut self.names,
+            &format!("{}_value", f.name),
+            &element,
+            span,
+        );
         let index = Box::new(build::var(&sequence.count, span));
-        let drawn = Expr::new(ExprKind::Index(Box::new(build::var(&sequence.values, span)), index), span.clone());
+        let drawn = Expr::new(
+            ExprKind::Index(Box::new(build::var(&sequence.values, span)), index),
+            span.clone(),
+        );
         before.push(build::assign(&temp, drawn, span));
-        let next = build::binary(BinOp::Add, build::var(&sequence.count, span), build::int(1, span), span);
+        let next = build::binary(
+            BinOp::Add,
+            build::var(&sequence.count, span),
+            build::int(1, span),
+            span,
+        );
         before.push(build::assign(&sequence.count, next, span));
         Ok(Some(build::var(&temp, span)))
     }
