@@ -73,7 +73,8 @@ impl Input {
             });
         }
         if let Some(text) = &args.commands {
-            let lines: Vec<std::io::Result<String>> = text.lines().map(|l| Ok(l.to_string())).collect();
+            let lines: Vec<std::io::Result<String>> =
+                text.lines().map(|l| Ok(l.to_string())).collect();
             return Ok(Input::Script {
                 name: "--commands".to_string(),
                 lines: Box::new(lines.into_iter()),

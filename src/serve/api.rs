@@ -96,7 +96,13 @@ pub struct Request {
 
 const LANGUAGES: &[&str] = &["basic", "recursive", "oo"];
 const METHODS: &[&str] = &["forward", "wp", "lazy"];
-const RULES: &[&str] = &["choice", "assignment", "loop-exit", "aliasing", "literal-this"];
+const RULES: &[&str] = &[
+    "choice",
+    "assignment",
+    "loop-exit",
+    "aliasing",
+    "literal-this",
+];
 /// At most this many inputs or stepper commands in one request.
 const MAX_ITEMS: usize = 200;
 
@@ -151,7 +157,10 @@ pub fn arguments(
     let takes = |allowed: &[Endpoint]| allowed.contains(&endpoint);
     use Endpoint::*;
     if let Some(lang) = &request.lang {
-        ensure(takes(&[Run, Explore, Verify, Tests, Compare, Check, Step]), "lang")?;
+        ensure(
+            takes(&[Run, Explore, Verify, Tests, Compare, Check, Step]),
+            "lang",
+        )?;
         push("--lang", chosen("lang", lang, LANGUAGES)?);
     }
     if let Some(method) = &request.method {
@@ -179,7 +188,10 @@ pub fn arguments(
     }
     if !request.commands.is_empty() {
         ensure(endpoint == Step, "commands")?;
-        ensure(request.commands.len() <= MAX_ITEMS, "more than 200 commands")?;
+        ensure(
+            request.commands.len() <= MAX_ITEMS,
+            "more than 200 commands",
+        )?;
         let mut script = String::new();
         for command in &request.commands {
             if command.contains(['\n', '\r']) {
@@ -223,11 +235,18 @@ fn chosen(option: &str, value: &str, allowed: &[&str]) -> Result<String, String>
 /// `NAME=VALUE` with a name of the language and a value made of digits,
 /// letters and the punctuation of array values (`[1, 2]`, `{0: 1; 3}`).
 fn assignment(input: &str) -> Result<&str, String> {
-    let refuse = || Err(format!("input `{input}`: expected NAME=VALUE (a number, true, false or an array)"));
+    let refuse = || {
+        Err(format!(
+            "input `{input}`: expected NAME=VALUE (a number, true, false or an array)"
+        ))
+    };
     let Some((name, value)) = input.split_once('=') else {
         return refuse();
     };
-    let name_ok = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    let name_ok = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     let value_ok = !value.trim().is_empty()
         && value

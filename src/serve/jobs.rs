@@ -52,8 +52,14 @@ pub fn run(program: &Path, job: &Job) -> std::io::Result<Outcome> {
         .stderr(Stdio::piped())
         .spawn()?;
     let overflow = Arc::new(AtomicBool::new(false));
-    let stdout = child.stdout.take().map(|s| capture(s, job.output_cap, overflow.clone()));
-    let stderr = child.stderr.take().map(|s| capture(s, job.output_cap, overflow.clone()));
+    let stdout = child
+        .stdout
+        .take()
+        .map(|s| capture(s, job.output_cap, overflow.clone()));
+    let stderr = child
+        .stderr
+        .take()
+        .map(|s| capture(s, job.output_cap, overflow.clone()));
     if let Some(mut stdin) = child.stdin.take() {
         let text = job.stdin.clone();
         // A job that exits without reading its program closes the pipe: nothing to report.
@@ -142,7 +148,9 @@ impl Slots {
 
     /// A lock that a panicking holder cannot poison for the others.
     fn count(&self) -> MutexGuard<'_, Count> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// A slot, after waiting in the queue if need be; `None` when the queue is full.

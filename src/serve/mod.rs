@@ -102,7 +102,12 @@ impl Serving {
 type Reply = Response<std::io::Cursor<Vec<u8>>>;
 
 fn answer(shared: &Shared, mut request: tiny_http::Request) {
-    let path = request.url().split(['?', '#']).next().unwrap_or("").to_string();
+    let path = request
+        .url()
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_string();
     let reply = match (request.method(), path.as_str()) {
         (Method::Get, _) => match assets::asset(&path) {
             Some((body, kind)) => with_type(Response::from_data(body.as_bytes().to_vec()), kind),
@@ -215,9 +220,9 @@ fn diagnostics(stderr: &str) -> Vec<serde_json::Value> {
 
 fn with_type(response: Reply, kind: &str) -> Reply {
     let header = Header::from_bytes("Content-Type", kind).expect("a valid header");
-    response
-        .with_header(header)
-        .with_header(Header::from_bytes("X-Content-Type-Options", "nosniff").expect("a valid header"))
+    response.with_header(header).with_header(
+        Header::from_bytes("X-Content-Type-Options", "nosniff").expect("a valid header"),
+    )
 }
 
 fn json_reply(status: u16, value: &serde_json::Value) -> Reply {

@@ -187,6 +187,9 @@ async function explore(body) {
   ended("explore", picture);
   if (!picture.stdout.startsWith("<svg")) return show(pre(picture.stdout));
   $("view").innerHTML = picture.stdout;
+  // The title names the program as the command saw it: `-`, standard input.
+  const title = $("view").querySelector("svg > text");
+  if (title) title.textContent = title.textContent.replace(/^- — /, "");
   $("details").replaceChildren();
   const paths = (JSON.parse(report.stdout || "{}").paths) || [];
   $("view").querySelectorAll("svg g").forEach((box) => {
@@ -220,6 +223,7 @@ async function step(text) {
   await busyWhile(async () => {
     if (text === null) steps = [];
     else steps.push(text);
+    setStatus("step: running…");
     const answer = await post("step", { source: source.value, ...stepOptions(), commands: [...steps, "tree"] });
     ended("step", answer);
     if (answer.status !== 0 && steps.length) steps.pop();
