@@ -16,6 +16,7 @@ pub mod memory;
 pub mod mutants;
 pub mod report;
 pub mod saved;
+pub mod serve;
 pub mod simplify;
 pub mod solver;
 pub mod step;

@@ -69,6 +69,9 @@ enum Command {
     /// Walk the symbolic execution tree by hand (EFFIGY's commands: go true,
     /// go false, go, assume, save, restore N, back, show, tree, help, quit).
     Step(StepArgs),
+    /// A browser playground: the editor, the commands and the stepper on a
+    /// web page, each request run as a job under limits (localhost unless `--bind`).
+    Serve(commands::serve::ServeArgs),
     /// Keep NAME.snap (the `explore` output) beside every NAME.sx of a
     /// folder; exit 1 with a diff when one changed, or write them with --accept.
     Snap(SnapArgs),
@@ -80,8 +83,9 @@ fn main() -> ExitCode {
         symex::memory::set_budget(budget);
     }
     stop::progress::set_quiet(cli.quiet);
-    // `step` reads Ctrl-C from its line editor; every other command stops on it.
-    if !matches!(cli.command, Command::Step(_)) {
+    // `step` reads Ctrl-C from its line editor and `serve` simply ends on
+    // it; every other command stops on it with what it found.
+    if !matches!(cli.command, Command::Step(_) | Command::Serve(_)) {
         stop::signal::install();
     }
     let worker = std::thread::Builder::new()
@@ -121,6 +125,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Simplify(args) => commands::simplify::command(args, &mut out),
         Command::Step(args) => commands::step::command(args, &mut out),
         Command::Snap(args) => commands::snap::command(args, &mut out),
+        Command::Serve(args) => commands::serve::command(args, &mut out),
     }?;
     out.flush()?;
     Ok(exit)

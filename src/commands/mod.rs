@@ -16,6 +16,7 @@ pub mod language;
 pub mod mutant;
 pub mod replay;
 pub mod run;
+pub mod serve;
 pub mod simplify;
 pub mod snap;
 pub mod step;

@@ -1,8 +1,9 @@
 //! `symex step FILE`: the interactive walk of [`crate::step`], with line
 //! editing and history in a terminal, or the same commands from a script
-//! (`--script FILE`, or standard input when it is not a terminal) so labs
-//! and tests can drive it. A script's commands are echoed after `›`, so its
-//! output reads as the session it replays.
+//! (`--script FILE`, `--commands TEXT`, or standard input when it is not a
+//! terminal) so labs, tests and `symex serve` can drive it. A script's
+//! commands are echoed after `›`, so its output reads as the session it
+//! replays.
 
 use super::language::{with_semantics, Semantics, Visitor};
 use super::{load, CliError, Exit, SemanticsArgs};
@@ -27,8 +28,12 @@ pub struct StepArgs {
     #[arg(long)]
     pub checked_arrays: bool,
     /// Read the commands from this file instead of the terminal.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "commands")]
     pub script: Option<String>,
+    /// The commands themselves (one a line, or chained with `;`), read as a
+    /// script: with the program on standard input, no file is needed (`symex serve`).
+    #[arg(long, value_name = "COMMANDS")]
+    pub commands: Option<String>,
     /// `go` stops after this many transitions without reaching a fork.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_steps: usize,
@@ -67,9 +72,18 @@ impl Input {
                 number: 0,
             });
         }
+        if let Some(text) = &args.commands {
+            let lines: Vec<std::io::Result<String>> =
+                text.lines().map(|l| Ok(l.to_string())).collect();
+            return Ok(Input::Script {
+                name: "--commands".to_string(),
+                lines: Box::new(lines.into_iter()),
+                number: 0,
+            });
+        }
         if args.file == "-" {
             return Err(CliError::new(
-                "with the program on standard input, give the commands with --script FILE",
+                "with the program on standard input, give the commands with --script FILE or --commands",
             ));
         }
         if std::io::stdin().is_terminal() {
