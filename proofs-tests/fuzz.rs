@@ -259,7 +259,7 @@ fn explore(program: &Fuzzed, checked: bool) -> Result<(), String> {
     }
     let ran = symex(&args)?;
     within_limit(&ran, "explore")?;
-    expect_code(&ran, &[0], "explore")?;
+    expect_code(&ran, &[0, 3], "explore")?;
     let report = parsed(&ran, "explore")?;
     for path in report["paths"]
         .as_array()

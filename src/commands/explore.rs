@@ -4,7 +4,7 @@
 
 use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
-use crate::explore::{explore_into, ExploreOptions, Observer, TreeRecorder};
+use crate::explore::{explore_into, ExploreOptions, NotesLimit, Observer, TreeRecorder};
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::smtlib::SmtlibFiles;
 use crate::report::text::TextReport;
@@ -107,22 +107,29 @@ fn explore_view(
     let streams = matches!(view.format, Format::Text | Format::Jsonl);
     let _progress =
         (!streams || !std::io::stdout().is_terminal()).then(crate::stop::progress::show);
-    let explore = |observer: &mut dyn Observer| -> Result<io::Result<()>, CliError> {
+    let mut limited = false;
+    let mut explore = |observer: &mut dyn Observer| -> Result<io::Result<()>, CliError> {
+        let mut noted = NotesLimit {
+            inner: observer,
+            limited: false,
+        };
         let mut files;
         let observer = match smtlib {
             Some(dir) => {
-                files = SmtlibFiles::new(dir, &header_name, observer)
+                files = SmtlibFiles::new(dir, &header_name, &mut noted)
                     .map_err(|e| CliError::new(format!("{}: {e}", dir.display())))?;
                 &mut files as &mut dyn Observer
             }
-            None => observer,
+            None => &mut noted,
         };
         let visitor = ExploreInto {
             inputs: &program.globals,
             options: &session.explore,
             observer,
         };
-        with_semantics(program.clone(), session.choice, session.semantics, visitor)
+        let explored = with_semantics(program.clone(), session.choice, session.semantics, visitor);
+        limited = noted.limited;
+        explored
     };
     match view.format {
         Format::Text => explore(&mut TextReport::new(&mut out, header, view.full_traces))??,
@@ -149,5 +156,11 @@ fn explore_view(
         }
     }
     out.flush()?;
-    Ok(Exit::Done)
+    // A limit (time, paths, memory) left part of the tree unexplored: the
+    // listing is not the whole tree (Ctrl-C's 130 is main's).
+    Ok(if limited {
+        Exit::Inconclusive
+    } else {
+        Exit::Done
+    })
 }

@@ -28,7 +28,7 @@ pub use engine::{explore, explore_into, explore_with, ExploreOptions};
 pub use hook::{LoopHook, NoHook, Stop};
 pub use merge::Merge;
 pub use node::PathNode;
-pub use observer::{Finished, Observer, TreeRecorder};
+pub use observer::{Finished, NotesLimit, Observer, TreeRecorder};
 pub use replay::{replay, replay_leaf, replay_path, state_difference, Replay, Route, Verdict};
 pub(crate) use strategy::Frontier;
 pub use strategy::{Candidate, Priority, Promise, Strategy};

@@ -104,3 +104,38 @@ impl Observer for TreeRecorder {
         Ok(())
     }
 }
+
+/// Passes every event on to `inner` and notes whether a limit left part of
+/// the frontier unexplored: the tree is then not the whole tree, and a
+/// command says so by its exit status.
+pub struct NotesLimit<'a> {
+    pub inner: &'a mut dyn Observer,
+    pub limited: bool,
+}
+
+impl Observer for NotesLimit<'_> {
+    fn node(&mut self, node: &PathNode) -> io::Result<()> {
+        self.inner.node(node)
+    }
+
+    fn pruned(&mut self, pruned: Pruned) -> io::Result<()> {
+        self.inner.pruned(pruned)
+    }
+
+    fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
+        self.inner.path(path)
+    }
+
+    fn reads_ancestors(&self) -> bool {
+        self.inner.reads_ancestors()
+    }
+
+    fn answered(&self) -> bool {
+        self.inner.answered()
+    }
+
+    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
+        self.limited = !unexplored.is_empty();
+        self.inner.finish(unexplored, stats)
+    }
+}

@@ -251,9 +251,9 @@ fn endless_jobs_end_within_their_limit_plus_a_second() {
         "--max-output-kb",
         "100000",
     ]);
-    // How each says it was stopped: explore reports the frontier it left
-    // (exit 0), the others exit 3 (inconclusive); a stepper's `go` has no
-    // time limit of its own and is killed by the server.
+    // How each says it was stopped (exit 3, inconclusive): explore names
+    // the frontier it left, the others say inconclusive; a stepper's `go`
+    // has no time limit of its own and is killed by the server.
     let cases = [
         (
             "explore",
