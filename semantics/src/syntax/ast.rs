@@ -157,6 +157,11 @@ pub enum Sugar {
         ty: Type,
         value: Option<Expr>,
     },
+    /// `a := [e₀, …, eₙ₋₁]`: an array variable given its length and elements.
+    ArrayLiteral {
+        array: Ident,
+        elements: Vec<Expr>,
+    },
 }
 
 impl Sugar {
@@ -168,6 +173,7 @@ impl Sugar {
             Sugar::Exit => "`return`",
             Sugar::For { .. } => "`for`",
             Sugar::Local { .. } => "a local `var`",
+            Sugar::ArrayLiteral { .. } => "an array literal",
         }
     }
 }

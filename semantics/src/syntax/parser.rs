@@ -589,6 +589,9 @@ impl<'a> Parser<'a, '_> {
             let class = self.ident("a class name after `new`")?;
             return Ok(StmtKind::New(target, class));
         }
+        if self.peek() == Tok::LBracket {
+            return self.array_literal(target);
+        }
         let value = self.expr()?;
         match value.kind {
             ExprKind::MethodCall(receiver, method, args) => {
@@ -602,6 +605,28 @@ impl<'a> Parser<'a, '_> {
             }
             _ => Ok(StmtKind::Assign(target, value)),
         }
+    }
+
+    /// `a := [e₀, …]`, after the `:=`: only an array variable takes a literal.
+    fn array_literal(&mut self, target: Target) -> Result<StmtKind, Diagnostic> {
+        let open = self.bump().span;
+        let Target::Var(array) = target else {
+            return Err(self.error(
+                open,
+                "an array literal `[…]` is assigned to an array variable, as `a := [1, 2, 3]`",
+            ));
+        };
+        let mut elements = Vec::new();
+        if !self.eat(Tok::RBracket) {
+            loop {
+                elements.push(self.expr()?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.require(Tok::RBracket, " or `,` in the array literal")?;
+        }
+        Ok(StmtKind::Sugar(Sugar::ArrayLiteral { array, elements }))
     }
 
     /// Checks that `target` is a heap variable `x` or `e.f`, else the span to blame.
@@ -806,6 +831,18 @@ impl<'a> Parser<'a, '_> {
                     " to end the conditional expression `if b then e1 else e2 fi`",
                 )?;
                 ExprKind::Ite(Box::new(condition), Box::new(then), Box::new(otherwise))
+            }
+            Tok::LBracket => {
+                return Err(self.error(
+                    span,
+                    "an array literal `[…]` stands only on the right of `a := […]`; assign it to an array variable first",
+                ))
+            }
+            Tok::Assert | Tok::Assume => {
+                return Err(self.error(
+                    span,
+                    "`assert` and `assume` are statements, not values (C's `__VERIFIER_assume(e)` returns nothing); write `assume e;` before the statement that needs it",
+                ))
             }
             _ => return Err(self.unexpected("an expression")),
         };

@@ -141,7 +141,10 @@ impl Desugarer<'_> {
                 args: self.exprs(args, &mut before)?,
             },
             StmtKind::Call(procedure, args) => {
-                StmtKind::Call(procedure.clone(), self.exprs(args, &mut before)?)
+                match self.verifier_statement(procedure, args, span, &mut before)? {
+                    Some(statement) => statement,
+                    None => StmtKind::Call(procedure.clone(), self.exprs(args, &mut before)?),
+                }
             }
             StmtKind::Assert(e) => StmtKind::Assert(self.expr(e, &mut before)?),
             StmtKind::Assume(e) => StmtKind::Assume(self.expr(e, &mut before)?),
@@ -185,6 +188,9 @@ impl Desugarer<'_> {
             }) => return self.for_loop(span, var, low, high, body),
             StmtKind::Sugar(Sugar::Local { name, ty, value }) => {
                 return self.local(name, ty, value.as_ref(), span).map(Out::plain)
+            }
+            StmtKind::Sugar(Sugar::ArrayLiteral { array, elements }) => {
+                return self.array_literal(array, elements, span).map(Out::plain)
             }
         };
         before.push(build::stmt(kind, span));

@@ -1,4 +1,5 @@
-//! `nondet()` and `nondet_bool()`: a fresh unknown value at every
+//! `nondet()` and `nondet_bool()` (C's `__VERIFIER_nondet_int()` and
+//! `__VERIFIER_nondet_bool()`, [`super::verifier`]): a fresh unknown value at every
 //! evaluation, as C's `__VERIFIER_nondet_int()`. They read an input
 //! sequence through a counter: the `k`-th value drawn is `nondet_ints[k]`
 //! (`nondet_bools[k]`), and the counter starts at 0 in the main statement.
@@ -30,7 +31,8 @@ impl Desugarer<'_> {
         e: &Expr,
         before: &mut Vec<Stmt>,
     ) -> Result<Option<Expr>, Diagnostic> {
-        let element = match f.name.as_str() {
+        let name = super::verifier::nondet_name(&f.name);
+        let element = match name {
             _ if self.functions.contains_key(&f.name) => return Ok(None),
             "nondet" => TypeKind::Int,
             "nondet_bool" => TypeKind::Bool,
@@ -41,12 +43,9 @@ impl Desugarer<'_> {
         }
         let sequence = self.drawn_sequence(element.clone());
         let span = &e.span;
-        let temp = self.frame.temp(
-            &mut self.names,
-            &format!("{}_value", f.name),
-            &element,
-            span,
-        );
+        let temp = self
+            .frame
+            .temp(&mut self.names, &format!("{name}_value"), &element, span);
         let index = Box::new(build::var(&sequence.count, span));
         let drawn = Expr::new(
             ExprKind::Index(Box::new(build::var(&sequence.values, span)), index),
