@@ -140,8 +140,10 @@ pub enum StmtKind {
 /// The statements of the surface language that the core lacks (issue 34).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sugar {
-    Break,
-    Continue,
+    /// `break` or `break L`: leave the innermost loop, or the loop labelled `L`.
+    Break(Option<Ident>),
+    /// `continue` or `continue L`.
+    Continue(Option<Ident>),
     /// `return` without a value, in a procedure.
     Exit,
     /// `for i in low..high { S }`: `i` runs from `low` up to `high - 1`.
@@ -158,18 +160,15 @@ pub enum Sugar {
         value: Option<Expr>,
     },
     /// `a := [e₀, …, eₙ₋₁]`: an array variable given its length and elements.
-    ArrayLiteral {
-        array: Ident,
-        elements: Vec<Expr>,
-    },
+    ArrayLiteral { array: Ident, elements: Vec<Expr> },
 }
 
 impl Sugar {
     /// How the construct is named in messages.
     pub fn construct(&self) -> &'static str {
         match self {
-            Sugar::Break => "`break`",
-            Sugar::Continue => "`continue`",
+            Sugar::Break(_) => "`break`",
+            Sugar::Continue(_) => "`continue`",
             Sugar::Exit => "`return`",
             Sugar::For { .. } => "`for`",
             Sugar::Local { .. } => "a local `var`",

@@ -256,3 +256,17 @@ fn a_global_read_only_inside_sugar_of_the_main_statement_still_renames_a_paramet
         "var g: int;\nvar i: int;\nvar i_end: int;\nvar n: int;\nvar x: int;\nvar y: int;\nproc p(x2: int) {\n    g := x2\n}\ni := 0;\ni_end := n;\nwhile i < i_end {\n    y := x;\n    i := i + 1\n};\np(1)\n",
     );
 }
+
+#[test]
+fn a_labelled_break_sets_the_outer_loops_flag_which_the_inner_loop_tests() {
+    desugars_to(
+        "outer: while i < 3 { while j < 3 { if j = i { break outer }; if j > 5 { continue outer }; j := j + 1 }; i := i + 1 }",
+        "var broke: bool;\nvar continued: bool;\nvar i: int;\nvar j: int;\nbroke := false;\nwhile !broke && i < 3 {\n    continued := false;\n    while !broke && !continued && j < 3 {\n        if j = i {\n            broke := true\n        } else {\n            if j > 5 {\n                continued := true\n            } else {\n                j := j + 1\n            }\n        }\n    };\n    if !broke && !continued {\n        i := i + 1\n    }\n}\n",
+    );
+    rejects(
+        "while i < 3 { break outer }",
+        1,
+        21,
+        "`break` to `outer`, but no loop around it is labelled `outer` (write `outer: while …`)",
+    );
+}

@@ -482,11 +482,11 @@ impl<'a> Parser<'a, '_> {
             }
             Tok::Break => {
                 self.bump();
-                StmtKind::Sugar(Sugar::Break)
+                StmtKind::Sugar(Sugar::Break(self.jump_label()?))
             }
             Tok::Continue => {
                 self.bump();
-                StmtKind::Sugar(Sugar::Continue)
+                StmtKind::Sugar(Sugar::Continue(self.jump_label()?))
             }
             Tok::For => self.for_loop()?,
             Tok::Var => self.local()?,
@@ -498,6 +498,14 @@ impl<'a> Parser<'a, '_> {
             kind,
             span: start..self.previous_end,
         })
+    }
+
+    /// The label `L` of `break L` or `continue L`, if one follows.
+    fn jump_label(&mut self) -> Result<Option<Ident>, Diagnostic> {
+        match self.peek() {
+            Tok::Ident(_) => self.ident("a loop label").map(Some),
+            _ => Ok(None),
+        }
     }
 
     /// `for i in low..high { S }`.

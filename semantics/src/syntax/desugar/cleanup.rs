@@ -129,7 +129,8 @@ fn reads(stmts: &[Stmt], read: &mut HashSet<String>) {
             }
             StmtKind::Sugar(Sugar::Local { value, .. }) => shallow.extend(value),
             StmtKind::Sugar(Sugar::ArrayLiteral { elements, .. }) => shallow.extend(elements),
-            StmtKind::Skip | StmtKind::Sugar(Sugar::Break | Sugar::Continue | Sugar::Exit) => {}
+            StmtKind::Skip
+            | StmtKind::Sugar(Sugar::Break(_) | Sugar::Continue(_) | Sugar::Exit) => {}
         }
         for e in shallow {
             vars(e, read);

@@ -22,6 +22,8 @@ use crate::term::BinOp;
 /// The flags of one loop, made when a `break` or `continue` needs them.
 #[derive(Default)]
 pub(super) struct LoopFlags {
+    /// The loop's label, which `break L` and `continue L` name.
+    pub label: Option<String>,
     pub broke: Option<String>,
     pub continued: Option<String>,
 }
@@ -112,7 +114,10 @@ impl Desugarer<'_> {
     }
 
     fn looped(&mut self, l: Loop) -> Result<Out, Diagnostic> {
-        self.loops.push(LoopFlags::default());
+        self.loops.push(LoopFlags {
+            label: l.label.as_ref().map(|label| label.name.clone()),
+            ..LoopFlags::default()
+        });
         let body = self.block(l.body);
         let flags = self.loops.pop().unwrap_or_default();
         let body = body?;
