@@ -146,8 +146,10 @@ pub enum Sugar {
     Continue(Option<Ident>),
     /// `return` without a value, in a procedure.
     Exit,
-    /// `for i in low..high { S }`: `i` runs from `low` up to `high - 1`.
+    /// `for i in low..high { S }` (or `L: for …`): `i` runs from `low` up
+    /// to `high - 1`.
     For {
+        label: Option<Ident>,
         var: Ident,
         low: Expr,
         high: Expr,

@@ -422,10 +422,11 @@ impl<'a> Parser<'a, '_> {
         Ok(statements)
     }
 
-    /// `L: while`: an identifier, a colon and `while` (a label names its loop).
+    /// `L: while` or `L: for`: an identifier, a colon and a loop (a label
+    /// names its loop).
     fn labels_a_loop(&self) -> bool {
         let tok = |k: usize| self.tokens.get(self.pos + k).map(|token| token.tok);
-        tok(1) == Some(Tok::Colon) && tok(2) == Some(Tok::While)
+        tok(1) == Some(Tok::Colon) && matches!(tok(2), Some(Tok::While | Tok::For))
     }
 
     /// `while b { S }`, the label before it already read.
@@ -462,7 +463,11 @@ impl<'a> Parser<'a, '_> {
             Tok::Ident(_) if self.labels_a_loop() => {
                 let label = self.ident("a label")?;
                 self.bump();
-                self.loop_with(Some(label))?
+                if self.peek() == Tok::For {
+                    self.for_loop(Some(label))?
+                } else {
+                    self.loop_with(Some(label))?
+                }
             }
             Tok::Assert => {
                 self.bump();
@@ -488,7 +493,7 @@ impl<'a> Parser<'a, '_> {
                 self.bump();
                 StmtKind::Sugar(Sugar::Continue(self.jump_label()?))
             }
-            Tok::For => self.for_loop()?,
+            Tok::For => self.for_loop(None)?,
             Tok::Var => self.local()?,
             // `nil.f := e` is a heap variable too (SPEC §1: `h` is `x` or `e.f`).
             Tok::Ident(_) | Tok::This | Tok::LParen | Tok::Nil => self.assignment_or_call()?,
@@ -508,8 +513,8 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    /// `for i in low..high { S }`.
-    fn for_loop(&mut self) -> Result<StmtKind, Diagnostic> {
+    /// `for i in low..high { S }`, after its label if it has one.
+    fn for_loop(&mut self, label: Option<Ident>) -> Result<StmtKind, Diagnostic> {
         self.bump();
         let var = self.ident("the loop variable after `for`")?;
         if !self.at_word("in") {
@@ -521,6 +526,7 @@ impl<'a> Parser<'a, '_> {
         let high = self.expr()?;
         let (body, _) = self.block()?;
         Ok(StmtKind::Sugar(Sugar::For {
+            label,
             var,
             low,
             high,

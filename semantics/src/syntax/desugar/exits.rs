@@ -182,11 +182,12 @@ impl Desugarer<'_> {
             StmtKind::Sugar(Sugar::Break(label)) => return self.jump(true, label, span),
             StmtKind::Sugar(Sugar::Continue(label)) => return self.jump(false, label, span),
             StmtKind::Sugar(Sugar::For {
+                label,
                 var,
                 low,
                 high,
                 body,
-            }) => return self.for_loop(span, var, low, high, body),
+            }) => return self.for_loop(span, label, var, (low, high), body),
             StmtKind::Sugar(Sugar::Local { name, ty, value }) => {
                 return self.local(name, ty, value.as_ref(), span).map(Out::plain)
             }
@@ -276,7 +277,7 @@ impl Desugarer<'_> {
                 .ok_or_else(|| {
                     self.error_at(
                         &label.span,
-                        &format!("{construct} to `{0}`, but no loop around it is labelled `{0}` (write `{0}: while …`)", label.name),
+                        &format!("{construct} to `{0}`, but no loop around it is labelled `{0}` (write `{0}: while …` or `{0}: for …`)", label.name),
                     )
                 })?,
         };

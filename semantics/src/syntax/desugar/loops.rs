@@ -72,9 +72,9 @@ impl Desugarer<'_> {
     pub(super) fn for_loop(
         &mut self,
         span: &Span,
+        label: &Option<Ident>,
         var: &Ident,
-        low: &Expr,
-        high: &Expr,
+        (low, high): (&Expr, &Expr),
         body: &[Stmt],
     ) -> Result<Out, Diagnostic> {
         let mut init = Vec::new();
@@ -101,7 +101,7 @@ impl Desugarer<'_> {
         let next = build::binary(BinOp::Add, build::var(&i, span), build::int(1, span), span);
         let out = self.looped(Loop {
             span,
-            label: None,
+            label: label.clone(),
             invariants: Vec::new(),
             condition: build::binary(BinOp::Lt, build::var(&i, &var.span), end, &var.span),
             init,
