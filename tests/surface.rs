@@ -355,3 +355,28 @@ fn the_benchmarks_get_the_verdicts_their_headers_state() {
         "{verdicts:?}"
     );
 }
+
+#[test]
+fn a_run_without_an_array_literals_length_stops_at_the_literal_and_says_where() {
+    let file = root("benchmarks/literal_sum_bug.sx");
+    let output = symex(&["run", file.to_str().unwrap()]);
+    assert!(
+        stdout(&output)
+            .starts_with("assumption-violated after 2 steps, at 4:1 in `assume len(a) = 3`"),
+        "{}",
+        stdout(&output)
+    );
+    let output = symex(&[
+        "run",
+        file.to_str().unwrap(),
+        "--input",
+        "a=[0,0,0]",
+        "--input",
+        "nondet_ints=[7]",
+    ]);
+    assert!(
+        stdout(&output).starts_with("assertion-failed after 23 steps, at 8:13 in `assert false`"),
+        "{}",
+        stdout(&output)
+    );
+}
