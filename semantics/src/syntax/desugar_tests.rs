@@ -192,6 +192,10 @@ fn the_verifier_names_of_c_are_assume_assert_and_nondet() {
         "x := __VERIFIER_nondet_int();\n__VERIFIER_assume(x > 0);\nif x = 3 { reach_error() };\nif x > 9 { abort() };\n__VERIFIER_assert(x != 4)",
         "var nondet_count: int;\nvar nondet_ints: int[];\nvar nondet_value: int;\nvar x: int;\nnondet_count := 0;\nnondet_value := nondet_ints[nondet_count];\nnondet_count := nondet_count + 1;\nx := nondet_value;\nassume x > 0;\nif x = 3 {\n    assert false\n};\nif x > 9 {\n    assume false\n};\nassert x != 4\n",
     );
+    desugars_to(
+        "x := __VERIFIER_nondet_uint()",
+        "var nondet_count: int;\nvar nondet_ints: int[];\nvar nondet_uint_value: int;\nvar x: int;\nnondet_count := 0;\nnondet_uint_value := nondet_ints[nondet_count];\nnondet_count := nondet_count + 1;\nassume nondet_uint_value >= 0;\nx := nondet_uint_value\n",
+    );
     // A program's own procedure of that name is kept.
     desugars_to(
         "proc abort() { g := 1 }\nabort()",

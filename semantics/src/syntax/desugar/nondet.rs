@@ -8,7 +8,7 @@
 //! Arrays are total (§2.1): a value past `len(nondet_ints)` is still an
 //! input, so `--checked-arrays` does not apply to these reads.
 
-use super::super::ast::{Expr, ExprKind, Ident, Stmt, TypeKind};
+use super::super::ast::{Expr, ExprKind, Ident, Stmt, StmtKind, TypeKind};
 use super::super::diagnostic::Diagnostic;
 use super::build;
 use super::Desugarer;
@@ -23,7 +23,8 @@ pub(super) struct Sequence {
 }
 
 impl Desugarer<'_> {
-    /// `nondet()` or `nondet_bool()` at `e`, or `None` for any other call.
+    /// `nondet()`, `nondet_uint()` (a value `>= 0`) or `nondet_bool()` at
+    /// `e`, or `None` for any other call.
     pub(super) fn nondet(
         &mut self,
         f: &Ident,
@@ -34,7 +35,7 @@ impl Desugarer<'_> {
         let name = super::verifier::nondet_name(&f.name);
         let element = match name {
             _ if self.functions.contains_key(&f.name) => return Ok(None),
-            "nondet" => TypeKind::Int,
+            "nondet" | "nondet_uint" => TypeKind::Int,
             "nondet_bool" => TypeKind::Bool,
             _ => return Ok(None),
         };
@@ -59,6 +60,11 @@ impl Desugarer<'_> {
             span,
         );
         before.push(build::assign(&sequence.count, next, span));
+        if name == "nondet_uint" {
+            // The integers are mathematical: unsigned is `>= 0`, unbounded.
+            let natural = build::binary(BinOp::Ge, build::var(&temp, span), build::int(0, span), span);
+            before.push(build::stmt(StmtKind::Assume(natural), span));
+        }
         Ok(Some(build::var(&temp, span)))
     }
 

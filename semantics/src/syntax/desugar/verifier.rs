@@ -2,8 +2,9 @@
 //! as written: `__VERIFIER_assume(e)` is `assume e`, `__VERIFIER_assert(e)`
 //! is `assert e`, `reach_error()` and `__VERIFIER_error()` are
 //! `assert false`, `abort()` is `assume false` (the run stops, no error),
-//! and `__VERIFIER_nondet_int()`/`__VERIFIER_nondet_bool()` are `nondet()`
-//! and `nondet_bool()` ([`super::nondet`]). They return nothing in C, so
+//! and `__VERIFIER_nondet_int()`, `__VERIFIER_nondet_uint()` and
+//! `__VERIFIER_nondet_bool()` are `nondet()`, `nondet_uint()` and
+//! `nondet_bool()` ([`super::nondet`]). They return nothing in C, so
 //! they stand only as statements (the first four) — the places C uses
 //! them; a program that declares a procedure of one of these names keeps
 //! its own.
@@ -28,6 +29,7 @@ fn meaning(name: &str) -> Option<(fn(Expr) -> StmtKind, usize)> {
 pub(super) fn nondet_name(name: &str) -> &str {
     match name {
         "__VERIFIER_nondet_int" => "nondet",
+        "__VERIFIER_nondet_uint" => "nondet_uint",
         "__VERIFIER_nondet_bool" => "nondet_bool",
         _ => name,
     }
