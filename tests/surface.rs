@@ -380,3 +380,26 @@ fn a_run_without_an_array_literals_length_stops_at_the_literal_and_says_where() 
         stdout(&output)
     );
 }
+
+#[test]
+fn the_stepper_shows_where_the_users_source_stands() {
+    let dir = std::env::temp_dir().join(format!("symex-surface-step-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("walk.step");
+    std::fs::write(&script, "go\ngo false\nquit\n").unwrap();
+    let file = acceptance("fib");
+    let output = symex(&["step", &file, "--script", script.to_str().unwrap()]);
+    let text = stdout(&output);
+    // The main statement starts on line 3; each fork is the `if n < 2` of
+    // the user's one-line `func fib`, which became a procedure.
+    assert!(text.contains("#0: after 0 steps, at 3:1 `assume"), "{text}");
+    assert!(
+        text.contains("#1: after 2 steps, at 2:25 `if n < 2`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("#2: after 4 steps, at 2:25 `if n < 2`"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -13,6 +13,7 @@ use rustyline::error::ReadlineError;
 use rustyline::DefaultEditor;
 use std::io::{BufRead, IsTerminal, Write};
 use symex_semantics::program::Program;
+use symex_semantics::syntax::Positions;
 use symex_semantics::system::{
     ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
 };
@@ -128,6 +129,7 @@ impl Input {
 /// The session, once the semantics is chosen.
 struct Session<'a> {
     program: &'a Program,
+    positions: &'a Positions,
     options: StepOptions,
     input: Input,
     out: &'a mut dyn Write,
@@ -147,6 +149,7 @@ impl Visitor for Session<'_> {
             &semantics.symbolic,
             semantics.initial,
             self.program,
+            Some(self.positions),
             self.options,
         );
         write!(self.out, "{}", stepper.where_now())?;
@@ -183,6 +186,7 @@ pub fn command(args: &StepArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     };
     let session = Session {
         program: &loaded.program,
+        positions: &loaded.positions,
         options,
         input,
         out,

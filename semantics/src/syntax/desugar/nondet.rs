@@ -62,7 +62,12 @@ impl Desugarer<'_> {
         before.push(build::assign(&sequence.count, next, span));
         if name == "nondet_uint" {
             // The integers are mathematical: unsigned is `>= 0`, unbounded.
-            let natural = build::binary(BinOp::Ge, build::var(&temp, span), build::int(0, span), span);
+            let natural = build::binary(
+                BinOp::Ge,
+                build::var(&temp, span),
+                build::int(0, span),
+                span,
+            );
             before.push(build::stmt(StmtKind::Assume(natural), span));
         }
         Ok(Some(build::var(&temp, span)))
