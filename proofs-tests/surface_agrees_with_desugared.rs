@@ -141,6 +141,12 @@ fn stmt(g: &mut Gen, scope: &Scope, depth: usize) -> Stmt {
                 let k = i64::from(u8::arbitrary(g) % 4);
                 return Stmt::For(i, expr(g, scope, 1), k, block(g, &inner, depth - 1));
             }
+            // A `return` inside a loop of the function is the rarest
+            // construct to reach: it gets half of the function's breaks
+            // and continues.
+            6 | 7 if scope.in_function && scope.in_loop && bool::arbitrary(g) => {
+                return Stmt::Return(expr(g, scope, 1))
+            }
             6 if scope.in_loop => return Stmt::Break,
             7 if scope.in_loop => return Stmt::Continue,
             8 if scope.in_function => return Stmt::Return(expr(g, scope, 1)),
