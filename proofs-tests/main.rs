@@ -40,6 +40,7 @@ mod recursive_agrees_with_basic;
 mod reference_explorer;
 mod shared_pieces;
 mod simplifier_normal_form;
+mod subsumption_agrees_with_plain_lazy;
 mod surface_agrees_with_desugared;
 mod symex_check;
 mod theorem_2_3_correctness;

@@ -1,11 +1,11 @@
 //! Deliberate mistakes in the tool's shortcuts and checkers, each one small
 //! change, for the tests that show a property catches it
 //! (`proofs-tests/shortcut_mutants.rs`): the explorer's intervals, model
-//! repair and solver chain, constraint independence, the simplifier's gcd rounding,
-//! the §4 agreement and the input generator. Compiled in with the `mutants`
-//! feature only, switched on for the current thread by [`set`]; without the
-//! feature [`active`] is the constant `false`. (The Z3 encoding has its own,
-//! [`crate::solver::Mutant`].)
+//! repair and solver chain, constraint independence, the simplifier's gcd
+//! rounding, the §4 agreement, the input generator and state subsumption.
+//! Compiled in with the `mutants` feature only, switched on for the current
+//! thread by [`set`]; without the feature [`active`] is the constant
+//! `false`. (The Z3 encoding has its own, [`crate::solver::Mutant`].)
 
 /// A broken shortcut or checker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +29,9 @@ pub enum Mutant {
     AgreementIgnoresHeap,
     /// The input generator never makes a reference `nil` when its class has objects.
     GeneratorNeverNil,
+    /// State subsumption takes any stored heap that matches as subsuming,
+    /// whatever the path conditions (no numeric entailment).
+    SubsumptionIgnoresNumbers,
 }
 
 symex_semantics::mutant_switch!(Mutant);
