@@ -41,6 +41,7 @@ mod reference_explorer;
 mod shared_pieces;
 mod simplifier_normal_form;
 mod subsumption_agrees_with_plain_lazy;
+mod surface_agrees_with_desugared;
 mod symex_check;
 mod theorem_2_3_correctness;
 mod theorem_2_4_completeness;
@@ -48,6 +49,7 @@ mod theorem_3_5_correctness;
 mod theorem_3_6_completeness;
 mod theorem_4_5_incremental_wp;
 mod theorem_4_5_path_condition;
+mod theorems_on_desugared_programs;
 mod unfolding_agrees_with_program_semantics;
 
 use distribution::Required;

@@ -70,11 +70,20 @@ fn run(file: &Path, inputs: &[String], observed: &[String]) -> (String, Vec<Json
 
 /// A random value for the input `x`; `nondet()` stands for the sequence
 /// it draws from (the header must not spell the array's name, or the
-/// desugaring would pick another).
+/// desugaring would pick another), and `a[]` for an int array of 2 to 4
+/// elements (so a literal's length is sometimes met, sometimes not).
 fn random_input(x: &str, rng: &mut StdRng) -> String {
+    let values = |count: usize, rng: &mut StdRng| {
+        let values: Vec<String> = (0..count)
+            .map(|_| rng.gen_range(-3..15).to_string())
+            .collect();
+        values.join(",")
+    };
     if x == "nondet()" {
-        let values: Vec<String> = (0..5).map(|_| rng.gen_range(-3..15).to_string()).collect();
-        format!("nondet_ints=[{}]", values.join(","))
+        format!("nondet_ints=[{}]", values(5, rng))
+    } else if let Some(array) = x.strip_suffix("[]") {
+        let count = rng.gen_range(2..5);
+        format!("{array}=[{}]", values(count, rng))
     } else {
         format!("{x}={}", rng.gen_range(-4..16))
     }
@@ -127,7 +136,7 @@ fn pairs(suffix: &str) -> Vec<(PathBuf, PathBuf)> {
 #[test]
 fn sugared_programs_and_their_hand_written_core_agree_on_random_inputs() {
     let pairs = pairs(".core.sx");
-    assert!(pairs.len() >= 7, "only {} pairs", pairs.len());
+    assert!(pairs.len() >= 8, "only {} pairs", pairs.len());
     for (sugared, core) in pairs {
         let (disagreements, results) = compare(&sugared, &core, 25);
         assert!(
@@ -147,7 +156,7 @@ fn sugared_programs_and_their_hand_written_core_agree_on_random_inputs() {
 #[test]
 fn a_wrong_hand_translation_is_caught() {
     let wrong = pairs(".wrong.sx");
-    assert!(wrong.len() >= 3, "only {} wrong translations", wrong.len());
+    assert!(wrong.len() >= 4, "only {} wrong translations", wrong.len());
     for (sugared, core) in wrong {
         let (disagreements, _) = compare(&sugared, &core, 25);
         assert!(
@@ -345,4 +354,52 @@ fn the_benchmarks_get_the_verdicts_their_headers_state() {
         verdicts.contains("proved") && verdicts.contains("counterexample"),
         "{verdicts:?}"
     );
+}
+
+#[test]
+fn a_run_without_an_array_literals_length_stops_at_the_literal_and_says_where() {
+    let file = root("benchmarks/literal_sum_bug.sx");
+    let output = symex(&["run", file.to_str().unwrap()]);
+    assert!(
+        stdout(&output)
+            .starts_with("assumption-violated after 2 steps, at 4:1 in `assume len(a) = 3`"),
+        "{}",
+        stdout(&output)
+    );
+    let output = symex(&[
+        "run",
+        file.to_str().unwrap(),
+        "--input",
+        "a=[0,0,0]",
+        "--input",
+        "nondet_ints=[7]",
+    ]);
+    assert!(
+        stdout(&output).starts_with("assertion-failed after 23 steps, at 8:13 in `assert false`"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn the_stepper_shows_where_the_users_source_stands() {
+    let dir = std::env::temp_dir().join(format!("symex-surface-step-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("walk.step");
+    std::fs::write(&script, "go\ngo false\nquit\n").unwrap();
+    let file = acceptance("fib");
+    let output = symex(&["step", &file, "--script", script.to_str().unwrap()]);
+    let text = stdout(&output);
+    // The main statement starts on line 3; each fork is the `if n < 2` of
+    // the user's one-line `func fib`, which became a procedure.
+    assert!(text.contains("#0: after 0 steps, at 3:1 `assume"), "{text}");
+    assert!(
+        text.contains("#1: after 2 steps, at 2:25 `if n < 2`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("#2: after 4 steps, at 2:25 `if n < 2`"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

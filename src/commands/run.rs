@@ -75,11 +75,12 @@ pub struct Finished {
     pub trace: Vec<(Option<&'static str>, String)>,
     /// The configuration where the run is stuck, if it is.
     pub last: String,
-    /// Where the run halted with an error, and why.
+    /// Where the run halted (with an error, and why, or at a false `assume`).
     pub site: Option<Site>,
 }
 
-/// The statement a run halted at with an error.
+/// The statement a run halted at: an error, or an `assume` that is false
+/// (an array literal's length among them, docs/surface.md).
 pub struct Site {
     /// Its line and column, if it is one of the program's own statements.
     pub at: Option<(usize, usize)>,
@@ -139,7 +140,7 @@ impl Visitor for Execute<'_> {
             String::new()
         };
         let site = match run.end {
-            RunEnd::Finished(Outcome::Halted(Halt::Error(error))) if run.steps > 0 => {
+            RunEnd::Finished(Outcome::Halted(halt)) if run.steps > 0 => {
                 let limits = RunLimits::steps(run.steps - 1);
                 let before = crate::explore::run::run(
                     &semantics.concrete,
@@ -150,7 +151,10 @@ impl Visitor for Execute<'_> {
                 before.last.current().map(|(statement, values)| Site {
                     at: self.positions.and_then(|positions| positions.of(statement)),
                     statement: headline(statement),
-                    detail: blame(statement, &values, error),
+                    detail: match halt {
+                        Halt::Error(error) => blame(statement, &values, error),
+                        Halt::AssumptionViolated => None,
+                    },
                 })
             }
             _ => None,

@@ -14,6 +14,7 @@ use rustyline::error::ReadlineError;
 use rustyline::DefaultEditor;
 use std::io::{BufRead, IsTerminal, Write};
 use symex_semantics::program::Program;
+use symex_semantics::syntax::Positions;
 use symex_semantics::system::{
     ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
 };
@@ -142,6 +143,7 @@ impl Input {
 /// The session, once the semantics is chosen.
 struct Session<'a> {
     program: &'a Program,
+    positions: &'a Positions,
     options: StepOptions,
     input: Input,
     out: &'a mut dyn Write,
@@ -161,6 +163,7 @@ impl Visitor for Session<'_> {
             &semantics.symbolic,
             semantics.initial,
             self.program,
+            Some(self.positions),
             self.options,
         );
         write!(self.out, "{}", stepper.where_now())?;
@@ -197,6 +200,7 @@ pub fn command(args: &StepArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     };
     let session = Session {
         program: &loaded.program,
+        positions: &loaded.positions,
         options,
         input,
         out,

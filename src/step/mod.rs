@@ -19,6 +19,7 @@ use std::rc::Rc;
 use symex_semantics::eval::{ShowValuation, Valuation};
 use symex_semantics::oo::ShowTrace;
 use symex_semantics::program::{Program, Stmt};
+use symex_semantics::syntax::Positions;
 use symex_semantics::system::{Configuration, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 
@@ -57,6 +58,9 @@ pub struct Answer {
 pub struct Stepper<'a, S: TransitionSystem> {
     system: &'a S,
     program: &'a Program,
+    /// Where each statement starts in the user's source (sugar included:
+    /// a desugared statement has the place of the construct it comes from).
+    positions: Option<&'a Positions>,
     /// The variables a model shows (`Program::inputs`).
     inputs: BTreeMap<Name, Sort>,
     options: StepOptions,
@@ -78,6 +82,7 @@ where
         system: &'a S,
         initial: S::Config,
         program: &'a Program,
+        positions: Option<&'a Positions>,
         options: StepOptions,
     ) -> Stepper<'a, S> {
         let root = Stop {
@@ -90,6 +95,7 @@ where
         Stepper {
             system,
             program,
+            positions,
             inputs: program.inputs(),
             options,
             solver: Solver::new(options.timeout_ms),
@@ -380,9 +386,13 @@ where
             return out;
         }
         let head = config.head().map_or_else(|| "ε".to_string(), summary);
+        let place = config
+            .head()
+            .and_then(|statement| self.positions?.of(statement))
+            .map_or_else(String::new, |(line, column)| format!("{line}:{column} "));
         let _ = writeln!(
             out,
-            "#{id}: after {steps} step{}, at `{head}`",
+            "#{id}: after {steps} step{}, at {place}`{head}`",
             plural(steps)
         );
         let _ = writeln!(out, "  {}", self.state(&config));

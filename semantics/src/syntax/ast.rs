@@ -140,12 +140,16 @@ pub enum StmtKind {
 /// The statements of the surface language that the core lacks (issue 34).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sugar {
-    Break,
-    Continue,
+    /// `break` or `break L`: leave the innermost loop, or the loop labelled `L`.
+    Break(Option<Ident>),
+    /// `continue` or `continue L`.
+    Continue(Option<Ident>),
     /// `return` without a value, in a procedure.
     Exit,
-    /// `for i in low..high { S }`: `i` runs from `low` up to `high - 1`.
+    /// `for i in low..high { S }` (or `L: for …`): `i` runs from `low` up
+    /// to `high - 1`.
     For {
+        label: Option<Ident>,
         var: Ident,
         low: Expr,
         high: Expr,
@@ -157,17 +161,20 @@ pub enum Sugar {
         ty: Type,
         value: Option<Expr>,
     },
+    /// `a := [e₀, …, eₙ₋₁]`: an array variable given its length and elements.
+    ArrayLiteral { array: Ident, elements: Vec<Expr> },
 }
 
 impl Sugar {
     /// How the construct is named in messages.
     pub fn construct(&self) -> &'static str {
         match self {
-            Sugar::Break => "`break`",
-            Sugar::Continue => "`continue`",
+            Sugar::Break(_) => "`break`",
+            Sugar::Continue(_) => "`continue`",
             Sugar::Exit => "`return`",
             Sugar::For { .. } => "`for`",
             Sugar::Local { .. } => "a local `var`",
+            Sugar::ArrayLiteral { .. } => "an array literal",
         }
     }
 }

@@ -173,3 +173,109 @@ fn syntax_errors_in_sugar_name_what_was_expected() {
         "expected `:` and the result type after the parameters of a function, found `{`",
     );
 }
+
+#[test]
+fn an_array_literal_fixes_the_length_and_writes_the_elements_after_their_calls() {
+    desugars_to(
+        "var a: int[];\nfunc f(v: int): int { return v + 1 }\na := [f(1), 2 * x];\nassert a[0] = 2",
+        "var a: int[];\nvar f_call: int;\nvar f_result: int;\nvar x: int;\nproc f(v: int) {\n    f_result := v + 1\n}\nassume len(a) = 2;\nf(1);\nf_call := f_result;\na[0] := f_call;\na[1] := 2 * x;\nassert a[0] = 2\n",
+    );
+    desugars_to(
+        "var b: bool[];\nb := []",
+        "var b: bool[];\nassume len(b) = 0\n",
+    );
+}
+
+#[test]
+fn the_verifier_names_of_c_are_assume_assert_and_nondet() {
+    desugars_to(
+        "x := __VERIFIER_nondet_int();\n__VERIFIER_assume(x > 0);\nif x = 3 { reach_error() };\nif x > 9 { abort() };\n__VERIFIER_assert(x != 4)",
+        "var nondet_count: int;\nvar nondet_ints: int[];\nvar nondet_value: int;\nvar x: int;\nnondet_count := 0;\nnondet_value := nondet_ints[nondet_count];\nnondet_count := nondet_count + 1;\nx := nondet_value;\nassume x > 0;\nif x = 3 {\n    assert false\n};\nif x > 9 {\n    assume false\n};\nassert x != 4\n",
+    );
+    desugars_to(
+        "x := __VERIFIER_nondet_uint()",
+        "var nondet_count: int;\nvar nondet_ints: int[];\nvar nondet_uint_value: int;\nvar x: int;\nnondet_count := 0;\nnondet_uint_value := nondet_ints[nondet_count];\nnondet_count := nondet_count + 1;\nassume nondet_uint_value >= 0;\nx := nondet_uint_value\n",
+    );
+    // A program's own procedure of that name is kept.
+    desugars_to(
+        "proc abort() { g := 1 }\nabort()",
+        "var g: int;\nproc abort() {\n    g := 1\n}\nabort()\n",
+    );
+}
+
+#[test]
+fn array_literals_and_c_names_are_refused_where_they_mean_nothing() {
+    rejects(
+        "var a: int[];\na := [1, 2];\na := [1, 2, 3]",
+        3,
+        1,
+        "`a` was given 2 elements at 2:1; an array's length is an input fixed for the whole run (§2.1), so every literal assigned to it has 2 elements",
+    );
+    rejects(
+        "var a: int[];\na := [1, a[0]]",
+        2,
+        10,
+        "an element of the literal assigned to `a` reads `a` itself; copy what it needs into another variable first",
+    );
+    rejects(
+        "var a: int[];\na[0] := [1]",
+        2,
+        9,
+        "an array literal `[…]` is assigned to an array variable, as `a := [1, 2, 3]`",
+    );
+    rejects(
+        "x := 1 + [2]",
+        1,
+        10,
+        "an array literal `[…]` stands only on the right of `a := […]`; assign it to an array variable first",
+    );
+    rejects(
+        "x := 1 + assume(y > 0)",
+        1,
+        10,
+        "`assert` and `assume` are statements, not values (C's `__VERIFIER_assume(e)` returns nothing); write `assume e;` before the statement that needs it",
+    );
+    rejects(
+        "x := __VERIFIER_assume(x > 0) + 1",
+        1,
+        6,
+        "`__VERIFIER_assume(…)` returns nothing: it is a statement, as in C; write it on its own before the statement that needs it",
+    );
+    rejects(
+        "__VERIFIER_assert(x > 0, 1)",
+        1,
+        1,
+        "`__VERIFIER_assert` takes one condition",
+    );
+    rejects("reach_error(1)", 1, 1, "`reach_error` takes no arguments");
+    let error = parse_program("var a: int[];\na := [1, true]").unwrap_err();
+    assert_eq!((error.line, error.column), (2, 10), "{}", error.message);
+}
+
+#[test]
+fn a_global_read_only_inside_sugar_of_the_main_statement_still_renames_a_parameter() {
+    // `x` is read only in a `for` body: the parameter must still give way.
+    desugars_to(
+        "proc p(x: int) { g := x }\nfor i in 0..n { y := x };\np(1)",
+        "var g: int;\nvar i: int;\nvar i_end: int;\nvar n: int;\nvar x: int;\nvar y: int;\nproc p(x2: int) {\n    g := x2\n}\ni := 0;\ni_end := n;\nwhile i < i_end {\n    y := x;\n    i := i + 1\n};\np(1)\n",
+    );
+}
+
+#[test]
+fn a_labelled_break_sets_the_outer_loops_flag_which_the_inner_loop_tests() {
+    desugars_to(
+        "outer: while i < 3 { while j < 3 { if j = i { break outer }; if j > 5 { continue outer }; j := j + 1 }; i := i + 1 }",
+        "var broke: bool;\nvar continued: bool;\nvar i: int;\nvar j: int;\nbroke := false;\nwhile !broke && i < 3 {\n    continued := false;\n    while !broke && !continued && j < 3 {\n        if j = i {\n            broke := true\n        } else {\n            if j > 5 {\n                continued := true\n            } else {\n                j := j + 1\n            }\n        }\n    };\n    if !broke && !continued {\n        i := i + 1\n    }\n}\n",
+    );
+    // A `for` takes a label too; `continue rows` still steps `r`.
+    desugars_to(
+        "rows: for r in 0..3 { for c in 0..3 { if c > r { continue rows }; s := s + c } }",
+        "var c: int;\nvar continued: bool;\nvar r: int;\nvar s: int;\nr := 0;\nwhile r < 3 {\n    continued := false;\n    c := 0;\n    while !continued && c < 3 {\n        if c > r {\n            continued := true\n        } else {\n            s := s + c\n        };\n        if !continued {\n            c := c + 1\n        }\n    };\n    r := r + 1\n}\n",
+    );
+    rejects(
+        "while i < 3 { break outer }",
+        1,
+        21,
+        "`break` to `outer`, but no loop around it is labelled `outer` (write `outer: while …` or `outer: for …`)",
+    );
+}

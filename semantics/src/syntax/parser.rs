@@ -422,10 +422,11 @@ impl<'a> Parser<'a, '_> {
         Ok(statements)
     }
 
-    /// `L: while`: an identifier, a colon and `while` (a label names its loop).
+    /// `L: while` or `L: for`: an identifier, a colon and a loop (a label
+    /// names its loop).
     fn labels_a_loop(&self) -> bool {
         let tok = |k: usize| self.tokens.get(self.pos + k).map(|token| token.tok);
-        tok(1) == Some(Tok::Colon) && tok(2) == Some(Tok::While)
+        tok(1) == Some(Tok::Colon) && matches!(tok(2), Some(Tok::While | Tok::For))
     }
 
     /// `while b { S }`, the label before it already read.
@@ -462,7 +463,11 @@ impl<'a> Parser<'a, '_> {
             Tok::Ident(_) if self.labels_a_loop() => {
                 let label = self.ident("a label")?;
                 self.bump();
-                self.loop_with(Some(label))?
+                if self.peek() == Tok::For {
+                    self.for_loop(Some(label))?
+                } else {
+                    self.loop_with(Some(label))?
+                }
             }
             Tok::Assert => {
                 self.bump();
@@ -482,13 +487,13 @@ impl<'a> Parser<'a, '_> {
             }
             Tok::Break => {
                 self.bump();
-                StmtKind::Sugar(Sugar::Break)
+                StmtKind::Sugar(Sugar::Break(self.jump_label()?))
             }
             Tok::Continue => {
                 self.bump();
-                StmtKind::Sugar(Sugar::Continue)
+                StmtKind::Sugar(Sugar::Continue(self.jump_label()?))
             }
-            Tok::For => self.for_loop()?,
+            Tok::For => self.for_loop(None)?,
             Tok::Var => self.local()?,
             // `nil.f := e` is a heap variable too (SPEC §1: `h` is `x` or `e.f`).
             Tok::Ident(_) | Tok::This | Tok::LParen | Tok::Nil => self.assignment_or_call()?,
@@ -500,8 +505,16 @@ impl<'a> Parser<'a, '_> {
         })
     }
 
-    /// `for i in low..high { S }`.
-    fn for_loop(&mut self) -> Result<StmtKind, Diagnostic> {
+    /// The label `L` of `break L` or `continue L`, if one follows.
+    fn jump_label(&mut self) -> Result<Option<Ident>, Diagnostic> {
+        match self.peek() {
+            Tok::Ident(_) => self.ident("a loop label").map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// `for i in low..high { S }`, after its label if it has one.
+    fn for_loop(&mut self, label: Option<Ident>) -> Result<StmtKind, Diagnostic> {
         self.bump();
         let var = self.ident("the loop variable after `for`")?;
         if !self.at_word("in") {
@@ -513,6 +526,7 @@ impl<'a> Parser<'a, '_> {
         let high = self.expr()?;
         let (body, _) = self.block()?;
         Ok(StmtKind::Sugar(Sugar::For {
+            label,
             var,
             low,
             high,
@@ -589,6 +603,9 @@ impl<'a> Parser<'a, '_> {
             let class = self.ident("a class name after `new`")?;
             return Ok(StmtKind::New(target, class));
         }
+        if self.peek() == Tok::LBracket {
+            return self.array_literal(target);
+        }
         let value = self.expr()?;
         match value.kind {
             ExprKind::MethodCall(receiver, method, args) => {
@@ -602,6 +619,28 @@ impl<'a> Parser<'a, '_> {
             }
             _ => Ok(StmtKind::Assign(target, value)),
         }
+    }
+
+    /// `a := [e₀, …]`, after the `:=`: only an array variable takes a literal.
+    fn array_literal(&mut self, target: Target) -> Result<StmtKind, Diagnostic> {
+        let open = self.bump().span;
+        let Target::Var(array) = target else {
+            return Err(self.error(
+                open,
+                "an array literal `[…]` is assigned to an array variable, as `a := [1, 2, 3]`",
+            ));
+        };
+        let mut elements = Vec::new();
+        if !self.eat(Tok::RBracket) {
+            loop {
+                elements.push(self.expr()?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.require(Tok::RBracket, " or `,` in the array literal")?;
+        }
+        Ok(StmtKind::Sugar(Sugar::ArrayLiteral { array, elements }))
     }
 
     /// Checks that `target` is a heap variable `x` or `e.f`, else the span to blame.
@@ -806,6 +845,18 @@ impl<'a> Parser<'a, '_> {
                     " to end the conditional expression `if b then e1 else e2 fi`",
                 )?;
                 ExprKind::Ite(Box::new(condition), Box::new(then), Box::new(otherwise))
+            }
+            Tok::LBracket => {
+                return Err(self.error(
+                    span,
+                    "an array literal `[…]` stands only on the right of `a := […]`; assign it to an array variable first",
+                ))
+            }
+            Tok::Assert | Tok::Assume => {
+                return Err(self.error(
+                    span,
+                    "`assert` and `assume` are statements, not values (C's `__VERIFIER_assume(e)` returns nothing); write `assume e;` before the statement that needs it",
+                ))
             }
             _ => return Err(self.unexpected("an expression")),
         };

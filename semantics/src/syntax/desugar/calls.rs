@@ -111,6 +111,9 @@ impl Desugarer<'_> {
         if let Some(drawn) = self.nondet(f, args, e, before)? {
             return Ok(drawn);
         }
+        if let Some(error) = self.verifier_value(f) {
+            return Err(error);
+        }
         let Some(function) = self.functions.get(&f.name).cloned() else {
             let message = if self.procedures.contains(&f.name) {
                 format!(

@@ -75,6 +75,9 @@ fn assigned(stmts: &[Stmt], names: &mut HashSet<String>) {
             StmtKind::Sugar(Sugar::Local { name, .. }) => {
                 names.insert(name.name.clone());
             }
+            StmtKind::Sugar(Sugar::ArrayLiteral { array, .. }) => {
+                names.insert(array.name.clone());
+            }
             _ => {}
         }
     }
@@ -117,7 +120,17 @@ fn reads(stmts: &[Stmt], read: &mut HashSet<String>) {
                 shallow.extend(invariants);
                 reads(body, read);
             }
-            StmtKind::Skip | StmtKind::Sugar(_) => {}
+            StmtKind::Sugar(Sugar::For {
+                low, high, body, ..
+            }) => {
+                shallow.push(low);
+                shallow.push(high);
+                reads(body, read);
+            }
+            StmtKind::Sugar(Sugar::Local { value, .. }) => shallow.extend(value),
+            StmtKind::Sugar(Sugar::ArrayLiteral { elements, .. }) => shallow.extend(elements),
+            StmtKind::Skip
+            | StmtKind::Sugar(Sugar::Break(_) | Sugar::Continue(_) | Sugar::Exit) => {}
         }
         for e in shallow {
             vars(e, read);
@@ -137,7 +150,8 @@ fn target_reads<'s>(target: &'s Target, shallow: &mut Vec<&'s Expr>, read: &mut 
     }
 }
 
-fn vars(e: &Expr, read: &mut HashSet<String>) {
+/// The variables `e` reads.
+pub(super) fn vars(e: &Expr, read: &mut HashSet<String>) {
     match &e.kind {
         ExprKind::Var(x) => {
             read.insert(x.clone());

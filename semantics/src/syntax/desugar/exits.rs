@@ -7,7 +7,7 @@
 //! becomes `if n < 2 { r := n } else { r := e }`. Flags nothing reads are
 //! dropped at the end ([`super::cleanup`]).
 
-use super::super::ast::{Stmt, StmtKind, Sugar, Target};
+use super::super::ast::{Ident, Stmt, StmtKind, Sugar, Target};
 use super::super::diagnostic::{Diagnostic, Span};
 use super::build;
 use super::frame::Owner;
@@ -42,7 +42,8 @@ impl Out {
 /// Whether every run of `block` ends in `break`, `continue` or `return`.
 fn always_leaves(block: &[Stmt]) -> bool {
     block.iter().any(|s| match &s.kind {
-        StmtKind::Sugar(Sugar::Break | Sugar::Continue | Sugar::Exit) | StmtKind::Return(_) => true,
+        StmtKind::Sugar(Sugar::Break(_) | Sugar::Continue(_) | Sugar::Exit)
+        | StmtKind::Return(_) => true,
         StmtKind::If(_, then, otherwise) => always_leaves(then) && always_leaves(otherwise),
         _ => false,
     })
@@ -141,7 +142,10 @@ impl Desugarer<'_> {
                 args: self.exprs(args, &mut before)?,
             },
             StmtKind::Call(procedure, args) => {
-                StmtKind::Call(procedure.clone(), self.exprs(args, &mut before)?)
+                match self.verifier_statement(procedure, args, span, &mut before)? {
+                    Some(statement) => statement,
+                    None => StmtKind::Call(procedure.clone(), self.exprs(args, &mut before)?),
+                }
             }
             StmtKind::Assert(e) => StmtKind::Assert(self.expr(e, &mut before)?),
             StmtKind::Assume(e) => StmtKind::Assume(self.expr(e, &mut before)?),
@@ -175,16 +179,20 @@ impl Desugarer<'_> {
             } => return self.while_loop(span, condition, invariants, body, label),
             StmtKind::Return(value) => return self.return_value(value, span),
             StmtKind::Sugar(Sugar::Exit) => return self.exit(span),
-            StmtKind::Sugar(Sugar::Break) => return self.jump(true, span),
-            StmtKind::Sugar(Sugar::Continue) => return self.jump(false, span),
+            StmtKind::Sugar(Sugar::Break(label)) => return self.jump(true, label, span),
+            StmtKind::Sugar(Sugar::Continue(label)) => return self.jump(false, label, span),
             StmtKind::Sugar(Sugar::For {
+                label,
                 var,
                 low,
                 high,
                 body,
-            }) => return self.for_loop(span, var, low, high, body),
+            }) => return self.for_loop(span, label, var, (low, high), body),
             StmtKind::Sugar(Sugar::Local { name, ty, value }) => {
                 return self.local(name, ty, value.as_ref(), span).map(Out::plain)
+            }
+            StmtKind::Sugar(Sugar::ArrayLiteral { array, elements }) => {
+                return self.array_literal(array, elements, span).map(Out::plain)
             }
         };
         before.push(build::stmt(kind, span));
@@ -252,14 +260,29 @@ impl Desugarer<'_> {
         }
     }
 
-    /// `break` (or `continue`): the innermost loop's flag.
-    fn jump(&mut self, leave: bool, span: &Span) -> Result<Out, Diagnostic> {
+    /// `break` (or `continue`): the flag of the innermost loop, or of the
+    /// loop labelled `L` for `break L`; the loops in between test it with
+    /// their condition, as any flag their body may leave set.
+    fn jump(&mut self, leave: bool, label: &Option<Ident>, span: &Span) -> Result<Out, Diagnostic> {
         let construct = if leave { "`break`" } else { "`continue`" };
         if self.loops.is_empty() {
             return Err(self.error_at(span, &format!("{construct} outside a loop")));
         }
+        let target = match label {
+            None => self.loops.len() - 1,
+            Some(label) => self
+                .loops
+                .iter()
+                .rposition(|l| l.label.as_deref() == Some(label.name.as_str()))
+                .ok_or_else(|| {
+                    self.error_at(
+                        &label.span,
+                        &format!("{construct} to `{0}`, but no loop around it is labelled `{0}` (write `{0}: while …` or `{0}: for …`)", label.name),
+                    )
+                })?,
+        };
         let purpose = if leave { "broke" } else { "continued" };
-        let existing = self.loops.last().and_then(|l| {
+        let existing = self.loops.get(target).and_then(|l| {
             if leave {
                 l.broke.clone()
             } else {
@@ -270,7 +293,7 @@ impl Desugarer<'_> {
             Some(flag) => flag,
             None => {
                 let flag = self.frame.flag(&mut self.names, purpose, span);
-                if let Some(flags) = self.loops.last_mut() {
+                if let Some(flags) = self.loops.get_mut(target) {
                     *(if leave {
                         &mut flags.broke
                     } else {

@@ -22,6 +22,8 @@ use crate::term::BinOp;
 /// The flags of one loop, made when a `break` or `continue` needs them.
 #[derive(Default)]
 pub(super) struct LoopFlags {
+    /// The loop's label, which `break L` and `continue L` name.
+    pub label: Option<String>,
     pub broke: Option<String>,
     pub continued: Option<String>,
 }
@@ -70,9 +72,9 @@ impl Desugarer<'_> {
     pub(super) fn for_loop(
         &mut self,
         span: &Span,
+        label: &Option<Ident>,
         var: &Ident,
-        low: &Expr,
-        high: &Expr,
+        (low, high): (&Expr, &Expr),
         body: &[Stmt],
     ) -> Result<Out, Diagnostic> {
         let mut init = Vec::new();
@@ -99,7 +101,7 @@ impl Desugarer<'_> {
         let next = build::binary(BinOp::Add, build::var(&i, span), build::int(1, span), span);
         let out = self.looped(Loop {
             span,
-            label: None,
+            label: label.clone(),
             invariants: Vec::new(),
             condition: build::binary(BinOp::Lt, build::var(&i, &var.span), end, &var.span),
             init,
@@ -112,7 +114,10 @@ impl Desugarer<'_> {
     }
 
     fn looped(&mut self, l: Loop) -> Result<Out, Diagnostic> {
-        self.loops.push(LoopFlags::default());
+        self.loops.push(LoopFlags {
+            label: l.label.as_ref().map(|label| label.name.clone()),
+            ..LoopFlags::default()
+        });
         let body = self.block(l.body);
         let flags = self.loops.pop().unwrap_or_default();
         let body = body?;

@@ -1,7 +1,8 @@
 //! The surface language (issue 34) compiled into the paper's core before
 //! anything checks the program: functions with results ([`calls`]), locals
 //! ([`locals`]), `break`, `continue` and `return` ([`exits`]), `for` and
-//! `while true` ([`loops`]), and `nondet()` ([`nondet`]). The result is a
+//! `while true` ([`loops`]), `nondet()` ([`nondet`]), array literals
+//! ([`literals`]) and C's `__VERIFIER_…` names ([`verifier`]). The result is a
 //! program of the core syntax with the spans of the user's source, so the
 //! checker's messages, loop sites and traces point at what was written,
 //! and every semantics, theorem and command runs on it unchanged.
@@ -16,14 +17,17 @@ mod calls;
 mod cleanup;
 mod exits;
 mod frame;
+mod literals;
 mod locals;
 mod loops;
 mod names;
 mod nondet;
+mod verifier;
 
 use super::ast::{Class, Decl, Expr, Param, Procedure, Program, Type, TypeKind};
 use super::diagnostic::{Diagnostic, LineIndex, Span};
 use frame::{Frame, Local, Owner};
+use literals::Length;
 use loops::LoopFlags;
 use names::Names;
 use nondet::Sequence;
@@ -40,6 +44,7 @@ pub fn desugar(program: Program, source: &str, lines: &LineIndex) -> Result<Prog
         params: HashSet::new(),
         main_names: HashSet::new(),
         sequences: Vec::new(),
+        lengths: HashMap::new(),
         frame: Frame::new(Owner::Main),
         loops: Vec::new(),
     };
@@ -69,6 +74,8 @@ struct Desugarer<'l> {
     /// §3 wants them distinct).
     main_names: HashSet<String>,
     sequences: Vec<Sequence>,
+    /// The length the first array literal gave each array ([`literals`]).
+    lengths: HashMap<String, Length>,
     frame: Frame,
     /// The loops around the statement being desugared, innermost last.
     loops: Vec<LoopFlags>,

@@ -1,4 +1,5 @@
-//! `nondet()` and `nondet_bool()`: a fresh unknown value at every
+//! `nondet()` and `nondet_bool()` (C's `__VERIFIER_nondet_int()` and
+//! `__VERIFIER_nondet_bool()`, [`super::verifier`]): a fresh unknown value at every
 //! evaluation, as C's `__VERIFIER_nondet_int()`. They read an input
 //! sequence through a counter: the `k`-th value drawn is `nondet_ints[k]`
 //! (`nondet_bools[k]`), and the counter starts at 0 in the main statement.
@@ -7,7 +8,7 @@
 //! Arrays are total (§2.1): a value past `len(nondet_ints)` is still an
 //! input, so `--checked-arrays` does not apply to these reads.
 
-use super::super::ast::{Expr, ExprKind, Ident, Stmt, TypeKind};
+use super::super::ast::{Expr, ExprKind, Ident, Stmt, StmtKind, TypeKind};
 use super::super::diagnostic::Diagnostic;
 use super::build;
 use super::Desugarer;
@@ -22,7 +23,8 @@ pub(super) struct Sequence {
 }
 
 impl Desugarer<'_> {
-    /// `nondet()` or `nondet_bool()` at `e`, or `None` for any other call.
+    /// `nondet()`, `nondet_uint()` (a value `>= 0`) or `nondet_bool()` at
+    /// `e`, or `None` for any other call.
     pub(super) fn nondet(
         &mut self,
         f: &Ident,
@@ -30,9 +32,10 @@ impl Desugarer<'_> {
         e: &Expr,
         before: &mut Vec<Stmt>,
     ) -> Result<Option<Expr>, Diagnostic> {
-        let element = match f.name.as_str() {
+        let name = super::verifier::nondet_name(&f.name);
+        let element = match name {
             _ if self.functions.contains_key(&f.name) => return Ok(None),
-            "nondet" => TypeKind::Int,
+            "nondet" | "nondet_uint" => TypeKind::Int,
             "nondet_bool" => TypeKind::Bool,
             _ => return Ok(None),
         };
@@ -41,12 +44,9 @@ impl Desugarer<'_> {
         }
         let sequence = self.drawn_sequence(element.clone());
         let span = &e.span;
-        let temp = self.frame.temp(
-            &mut self.names,
-            &format!("{}_value", f.name),
-            &element,
-            span,
-        );
+        let temp = self
+            .frame
+            .temp(&mut self.names, &format!("{name}_value"), &element, span);
         let index = Box::new(build::var(&sequence.count, span));
         let drawn = Expr::new(
             ExprKind::Index(Box::new(build::var(&sequence.values, span)), index),
@@ -60,6 +60,16 @@ impl Desugarer<'_> {
             span,
         );
         before.push(build::assign(&sequence.count, next, span));
+        if name == "nondet_uint" {
+            // The integers are mathematical: unsigned is `>= 0`, unbounded.
+            let natural = build::binary(
+                BinOp::Ge,
+                build::var(&temp, span),
+                build::int(0, span),
+                span,
+            );
+            before.push(build::stmt(StmtKind::Assume(natural), span));
+        }
         Ok(Some(build::var(&temp, span)))
     }
 
