@@ -4,6 +4,7 @@
 
 use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
+use crate::explore::share::{self, Shard};
 use crate::explore::{explore_into, ExploreOptions, Observer, TreeRecorder};
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::smtlib::SmtlibFiles;
@@ -54,6 +55,10 @@ pub struct ExploreArgs {
     /// Also write one self-contained SMT-LIB script per path, DIR/path-N.smt2.
     #[arg(long, value_name = "DIR")]
     pub smtlib: Option<PathBuf>,
+    /// Explore shard I of N (from 0) of the tree, as JSON for `symex merge`
+    /// (docs/shards.md).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
 }
 
 /// How `explore` shows the tree.
@@ -72,7 +77,23 @@ pub struct ViewArgs {
 }
 
 pub fn command(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    explore_view(&args.common, &args.view, None, args.smtlib.as_deref(), out)
+    if args.shard.is_some() && args.view.format != Format::Json {
+        return Err(CliError::new(
+            "--shard writes the JSON `symex merge` reads: add --format json",
+        ));
+    }
+    let sharing = Sharing {
+        shard: args.shard,
+        smtlib: args.smtlib.as_deref(),
+    };
+    explore_view(&args.common, &args.view, None, sharing, out)
+}
+
+/// What only `explore` itself does besides showing the tree.
+#[derive(Default)]
+struct Sharing<'a> {
+    shard: Option<Shard>,
+    smtlib: Option<&'a Path>,
 }
 
 /// The tree as `view` asks, with the program called `shown_as` where a
@@ -83,18 +104,25 @@ pub fn view(
     shown_as: Option<&str>,
     out: &mut dyn Write,
 ) -> Result<Exit, CliError> {
-    explore_view(common, view, shown_as, None, out)
+    explore_view(common, view, shown_as, Sharing::default(), out)
 }
 
-/// [`view`], writing each path's SMT-LIB script to `smtlib` when given.
+/// [`view`], writing each path's SMT-LIB script to `smtlib` when given,
+/// exploring only a shard's share of the tree when given one.
 fn explore_view(
     common: &Common,
     view: &ViewArgs,
     shown_as: Option<&str>,
-    smtlib: Option<&Path>,
+    Sharing { shard, smtlib }: Sharing<'_>,
     out: &mut dyn Write,
 ) -> Result<Exit, CliError> {
     let mut session = common.session("explore")?;
+    session.explore.shard = shard;
+    if shard.is_some() {
+        if let Some(conflict) = share::conflict(&session.explore) {
+            return Err(CliError::new(conflict));
+        }
+    }
     session.explore.record_configurations = view.format == Format::Dot;
     let program = session.loaded.program.clone();
     let mut header = session.header();

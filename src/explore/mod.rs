@@ -15,6 +15,7 @@ mod readable;
 mod repair;
 mod replay;
 pub mod run;
+pub mod share;
 mod strategy;
 mod summary;
 #[cfg(test)]

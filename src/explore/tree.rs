@@ -332,6 +332,9 @@ pub struct Stats {
     /// Configurations joined (`--merge`).
     #[serde(skip_serializing_if = "is_zero")]
     pub merges: usize,
+    /// What a shard tells the merge (`--shard`; written beside the stats).
+    #[serde(skip)]
+    pub shard: Option<super::share::Ledger>,
     /// Where the time went (for `symex bench`; not part of the JSON contract).
     #[serde(skip)]
     pub timings: Timings,
