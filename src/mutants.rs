@@ -2,9 +2,10 @@
 //! change, for the tests that show a property catches it
 //! (`proofs-tests/shortcut_mutants.rs`): the explorer's intervals and
 //! solver chain, constraint independence, the simplifier's gcd rounding,
-//! the §4 agreement and the input generator. Compiled in with the `mutants`
-//! feature only, switched on for the current thread by [`set`]; without the
-//! feature [`active`] is the constant `false`. (The Z3 encoding has its own,
+//! the §4 agreement, the input generator and the split into shards.
+//! Compiled in with the `mutants` feature only, switched on for the
+//! current thread by [`set`]; without the feature [`active`] is the
+//! constant `false`. (The Z3 encoding has its own,
 //! [`crate::solver::Mutant`].)
 
 /// A broken shortcut or checker.
@@ -26,6 +27,8 @@ pub enum Mutant {
     AgreementIgnoresHeap,
     /// The input generator never makes a reference `nil` when its class has objects.
     GeneratorNeverNil,
+    /// A shard leaves the first prefix it owns unexplored (`--shard`).
+    ShardSkipsItsFirstPrefix,
 }
 
 symex_semantics::mutant_switch!(Mutant);

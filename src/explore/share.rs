@@ -24,6 +24,7 @@ use super::merge::Merge;
 use super::node::PathNode;
 use super::observer::{Finished, Observer};
 use super::strategy::Strategy;
+use crate::mutants::{self, Mutant};
 use super::tree::{NodeId, Stats, Unexplored};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -121,7 +122,9 @@ impl Sharing {
             self.region = Region::Top;
         } else if depth == split {
             let prefix = self.ledger.prefixes;
-            let owned = prefix % self.shard.count == self.shard.index;
+            let owned = prefix % self.shard.count == self.shard.index
+                && !(mutants::active(Mutant::ShardSkipsItsFirstPrefix)
+                    && prefix == self.shard.index);
             self.ledger.prefixes += 1;
             self.ledger.reached_at.push(next_id);
             if owned {
