@@ -10,6 +10,10 @@
 //! by the evaluator before it is reported). Solver calls and time are not
 //! compared either: every shard repeats the top of the tree.
 //! It must catch a shard that leaves the first prefix it owns unexplored.
+//!
+//! The same holds of workers on threads (`explore --jobs N`, N from 2 to
+//! 4), each parsing the program and exploring its shard with its own
+//! terms and Z3 context: their reports merged equal the one-worker report.
 
 use crate::distribution::{self, Required};
 use crate::generators::BasicProgram;
@@ -17,7 +21,9 @@ use crate::mutated::with_mutant;
 use crate::{build, catches_on, holds_on, Real, TIMEOUT_MS};
 use quickcheck::TestResult;
 use serde_json::Value;
+use std::rc::Rc;
 use symex::explore::share::Shard;
+use symex::explore::workers::on_workers;
 use symex::explore::{explore_into, Bounds, ExploreOptions};
 use symex::mutants::Mutant;
 use symex::report::json::JsonReport;
@@ -25,6 +31,7 @@ use symex::report::shards::{merge, ShardReport};
 use symex::report::Header;
 use symex::theorems::{Basic, Simulation};
 use symex_semantics::program::Language;
+use symex_semantics::syntax::parse_program;
 
 /// A tenth of the usual number of cases: each explores its tree 2 to 6 times.
 fn tenth() -> u64 {
@@ -100,13 +107,33 @@ fn merges_into_the_whole(program: BasicProgram, count: u8) -> TestResult {
         Err(error) => return TestResult::error(error),
     };
     let (whole, merged) = (comparable(whole), comparable(merged));
-    if whole == merged {
-        TestResult::passed()
-    } else {
-        TestResult::error(format!(
-            "{count} shards merged:\n{merged:#}\nthe whole exploration:\n{whole:#}"
-        ))
+    match difference(&merged, &whole) {
+        None => TestResult::passed(),
+        Some(difference) => TestResult::error(format!("{count} shards merged: {difference}")),
     }
+}
+
+/// Where `merged` first differs from `whole`: a path, or the rest.
+fn difference(merged: &Value, whole: &Value) -> Option<String> {
+    if merged == whole {
+        return None;
+    }
+    let paths = |report: &Value| report["paths"].as_array().cloned().unwrap_or_default();
+    let (ours, theirs) = (paths(merged), paths(whole));
+    for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+        if a != b {
+            return Some(format!("path {i}:\n{a:#}\nin the whole exploration:\n{b:#}"));
+        }
+    }
+    Some(format!(
+        "{} paths against {}; frontier {} against {}; stats {} against {}",
+        ours.len(),
+        theirs.len(),
+        merged["unexplored"],
+        whole["unexplored"],
+        merged["stats"],
+        whole["stats"]
+    ))
 }
 
 /// What the case exercised.
@@ -129,6 +156,57 @@ fn tally(shards: &[ShardReport], whole: &Value) {
     }
     if whole["stats"]["pruned"].as_u64() > Some(0) {
         distribution::record_case("infeasible branch pruned");
+    }
+}
+
+/// The reports of `jobs` workers on threads, each building its own
+/// program from `source`, merged; the mutant `broken` is switched on in
+/// every worker when it is on here.
+fn on_threads(source: &str, jobs: usize) -> Result<Value, String> {
+    let broken = symex::mutants::active(Mutant::ShardSkipsItsFirstPrefix);
+    let reports = on_workers(jobs, |shard| {
+        if broken {
+            symex::mutants::set(Some(Mutant::ShardSkipsItsFirstPrefix));
+        }
+        let program = parse_program(source).map_err(|d| format!("{d:?}"))?;
+        let simulation = Basic::real(Rc::new(program), crate::options(false))?;
+        Ok(ShardReport {
+            name: format!("worker {shard}"),
+            document: report(&simulation, Some(shard))?,
+        })
+    });
+    let reports = reports
+        .into_iter()
+        .map(|report| report.unwrap_or_else(|| Err("a worker did not finish".to_string())))
+        .collect::<Result<Vec<_>, String>>()?;
+    merge(&reports)
+}
+
+fn workers_agree(program: BasicProgram, jobs: u8) -> TestResult {
+    let simulation = match build::<Real>(&program, false) {
+        Ok(simulation) => simulation,
+        Err(error) => return error,
+    };
+    let jobs = usize::from(jobs % 3) + 2;
+    let one = match report(&simulation, None) {
+        Ok(one) => one,
+        Err(error) => return TestResult::error(error),
+    };
+    let merged = match on_threads(&program.0.to_string(), jobs) {
+        Ok(merged) => merged,
+        Err(error) => return TestResult::error(error),
+    };
+    let paths = one["paths"].as_array().map_or(0, Vec::len);
+    if paths >= jobs {
+        distribution::record_case("a path per worker");
+    }
+    if one["stats"]["pruned"].as_u64() > Some(0) {
+        distribution::record_case("infeasible branch pruned");
+    }
+    let (one, merged) = (comparable(one), comparable(merged));
+    match difference(&merged, &one) {
+        None => TestResult::passed(),
+        Some(difference) => TestResult::error(format!("{jobs} workers: {difference}")),
     }
 }
 
@@ -159,6 +237,32 @@ fn the_merge_property_catches_a_shard_that_skips_a_prefix() {
             tenth(),
             &required(),
             merges_into_the_whole as fn(BasicProgram, u8) -> TestResult,
+        )
+    });
+}
+
+fn required_of_workers() -> Required {
+    Required::frequent(&["a path per worker", "infeasible branch pruned"])
+}
+
+#[test]
+fn workers_on_threads_report_what_one_worker_does() {
+    holds_on(
+        "--jobs 2..4 against --jobs 1",
+        tenth(),
+        &required_of_workers(),
+        workers_agree as fn(BasicProgram, u8) -> TestResult,
+    );
+}
+
+#[test]
+fn the_workers_property_catches_a_worker_that_skips_a_prefix() {
+    with_mutant(Mutant::ShardSkipsItsFirstPrefix, || {
+        catches_on(
+            "workers, each skipping its first prefix, against one worker",
+            tenth(),
+            &required_of_workers(),
+            workers_agree as fn(BasicProgram, u8) -> TestResult,
         )
     });
 }

@@ -12,6 +12,7 @@ pub mod path;
 use crate::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use crate::commands::{parse_generated, CliError, Method};
 use crate::explore::share::Shard;
+use crate::explore::workers::on_workers;
 use crate::explore::{
     explore_into, Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats,
     Unexplored,
@@ -218,25 +219,12 @@ fn run_on(
         ));
     }
     let start = Instant::now();
-    let runs = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs)
-            .map(|index| {
-                let shard = Some(Shard { index, count: jobs });
-                std::thread::Builder::new()
-                    .stack_size(crate::commands::STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        run_once(family, n, method, (output, merge), shard)
-                    })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| match worker.map(|handle| handle.join()) {
-                Ok(Ok(run)) => run,
-                _ => Err(CliError::new("internal error: a bench worker did not finish")),
-            })
-            .collect::<Result<Vec<Run>, CliError>>()
-    })?;
+    let runs = on_workers(jobs, |shard| {
+        run_once(family, n, method, (output, merge), Some(shard))
+    })
+    .into_iter()
+    .map(|run| run.unwrap_or_else(|| Err(CliError::new("internal error: a bench worker did not finish"))))
+    .collect::<Result<Vec<Run>, CliError>>()?;
     let mut runs = runs.into_iter();
     let Some(mut all) = runs.next() else {
         return Err(CliError::new("internal error: no bench worker ran"));

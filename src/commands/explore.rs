@@ -5,6 +5,8 @@
 use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
 use crate::explore::share::{self, Shard};
+use crate::explore::workers;
+use crate::report::shards::{merge, write_json, ShardReport};
 use crate::explore::{explore_into, ExploreOptions, Observer, TreeRecorder};
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::smtlib::SmtlibFiles;
@@ -59,6 +61,10 @@ pub struct ExploreArgs {
     /// (docs/shards.md).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
+    /// Explore on N workers, one shard of the tree each, and merge their
+    /// reports (JSON only; docs/shards.md).
+    #[arg(long, value_name = "N", default_value_t = 1, conflicts_with = "shard")]
+    pub jobs: usize,
 }
 
 /// How `explore` shows the tree.
@@ -82,11 +88,57 @@ pub fn command(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError
             "--shard writes the JSON `symex merge` reads: add --format json",
         ));
     }
+    if args.jobs > 1 {
+        return on_workers(args, out);
+    }
     let sharing = Sharing {
         shard: args.shard,
         smtlib: args.smtlib.as_deref(),
     };
     explore_view(&args.common, &args.view, None, sharing, out)
+}
+
+/// `explore --jobs N`: each worker explores its shard into a JSON report
+/// of its own, and the reports are merged into the one-process report.
+fn on_workers(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    if args.view.format != Format::Json || args.smtlib.is_some() {
+        return Err(CliError::new(
+            "--jobs merges the workers' JSON reports: add --format json (and drop --smtlib), or use --jobs 1",
+        ));
+    }
+    let reports = workers::on_workers(args.jobs, |shard| shard_report(&args.common, shard))
+        .into_iter()
+        .map(|report| {
+            report.unwrap_or_else(|| Err(CliError::new("internal error: a worker did not finish")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = merge(&reports).map_err(CliError::new)?;
+    write_json(&merged, out)?;
+    Ok(Exit::Done)
+}
+
+/// The JSON report of one shard, explored by the calling thread from the
+/// program it loads itself.
+fn shard_report(common: &Common, shard: Shard) -> Result<ShardReport, CliError> {
+    let mut session = common.session("explore")?;
+    session.explore.shard = Some(shard);
+    if let Some(conflict) = share::conflict(&session.explore) {
+        return Err(CliError::new(conflict.replace("--shard", "--jobs")));
+    }
+    let program = session.loaded.program.clone();
+    let mut json = Vec::new();
+    let visitor = ExploreInto {
+        inputs: &program.globals,
+        options: &session.explore,
+        observer: &mut JsonReport::new(&mut json, session.header()),
+    };
+    with_semantics(program.clone(), session.choice, session.semantics, visitor)??;
+    let document = serde_json::from_slice(&json)
+        .map_err(|e| CliError::new(format!("internal error: a worker's report: {e}")))?;
+    Ok(ShardReport {
+        name: format!("worker {shard}"),
+        document,
+    })
 }
 
 /// What only `explore` itself does besides showing the tree.

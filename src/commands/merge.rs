@@ -3,7 +3,7 @@
 //! one-process exploration gives ([`crate::report::shards`]).
 
 use super::{CliError, Exit};
-use crate::report::shards::{merge, ShardReport};
+use crate::report::shards::{merge, write_json, ShardReport};
 use clap::Args;
 use std::io::Write;
 
@@ -14,16 +14,14 @@ pub struct MergeArgs {
     pub files: Vec<String>,
 }
 
-pub fn command(args: &MergeArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+pub fn command(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let reports = args
         .files
         .iter()
         .map(|name| read(name))
         .collect::<Result<Vec<_>, _>>()?;
     let merged = merge(&reports).map_err(CliError::new)?;
-    let text = serde_json::to_string_pretty(&merged)
-        .map_err(|e| CliError::new(format!("merge: {e}")))?;
-    writeln!(out, "{text}")?;
+    write_json(&merged, out)?;
     Ok(Exit::Done)
 }
 

@@ -22,6 +22,7 @@ mod summary;
 mod tests;
 mod trace;
 pub mod tree;
+pub mod workers;
 
 pub(crate) use bounds::{calls_within, Unfoldings};
 pub use bounds::{Bounds, LoopContext, LoopEntry, LoopExit};

@@ -13,6 +13,7 @@
 
 use crate::explore::share::{Ledger, Place, Shard};
 use serde_json::{Map, Value};
+use std::io::{self, Write};
 
 /// One shard's report, named as the user gave it (for messages).
 pub struct ShardReport {
@@ -207,4 +208,10 @@ fn added_stats(reports: &[ShardReport]) -> Result<Value, String> {
         }
     }
     Ok(Value::Object(merged))
+}
+
+/// Writes a merged report as `explore --format json` writes its report.
+pub fn write_json(report: &Value, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, report)?;
+    writeln!(out)
 }
