@@ -63,7 +63,8 @@ fn size() -> usize {
 }
 
 /// Four shards of the bench family `branches`, each its own process, all
-/// at once, merged: the unsharded report byte for byte but `time_ms`.
+/// at once, merged: the unsharded report byte for byte but `time_ms`; and
+/// so is the report of three workers (`--jobs 3`).
 #[test]
 fn four_shards_of_branches_merge_into_the_whole_report() {
     let n = size();
@@ -100,6 +101,17 @@ fn four_shards_of_branches_merge_into_the_whole_report() {
     assert!(
         untimed(&merged.stdout) == untimed(&whole),
         "the merged report differs from the whole one"
+    );
+    let workers = symex()
+        .arg("explore")
+        .arg(&program)
+        .args(["--format", "json", "--jobs", "3"])
+        .output()
+        .unwrap();
+    assert!(workers.status.success(), "{}", text(&workers.stderr));
+    assert!(
+        untimed(&workers.stdout) == untimed(&whole),
+        "the report of 3 workers differs from the one of one"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
