@@ -122,7 +122,9 @@ fn difference(merged: &Value, whole: &Value) -> Option<String> {
     let (ours, theirs) = (paths(merged), paths(whole));
     for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
         if a != b {
-            return Some(format!("path {i}:\n{a:#}\nin the whole exploration:\n{b:#}"));
+            return Some(format!(
+                "path {i}:\n{a:#}\nin the whole exploration:\n{b:#}"
+            ));
         }
     }
     Some(format!(

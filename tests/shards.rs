@@ -73,7 +73,9 @@ fn four_shards_of_branches_merge_into_the_whole_report() {
     std::fs::write(&program, Family::Branches.source(n).unwrap()).unwrap();
     let whole = dir.join("whole.json");
     let mut children = vec![explore(&program, &[], &whole)];
-    let shards: Vec<PathBuf> = (0..4).map(|i| dir.join(format!("shard-{i}.json"))).collect();
+    let shards: Vec<PathBuf> = (0..4)
+        .map(|i| dir.join(format!("shard-{i}.json")))
+        .collect();
     for (i, shard) in shards.iter().enumerate() {
         children.push(explore(&program, &["--shard", &format!("{i}/4")], shard));
     }
@@ -130,14 +132,22 @@ fn paths_above_the_split_and_pruned_branches_keep_their_places() {
            assert c < 6 }",
     )
     .unwrap();
-    let whole = finished(explore(&program, &["--unfold", "3"], &dir.join("whole.json")));
+    let whole = finished(explore(
+        &program,
+        &["--unfold", "3"],
+        &dir.join("whole.json"),
+    ));
     drop(whole);
     for count in [2, 3, 5] {
         let shards: Vec<PathBuf> = (0..count)
             .map(|i| {
                 let shard = dir.join(format!("shard-{i}-of-{count}.json"));
                 let spec = format!("{i}/{count}");
-                finished(explore(&program, &["--unfold", "3", "--shard", &spec], &shard));
+                finished(explore(
+                    &program,
+                    &["--unfold", "3", "--shard", &spec],
+                    &shard,
+                ));
                 shard
             })
             .collect();
@@ -158,8 +168,18 @@ fn paths_above_the_split_and_pruned_branches_keep_their_places() {
                 assert_eq!(a[key], b[key], "{count} shards: {key} of path {}", a["id"]);
             }
         }
-        for key in ["paths", "terminated", "errors", "bounded", "unknown", "pruned"] {
-            assert_eq!(whole["stats"][key], merged["stats"][key], "{count} shards: {key}");
+        for key in [
+            "paths",
+            "terminated",
+            "errors",
+            "bounded",
+            "unknown",
+            "pruned",
+        ] {
+            assert_eq!(
+                whole["stats"][key], merged["stats"][key],
+                "{count} shards: {key}"
+            );
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -206,7 +226,11 @@ fn bad_shard_sets_and_unsplittable_options_are_refused() {
         }
         let output = command.output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
-        assert!(text(&output.stderr).contains(expected), "{args:?}: {}", text(&output.stderr));
+        assert!(
+            text(&output.stderr).contains(expected),
+            "{args:?}: {}",
+            text(&output.stderr)
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -223,7 +223,13 @@ fn run_on(
         run_once(family, n, method, (output, merge), Some(shard))
     })
     .into_iter()
-    .map(|run| run.unwrap_or_else(|| Err(CliError::new("internal error: a bench worker did not finish"))))
+    .map(|run| {
+        run.unwrap_or_else(|| {
+            Err(CliError::new(
+                "internal error: a bench worker did not finish",
+            ))
+        })
+    })
     .collect::<Result<Vec<Run>, CliError>>()?;
     let mut runs = runs.into_iter();
     let Some(mut all) = runs.next() else {

@@ -8,7 +8,7 @@ use super::node::{Arrival, PathNode};
 use super::observer::{Finished, Observer, TreeRecorder};
 use super::path_solver::{Feasibility, Link, PathSolver, Stopped};
 use super::readable::readable;
-use super::share::{split_depth, Sharing, Shard, Survey};
+use super::share::{split_depth, Shard, Sharing, Survey};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{
