@@ -41,6 +41,7 @@ mod reference_explorer;
 mod shards_merge_into_the_whole;
 mod shared_pieces;
 mod simplifier_normal_form;
+mod subsumption_agrees_with_plain_lazy;
 mod symex_check;
 mod theorem_2_3_correctness;
 mod theorem_2_4_completeness;

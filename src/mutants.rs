@@ -1,11 +1,11 @@
 //! Deliberate mistakes in the tool's shortcuts and checkers, each one small
 //! change, for the tests that show a property catches it
-//! (`proofs-tests/shortcut_mutants.rs`): the explorer's intervals and
-//! solver chain, constraint independence, the simplifier's gcd rounding,
-//! the §4 agreement, the input generator and the split into shards.
-//! Compiled in with the `mutants` feature only, switched on for the
-//! current thread by [`set`]; without the feature [`active`] is the
-//! constant `false`. (The Z3 encoding has its own,
+//! (`proofs-tests/shortcut_mutants.rs`): the explorer's intervals, model
+//! repair and solver chain, constraint independence, the simplifier's gcd
+//! rounding, the §4 agreement, the input generator, state subsumption and
+//! the split into shards. Compiled in with the `mutants` feature only,
+//! switched on for the current thread by [`set`]; without the feature
+//! [`active`] is the constant `false`. (The Z3 encoding has its own,
 //! [`crate::solver::Mutant`].)
 
 /// A broken shortcut or checker.
@@ -21,12 +21,18 @@ pub enum Mutant {
     /// An independent slice takes the guards that share a variable with
     /// the new guard only, not those sharing one with a guard taken in.
     NonTransitiveSlice,
+    /// Model repair takes a mended model that satisfies the new guard
+    /// without confirming it on the path's earlier guards.
+    RepairUnconfirmed,
     /// `k * L <= c` divided by `k` rounds `c / k` up, not down.
     GcdRoundsUp,
     /// §4's agreement compares the variables and not the heap.
     AgreementIgnoresHeap,
     /// The input generator never makes a reference `nil` when its class has objects.
     GeneratorNeverNil,
+    /// State subsumption takes any stored heap that matches as subsuming,
+    /// whatever the path conditions (no numeric entailment).
+    SubsumptionIgnoresNumbers,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
 }

@@ -141,3 +141,20 @@ fn subsumption_without_lazy_initialisation_is_refused() {
     let error = String::from_utf8_lossy(&output.stderr);
     assert!(error.contains("add --method lazy"), "{error}");
 }
+
+/// The buggy array partition fails on a 3-element array, the shortest its
+/// precondition `len(a) > 2` admits; the paper's 4-element array fails too
+/// (JPF's search met it first; it is not the smallest).
+#[test]
+fn the_buggy_array_partition_fails_on_the_shortest_array_its_precondition_admits() {
+    let file = "paper-examples/basic/anand_array_partition_buggy.sx";
+    let ran = |input: &str| {
+        let run = symex(&["run", file, "--checked-arrays", "--input", input]);
+        String::from_utf8_lossy(&run.stdout).into_owned()
+    };
+    assert!(ran("a=[0,0]").starts_with("assumption-violated"));
+    for input in ["a=[0,0,0]", "a=[0,0,0,0]"] {
+        let out = ran(input);
+        assert!(out.starts_with("array-out-of-bound"), "{input}: {out}");
+    }
+}

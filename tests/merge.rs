@@ -65,3 +65,15 @@ fn merging_under_weakest_preconditions_is_refused() {
         "{message}"
     );
 }
+
+#[test]
+fn merging_under_lazy_initialisation_is_refused_naming_lazy() {
+    let file = write("lazy.sx", "if x > 0 { c := 1 } else { c := 2 }");
+    let output = symex(&["explore", &file, "--merge", "--method", "lazy"]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        message.contains("this program runs with --method lazy (add --method forward)"),
+        "{message}"
+    );
+}

@@ -427,9 +427,10 @@ impl Common {
         }
         let subsumption = self.subsumption(&loaded.program, choice.method)?;
         if self.merge && choice.method != Method::Forward {
-            return Err(CliError::new(
-                "--merge joins the configurations of forward symbolic execution; this program runs with --method wp (add --method forward)",
-            ));
+            return Err(CliError::new(format!(
+                "--merge joins the configurations of forward symbolic execution; this program runs with --method {} (add --method forward)",
+                choice.method.name()
+            )));
         }
         let strategy = match self.strategy {
             StrategyArg::Dfs => Strategy::Dfs,
