@@ -38,6 +38,7 @@ mod parse_print_roundtrip;
 mod proposition_3_1_no_locals;
 mod recursive_agrees_with_basic;
 mod reference_explorer;
+mod shards_merge_into_the_whole;
 mod shared_pieces;
 mod simplifier_normal_form;
 mod subsumption_agrees_with_plain_lazy;

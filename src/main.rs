@@ -50,6 +50,9 @@ enum Command {
     /// coverage and replayable tests (exit 1 if a run ends in an error, 3
     /// if stopped by a limit or with a branch undecided).
     Concolic(commands::concolic::ConcolicArgs),
+    /// Combine the JSON reports of `explore --shard I/N` into the report of
+    /// the whole exploration: the same paths, numbering and counters.
+    Merge(commands::merge::MergeArgs),
     /// Run the symbolic and concrete semantics side by side on random inputs
     /// and check the paper's theorems on this program (exit 1 on a disagreement).
     Check(CheckArgs),
@@ -118,6 +121,7 @@ fn execute(command: Command) -> Result<Exit, CliError> {
         Command::Verify(args) => commands::verify::command(args, &mut out),
         Command::Bound(args) => commands::bound::command(args, &mut out),
         Command::Concolic(args) => commands::concolic::command(args, &mut out),
+        Command::Merge(args) => commands::merge::command(args, &mut out),
         Command::Check(args) => commands::check::command(args, &mut out),
         Command::Bench(args) => commands::bench::command(args, &mut out),
         Command::Compare(args) => commands::compare::command(args, &mut out),

@@ -2,10 +2,11 @@
 //! change, for the tests that show a property catches it
 //! (`proofs-tests/shortcut_mutants.rs`): the explorer's intervals, model
 //! repair and solver chain, constraint independence, the simplifier's gcd
-//! rounding, the §4 agreement, the input generator and state subsumption.
-//! Compiled in with the `mutants` feature only, switched on for the current
-//! thread by [`set`]; without the feature [`active`] is the constant
-//! `false`. (The Z3 encoding has its own, [`crate::solver::Mutant`].)
+//! rounding, the §4 agreement, the input generator, state subsumption and
+//! the split into shards. Compiled in with the `mutants` feature only,
+//! switched on for the current thread by [`set`]; without the feature
+//! [`active`] is the constant `false`. (The Z3 encoding has its own,
+//! [`crate::solver::Mutant`].)
 
 /// A broken shortcut or checker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +33,8 @@ pub enum Mutant {
     /// State subsumption takes any stored heap that matches as subsuming,
     /// whatever the path conditions (no numeric entailment).
     SubsumptionIgnoresNumbers,
+    /// A shard leaves the first prefix it owns unexplored (`--shard`).
+    ShardSkipsItsFirstPrefix,
 }
 
 symex_semantics::mutant_switch!(Mutant);

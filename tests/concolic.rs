@@ -463,6 +463,21 @@ fn the_search_says_why_it_stopped() {
     assert!(text(&timed).contains("stopped: time limit reached"));
 }
 
+/// JSON names why the search stopped in kebab-case, as every other
+/// command's `stopped` does (`time-limit`, not `time limit reached`).
+#[test]
+fn json_says_why_it_stopped_in_kebab_case() {
+    let stopped = |extra: &[&str]| {
+        let mut args = vec!["concolic", KING_SEARCH, "--format", "json"];
+        args.extend(extra);
+        json(&symex(&args))["stopped"].clone()
+    };
+    assert_eq!(stopped(&[]), "worklist-empty");
+    assert_eq!(stopped(&["--iterations", "3"]), "iteration-limit");
+    assert_eq!(stopped(&["--coverage", "branches"]), "goal-reached");
+    assert_eq!(stopped(&["--time-limit-ms", "0"]), "time-limit");
+}
+
 /// Where Z3 cannot factor, the run's value of one factor is pinned and the
 /// other solved for; the report says so, and the test replays.
 #[test]

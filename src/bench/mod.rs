@@ -11,6 +11,8 @@ pub mod path;
 
 use crate::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use crate::commands::{parse_generated, CliError, Method};
+use crate::explore::share::Shard;
+use crate::explore::workers::on_workers;
 use crate::explore::{
     explore_into, Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats,
     Unexplored,
@@ -56,6 +58,15 @@ pub struct Split {
 }
 
 impl Split {
+    /// Adds `other`'s times to these (workers side by side: processor time).
+    fn add(&mut self, other: &Split) {
+        self.front_end_ms += other.front_end_ms;
+        self.exploration_ms += other.exploration_ms;
+        self.solver_ms += other.solver_ms;
+        self.simplifier_ms += other.simplifier_ms;
+        self.output_ms += other.output_ms;
+    }
+
     /// The simplifier's share of the exploration proper (explorer, solver
     /// and simplifier; without front end and report), in per cent.
     pub fn simplifier_percent(&self) -> f64 {
@@ -73,6 +84,8 @@ impl Split {
 pub struct Measurement {
     pub family: String,
     pub size: usize,
+    /// Workers, each exploring its shard of the tree on a thread of its own.
+    pub jobs: usize,
     /// How path conditions were computed (`forward`, `wp`).
     pub method: &'static str,
     /// Explored with state merging; `merges` configurations joined.
@@ -185,14 +198,63 @@ fn options(family: Family, n: usize, merge: Merge) -> ExploreOptions {
     }
 }
 
+/// Runs the family's program of size `n` once on `jobs` workers: each
+/// explores its shard of the tree ([`crate::explore::share`]) on a thread
+/// of its own (its own program, terms, Z3 context and simplifier memo), and
+/// the run is the wall-clock time of all, their processor times and
+/// counters added up.
+fn run_on(
+    family: Family,
+    n: usize,
+    method: Option<Method>,
+    (output, merge): (BenchOutput, Merge),
+    jobs: usize,
+) -> Result<Run, CliError> {
+    if jobs <= 1 {
+        return run_once(family, n, method, (output, merge), None);
+    }
+    if merge != Merge::Off {
+        return Err(CliError::new(
+            "--jobs splits the tree into shards, which cannot join configurations: use --jobs 1 with --merge",
+        ));
+    }
+    let start = Instant::now();
+    let runs = on_workers(jobs, |shard| {
+        run_once(family, n, method, (output, merge), Some(shard))
+    })
+    .into_iter()
+    .map(|run| {
+        run.unwrap_or_else(|| {
+            Err(CliError::new(
+                "internal error: a bench worker did not finish",
+            ))
+        })
+    })
+    .collect::<Result<Vec<Run>, CliError>>()?;
+    let mut runs = runs.into_iter();
+    let Some(mut all) = runs.next() else {
+        return Err(CliError::new("internal error: no bench worker ran"));
+    };
+    for run in runs {
+        all.cpu = all.cpu.zip(run.cpu).map(|(a, b)| a + b);
+        all.split.add(&run.split);
+        all.stats.add(&run.stats);
+        all.models += run.models;
+        all.bytes += run.bytes;
+    }
+    all.total = start.elapsed();
+    Ok(all)
+}
+
 /// Parses, explores and reports the family's program of size `n` once,
-/// with `method` (the language's default when `None`).
+/// with `method` (the language's default when `None`), the whole tree or
+/// one shard of it.
 fn run_once(
     family: Family,
     n: usize,
     method: Option<Method>,
-    output: BenchOutput,
-    merge: Merge,
+    (output, merge): (BenchOutput, Merge),
+    shard: Option<Shard>,
 ) -> Result<Run, CliError> {
     let start = Instant::now();
     let cpu_start = thread_cpu_time();
@@ -231,7 +293,10 @@ fn run_once(
         time: Duration::ZERO,
         models: 0,
     };
-    let options = options(family, n, merge);
+    let options = ExploreOptions {
+        shard,
+        ..options(family, n, merge)
+    };
     let visitor = Explored {
         inputs: &program.globals,
         options: &options,
@@ -298,19 +363,19 @@ impl Visitor for Explored<'_> {
 }
 
 /// Runs `family` at size `n` `repeat` times with `method` (merged where
-/// `merge` says); the median run is reported.
+/// `merge` says) on `jobs` workers; the median run is reported.
 pub fn measure(
     family: Family,
     n: usize,
     method: Option<Method>,
     repeat: usize,
-    output: BenchOutput,
-    merge: Merge,
+    (output, merge): (BenchOutput, Merge),
+    jobs: usize,
 ) -> Result<Measurement, CliError> {
     reset_peak_memory();
     let mut runs = Vec::new();
     for _ in 0..repeat.max(1) {
-        runs.push(run_once(family, n, method, output, merge)?);
+        runs.push(run_on(family, n, method, (output, merge), jobs)?);
     }
     runs.sort_by_key(|run| run.total);
     let run = runs.swap_remove(runs.len() / 2);
@@ -319,6 +384,7 @@ pub fn measure(
     Ok(Measurement {
         family: family.name().to_string(),
         size: n,
+        jobs: jobs.max(1),
         method: run.method,
         merged: merge != Merge::Off,
         merges: run.stats.merges,

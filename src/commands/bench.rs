@@ -52,6 +52,10 @@ pub struct BenchArgs {
     /// Each family also with state merging (`--merge`), its row beside the plain one.
     #[arg(long)]
     pub merge: bool,
+    /// Explore each program on N workers, one shard of the tree each
+    /// (docs/shards.md); 1, the default, keeps the figures per core.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
     /// Print the family's program at the size instead of measuring (to
     /// measure another command on it, such as `verify`).
     #[arg(long)]
@@ -98,8 +102,8 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
                     n,
                     method,
                     args.repeat,
-                    args.output,
-                    Merge::Off,
+                    (args.output, Merge::Off),
+                    args.jobs,
                 )?);
                 if args.merge {
                     results.push(measure(
@@ -107,8 +111,8 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
                         n,
                         method,
                         args.repeat,
-                        args.output,
-                        Merge::Join,
+                        (args.output, Merge::Join),
+                        1,
                     )?);
                 }
             }
@@ -179,9 +183,10 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
         writeln!(
             out,
             "{:<14} {:<7} {:>7} {:>7} {:>6} {:>9.1} {:>9} {:>9.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>6.1} {:>8.1} {:>9}",
-            match m.merged {
-                true => format!("{}({}) ⊔{}", m.family, m.size, m.merges),
-                false => format!("{}({})", m.family, m.size),
+            match (m.merged, m.jobs) {
+                (true, _) => format!("{}({}) ⊔{}", m.family, m.size, m.merges),
+                (false, 1) => format!("{}({})", m.family, m.size),
+                (false, jobs) => format!("{}({}) ×{jobs}", m.family, m.size),
             },
             m.method,
             m.paths,
@@ -202,7 +207,7 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
     }
     writeln!(
         out,
-        "median of {} run{}; times in ms (wall clock; cpu: the exploring thread's processor time); simp % = simplify / (explore + solver + simplify); peak memory per row (VmHWM reset before each); ⊔N: merged, N joins",
+        "median of {} run{}; times in ms (wall clock; cpu: the exploring threads' processor time, added up over --jobs workers, as are the front end … output columns); simp % = simplify / (explore + solver + simplify); peak memory per row (VmHWM reset before each); ⊔N: merged, N joins; ×N: on N workers",
         repeat.max(1),
         if repeat > 1 { "s" } else { "" }
     )

@@ -4,8 +4,11 @@
 
 use super::language::{with_semantics, Semantics, Visitor};
 use super::{CliError, Common, Exit, Format};
+use crate::explore::share::{self, Shard};
+use crate::explore::workers;
 use crate::explore::{explore_into, ExploreOptions, NotesLimit, Observer, TreeRecorder};
 use crate::report::json::{JsonLinesReport, JsonReport};
+use crate::report::shards::{exit_of, merge, write_json, ShardReport};
 use crate::report::smtlib::SmtlibFiles;
 use crate::report::text::TextReport;
 use crate::report::{dot, latex, svg};
@@ -54,6 +57,14 @@ pub struct ExploreArgs {
     /// Also write one self-contained SMT-LIB script per path, DIR/path-N.smt2.
     #[arg(long, value_name = "DIR")]
     pub smtlib: Option<PathBuf>,
+    /// Explore shard I of N (from 0) of the tree, as JSON for `symex merge`
+    /// (docs/shards.md).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Explore on N workers, one shard of the tree each, and merge their
+    /// reports (JSON only; docs/shards.md).
+    #[arg(long, value_name = "N", default_value_t = 1, conflicts_with = "shard")]
+    pub jobs: usize,
 }
 
 /// How `explore` shows the tree.
@@ -72,7 +83,69 @@ pub struct ViewArgs {
 }
 
 pub fn command(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    explore_view(&args.common, &args.view, None, args.smtlib.as_deref(), out)
+    if args.shard.is_some() && args.view.format != Format::Json {
+        return Err(CliError::new(
+            "--shard writes the JSON `symex merge` reads: add --format json",
+        ));
+    }
+    if args.jobs > 1 {
+        return on_workers(args, out);
+    }
+    let sharing = Sharing {
+        shard: args.shard,
+        smtlib: args.smtlib.as_deref(),
+    };
+    explore_view(&args.common, &args.view, None, sharing, out)
+}
+
+/// `explore --jobs N`: each worker explores its shard into a JSON report
+/// of its own, and the reports are merged into the one-process report.
+fn on_workers(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    if args.view.format != Format::Json || args.smtlib.is_some() {
+        return Err(CliError::new(
+            "--jobs merges the workers' JSON reports: add --format json (and drop --smtlib), or use --jobs 1",
+        ));
+    }
+    let reports = workers::on_workers(args.jobs, |shard| shard_report(&args.common, shard))
+        .into_iter()
+        .map(|report| {
+            report.unwrap_or_else(|| Err(CliError::new("internal error: a worker did not finish")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = merge(&reports).map_err(CliError::new)?;
+    write_json(&merged, out)?;
+    Ok(exit_of(&merged))
+}
+
+/// The JSON report of one shard, explored by the calling thread from the
+/// program it loads itself.
+fn shard_report(common: &Common, shard: Shard) -> Result<ShardReport, CliError> {
+    let mut session = common.session("explore")?;
+    session.explore.shard = Some(shard);
+    if let Some(conflict) = share::conflict(&session.explore) {
+        return Err(CliError::new(conflict.replace("--shard", "--jobs")));
+    }
+    let program = session.loaded.program.clone();
+    let mut json = Vec::new();
+    let visitor = ExploreInto {
+        inputs: &program.globals,
+        options: &session.explore,
+        observer: &mut JsonReport::new(&mut json, session.header()),
+    };
+    with_semantics(program.clone(), session.choice, session.semantics, visitor)??;
+    let document = serde_json::from_slice(&json)
+        .map_err(|e| CliError::new(format!("internal error: a worker's report: {e}")))?;
+    Ok(ShardReport {
+        name: format!("worker {shard}"),
+        document,
+    })
+}
+
+/// What only `explore` itself does besides showing the tree.
+#[derive(Default)]
+struct Sharing<'a> {
+    shard: Option<Shard>,
+    smtlib: Option<&'a Path>,
 }
 
 /// The tree as `view` asks, with the program called `shown_as` where a
@@ -83,18 +156,25 @@ pub fn view(
     shown_as: Option<&str>,
     out: &mut dyn Write,
 ) -> Result<Exit, CliError> {
-    explore_view(common, view, shown_as, None, out)
+    explore_view(common, view, shown_as, Sharing::default(), out)
 }
 
-/// [`view`], writing each path's SMT-LIB script to `smtlib` when given.
+/// [`view`], writing each path's SMT-LIB script to `smtlib` when given,
+/// exploring only a shard's share of the tree when given one.
 fn explore_view(
     common: &Common,
     view: &ViewArgs,
     shown_as: Option<&str>,
-    smtlib: Option<&Path>,
+    Sharing { shard, smtlib }: Sharing<'_>,
     out: &mut dyn Write,
 ) -> Result<Exit, CliError> {
     let mut session = common.session("explore")?;
+    session.explore.shard = shard;
+    if shard.is_some() {
+        if let Some(conflict) = share::conflict(&session.explore) {
+            return Err(CliError::new(conflict));
+        }
+    }
     session.explore.record_configurations = view.format == Format::Dot;
     let program = session.loaded.program.clone();
     let mut header = session.header();

@@ -13,6 +13,7 @@ pub mod explore;
 pub mod heap;
 pub mod inputs;
 pub mod language;
+pub mod merge;
 pub mod mutant;
 pub mod replay;
 pub mod run;
@@ -456,6 +457,7 @@ impl Common {
             subsumption,
             merge: if self.merge { Merge::Join } else { Merge::Off },
             shown: Some(loaded.program.inputs().into_keys().collect()),
+            shard: None,
         };
         if let Some(mb) = self.max_memory_mb {
             crate::memory::set_budget(mb.saturating_mul(1 << 20));

@@ -110,12 +110,25 @@ pub enum Stop {
 }
 
 impl Stop {
+    /// As the text report words it: `goal reached`, `time limit reached`, …
     pub fn name(self) -> String {
         match self {
             Stop::Goal => "goal reached".to_string(),
             Stop::Iterations => "iteration limit reached".to_string(),
             Stop::Limit(limit) => limit.to_string(),
             Stop::WorklistEmpty => "worklist empty".to_string(),
+        }
+    }
+
+    /// As JSON names it, in kebab-case like every command's `stopped`:
+    /// `goal-reached`, `iteration-limit`, `worklist-empty`, or the limit's
+    /// own name (`time-limit`, `memory`, `interrupted`).
+    pub fn key(self) -> serde_json::Value {
+        match self {
+            Stop::Goal => "goal-reached".into(),
+            Stop::Iterations => "iteration-limit".into(),
+            Stop::Limit(limit) => serde_json::json!(limit),
+            Stop::WorklistEmpty => "worklist-empty".into(),
         }
     }
 }

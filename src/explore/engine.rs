@@ -8,6 +8,7 @@ use super::node::{Arrival, PathNode};
 use super::observer::{Finished, Observer, TreeRecorder};
 use super::path_solver::{Feasibility, Link, PathSolver, Stopped};
 use super::readable::readable;
+use super::share::{split_depth, Shard, Sharing, Survey};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{
@@ -56,6 +57,11 @@ pub struct ExploreOptions {
     /// model as printed is the model predicted and replayed. `None` keeps
     /// the solver's values of every global.
     pub shown: Option<BTreeSet<Name>>,
+    /// Explore only this shard's share of the tree ([`super::share`]):
+    /// depth first (the strategy is not consulted), without merging,
+    /// subsumption or a path limit ([`super::share::conflict`] says which
+    /// option stands in the way).
+    pub shard: Option<Shard>,
 }
 
 impl Default for ExploreOptions {
@@ -71,6 +77,7 @@ impl Default for ExploreOptions {
             subsumption: None,
             merge: Merge::Off,
             shown: None,
+            shard: None,
         }
     }
 }
@@ -176,6 +183,13 @@ where
 {
     let start = Instant::now();
     let deadline = options.bounds.time_limit.map(|limit| start + limit);
+    let sharing = match options.shard {
+        Some(shard) => Some(Sharing::new(
+            shard,
+            survey(system, initial.clone(), inputs, options, shard)?,
+        )),
+        None => None,
+    };
     let mut explorer = Explorer {
         system,
         inputs,
@@ -193,8 +207,10 @@ where
         next_id: 0,
         stats: Stats::default(),
         simplifier_time: Duration::ZERO,
+        sharing,
     };
     explorer.run(initial)?;
+    explorer.stats.shard = explorer.sharing.take().map(Sharing::into_ledger);
     explorer.stats.solver_calls = explorer.solver.calls();
     explorer.hook.finish(&mut explorer.stats);
     explorer.stats.time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -206,6 +222,29 @@ where
         .observer
         .finish(&explorer.unexplored, &explorer.stats)?;
     Ok(explorer.stats)
+}
+
+/// The split depth of `shard`'s exploration: a breadth-first survey of the
+/// top of the tree, with the same bounds.
+fn survey<S>(
+    system: &S,
+    initial: S::Config,
+    inputs: &BTreeMap<Name, Sort>,
+    options: &ExploreOptions,
+    shard: Shard,
+) -> io::Result<usize>
+where
+    S: TransitionSystem,
+    S::Config: SymbolicConfiguration,
+{
+    let options = ExploreOptions {
+        strategy: Strategy::Bfs,
+        shard: None,
+        ..options.clone()
+    };
+    let mut survey = Survey::new(shard.count);
+    explore_with(system, initial, inputs, &options, &mut survey, &mut NoHook)?;
+    Ok(split_depth(&survey.pending(), shard.count))
 }
 
 struct Explorer<'a, S: TransitionSystem> {
@@ -229,6 +268,8 @@ struct Explorer<'a, S: TransitionSystem> {
     next_id: NodeId,
     stats: Stats,
     simplifier_time: Duration,
+    /// This shard's share of the tree, when exploring one.
+    sharing: Option<Sharing>,
 }
 
 impl<S> Explorer<'_, S>
@@ -253,8 +294,12 @@ where
             (&assumption, &Term::bool(true)),
             unknown,
         )?;
+        let strategy = match self.sharing {
+            Some(_) => &Strategy::Dfs,
+            None => &self.options.strategy,
+        };
         let mut frontier = match self.options.merge {
-            Merge::Off => Waiting::Strategy(Frontier::new(&self.options.strategy)),
+            Merge::Off => Waiting::Strategy(Frontier::new(strategy)),
             _ => Waiting::Merging(MergingFrontier::new()),
         };
         let root_candidate = Candidate {
@@ -272,6 +317,11 @@ where
                     self.leave_pending(&rest, reason);
                 }
                 break;
+            }
+            if let Some(sharing) = &mut self.sharing {
+                if !sharing.expands(pending.node.depth, self.next_id) {
+                    continue;
+                }
             }
             let successors = self.expand(pending)?;
             self.wait(&mut frontier, successors)?;
@@ -354,7 +404,7 @@ where
             guards: config.path_condition().clone(),
         });
         self.stats.merges += 1;
-        self.observer.node(&node)?;
+        self.made(&node)?;
         let known = Known {
             link,
             reported: config.path_condition().clone(),
@@ -542,11 +592,13 @@ where
             SatResult::Unknown => Some(Status::Unknown(UnknownReason::Solver)),
             SatResult::Interrupted => return Ok(Next::Stopped),
             SatResult::Unsat => {
-                self.stats.pruned += 1;
-                self.observer.pruned(Pruned {
-                    parent: node.id,
-                    rule,
-                })?;
+                if self.reports() {
+                    self.stats.pruned += 1;
+                    self.observer.pruned(Pruned {
+                        parent: node.id,
+                        rule,
+                    })?;
+                }
                 if !self.options.keep_infeasible {
                     return Ok(Next::Ended);
                 }
@@ -673,7 +725,7 @@ where
             configuration,
             guards,
         });
-        self.observer.node(&node)?;
+        self.made(&node)?;
         let known = Known {
             link,
             reported,
@@ -820,8 +872,26 @@ where
         model
     }
 
+    /// Tells the observer (and a shard's ledger) of a new node.
+    fn made(&mut self, node: &PathNode) -> io::Result<()> {
+        if let Some(sharing) = &mut self.sharing {
+            sharing.made(node.depth);
+        }
+        self.observer.node(node)
+    }
+
+    /// Whether what the expansion under way finds is this exploration's to
+    /// report (always, unless it explores a shard).
+    fn reports(&self) -> bool {
+        self.sharing.as_ref().is_none_or(Sharing::reports)
+    }
+
     /// Hands the path ending at `node` to the observer.
     fn report(&mut self, node: &PathNode, leaf: Leaf, from_nodes: bool) -> io::Result<()> {
+        if !self.reports() {
+            return Ok(());
+        }
+        let place = self.sharing.as_ref().map(Sharing::place);
         let stats = &mut self.stats;
         let id = stats.paths;
         stats.paths += 1;
@@ -837,6 +907,7 @@ where
             node,
             leaf,
             from_nodes,
+            place,
         })
     }
 }

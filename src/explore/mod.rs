@@ -15,12 +15,14 @@ mod readable;
 mod repair;
 mod replay;
 pub mod run;
+pub mod share;
 mod strategy;
 mod summary;
 #[cfg(test)]
 mod tests;
 mod trace;
 pub mod tree;
+pub mod workers;
 
 pub(crate) use bounds::{calls_within, Unfoldings};
 pub use bounds::{Bounds, LoopContext, LoopEntry, LoopExit};

@@ -4,6 +4,7 @@
 //! whole [`Tree`] for the views that need it (DOT, tests, verification).
 
 use super::node::PathNode;
+use super::share::Place;
 use super::tree::{Leaf, Node, Pruned, Stats, Tree, Unexplored};
 use std::io;
 
@@ -18,6 +19,8 @@ pub struct Finished<'a> {
     /// the edges from the root (the assumption being `true`), so a reader
     /// that has the nodes has it.
     pub from_nodes: bool,
+    /// Where a shard found it ([`super::share`]); `None` outside shards.
+    pub place: Option<Place>,
 }
 
 /// Receives an exploration's events. An error (a closed output) stops the exploration.

@@ -332,9 +332,30 @@ pub struct Stats {
     /// Configurations joined (`--merge`).
     #[serde(skip_serializing_if = "is_zero")]
     pub merges: usize,
+    /// What a shard tells the merge (`--shard`; written beside the stats).
+    #[serde(skip)]
+    pub shard: Option<super::share::Ledger>,
     /// Where the time went (for `symex bench`; not part of the JSON contract).
     #[serde(skip)]
     pub timings: Timings,
+}
+
+impl Stats {
+    /// Adds the counters of another shard of the same exploration
+    /// ([`super::share`]): paths and calls add up, the time is the longer.
+    pub fn add(&mut self, other: &Stats) {
+        self.paths += other.paths;
+        self.terminated += other.terminated;
+        self.errors += other.errors;
+        self.bounded += other.bounded;
+        self.unknown += other.unknown;
+        self.pruned += other.pruned;
+        self.solver_calls += other.solver_calls;
+        self.time_ms = self.time_ms.max(other.time_ms);
+        self.merges += other.merges;
+        self.timings.solver += other.timings.solver;
+        self.timings.simplifier += other.timings.simplifier;
+    }
 }
 
 /// Time spent in the solver and the simplifier during an exploration.

@@ -335,7 +335,7 @@ impl<'a> JsonListener<'a> {
                 },
             },
             "tests": tests,
-            "stopped": summary.stop.name(),
+            "stopped": summary.stop.key(),
             "stats": {
                 "iterations": summary.iterations,
                 "paths": summary.tests.len(),

@@ -89,6 +89,9 @@ impl Serialize for PathJson<'_> {
         });
         map.serialize_entry("model", &model)?;
         map.serialize_entry("steps", &self.path.node.depth)?;
+        if let Some(place) = &self.path.place {
+            map.serialize_entry("shard", place)?;
+        }
         map.end()
     }
 }
@@ -162,10 +165,11 @@ impl<W: Write> Observer for JsonReport<W> {
         } else {
             write!(self.out, "\n  ]")?;
         }
-        let rest = format!(
-            "{:#}",
-            json!({ "unexplored": unexplored_json(unexplored), "stats": stats })
-        );
+        let mut rest = json!({ "unexplored": unexplored_json(unexplored), "stats": stats });
+        if let Some(ledger) = &stats.shard {
+            rest["shard"] = json!(ledger);
+        }
+        let rest = format!("{rest:#}");
         // The rest object without its opening brace, continuing the document.
         writeln!(self.out, ",{}", rest.trim_start().trim_start_matches('{'))?;
         self.out.flush()

@@ -8,6 +8,7 @@ pub mod dot;
 pub mod json;
 pub mod latex;
 pub mod layout;
+pub mod shards;
 pub mod smtlib;
 pub mod svg;
 pub mod text;

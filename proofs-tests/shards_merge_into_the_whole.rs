@@ -1,0 +1,270 @@
+//! Splitting an exploration into shards is checked against the plain
+//! exploration: on random programs, the JSON reports of N shards (N from
+//! 1 to 5, `explore --shard I/N`) merged (`symex merge`) are the
+//! one-process report: the same paths in the same order with the same
+//! path and node numbers, statuses, path conditions, states and traces,
+//! the same frontier and counters. A model is compared by its presence
+//! only: which of the many models of a path condition Z3 returns depends
+//! on the queries it has answered before, and each shard's Z3 has
+//! answered other queries (every model, merged or not, is still checked
+//! by the evaluator before it is reported). Solver calls and time are not
+//! compared either: every shard repeats the top of the tree.
+//! It must catch a shard that leaves the first prefix it owns unexplored.
+//!
+//! The same holds of workers on threads (`explore --jobs N`, N from 2 to
+//! 4), each parsing the program and exploring its shard with its own
+//! terms and Z3 context: their reports merged equal the one-worker report.
+
+use crate::distribution::{self, Required};
+use crate::generators::BasicProgram;
+use crate::mutated::with_mutant;
+use crate::{build, catches_on, holds_on, Real, TIMEOUT_MS};
+use quickcheck::TestResult;
+use serde_json::Value;
+use std::rc::Rc;
+use symex::explore::share::Shard;
+use symex::explore::workers::on_workers;
+use symex::explore::{explore_into, Bounds, ExploreOptions};
+use symex::mutants::Mutant;
+use symex::report::json::JsonReport;
+use symex::report::shards::{merge, ShardReport};
+use symex::report::Header;
+use symex::theorems::{Basic, Simulation};
+use symex_semantics::program::Language;
+use symex_semantics::syntax::parse_program;
+
+/// A tenth of the usual number of cases: each explores its tree 2 to 6 times.
+fn tenth() -> u64 {
+    (crate::cases() / 10).max(1)
+}
+
+/// The JSON report of the exploration of `simulation`'s program, or of one shard of it.
+fn report(simulation: &Basic, shard: Option<Shard>) -> Result<Value, String> {
+    let options = ExploreOptions {
+        bounds: Bounds {
+            unfold: 2,
+            depth: 400,
+            ..Bounds::default()
+        },
+        timeout_ms: TIMEOUT_MS,
+        shard,
+        ..ExploreOptions::default()
+    };
+    let header = Header {
+        program: "random".to_string(),
+        language: Language::Basic,
+        method: "forward",
+        inputs: simulation.inputs().clone(),
+    };
+    let mut out = Vec::new();
+    explore_into(
+        simulation.symbolic(),
+        simulation.symbolic_initial(),
+        simulation.inputs(),
+        &options,
+        &mut JsonReport::new(&mut out, header),
+    )
+    .map_err(|e| e.to_string())?;
+    serde_json::from_slice(&out).map_err(|e| e.to_string())
+}
+
+/// `report` with each model replaced by whether there is one, without
+/// the solver's calls and time.
+fn comparable(mut report: Value) -> Value {
+    for path in report["paths"].as_array_mut().into_iter().flatten() {
+        path["model"] = Value::Bool(!path["model"].is_null());
+    }
+    if let Some(stats) = report["stats"].as_object_mut() {
+        stats.remove("solver_calls");
+        stats.remove("time_ms");
+    }
+    report
+}
+
+fn merges_into_the_whole(program: BasicProgram, count: u8) -> TestResult {
+    let simulation = match build::<Real>(&program, false) {
+        Ok(simulation) => simulation,
+        Err(error) => return error,
+    };
+    let count = usize::from(count % 5) + 1;
+    let whole = match report(&simulation, None) {
+        Ok(whole) => whole,
+        Err(error) => return TestResult::error(error),
+    };
+    let mut shards = Vec::new();
+    for index in 0..count {
+        match report(&simulation, Some(Shard { index, count })) {
+            Ok(document) => shards.push(ShardReport {
+                name: format!("shard {index}/{count}"),
+                document,
+            }),
+            Err(error) => return TestResult::error(error),
+        }
+    }
+    tally(&shards, &whole);
+    let merged = match merge(&shards) {
+        Ok(merged) => merged,
+        Err(error) => return TestResult::error(error),
+    };
+    let (whole, merged) = (comparable(whole), comparable(merged));
+    match difference(&merged, &whole) {
+        None => TestResult::passed(),
+        Some(difference) => TestResult::error(format!("{count} shards merged: {difference}")),
+    }
+}
+
+/// Where `merged` first differs from `whole`: a path, or the rest.
+fn difference(merged: &Value, whole: &Value) -> Option<String> {
+    if merged == whole {
+        return None;
+    }
+    let paths = |report: &Value| report["paths"].as_array().cloned().unwrap_or_default();
+    let (ours, theirs) = (paths(merged), paths(whole));
+    for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+        if a != b {
+            return Some(format!(
+                "path {i}:\n{a:#}\nin the whole exploration:\n{b:#}"
+            ));
+        }
+    }
+    Some(format!(
+        "{} paths against {}; frontier {} against {}; stats {} against {}",
+        ours.len(),
+        theirs.len(),
+        merged["unexplored"],
+        whole["unexplored"],
+        merged["stats"],
+        whole["stats"]
+    ))
+}
+
+/// What the case exercised.
+fn tally(shards: &[ShardReport], whole: &Value) {
+    if shards.len() > 1 {
+        distribution::record_case("several shards");
+    }
+    let prefixes = shards[0].document["shard"]["prefixes"].as_u64();
+    if shards.len() > 1 && prefixes >= Some(shards.len() as u64) {
+        distribution::record_case("every shard has a prefix");
+    }
+    let places = |top: bool| {
+        shards.iter().any(|shard| {
+            let mut paths = shard.document["paths"].as_array().into_iter().flatten();
+            paths.any(|path| path["shard"]["top"] == top)
+        })
+    };
+    if shards.len() > 1 && places(true) && places(false) {
+        distribution::record_case("paths above and below the split");
+    }
+    if whole["stats"]["pruned"].as_u64() > Some(0) {
+        distribution::record_case("infeasible branch pruned");
+    }
+}
+
+/// The reports of `jobs` workers on threads, each building its own
+/// program from `source`, merged; the mutant `broken` is switched on in
+/// every worker when it is on here.
+fn on_threads(source: &str, jobs: usize) -> Result<Value, String> {
+    let broken = symex::mutants::active(Mutant::ShardSkipsItsFirstPrefix);
+    let reports = on_workers(jobs, |shard| {
+        if broken {
+            symex::mutants::set(Some(Mutant::ShardSkipsItsFirstPrefix));
+        }
+        let program = parse_program(source).map_err(|d| format!("{d:?}"))?;
+        let simulation = Basic::real(Rc::new(program), crate::options(false))?;
+        Ok(ShardReport {
+            name: format!("worker {shard}"),
+            document: report(&simulation, Some(shard))?,
+        })
+    });
+    let reports = reports
+        .into_iter()
+        .map(|report| report.unwrap_or_else(|| Err("a worker did not finish".to_string())))
+        .collect::<Result<Vec<_>, String>>()?;
+    merge(&reports)
+}
+
+fn workers_agree(program: BasicProgram, jobs: u8) -> TestResult {
+    let simulation = match build::<Real>(&program, false) {
+        Ok(simulation) => simulation,
+        Err(error) => return error,
+    };
+    let jobs = usize::from(jobs % 3) + 2;
+    let one = match report(&simulation, None) {
+        Ok(one) => one,
+        Err(error) => return TestResult::error(error),
+    };
+    let merged = match on_threads(&program.0.to_string(), jobs) {
+        Ok(merged) => merged,
+        Err(error) => return TestResult::error(error),
+    };
+    let paths = one["paths"].as_array().map_or(0, Vec::len);
+    if paths >= jobs {
+        distribution::record_case("a path per worker");
+    }
+    if one["stats"]["pruned"].as_u64() > Some(0) {
+        distribution::record_case("infeasible branch pruned");
+    }
+    let (one, merged) = (comparable(one), comparable(merged));
+    match difference(&merged, &one) {
+        None => TestResult::passed(),
+        Some(difference) => TestResult::error(format!("{jobs} workers: {difference}")),
+    }
+}
+
+fn required() -> Required {
+    Required::frequent(&[
+        "several shards",
+        "every shard has a prefix",
+        "paths above and below the split",
+        "infeasible branch pruned",
+    ])
+}
+
+#[test]
+fn the_shards_of_an_exploration_merge_into_the_whole() {
+    holds_on(
+        "shards merged against the whole exploration",
+        tenth(),
+        &required(),
+        merges_into_the_whole as fn(BasicProgram, u8) -> TestResult,
+    );
+}
+
+#[test]
+fn the_merge_property_catches_a_shard_that_skips_a_prefix() {
+    with_mutant(Mutant::ShardSkipsItsFirstPrefix, || {
+        catches_on(
+            "shards, one skipping its first prefix, against the whole exploration",
+            tenth(),
+            &required(),
+            merges_into_the_whole as fn(BasicProgram, u8) -> TestResult,
+        )
+    });
+}
+
+fn required_of_workers() -> Required {
+    Required::frequent(&["a path per worker", "infeasible branch pruned"])
+}
+
+#[test]
+fn workers_on_threads_report_what_one_worker_does() {
+    holds_on(
+        "--jobs 2..4 against --jobs 1",
+        tenth(),
+        &required_of_workers(),
+        workers_agree as fn(BasicProgram, u8) -> TestResult,
+    );
+}
+
+#[test]
+fn the_workers_property_catches_a_worker_that_skips_a_prefix() {
+    with_mutant(Mutant::ShardSkipsItsFirstPrefix, || {
+        catches_on(
+            "workers, each skipping its first prefix, against one worker",
+            tenth(),
+            &required_of_workers(),
+            workers_agree as fn(BasicProgram, u8) -> TestResult,
+        )
+    });
+}

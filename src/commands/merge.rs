@@ -1,0 +1,42 @@
+//! `symex merge FILE…`: the JSON reports of the shards of one exploration
+//! (`explore --shard I/N --format json`) combined into the report the
+//! one-process exploration gives ([`crate::report::shards`]).
+
+use super::{CliError, Exit};
+use crate::report::shards::{exit_of, merge, write_json, ShardReport};
+use clap::Args;
+use std::io::Write;
+
+#[derive(Clone, Debug, Args)]
+pub struct MergeArgs {
+    /// One JSON report per shard, in any order.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+}
+
+pub fn command(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let reports = args
+        .files
+        .iter()
+        .map(|name| read(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = merge(&reports).map_err(CliError::new)?;
+    write_json(&merged, out)?;
+    Ok(exit_of(&merged))
+}
+
+/// The report in `name`, parsed.
+fn read(name: &str) -> Result<ShardReport, CliError> {
+    let text = std::fs::read_to_string(name).map_err(|e| CliError::new(format!("{name}: {e}")))?;
+    let document = serde_json::from_str(&text).map_err(|e| {
+        CliError::new(format!(
+            "{name}:{}:{}: not a JSON report: {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    Ok(ShardReport {
+        name: name.to_string(),
+        document,
+    })
+}

@@ -1,0 +1,273 @@
+//! A deterministic share of the tree, for exploring it across processes or
+//! machines (`explore --shard I/N`, merged by `symex merge`, [`crate::merge`]).
+//!
+//! Every shard explores the top of the tree the same way, depth first,
+//! down to a split depth; the configurations still pending at that depth
+//! (the *prefixes*) are numbered in the order depth-first search reaches
+//! them, which is the order of their branch choices (the `then` branch
+//! before the `else` branch); shard `I` of `N` expands the prefixes whose
+//! number is `I` modulo `N`, and shard 0 also reports the paths that end
+//! above the split. The split depth is the shallowest with at least
+//! [`PREFIXES_PER_SHARD`]·N prefixes, found by a breadth-first survey of
+//! the top of the tree, so that every shard has work where the tree is
+//! that wide.
+//!
+//! Each shard records where the prefixes fell among its own node and path
+//! numbers ([`Ledger`], [`Place`]), so that the merge can give every path
+//! and node the number the one-process exploration gives it: depth-first
+//! search numbers a prefix's descendants in one block, so a node's number
+//! is its shard's number plus the sizes of the subtrees other shards
+//! expanded before it.
+
+use super::engine::ExploreOptions;
+use super::merge::Merge;
+use super::node::PathNode;
+use super::observer::{Finished, Observer};
+use super::strategy::Strategy;
+use super::tree::{NodeId, Stats, Unexplored};
+use crate::mutants::{self, Mutant};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::io;
+use std::str::FromStr;
+
+/// Prefixes the split aims to give each shard (so that one slow subtree
+/// does not leave the other shards idle).
+pub const PREFIXES_PER_SHARD: usize = 8;
+
+/// Shard `index` of `count` (`--shard I/N`, counted from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let expected = || format!("expected I/N with 0 <= I < N (e.g. 0/4), found `{text}`");
+        let (index, count) = text.split_once('/').ok_or_else(expected)?;
+        let index: usize = index.trim().parse().map_err(|_| expected())?;
+        let count: usize = count.trim().parse().map_err(|_| expected())?;
+        if index >= count {
+            return Err(expected());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Where a shard's path was found, for the merge to put it in the
+/// one-process order: after `after` prefixes were reached, in the subtree
+/// of the last of them or, when `top`, above the split (depth-first search
+/// finishes a prefix's subtree before it goes on above the split).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Place {
+    pub after: usize,
+    pub top: bool,
+}
+
+/// What a shard tells the merge besides its paths.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ledger {
+    pub shard: Option<Shard>,
+    pub split_depth: usize,
+    /// The prefixes every shard reached.
+    pub prefixes: usize,
+    /// The shard's next node number when it reached each prefix, in order.
+    pub reached_at: Vec<NodeId>,
+    /// The nodes below each prefix the shard expanded: `(prefix, nodes)`.
+    pub subtrees: Vec<(usize, usize)>,
+}
+
+/// Whose events the explorer is reporting now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Region {
+    Top,
+    Prefix { owned: bool },
+}
+
+/// The explorer's side of a shard: which prefixes it expands, and the ledger.
+#[derive(Debug)]
+pub(crate) struct Sharing {
+    shard: Shard,
+    region: Region,
+    ledger: Ledger,
+}
+
+impl Sharing {
+    pub(crate) fn new(shard: Shard, split_depth: usize) -> Sharing {
+        Sharing {
+            shard,
+            region: Region::Top,
+            ledger: Ledger {
+                shard: Some(shard),
+                split_depth,
+                ..Ledger::default()
+            },
+        }
+    }
+
+    /// A configuration at `depth` is about to be expanded, the shard's next
+    /// node number being `next_id`: whether this shard expands it.
+    pub(crate) fn expands(&mut self, depth: usize, next_id: NodeId) -> bool {
+        let split = self.ledger.split_depth;
+        if depth < split {
+            self.region = Region::Top;
+        } else if depth == split {
+            let prefix = self.ledger.prefixes;
+            let owned = prefix % self.shard.count == self.shard.index
+                && !(mutants::active(Mutant::ShardSkipsItsFirstPrefix)
+                    && prefix == self.shard.index);
+            self.ledger.prefixes += 1;
+            self.ledger.reached_at.push(next_id);
+            if owned {
+                self.ledger.subtrees.push((prefix, 0));
+            }
+            self.region = Region::Prefix { owned };
+        }
+        self.region != Region::Prefix { owned: false }
+    }
+
+    /// A node was made at `depth`: counted in its prefix's subtree if below the split.
+    pub(crate) fn made(&mut self, depth: usize) {
+        if depth > self.ledger.split_depth {
+            if let Some((_, nodes)) = self.ledger.subtrees.last_mut() {
+                *nodes += 1;
+            }
+        }
+    }
+
+    /// Whether an event of the expansion under way (a path ending, a
+    /// branch pruned) is this shard's to report: above the split shard 0
+    /// reports it, below it the prefix's owner. (A path that ends as it
+    /// arrives at the split depth ends above it; a prefix whose
+    /// configuration has no step ends in its own subtree.)
+    pub(crate) fn reports(&self) -> bool {
+        match self.region {
+            Region::Top => self.shard.index == 0,
+            Region::Prefix { owned } => owned,
+        }
+    }
+
+    /// The place of a path the shard reports now.
+    pub(crate) fn place(&self) -> Place {
+        Place {
+            after: self.ledger.prefixes,
+            top: self.region == Region::Top,
+        }
+    }
+
+    pub(crate) fn into_ledger(self) -> Ledger {
+        self.ledger
+    }
+}
+
+/// The split depth for `count` shards, from the pending configurations
+/// per depth the survey counted: the shallowest depth with
+/// [`PREFIXES_PER_SHARD`]·`count` of them, else the one with the most.
+pub(crate) fn split_depth(pending: &[usize], count: usize) -> usize {
+    let wanted = PREFIXES_PER_SHARD * count;
+    pending
+        .iter()
+        .position(|&n| n >= wanted)
+        .or_else(|| {
+            let most = pending.iter().copied().max()?;
+            pending.iter().position(|&n| n == most)
+        })
+        .unwrap_or(0)
+}
+
+/// The breadth-first survey of the top of the tree: nodes made and paths
+/// ended per depth, until a depth has enough configurations pending.
+pub(crate) struct Survey {
+    wanted: usize,
+    made: Vec<usize>,
+    ended: Vec<usize>,
+    done: bool,
+}
+
+impl Survey {
+    pub(crate) fn new(count: usize) -> Survey {
+        Survey {
+            wanted: PREFIXES_PER_SHARD * count,
+            made: Vec::new(),
+            ended: Vec::new(),
+            done: false,
+        }
+    }
+
+    /// Configurations pending at each depth surveyed.
+    pub(crate) fn pending(&self) -> Vec<usize> {
+        let ended = |depth: usize| self.ended.get(depth).copied().unwrap_or(0);
+        let mut pending: Vec<usize> = (0..self.made.len())
+            .map(|depth| self.made[depth].saturating_sub(ended(depth)))
+            .collect();
+        // The deepest depth's nodes were not all made when the survey stopped.
+        if self.done {
+            pending.pop();
+        }
+        pending
+    }
+}
+
+fn bump(counts: &mut Vec<usize>, depth: usize) {
+    if counts.len() <= depth {
+        counts.resize(depth + 1, 0);
+    }
+    counts[depth] += 1;
+}
+
+impl Observer for Survey {
+    fn node(&mut self, node: &PathNode) -> io::Result<()> {
+        bump(&mut self.made, node.depth);
+        // Breadth first: the first node of a depth means the one above is complete.
+        if node.depth > 0 && self.made[node.depth] == 1 {
+            let above = node.depth - 1;
+            let ended = self.ended.get(above).copied().unwrap_or(0);
+            self.done = self.made[above].saturating_sub(ended) >= self.wanted;
+        }
+        Ok(())
+    }
+
+    fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
+        bump(&mut self.ended, path.node.depth);
+        Ok(())
+    }
+
+    fn reads_ancestors(&self) -> bool {
+        false
+    }
+
+    fn answered(&self) -> bool {
+        self.done
+    }
+
+    fn finish(&mut self, _unexplored: &[Unexplored], _stats: &Stats) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The option that keeps an exploration from being split into shards, if
+/// any: the merge rebuilds the numbering of depth-first search, and every
+/// shard must find the same paths above the split and nothing that
+/// depends on another shard's paths.
+pub fn conflict(options: &ExploreOptions) -> Option<&'static str> {
+    if !matches!(options.strategy, Strategy::Dfs) {
+        Some("--shard explores depth first (the order the merged report numbers paths in): drop --strategy")
+    } else if options.merge != Merge::Off {
+        Some("--shard cannot join configurations from different shards: drop --merge")
+    } else if options.subsumption.is_some() {
+        Some("--shard cannot subsume states stored by other shards: drop --subsume")
+    } else if options.bounds.max_paths.is_some() {
+        Some("--shard: which paths --max-paths keeps depends on the other shards; use --time-limit-ms")
+    } else {
+        None
+    }
+}
