@@ -837,6 +837,7 @@ where
             node,
             leaf,
             from_nodes,
+            solver_time: self.solver.solver_time(),
         })
     }
 }

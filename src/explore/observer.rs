@@ -18,6 +18,9 @@ pub struct Finished<'a> {
     /// the edges from the root (the assumption being `true`), so a reader
     /// that has the nodes has it.
     pub from_nodes: bool,
+    /// The exploration's time in Z3 so far, for observers that attribute
+    /// it to paths (`compare`).
+    pub solver_time: std::time::Duration,
 }
 
 /// Receives an exploration's events. An error (a closed output) stops the exploration.
