@@ -165,8 +165,8 @@ fn leaves(tree: &Tree) -> BTreeMap<Vec<Rule>, (Status, Term, Option<Valuation>)>
 }
 
 /// A basic program over `x`, `y`, `z` made to reach the shortcuts: guards
-/// bounding one variable again and again, scaled by 2 or 3, or equating
-/// variables; assignments that shift or scale them; assertions.
+/// bounding one variable again and again, scaled by 2 or 3, equating
+/// variables, or bounding a sum of two (model repair through a sum); assignments that shift or scale them; assertions.
 #[derive(Clone)]
 pub struct ShortcutProgram(Rc<Program>, String);
 
@@ -190,7 +190,7 @@ fn constant(g: &mut Gen) -> i64 {
 /// A guard, tallied by the shortcut it aims at.
 fn guard(g: &mut Gen) -> String {
     let (v, op, c) = (pick(g, &VARS), pick(g, &COMPARISONS), constant(g));
-    match u8::arbitrary(g) % 6 {
+    match u8::arbitrary(g) % 7 {
         0 | 1 => {
             distribution::record_case("bound x op c");
             format!("{v} {op} {c}")
@@ -204,6 +204,11 @@ fn guard(g: &mut Gen) -> String {
             distribution::record_case("equality chaining variables");
             let w = pick(g, &VARS);
             format!("{v} = {w} + {c}")
+        }
+        5 => {
+            distribution::record_case("sum of two variables op c");
+            let w = pick(g, &VARS);
+            format!("{v} + {w} {op} {c}")
         }
         _ => {
             let w = pick(g, &VARS);
@@ -276,6 +281,7 @@ fn required() -> Required {
         "bound x op c",
         "scaled bound k * x op c",
         "equality chaining variables",
+        "sum of two variables op c",
         "pruned",
         "condition equivalent",
         "model satisfies φ",
@@ -319,6 +325,11 @@ fn a_dropped_stronger_guard_in_the_solver_chain_is_caught() {
 #[test]
 fn a_looser_interval_meet_is_caught() {
     caught(Mutant::LooserIntervalMeet);
+}
+
+#[test]
+fn a_model_repair_left_unconfirmed_on_the_path_is_caught() {
+    caught(Mutant::RepairUnconfirmed);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Deliberate mistakes in the tool's shortcuts and checkers, each one small
 //! change, for the tests that show a property catches it
-//! (`proofs-tests/shortcut_mutants.rs`): the explorer's intervals and
-//! solver chain, constraint independence, the simplifier's gcd rounding,
+//! (`proofs-tests/shortcut_mutants.rs`): the explorer's intervals, model
+//! repair and solver chain, constraint independence, the simplifier's gcd rounding,
 //! the §4 agreement and the input generator. Compiled in with the `mutants`
 //! feature only, switched on for the current thread by [`set`]; without the
 //! feature [`active`] is the constant `false`. (The Z3 encoding has its own,
@@ -20,6 +20,9 @@ pub enum Mutant {
     /// An independent slice takes the guards that share a variable with
     /// the new guard only, not those sharing one with a guard taken in.
     NonTransitiveSlice,
+    /// Model repair takes a mended model that satisfies the new guard
+    /// without confirming it on the path's earlier guards.
+    RepairUnconfirmed,
     /// `k * L <= c` divided by `k` rounds `c / k` up, not down.
     GcdRoundsUp,
     /// §4's agreement compares the variables and not the heap.

@@ -44,6 +44,10 @@ fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
 fn json(output: &Output) -> Json {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(output)))
 }
@@ -734,4 +738,35 @@ fn bench_reports_every_family_with_the_expected_paths() {
         ["forward", "forward", "forward", "forward", "forward", "wp", "wp", "wp"],
         "each family under its language's default method"
     );
+}
+
+#[test]
+fn bench_source_prints_the_program_of_the_one_size_given() {
+    let output = symex(&["bench", "--family", "sums", "--sizes", "4", "--source"]);
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let source = stdout(&output);
+    assert!(source.contains("x3 + x4 > 0"), "{source}");
+    assert!(!source.contains("x5"), "{source}");
+    let output = symex(&["bench", "--family", "sums", "--sizes", "4,5", "--source"]);
+    assert_ne!(status(&output), 0, "{}", stdout(&output));
+    assert!(
+        stderr(&output).contains("give one size"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn sums_and_chains_are_explored_by_model_repair_without_a_solver_call() {
+    for family in ["sums", "chains"] {
+        let output = symex(&[
+            "bench", "--family", family, "--size", "8", "--format", "json",
+        ]);
+        assert_eq!(status(&output), 0, "{}", stdout(&output));
+        let report: Json = serde_json::from_str(&stdout(&output)).unwrap();
+        let result = &report["results"][0];
+        assert_eq!(result["paths"], 256, "{family}");
+        assert_eq!(result["models"], 256, "{family}: a model for every path");
+        assert_eq!(result["solver_calls"], 0, "{family}: every branch mended");
+    }
 }

@@ -60,9 +60,15 @@ pub struct BenchArgs {
 
 pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, CliError> {
     if args.source {
-        let n = args.size.unwrap_or_else(|| args.family.default_size());
+        let n = match (&args.sizes[..], args.size) {
+            ([], size) => size.unwrap_or_else(|| args.family.default_size()),
+            ([n], _) => *n,
+            _ => return Err(CliError::new("--source prints one program: give one size")),
+        };
         let source = args.family.source(n).ok_or_else(|| {
-            CliError::new("--source prints the program of one family: branches, loop or array")
+            CliError::new(
+                "--source prints the program of one family that explores one (not path or all)",
+            )
         })?;
         writeln!(out, "{source}")?;
         return Ok(super::Exit::Done);

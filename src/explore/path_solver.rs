@@ -27,7 +27,7 @@
 
 use super::ranges::Ranges;
 use super::readable::BoundedModels;
-use super::repair::{candidate, repaired};
+use super::repair::{candidates, repaired};
 use super::summary::{changed, implies, Summary};
 use crate::mutants::{self, Mutant};
 use crate::simplify::Entailment;
@@ -366,15 +366,17 @@ impl PathSolver {
         Feasibility { confirmed, ..found }
     }
 
-    /// `model` mended to satisfy `guard` at the one input it pins down, if
+    /// `model` mended to satisfy `guard` at an input it pins down, if
     /// the evaluator confirms the mended model on the whole path: on the
     /// guards that mention that input when `model` is confirmed, on every
     /// guard of a short path otherwise.
     fn confirmed_repair(&self, node: &Link, model: &Valuation, guard: &Term) -> Option<Valuation> {
-        if node.confirmed {
-            let mended = candidate(model, guard)?;
-            return (eval_bool(guard, &mended) == Ok(true) && confirms(node, model, &mended))
-                .then_some(mended);
+        let unconfirmed = mutants::active(Mutant::RepairUnconfirmed);
+        if node.confirmed || unconfirmed {
+            return candidates(model, guard).into_iter().find(|mended| {
+                eval_bool(guard, mended) == Ok(true)
+                    && (unconfirmed || confirms(node, model, mended))
+            });
         }
         let short = path_guards(node).nth(REPAIR_DEPTH).is_none();
         short
