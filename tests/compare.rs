@@ -219,8 +219,11 @@ fn a_rule_broken_on_either_side_is_caught_by_the_agreement() {
             .collect();
         assert!(!differ.is_empty(), "{program:?} --break {rule}: {report}");
         assert!(
-            differ.iter().all(|p| p["agreement"]["detail"]["inputs"].is_object()
-                && ["forward", "wp"].contains(&p["agreement"]["detail"]["holds"].as_str().unwrap_or(""))),
+            differ
+                .iter()
+                .all(|p| p["agreement"]["detail"]["inputs"].is_object()
+                    && ["forward", "wp"]
+                        .contains(&p["agreement"]["detail"]["holds"].as_str().unwrap_or(""))),
             "{differ:?}"
         );
     }
@@ -241,7 +244,12 @@ fn a_rule_broken_on_either_side_is_caught_by_the_agreement() {
 /// unbroken one (wp: `--break choice` breaks forward's rule).
 #[test]
 fn the_printed_inputs_of_a_disagreement_replay_it() {
-    let output = symex(&["compare", "--break", "choice", "paper-examples/basic/abs.sx"]);
+    let output = symex(&[
+        "compare",
+        "--break",
+        "choice",
+        "paper-examples/basic/abs.sx",
+    ]);
     assert_eq!(output.status.code(), Some(1));
     let text = String::from_utf8(output.stdout).unwrap();
     let mut replayed = 0;
@@ -274,7 +282,11 @@ fn the_printed_inputs_of_a_disagreement_replay_it() {
             })
             .collect();
         let taken = key.split(' ').next() == Some(choices.as_str());
-        assert_eq!(taken, holds == "wp", "{command}: {choices} for {key} ({holds})");
+        assert_eq!(
+            taken,
+            holds == "wp",
+            "{command}: {choices} for {key} ({holds})"
+        );
         replayed += 1;
     }
     assert!(replayed >= 1, "no disagreement shown with a replay: {text}");
