@@ -219,9 +219,11 @@ fn a_rule_broken_on_either_side_is_caught_by_the_agreement() {
             .collect();
         assert!(!differ.is_empty(), "{program:?} --break {rule}: {report}");
         assert!(
-            differ.iter().all(|p| p["agreement"]["detail"]
-                .as_str()
-                .is_some_and(|inputs| inputs.starts_with('{'))),
+            differ
+                .iter()
+                .all(|p| p["agreement"]["detail"]["inputs"].is_object()
+                    && ["forward", "wp"]
+                        .contains(&p["agreement"]["detail"]["holds"].as_str().unwrap_or(""))),
             "{differ:?}"
         );
     }
@@ -234,6 +236,60 @@ fn a_rule_broken_on_either_side_is_caught_by_the_agreement() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// Issue 33: where the methods disagree the text shows the inputs and a
+/// `symex run` command; run as printed, it takes the path (its choices, in
+/// the trace) exactly when the method whose condition holds there is the
+/// unbroken one (wp: `--break choice` breaks forward's rule).
+#[test]
+fn the_printed_inputs_of_a_disagreement_replay_it() {
+    let output = symex(&[
+        "compare",
+        "--break",
+        "choice",
+        "paper-examples/basic/abs.sx",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let mut replayed = 0;
+    for (i, line) in text.lines().enumerate() {
+        let Some((key, holds)) = line
+            .trim()
+            .split_once(": the conditions differ at ")
+            .and_then(|(key, rest)| Some((key, rest.split(": ").nth(1)?)))
+        else {
+            continue;
+        };
+        let holds = holds.split('\'').next().unwrap();
+        let command = text.lines().nth(i + 1).unwrap().trim();
+        let words: Vec<&str> = command
+            .strip_prefix("replay: symex ")
+            .unwrap_or_else(|| panic!("{text}"))
+            .split(' ')
+            .collect();
+        let mut args = words.clone();
+        args.extend(["--format", "json"]);
+        let run = json(&symex(&args));
+        let choices: String = run["trace"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|step| match step["rule"].as_str()? {
+                "choice (then)" => Some('T'),
+                "choice (else)" => Some('F'),
+                _ => None,
+            })
+            .collect();
+        let taken = key.split(' ').next() == Some(choices.as_str());
+        assert_eq!(
+            taken,
+            holds == "wp",
+            "{command}: {choices} for {key} ({holds})"
+        );
+        replayed += 1;
+    }
+    assert!(replayed >= 1, "no disagreement shown with a replay: {text}");
 }
 
 #[test]

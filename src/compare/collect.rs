@@ -1,8 +1,10 @@
 //! One method's exploration of one program, as `compare` needs it: every
 //! path's key (its branch choices and outcome), its raw path condition, and
-//! the time the explorer spent reaching it.
+//! the time the explorer (and its Z3) spent reaching it.
 
-use crate::explore::{Finished, Limit, NodeId, Observer, PathNode, Pruned, Stats, Unexplored};
+use crate::explore::{
+    Finished, Limit, NodeId, Observer, PathNode, Pruned, Stats, Status, Unexplored,
+};
 use std::collections::HashMap;
 use std::io;
 use std::time::{Duration, Instant};
@@ -20,6 +22,10 @@ pub struct Collected {
     /// Exploration time since the previous path ended (depth first: the
     /// work this path added, feasibility checks included).
     pub build: Duration,
+    /// Of which in Z3 (the exploration's feasibility checks, incremental).
+    pub solver: Duration,
+    /// Whether Z3 could decide the path (`Unknown` paths are kept, undecided).
+    pub decided: bool,
 }
 
 /// Records the paths of an exploration run with `simplify: false`.
@@ -29,6 +35,8 @@ pub struct PathCollector {
     /// The limit that cut the exploration short, if one did.
     pub stopped: Option<Limit>,
     since: Instant,
+    /// The exploration's Z3 time when the previous path ended.
+    solver_since: Duration,
     /// The number of successors (kept or pruned) of each expanded node.
     successors: HashMap<NodeId, usize>,
 }
@@ -40,6 +48,7 @@ impl Default for PathCollector {
             stats: Stats::default(),
             stopped: None,
             since: Instant::now(),
+            solver_since: Duration::ZERO,
             successors: HashMap::new(),
         }
     }
@@ -89,6 +98,7 @@ impl Observer for PathCollector {
     fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
         let choices = self.choices(path.node);
         let status = path.leaf.status.to_string();
+        let decided = !matches!(path.leaf.status, Status::Unknown(_));
         self.paths.push(Collected {
             key: format!(
                 "{} {status}",
@@ -97,8 +107,11 @@ impl Observer for PathCollector {
             status,
             condition: path.leaf.path_condition,
             build: self.since.elapsed(),
+            solver: path.solver_time.saturating_sub(self.solver_since),
+            decided,
         });
         self.since = Instant::now();
+        self.solver_since = path.solver_time;
         Ok(())
     }
 

@@ -1,10 +1,11 @@
 //! The figures of one path condition: its size as the rules build it and
-//! as the simplifier prints it, and the time Z3 takes to decide it alone.
+//! as the simplifier prints it, and the time the exploration (and its Z3)
+//! spent reaching it. Nothing is decided again: `compare` costs the two
+//! explorations and one equivalence query per path.
 
+use super::collect::Collected;
 use crate::simplify::Simplifier;
-use crate::solver::{SatResult, Solver};
 use serde::Serialize;
-use std::time::Instant;
 use symex_semantics::term::Term;
 
 /// The size of a term: distinct nodes (as a DAG) and characters printed.
@@ -28,41 +29,24 @@ impl Size {
 pub struct PathFigures {
     pub raw: Size,
     pub simplified: Size,
-    /// Exploration time attributed to the path (see [`super::collect::Collected::build`]).
+    /// Exploration time attributed to the path (see [`Collected::build`]).
     pub build_ms: f64,
-    /// A fresh Z3 solver: encoding the raw path condition and checking it.
+    /// Of which Z3 deciding the path's branches, incrementally as the
+    /// exploration asks (see [`Collected::solver`]).
     pub decide_ms: f64,
-    /// `sat`, `unsat` or `unknown`.
+    /// `sat`, or `unknown` when Z3 could not decide the path.
     pub answer: &'static str,
 }
 
-/// The figures of `condition`, built in `build_ms`.
-pub fn measure(
-    condition: &Term,
-    build_ms: f64,
-    simplifier: &mut Simplifier,
-    timeout_ms: u64,
-) -> PathFigures {
-    let simplified = simplifier.simplify(condition);
-    let mut solver = Solver::new(timeout_ms);
-    let start = Instant::now();
-    solver.assert(condition);
-    let answer = solver.check();
-    let decide_ms = start.elapsed().as_secs_f64() * 1e3;
+/// The figures of the path `collected`.
+pub fn measure(collected: &Collected, simplifier: &mut Simplifier) -> PathFigures {
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    let condition = &collected.condition;
     PathFigures {
         raw: Size::of(condition),
-        simplified: Size::of(&simplified),
-        build_ms,
-        decide_ms,
-        answer: answer_name(answer),
-    }
-}
-
-pub fn answer_name(answer: SatResult) -> &'static str {
-    match answer {
-        SatResult::Sat => "sat",
-        SatResult::Unsat => "unsat",
-        SatResult::Unknown => "unknown",
-        SatResult::Interrupted => "interrupted",
+        simplified: Size::of(&simplifier.simplify(condition)),
+        build_ms: ms(collected.build),
+        decide_ms: ms(collected.solver),
+        answer: if collected.decided { "sat" } else { "unknown" },
     }
 }

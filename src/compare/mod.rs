@@ -17,7 +17,7 @@ use crate::commands::Method;
 use crate::explore::ExploreOptions;
 use crate::explore::Limit;
 use crate::simplify::Simplifier;
-use agreement::{agree, Agreement};
+use agreement::{Agreement, Equivalence};
 use collect::PathCollector;
 use figures::{measure, PathFigures};
 use serde::Serialize;
@@ -45,6 +45,20 @@ pub struct Settings {
     pub deadline: Option<Instant>,
 }
 
+impl Settings {
+    /// The options of `symex run` that run the same semantics.
+    fn run_options(&self) -> Vec<String> {
+        let mut options = Vec::new();
+        if let Some(language) = self.language {
+            options.push(format!("--lang={language}"));
+        }
+        if self.semantics.checked_arrays {
+            options.push("--checked-arrays".to_string());
+        }
+        options
+    }
+}
+
 /// One method's totals over a program.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct MethodSummary {
@@ -60,6 +74,7 @@ pub struct MethodSummary {
     pub dag_max: usize,
     pub simplified_dag_total: usize,
     pub printed_total: usize,
+    /// Z3's time deciding the paths' branches, summed over the paths.
     pub decide_ms_total: f64,
 }
 
@@ -83,6 +98,10 @@ pub struct Comparison {
     pub size: Option<usize>,
     /// The language whose semantics ran (SPEC §2.1's `"language"`).
     pub language: String,
+    /// The options of `symex run` that choose the semantics compared
+    /// (`--lang`, `--checked-arrays`), for the replay of a disagreement.
+    #[serde(skip)]
+    pub run_options: Vec<String>,
     pub forward: MethodSummary,
     pub wp: MethodSummary,
     pub paths: Vec<PathRow>,
@@ -151,19 +170,9 @@ fn run(
     let mut simplifier = Simplifier::new();
     let mut paths = Vec::new();
     let mut conditions = Vec::new();
-    let mut stopped = collector.stopped;
+    let stopped = collector.stopped;
     for path in collector.paths {
-        // Measuring decides each condition anew: a limit ends it too.
-        if let Some(limit) = crate::stop::reached(settings.deadline) {
-            stopped = Some(limit);
-            break;
-        }
-        let figures = measure(
-            &path.condition,
-            ms(path.build),
-            &mut simplifier,
-            settings.explore.timeout_ms,
-        );
+        let figures = measure(&path, &mut simplifier);
         summary.paths += 1;
         summary.dag_total += figures.raw.dag;
         summary.dag_max = summary.dag_max.max(figures.raw.dag);
@@ -203,6 +212,12 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
                 }
                 None => Agreement::OnlyIn(method),
             };
+            let mut equivalence = Equivalence::new(
+                &program.globals,
+                language,
+                settings.explore.timeout_ms,
+                settings.deadline,
+            );
             let mut unmatched: BTreeMap<String, usize> = wp
                 .paths
                 .iter()
@@ -219,12 +234,7 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
                                 stopped = Some(limit);
                                 Agreement::NotCompared(limit.to_string())
                             }
-                            None => agree(
-                                condition,
-                                &wp_conditions[i],
-                                &program.globals,
-                                settings.explore.timeout_ms,
-                            ),
+                            None => equivalence.agree(condition, &wp_conditions[i]),
                         };
                         (Some(wp.paths[i].2.clone()), agreement)
                     }
@@ -270,6 +280,7 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
         program: name.to_string(),
         size: None,
         language: language.to_string(),
+        run_options: settings.run_options(),
         forward: summaries.0,
         wp: summaries.1,
         paths: rows,

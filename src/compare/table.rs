@@ -1,8 +1,12 @@
 //! `symex compare` as text (per path, or one line per family member) and CSV.
 
+use super::agreement::{Agreement, Witness};
 use super::figures::PathFigures;
 use super::{Comparison, MethodSummary};
+use crate::report::concolic::quoted;
 use std::io::{self, Write};
+use symex_semantics::eval::ShowValuation;
+use symex_semantics::value::Value;
 
 /// Per program: a line per path with both methods side by side, then totals.
 pub fn write_paths(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Result<()> {
@@ -41,6 +45,11 @@ pub fn write_paths(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Resul
                 row.agreement.word()
             )?;
         }
+        for row in &comparison.paths {
+            if let Agreement::Differ(witness) = &row.agreement {
+                write_witness(out, comparison, &row.key, witness)?;
+            }
+        }
         writeln!(
             out,
             "  {} paths; {} equivalent, {} disagree",
@@ -56,6 +65,56 @@ pub fn write_paths(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Resul
         }
     }
     Ok(())
+}
+
+/// Where the two conditions of the path `key` differ, and how to replay it.
+fn write_witness(
+    out: &mut dyn Write,
+    comparison: &Comparison,
+    key: &str,
+    witness: &Witness,
+) -> io::Result<()> {
+    let other = if witness.holds == "forward" {
+        "wp"
+    } else {
+        "forward"
+    };
+    writeln!(
+        out,
+        "  {key}: the conditions differ at {}: {}'s holds, {other}'s does not",
+        ShowValuation(&witness.valuation),
+        witness.holds
+    )?;
+    if comparison.language == "oo" {
+        writeln!(out, "    as --heap: {}", witness.inputs)?;
+    }
+    if comparison.size.is_none() {
+        writeln!(out, "    replay: {}", replay_command(comparison, witness))?;
+    }
+    Ok(())
+}
+
+/// `symex run FILE --trace --input x=v …`: the run takes the path exactly
+/// when the method whose condition holds is right (an oo program's inputs
+/// go in a `--heap` file).
+fn replay_command(comparison: &Comparison, witness: &Witness) -> String {
+    let mut words = vec![
+        "symex".to_string(),
+        "run".to_string(),
+        quoted(&comparison.program),
+        "--trace".to_string(),
+    ];
+    words.extend(comparison.run_options.iter().map(|o| quoted(o)));
+    if comparison.language == "oo" {
+        words.push("--heap H.json".to_string());
+    } else {
+        for (x, value) in witness.valuation.iter() {
+            if !matches!(value, Value::Object(_) | Value::Nil) {
+                words.push(format!("--input {}", quoted(&format!("{x}={value}"))));
+            }
+        }
+    }
+    words.join(" ")
 }
 
 /// One line per program (a family member): the totals of each method.

@@ -908,6 +908,7 @@ where
             leaf,
             from_nodes,
             place,
+            solver_time: self.solver.solver_time(),
         })
     }
 }

@@ -11,7 +11,7 @@ mod node;
 mod observer;
 mod path_solver;
 mod ranges;
-mod readable;
+pub(crate) mod readable;
 mod repair;
 mod replay;
 pub mod run;

@@ -21,6 +21,9 @@ pub struct Finished<'a> {
     pub from_nodes: bool,
     /// Where a shard found it ([`super::share`]); `None` outside shards.
     pub place: Option<Place>,
+    /// The exploration's time in Z3 so far, for observers that attribute
+    /// it to paths (`compare`).
+    pub solver_time: std::time::Duration,
 }
 
 /// Receives an exploration's events. An error (a closed output) stops the exploration.

@@ -54,7 +54,7 @@ pub fn run_command(form: &RunForm, header: &Header, input: &Valuation) -> String
 }
 
 /// `text` as one shell word.
-fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     let plain = text
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || "_=.-/+:".contains(c));
