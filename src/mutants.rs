@@ -1,7 +1,7 @@
 //! Deliberate mistakes in the tool's shortcuts and checkers, each one small
-//! change, for the tests that show a property catches it
-//! (`proofs-tests/shortcut_mutants.rs`): the explorer's intervals, model
-//! repair and solver chain, constraint independence, the simplifier's gcd
+//! change, for the tests that show a property catches it (in
+//! `proofs-tests/`, beside the property each one breaks): the explorer's
+//! intervals, model repair and solver chain, constraint independence, the simplifier's gcd
 //! rounding, the §4 agreement, the input generator, state subsumption and
 //! the split into shards. Compiled in with the `mutants` feature only,
 //! switched on for the current thread by [`set`]; without the feature
