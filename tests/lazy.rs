@@ -158,3 +158,40 @@ fn the_buggy_array_partition_fails_on_the_shortest_array_its_precondition_admits
         assert!(out.starts_with("array-out-of-bound"), "{input}: {out}");
     }
 }
+
+/// A loop guard whose definedness condition (`--checked-arrays`) reads an
+/// element the guard itself never reads (behind `0 <= len(a) && len(a) <
+/// len(a)`): lazy initialisation resolves what `δ` reads too, so both
+/// values of `b` have their path (a random program found this: the step
+/// met a read nothing had initialised).
+#[test]
+fn what_only_the_definedness_condition_reads_is_initialised_too() {
+    let file = write(
+        "delta-reads.sx",
+        "var a: int[];
+var b: bool;
+while !b || (!(0 <= len(a) && len(a) < len(a)) || a[len(a)] <= 0 || len(a) > a[-1]) {
+}",
+    );
+    let explored = symex(&[
+        "explore",
+        &file,
+        "--method",
+        "lazy",
+        "--lang",
+        "oo",
+        "--checked-arrays",
+        "--unfold",
+        "1",
+    ]);
+    let text = String::from_utf8_lossy(&explored.stdout);
+    assert_eq!(explored.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("2 paths: 0 terminated, 0 errors, 2 bounded"),
+        "{text}"
+    );
+    assert!(
+        text.contains("b ↦ true}") && text.contains("b ↦ false}"),
+        "{text}"
+    );
+}

@@ -20,7 +20,7 @@ use super::eval::{Blocked, Slot};
 use super::heap::{input_name, Object};
 use super::rules::Rules;
 use super::state::{fields_of, State};
-use crate::delta::Checks;
+use crate::delta::{delta, Checks};
 use crate::oo::unfold::Initialised;
 use crate::program::{Program, Stmt, Target};
 use crate::system::Rule;
@@ -34,9 +34,13 @@ pub(super) fn initialisations<R: Rules>(
     program: &Program,
     checks: Checks,
 ) -> Option<Vec<Initialised<State<R>>>> {
+    // What the statement's step evaluates: `δ(e)` before `e` (Definition
+    // 4.2's `δ(b) ∧ b`), so that a read only the definedness condition
+    // makes (a premise over an element out of bounds) is resolved too.
     let blocked = reads(head, program)
         .iter()
-        .find_map(|e| state.value(e).err())?;
+        .flat_map(|e| [delta(e, checks), e.clone()])
+        .find_map(|e| state.value(&e).err())?;
     Some(match blocked {
         Blocked::Reference(slot) => {
             let nil = state.rules.nil().then(|| lazy_nil(state, &slot));
