@@ -555,7 +555,7 @@ fn the_aliasing_puzzle_fails_with_a_heap_that_replays() {
 #[test]
 fn ctrl_c_stops_the_search_with_the_tests_found() {
     let file = scratch("interrupt").join("branches.sx");
-    let source: Vec<String> = (0..24)
+    let source: Vec<String> = (0..16)
         .map(|i| format!("if x{i} > 0 {{ c := c + 1 }} else {{ c := c - 1 }}"))
         .collect();
     std::fs::write(&file, source.join(";\n")).unwrap();
