@@ -3,12 +3,13 @@
 //! the exploration, which keeps no tree; the pictures need the whole tree.
 
 use super::language::{with_semantics, Semantics, Visitor};
+use super::merge::exit_of;
 use super::{CliError, Common, Exit, Format};
 use crate::explore::share::{self, Shard};
 use crate::explore::workers;
 use crate::explore::{explore_into, ExploreOptions, NotesLimit, Observer, TreeRecorder};
 use crate::report::json::{JsonLinesReport, JsonReport};
-use crate::report::shards::{exit_of, merge, write_json, ShardReport};
+use crate::report::shards::{merge, write_json, ShardReport};
 use crate::report::smtlib::SmtlibFiles;
 use crate::report::text::TextReport;
 use crate::report::{dot, latex, svg};

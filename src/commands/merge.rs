@@ -3,8 +3,9 @@
 //! one-process exploration gives ([`crate::report::shards`]).
 
 use super::{CliError, Exit};
-use crate::report::shards::{exit_of, merge, write_json, ShardReport};
+use crate::report::shards::{merge, write_json, ShardReport};
 use clap::Args;
+use serde_json::Value;
 use std::io::Write;
 
 #[derive(Clone, Debug, Args)]
@@ -39,4 +40,17 @@ fn read(name: &str) -> Result<ShardReport, CliError> {
         name: name.to_string(),
         document,
     })
+}
+
+/// The exit of a merged report: inconclusive when a limit left part of
+/// some shard's tree unexplored, as for one process.
+pub(super) fn exit_of(merged: &Value) -> Exit {
+    let cut = merged["unexplored"]
+        .as_array()
+        .is_some_and(|unexplored| !unexplored.is_empty());
+    if cut {
+        Exit::Inconclusive
+    } else {
+        Exit::Done
+    }
 }

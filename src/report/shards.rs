@@ -215,16 +215,3 @@ pub fn write_json(report: &Value, out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, report)?;
     writeln!(out)
 }
-
-/// The exit of a merged report: inconclusive when a limit left part of
-/// some shard's tree unexplored, as for one process.
-pub fn exit_of(merged: &Value) -> crate::commands::Exit {
-    let cut = merged["unexplored"]
-        .as_array()
-        .is_some_and(|unexplored| !unexplored.is_empty());
-    if cut {
-        crate::commands::Exit::Inconclusive
-    } else {
-        crate::commands::Exit::Done
-    }
-}
