@@ -52,6 +52,7 @@ mod theorem_4_5_incremental_wp;
 mod theorem_4_5_path_condition;
 mod theorems_on_desugared_programs;
 mod unfolding_agrees_with_program_semantics;
+mod unread_models_agree;
 
 use distribution::Required;
 use generators::{BasicProgram, Checked, Drawn, RecursiveProgram};

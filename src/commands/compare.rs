@@ -116,6 +116,7 @@ impl CompareArgs {
                 },
                 timeout_ms: self.timeout_ms,
                 simplify: false,
+                readable_models: false,
                 ..ExploreOptions::default()
             },
             broken: self.broken.map(BrokenRule::mutant),

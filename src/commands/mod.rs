@@ -454,6 +454,7 @@ impl Common {
             record_configurations: false,
             assumption: inputs::fixed_condition(&self.fix, &loaded.program)?,
             simplify: !self.no_simplify,
+            readable_models: true,
             subsumption,
             merge: if self.merge { Merge::Join } else { Merge::Off },
             shown: Some(loaded.program.inputs().into_keys().collect()),

@@ -35,7 +35,8 @@ pub struct Settings {
     pub language: Option<Language>,
     pub this: ThisRule,
     pub semantics: Options,
-    /// Must keep `simplify: false`: the raw conditions are measured.
+    /// Must keep `simplify: false`: the raw conditions are measured; and
+    /// may leave models unreadable (`readable_models: false`): none is printed.
     pub explore: ExploreOptions,
     /// A rule broken on purpose on the side it belongs to (§2's on forward,
     /// §4's on wp), to watch the agreement fail.
