@@ -2,7 +2,7 @@
 
 use super::backstop::Backstop;
 use super::language::{with_semantics, Choice, Semantics, Visitor};
-use super::{heap, inputs, load, CliError, Exit, LanguageArg};
+use super::{heap, inputs, IntArg, load, CliError, Exit, LanguageArg};
 use crate::explore::blame::{blame, headline};
 use crate::explore::run::{run, RunEnd, RunLimits, MAX_STEPS};
 use crate::report::latex;
@@ -55,6 +55,9 @@ pub struct RunArgs {
     /// Every array access must be within `0 <= i < len(a)` (§2.1).
     #[arg(long)]
     pub checked_arrays: bool,
+    /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
+    #[arg(long = "int", value_enum, default_value_t = IntArg::Math, value_name = "INT")]
+    pub int: IntArg,
     #[arg(long, value_enum)]
     pub lang: Option<LanguageArg>,
     /// An initial heap and values of the globals, as JSON (SPEC §2.1): `{"objects": {…}, "vars": {…}}`.
@@ -174,7 +177,7 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let limit = args.time_limit_ms.map(Duration::from_millis);
     let deadline = limit.map(|limit| Instant::now() + limit);
     let backstop = limit.map(|limit| Backstop::arm(limit, "symex run".to_string()));
-    let loaded = load(&args.file)?;
+    let loaded = load(&args.file, args.int)?;
     let choice = Choice::new(
         &loaded.program,
         args.lang.map(Language::from),

@@ -5,7 +5,7 @@
 //! counterexample input, confirmed by running it concretely.
 
 use super::language::{with_semantics, Choice, Semantics, Visitor};
-use super::{CliError, Common, Exit, ReportFormat};
+use super::{int_options, CliError, Common, Exit, ReportFormat};
 use crate::explore::run::{run, RunLimits};
 use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer, Route};
 use crate::report::verify::{json_report, text_report, Shown};
@@ -220,6 +220,10 @@ fn run_options(common: &Common) -> Vec<String> {
             .to_possible_value()
             .map_or_else(String::new, |v| v.get_name().to_string());
         options.push(format!("--lang {name}"));
+    }
+    let int = int_options(common.int.into());
+    if !int.is_empty() {
+        options.push(int.join(" "));
     }
     options
 }
