@@ -14,6 +14,7 @@
 //!   then both are rewritten.
 
 use crate::delta::guarded;
+use crate::mutants::{self, Mutant};
 use crate::term::{BinOp, IdMap, Sort, Term, TermKind, UnOp};
 use num_bigint::BigInt;
 
@@ -81,9 +82,13 @@ pub fn no_overflow(e: &Term, integers: Integers) -> Term {
         return Term::bool(true);
     }
     guarded(e, |node| match node.kind() {
+        TermKind::Binary(BinOp::Mul, ..) if mutants::active(Mutant::ProductUnchecked) => {
+            Term::bool(true)
+        }
         TermKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
         | TermKind::Unary(UnOp::Neg, _) => integers.in_range(node),
-        TermKind::Binary(BinOp::Div, dividend, divisor) => match integers.range() {
+        // C11 §6.5.5: `x % y` is undefined where `x / y` is.
+        TermKind::Binary(BinOp::Div | BinOp::Mod, dividend, divisor) => match integers.range() {
             // The one quotient out of range: lo / -1.
             Some((lo, _)) => Term::and(
                 Term::binary(BinOp::Ne, divisor.clone(), Term::int(0)),
@@ -94,9 +99,6 @@ pub fn no_overflow(e: &Term, integers: Integers) -> Term {
             ),
             None => Term::bool(true),
         },
-        TermKind::Binary(BinOp::Mod, _, divisor) => {
-            Term::binary(BinOp::Ne, divisor.clone(), Term::int(0))
-        }
         _ => Term::bool(true),
     })
 }
@@ -116,6 +118,9 @@ pub fn inputs_in_range<'a>(
 
 /// `e` with every `x / y` and `x % y` made C's ([`c_quotient`], [`c_remainder`]).
 pub fn c_division(e: &Term) -> Term {
+    if mutants::active(Mutant::EuclideanMachineDivision) {
+        return e.clone();
+    }
     let mut memo: IdMap<Term> = IdMap::default();
     for node in e.nodes() {
         let children: Vec<Term> = node.children().iter().map(|c| memo[&c.id()].clone()).collect();
@@ -138,11 +143,15 @@ pub fn c_division(e: &Term) -> Term {
 pub fn c_quotient(x: Term, y: Term) -> Term {
     let euclidean = Term::binary(BinOp::Div, x.clone(), y.clone());
     let exact = exact_or_nonnegative(&x, &y);
-    let step = Term::ite(
-        Term::binary(BinOp::Gt, y, Term::int(0)),
-        Term::int(1),
-        Term::int(-1),
-    );
+    let step = match positive(&y) {
+        Some(true) => Term::int(1),
+        Some(false) => Term::int(-1),
+        None => Term::ite(
+            Term::binary(BinOp::Gt, y, Term::int(0)),
+            Term::int(1),
+            Term::int(-1),
+        ),
+    };
     Term::ite(
         exact,
         euclidean.clone(),
@@ -155,12 +164,22 @@ pub fn c_quotient(x: Term, y: Term) -> Term {
 pub fn c_remainder(x: Term, y: Term) -> Term {
     let euclidean = Term::binary(BinOp::Mod, x.clone(), y.clone());
     let exact = exact_or_nonnegative(&x, &y);
-    let towards_zero = Term::ite(
-        Term::binary(BinOp::Gt, y.clone(), Term::int(0)),
-        Term::binary(BinOp::Sub, euclidean.clone(), y.clone()),
-        Term::binary(BinOp::Add, euclidean.clone(), y),
-    );
+    let below = Term::binary(BinOp::Sub, euclidean.clone(), y.clone());
+    let above = Term::binary(BinOp::Add, euclidean.clone(), y.clone());
+    let towards_zero = match positive(&y) {
+        Some(true) => below,
+        Some(false) => above,
+        None => Term::ite(Term::binary(BinOp::Gt, y, Term::int(0)), below, above),
+    };
     Term::ite(exact, euclidean, towards_zero)
+}
+
+/// Whether `y` is a literal above zero (`None` if it is no literal).
+fn positive(y: &Term) -> Option<bool> {
+    match y.kind() {
+        TermKind::Int(n) => Some(n.sign() == num_bigint::Sign::Plus),
+        _ => None,
+    }
 }
 
 /// `x >= 0 || x % y = 0`: where Euclidean and C division agree.
