@@ -208,7 +208,14 @@ fn printed_inputs(model: &str) -> Vec<String> {
 /// `verify` finds a counterexample, and the model it prints, given back
 /// with `--input`, fails the run the same way.
 fn counterexample_replays(file: &str) -> String {
-    let output = symex(&["verify", file]);
+    counterexample_replays_with(file, &[])
+}
+
+/// [`counterexample_replays`] with `options` (`--int i32`) given to both.
+fn counterexample_replays_with(file: &str, options: &[String]) -> String {
+    let mut verify = vec!["verify", file];
+    verify.extend(options.iter().map(String::as_str));
+    let output = symex(&verify);
     let text = stdout(&output);
     let model = text
         .lines()
@@ -216,6 +223,7 @@ fn counterexample_replays(file: &str) -> String {
         .unwrap_or_else(|| panic!("{file}: no counterexample:\n{text}"));
     let inputs = printed_inputs(model);
     let mut args = vec!["run", file, "--format", "json"];
+    args.extend(options.iter().map(String::as_str));
     for input in &inputs {
         args.push("--input");
         args.push(input);
@@ -325,6 +333,7 @@ fn the_benchmarks_get_the_verdicts_their_headers_state() {
     files.sort();
     assert!(files.len() >= 12, "only {} benchmarks", files.len());
     let mut verdicts = BTreeSet::new();
+    let mut needs_machine_integers = 0;
     for file in files {
         let source = std::fs::read_to_string(&file).unwrap();
         let expected = header(&source, "expect")
@@ -341,18 +350,29 @@ fn the_benchmarks_get_the_verdicts_their_headers_state() {
                 .as_deref(),
         );
         args.extend(options.iter().map(String::as_str));
-        let output = symex(&args);
-        let json: Json = serde_json::from_slice(&output.stdout)
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        assert_eq!(json["verdict"], expected, "{}: {json}", file.display());
+        let verdict = |args: &[&str]| {
+            let json: Json = serde_json::from_slice(&symex(args).stdout)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            json["verdict"].as_str().unwrap_or_default().to_string()
+        };
+        assert_eq!(verdict(&args), expected, "{}", file.display());
+        // A benchmark for `--int i32` also states its verdict with mathematical integers.
+        if let Some(math) = header(&source, "expect-math") {
+            assert_eq!(verdict(&args[..4]), math, "{} without --int", file.display());
+            needs_machine_integers += usize::from(math != expected);
+        }
         if expected == "counterexample" {
-            counterexample_replays(file.to_str().unwrap());
+            counterexample_replays_with(file.to_str().unwrap(), &options);
         }
         verdicts.insert(expected.to_string());
     }
     assert!(
         verdicts.contains("proved") && verdicts.contains("counterexample"),
         "{verdicts:?}"
+    );
+    assert!(
+        needs_machine_integers >= 2,
+        "only {needs_machine_integers} benchmarks whose verdict --int i32 changes"
     );
 }
 
