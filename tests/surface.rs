@@ -423,3 +423,28 @@ fn the_stepper_shows_where_the_users_source_stands() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn run_trace_and_verify_show_the_users_line_and_column_inside_sugar() {
+    let file = acceptance("fib");
+    let trace = stdout(&symex(&["run", &file, "--input", "k=2", "--trace"]));
+    // The core's `fib_call := fib_result` comes from the call at 2:55 of
+    // the user's one-line `func fib`, its `if` from the `if` at 2:25.
+    assert!(
+        trace.contains("→ [assignment local variable] at 2:55 ⟨"),
+        "{trace}"
+    );
+    assert!(trace.contains("→ [choice (else)] at 2:25 ⟨"), "{trace}");
+    let verified = stdout(&symex(&["verify", &file]));
+    assert!(
+        verified.contains("ends in assertion-failed at 5:1\n"),
+        "{verified}"
+    );
+    let file = root("benchmarks/i32_abs_min_bug.sx");
+    let file = file.to_str().unwrap();
+    let verified = stdout(&symex(&["verify", file, "--int", "i32"]));
+    assert!(
+        verified.contains("path 0 ends in assertion-failed at 7:5\n"),
+        "{verified}"
+    );
+}
