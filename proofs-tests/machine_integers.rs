@@ -12,11 +12,11 @@
 
 use crate::distribution::{self, Required, BASIC_RULES};
 use crate::generators::{Inputs, Path};
+use crate::mutants::{AssignmentWithoutSigma, Mutated};
 use crate::mutated::with_core_mutant;
 use crate::surface_agrees_with_desugared::run_core;
 use crate::theorem_2_3_correctness::correctness;
 use crate::theorem_2_4_completeness::completeness;
-use crate::mutants::{AssignmentWithoutSigma, Mutated};
 use crate::{catches, holds, Generated, Real, Systems};
 use quickcheck::{Arbitrary, Gen, TestResult};
 use std::fmt::{self, Write};
@@ -192,7 +192,9 @@ fn run(stmts: &[Stmt], vars: &mut [i32; 3]) -> bool {
                 (Some(a), Some(b)) => run(if a < b { then } else { otherwise }, vars),
                 _ => false,
             },
-            Stmt::Assert(a, b) => matches!((value(a, vars), value(b, vars)), (Some(a), Some(b)) if a != b),
+            Stmt::Assert(a, b) => {
+                matches!((value(a, vars), value(b, vars)), (Some(a), Some(b)) if a != b)
+            }
         };
         if !ok {
             return false;

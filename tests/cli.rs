@@ -87,7 +87,10 @@ fn run_trace_shows_every_configuration_with_its_rule_and_where_the_statement_is(
         lines[1].starts_with("→ [assignment] at 1:1 ⟨while x < n"),
         "{text}"
     );
-    assert!(lines[2].starts_with("→ [iteration (enter)] at 2:1"), "{text}");
+    assert!(
+        lines[2].starts_with("→ [iteration (enter)] at 2:1"),
+        "{text}"
+    );
     assert!(lines[3].starts_with("→ [assignment] at 3:5"), "{text}");
     assert!(
         lines[4].starts_with("→ [iteration (exit)] at 2:1 ⟨ε, {n ↦ 1, x ↦ 1}⟩"),

@@ -358,7 +358,12 @@ fn the_benchmarks_get_the_verdicts_their_headers_state() {
         assert_eq!(verdict(&args), expected, "{}", file.display());
         // A benchmark for `--int i32` also states its verdict with mathematical integers.
         if let Some(math) = header(&source, "expect-math") {
-            assert_eq!(verdict(&args[..4]), math, "{} without --int", file.display());
+            assert_eq!(
+                verdict(&args[..4]),
+                math,
+                "{} without --int",
+                file.display()
+            );
             needs_machine_integers += usize::from(math != expected);
         }
         if expected == "counterexample" {

@@ -123,7 +123,11 @@ pub fn c_division(e: &Term) -> Term {
     }
     let mut memo: IdMap<Term> = IdMap::default();
     for node in e.nodes() {
-        let children: Vec<Term> = node.children().iter().map(|c| memo[&c.id()].clone()).collect();
+        let children: Vec<Term> = node
+            .children()
+            .iter()
+            .map(|c| memo[&c.id()].clone())
+            .collect();
         let rebuilt = node.with_children(&children);
         let c = match rebuilt.kind() {
             TermKind::Binary(BinOp::Div, x, y) => c_quotient(x.clone(), y.clone()),

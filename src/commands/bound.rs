@@ -2,7 +2,7 @@
 //! exact or a lower bound (`src/bound/`).
 
 use super::language::{with_semantics, Choice, Semantics, Visitor};
-use super::{inputs, IntArg, load, CliError, Exit, LanguageArg, Method};
+use super::{inputs, load, CliError, Exit, IntArg, LanguageArg, Method};
 use crate::bound::{analyse, BoundOptions, LoopBound, Report, DEFAULT_CAP};
 use crate::report::values::valuation_json;
 use clap::{Args, ValueEnum};

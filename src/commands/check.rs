@@ -5,7 +5,7 @@
 use super::backstop::Backstop;
 use super::language::choose;
 use super::mutant::{BrokenRule, Mutant};
-use super::{IntArg, load, CliError, Exit, LanguageArg, Method};
+use super::{load, CliError, Exit, IntArg, LanguageArg, Method};
 use crate::theorems::broken;
 use crate::theorems::lazy::check_lazy;
 use crate::theorems::{check_program, Bounds, CheckReport};

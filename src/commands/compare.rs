@@ -3,7 +3,7 @@
 
 use super::language::choose;
 use super::mutant::BrokenRule;
-use super::{IntArg, load, parse_generated, CliError, Exit, LanguageArg};
+use super::{load, parse_generated, CliError, Exit, IntArg, LanguageArg};
 use crate::compare::families::Family;
 use crate::compare::{compare, plot, table, Comparison, Settings};
 use crate::explore::{Bounds, ExploreOptions};

@@ -4,7 +4,7 @@
 //! by `symex_semantics::syntax` (docs/surface.md). The output parses back
 //! to the same program.
 
-use super::{IntArg, load, CliError, Exit};
+use super::{load, CliError, Exit, IntArg};
 use clap::Args;
 use std::io::Write;
 

@@ -163,14 +163,15 @@ pub fn load(path: &str, integers: impl Into<Integers>) -> Result<Loaded, CliErro
             .map_err(|error| CliError::new(format!("{path}: cannot read the program: {error}")))?;
         (path, source)
     };
-    let (program, positions) = symex_semantics::syntax::parse_with(&source, integers).map_err(|d| {
-        CliError::new(diagnostic::render(
-            &d,
-            name,
-            &source,
-            diagnostic::colour_allowed(),
-        ))
-    })?;
+    let (program, positions) =
+        symex_semantics::syntax::parse_with(&source, integers).map_err(|d| {
+            CliError::new(diagnostic::render(
+                &d,
+                name,
+                &source,
+                diagnostic::colour_allowed(),
+            ))
+        })?;
     Ok(Loaded {
         path: path.to_string(),
         program: Rc::new(program),

@@ -6,11 +6,11 @@
 use super::language::{with_semantics, Choice};
 use super::run::Execute;
 use super::{heap, load, CliError, Exit, IntArg};
-use clap::ValueEnum;
 use crate::explore::run::{RunEnd, RunLimits};
 use crate::explore::state_difference;
 use crate::saved::{self, SavedTest};
 use clap::Args;
+use clap::ValueEnum;
 use std::io::Write;
 use std::path::PathBuf;
 use symex_semantics::eval::Valuation;
@@ -91,7 +91,9 @@ pub fn command(args: &ReplayArgs, out: &mut dyn Write) -> Result<Exit, CliError>
 fn replay(test: &SavedTest, max_steps: usize) -> Result<Verdict, String> {
     let integers = match test.int.as_deref() {
         None => IntArg::Math,
-        Some(name) => IntArg::from_str(name, false).map_err(|_| format!("unknown `int`: {name}"))?,
+        Some(name) => {
+            IntArg::from_str(name, false).map_err(|_| format!("unknown `int`: {name}"))?
+        }
     };
     let loaded = load(&test.program, integers).map_err(|error| error.to_string())?;
     let program = &loaded.program;

@@ -2,7 +2,7 @@
 
 use super::backstop::Backstop;
 use super::language::{with_semantics, Choice, Semantics, Visitor};
-use super::{heap, inputs, IntArg, load, CliError, Exit, LanguageArg};
+use super::{heap, inputs, load, CliError, Exit, IntArg, LanguageArg};
 use crate::explore::blame::{blame, headline};
 use crate::explore::run::{run, RunEnd, RunLimits, MAX_STEPS};
 use crate::report::latex;

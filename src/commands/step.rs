@@ -6,7 +6,7 @@
 //! replays.
 
 use super::language::{with_semantics, Semantics, Visitor};
-use super::{IntArg, load, CliError, Exit, SemanticsArgs};
+use super::{load, CliError, Exit, IntArg, SemanticsArgs};
 use crate::step::command::parse_line;
 use crate::step::{StepOptions, Stepper};
 use clap::Args;

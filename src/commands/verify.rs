@@ -11,7 +11,6 @@ use crate::explore::run::{run, RunEnd, RunLimits};
 use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer, Route};
 use crate::report::verify::{json_report, text_report, Shown};
 use crate::verify::{verify, Explorer, FailureKind, Options, PathReplay, Ran, Verdict};
-use symex_semantics::value::Value;
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::rc::Rc;
@@ -22,6 +21,7 @@ use symex_semantics::system::{
     ConcreteConfiguration, Options as SemanticsOptions, Rule, SymbolicConfiguration,
     TransitionSystem,
 };
+use symex_semantics::value::Value;
 
 /// `symex verify`: the common options, the verifier's own and the report's format.
 #[derive(Clone, Debug, Args)]
@@ -235,7 +235,9 @@ fn failing_at(report: &crate::verify::Report, session: &Session) -> Option<(usiz
         with_semantics(program.clone(), session.choice, session.semantics, execute).ok()?;
     // Only where the run fails as the counterexample's path does.
     let failed = RunEnd::Finished(Outcome::Halted(Halt::Error(*error)));
-    (finished.end == failed).then_some(finished.site?.at).flatten()
+    (finished.end == failed)
+        .then_some(finished.site?.at)
+        .flatten()
 }
 
 /// The options of `run` that make it run the program as `verify` did.

@@ -273,9 +273,16 @@ fn a_labelled_break_sets_the_outer_loops_flag_which_the_inner_loop_tests() {
         "var c: int;\nvar continued: bool;\nvar r: int;\nvar s: int;\nr := 0;\nrows: while r < 3 {\n    continued := false;\n    c := 0;\n    while !continued && c < 3 {\n        if c > r {\n            continued := true\n        } else {\n            s := s + c\n        };\n        if !continued {\n            c := c + 1\n        }\n    };\n    r := r + 1\n}\n",
     );
     // The label names the core's loop, also once printed and parsed again.
-    let printed = parse_program("outer: while i < 3 { break outer }").unwrap().to_string();
+    let printed = parse_program("outer: while i < 3 { break outer }")
+        .unwrap()
+        .to_string();
     let again = parse_program(&printed).unwrap();
-    let labels: Vec<_> = again.loops.0.values().map(|site| site.label.clone()).collect();
+    let labels: Vec<_> = again
+        .loops
+        .0
+        .values()
+        .map(|site| site.label.clone())
+        .collect();
     assert_eq!(labels, [Some("outer".to_string())], "{printed}");
     rejects(
         "while i < 3 { break outer }",

@@ -11,11 +11,11 @@ use super::ast::{self, Expr, ExprKind, StmtKind, Target};
 use super::check::Typing;
 use super::diagnostic::{Diagnostic, LineIndex, Span};
 use crate::annotations::{old_name, Annotations, Contract, Place};
+use crate::machine::{self, Integers};
 use crate::program::{
     self, Block, Class, Language, LoopId, LoopSite, LoopSites, Method, Procedure, Program,
     StatementSites, Stmt,
 };
-use crate::machine::{self, Integers};
 use crate::term::{Name, Sort, Term};
 use num_bigint::BigInt;
 use std::cell::RefCell;
