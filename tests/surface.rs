@@ -453,3 +453,22 @@ fn run_trace_and_verify_show_the_users_line_and_column_inside_sugar() {
         "{verified}"
     );
 }
+
+#[test]
+fn saved_tests_under_int_i32_record_it_and_replay_with_it() {
+    let dir = std::env::temp_dir().join(format!("symex-surface-i32-{}", std::process::id()));
+    let file = root("benchmarks/i32_increment_overflow_bug.sx");
+    let (file, saved) = (file.to_str().unwrap(), dir.to_str().unwrap());
+    symex(&["tests", file, "--int", "i32", "--output", saved]);
+    let overflow = dir.join("path-1.json");
+    let text = std::fs::read_to_string(&overflow).unwrap();
+    assert!(
+        text.contains("\"int\": \"i32\"") && text.contains("\"outcome\": \"assertion-failed\""),
+        "{text}"
+    );
+    assert_eq!(symex(&["replay", saved]).status.code(), Some(0));
+    // Without the record, INT_MAX + 1 is just an integer: the replay fails.
+    std::fs::write(&overflow, text.replace("\"int\": \"i32\",", "")).unwrap();
+    assert_eq!(symex(&["replay", saved]).status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
