@@ -472,3 +472,23 @@ fn saved_tests_under_int_i32_record_it_and_replay_with_it() {
     assert_eq!(symex(&["replay", saved]).status.code(), Some(1));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn verifys_printed_replay_under_int_i32_carries_the_option_and_overflows_again() {
+    let file = root("tests/surface/machine/scaled_count.sx");
+    let file = file.to_str().unwrap();
+    let report = stdout(&symex(&["verify", file, "--int", "i32"]));
+    let line = report
+        .lines()
+        .find_map(|line| line.trim_start().strip_prefix("replay: symex "))
+        .unwrap_or_else(|| panic!("no replay line:\n{report}"));
+    assert!(line.contains(" --int i32 "), "{line}");
+    let mut args: Vec<&str> = line.split(' ').collect();
+    args.extend(["--format", "json"]);
+    let json: Json = serde_json::from_slice(&symex(&args).stdout).unwrap();
+    assert_eq!(json["error"], "assertion-failed", "{line}: {json}");
+    // With mathematical integers the same inputs run to the end.
+    args.retain(|a| !matches!(*a, "--int" | "i32"));
+    let json: Json = serde_json::from_slice(&symex(&args).stdout).unwrap();
+    assert_eq!(json["outcome"], "terminated", "{json}");
+}
