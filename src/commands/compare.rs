@@ -107,6 +107,7 @@ impl CompareArgs {
             },
             semantics: Options {
                 checked_arrays: self.checked_arrays,
+                acyclic: false,
             },
             explore: ExploreOptions {
                 bounds: Bounds {

@@ -184,9 +184,7 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
     if args.checked_arrays {
         form.options.push("--checked-arrays".to_string());
     }
-    let semantics = Options {
-        checked_arrays: args.checked_arrays,
-    };
+    let semantics = args.semantics.options(args.checked_arrays);
     let priority = args
         .priority
         .to_possible_value()

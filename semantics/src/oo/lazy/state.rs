@@ -100,6 +100,29 @@ impl<R: Rules> State<R> {
         model::predicted_state(self, inputs, program, &|name| objects.get(name).copied())
     }
 
+    /// Whether the input object `from` reaches `to` through the input
+    /// values of reference fields the path initialised (the input heap,
+    /// not the fields as the program has written them since).
+    pub fn input_reaches(&self, from: &Name, to: &Name) -> bool {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut pending = vec![from];
+        while let Some(name) = pending.pop() {
+            if name == to {
+                return true;
+            }
+            if !seen.insert(name) {
+                continue;
+            }
+            if let Some(object) = self.objects.get(name) {
+                pending.extend(object.initial.values().filter_map(|value| match Node::of(value) {
+                    Node::Object(next) => Some(next),
+                    Node::Nil | Node::Unknown => None,
+                }));
+            }
+        }
+        false
+    }
+
     /// The objects the path created, in order, with their classes.
     pub fn created_objects(&self) -> impl Iterator<Item = (&Name, &Name)> {
         self.created
@@ -150,8 +173,9 @@ impl<R: Rules> PathState for State<R> {
         head: &Stmt,
         program: &Program,
         checks: Checks,
+        options: Options,
     ) -> Option<Vec<Initialised<State<R>>>> {
-        initialise::initialisations(self, head, program, checks)
+        initialise::initialisations(self, head, program, checks, options)
     }
 
     fn global_state(&self, program: &Program) -> Vec<(Name, Term)> {
