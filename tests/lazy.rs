@@ -50,20 +50,21 @@ fn exact_subsumption_proves_a_list_loop_that_bounds_leave_inconclusive() {
 /// 11 subsumed, 12 stored.
 const PAPER_LIST_PARTITION: [u64; 3] = [23, 11, 12];
 
+/// The paper's analysis of the list partition: lazy initialisation of an
+/// acyclic input list, states matched under the list abstraction.
+const ACYCLIC_LISTS: [&str; 6] = [
+    "--method",
+    "lazy",
+    "--abstract",
+    "list",
+    "--assume",
+    "acyclic",
+];
+
 #[test]
 fn the_list_abstraction_ends_the_fixed_partition_abstracted_with_the_papers_counts() {
-    let output = symex(&[
-        "verify",
-        "paper-examples/oo/anand_list_partition_fixed.sx",
-        "--method",
-        "lazy",
-        "--abstract",
-        "list",
-        "--assume",
-        "acyclic",
-        "--format",
-        "json",
-    ]);
+    let file = "paper-examples/oo/anand_list_partition_fixed.sx";
+    let output = symex(&[&["verify", file][..], &ACYCLIC_LISTS, &["--format", "json"]].concat());
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
     assert_eq!(output.status.code(), Some(3), "{report}");
     let counts = &report["stats"]["subsumption"];
@@ -97,10 +98,7 @@ fn counterexample_heap(file: &str, options: &[&str]) -> serde_json::Value {
 #[test]
 fn the_buggy_list_partition_fails_on_the_papers_two_node_list_that_run_replays() {
     let file = "paper-examples/oo/anand_list_partition_buggy.sx";
-    let heap = counterexample_heap(
-        file,
-        &["--method", "lazy", "--abstract", "list", "--assume", "acyclic"],
-    );
+    let heap = counterexample_heap(file, &ACYCLIC_LISTS);
     // The paper's list: l ↦ o1 ↦ o2 ↦ nil, o1.elem <= v < o2.elem.
     let objects = &heap["objects"];
     assert_eq!(objects.as_object().map(|o| o.len()), Some(2), "{heap}");

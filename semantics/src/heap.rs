@@ -190,7 +190,9 @@ impl Heap {
     pub fn without_cycles(&self) -> Heap {
         let mut heap = self.clone();
         while let Some((o, f, _)) = heap.cycle().and_then(|cycle| cycle.last().cloned()) {
-            heap = heap.set_field(o, &f, Value::Nil).unwrap_or_else(|| heap.clone());
+            heap = heap
+                .set_field(o, &f, Value::Nil)
+                .unwrap_or_else(|| heap.clone());
         }
         heap
     }

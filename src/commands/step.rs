@@ -15,9 +15,7 @@ use rustyline::DefaultEditor;
 use std::io::{BufRead, IsTerminal, Write};
 use symex_semantics::program::Program;
 use symex_semantics::syntax::Positions;
-use symex_semantics::system::{
-    ConcreteConfiguration, SymbolicConfiguration, TransitionSystem,
-};
+use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 
 #[derive(Clone, Debug, Args)]
 pub struct StepArgs {

@@ -255,7 +255,13 @@ fn refuses_an_alias<R: Rules>(
     let fresh_class = steps
         .iter()
         .filter(|step| step.rule == Rule::LazyFresh)
-        .find_map(|step| step.next.state.input_objects().last().map(|(_, c)| c.clone()));
+        .find_map(|step| {
+            step.next
+                .state
+                .input_objects()
+                .last()
+                .map(|(_, c)| c.clone())
+        });
     let Some(class) = fresh_class else {
         return false;
     };

@@ -537,8 +537,10 @@ impl<P: PathState> TransitionSystem for Unfold<P> {
         let Some((head, rest)) = c.code.split() else {
             return Vec::new();
         };
-        if let Some(choices) = c.state
-            .initialise(head, &self.program, self.errors.checks, self.options) {
+        if let Some(choices) =
+            c.state
+                .initialise(head, &self.program, self.errors.checks, self.options)
+        {
             return choices
                 .into_iter()
                 .map(|choice| self.initialisation(c, choice))

@@ -146,7 +146,11 @@ fn lazy_new_object<R: Rules>(
 /// `⟨S, h⟩ → ⟨S, h[r := o]⟩` for each input object `o` of the class of `r`
 /// materialised before  (lazy initialisation (alias)); under the
 /// precondition `acyclic`, only those that leave the input heap acyclic.
-fn lazy_alias<R: Rules>(state: &State<R>, slot: &Slot, acyclic: bool) -> Vec<Initialised<State<R>>> {
+fn lazy_alias<R: Rules>(
+    state: &State<R>,
+    slot: &Slot,
+    acyclic: bool,
+) -> Vec<Initialised<State<R>>> {
     let class = class_of(slot);
     let allowed = |candidate: &Name| match slot {
         Slot::Field { object, .. } if acyclic => {

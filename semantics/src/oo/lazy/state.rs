@@ -114,10 +114,15 @@ impl<R: Rules> State<R> {
                 continue;
             }
             if let Some(object) = self.objects.get(name) {
-                pending.extend(object.initial.values().filter_map(|value| match Node::of(value) {
-                    Node::Object(next) => Some(next),
-                    Node::Nil | Node::Unknown => None,
-                }));
+                pending.extend(
+                    object
+                        .initial
+                        .values()
+                        .filter_map(|value| match Node::of(value) {
+                            Node::Object(next) => Some(next),
+                            Node::Nil | Node::Unknown => None,
+                        }),
+                );
             }
         }
         false
