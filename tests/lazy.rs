@@ -135,6 +135,18 @@ fn without_the_precondition_the_counterexample_is_cyclic_and_run_assume_acyclic_
     );
 }
 
+/// `check --method lazy --assume acyclic` draws acyclic heaps, each of
+/// which exactly one lazy path matches.
+#[test]
+fn check_holds_lazy_initialisation_to_the_precondition() {
+    let file = "paper-examples/oo/anand_list_partition_buggy.sx";
+    let args = ["check", file, "--method", "lazy", "--assume", "acyclic"];
+    let output = symex(&[&args[..], &["--runs", "200", "--seed", "7"]].concat());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("lazy initialisation agrees"), "{text}");
+}
+
 #[test]
 fn the_precondition_needs_lazy_initialisation() {
     let file = write("assume.sx", CLAMP);

@@ -6,6 +6,7 @@ use super::arrays::{Cells, Resolution};
 use super::eval::Blocked;
 use super::heap::{Node, Object};
 use super::rules::{Paper, Rules};
+use super::taken::Taken;
 use super::{initialise, model};
 use crate::delta::Checks;
 use crate::eval::Valuation;
@@ -38,7 +39,7 @@ pub struct State<R: Rules = Paper> {
     pub(super) decisions: im::OrdMap<u64, (Term, bool)>,
     /// The actions of the unfolding the path ran, for its reported trace
     /// (the same ρ as `--method wp`'s).
-    actions: im::Vector<Action>,
+    actions: Taken,
     pub(super) rules: R,
 }
 
@@ -157,7 +158,7 @@ impl<R: Rules> PathState for State<R> {
         let condition = self.value(&action.condition(checks));
         match (condition, self.apply(&action, program)) {
             (Ok(condition), Ok(mut next)) => {
-                next.actions.push_back(action);
+                next.actions = next.actions.then(action);
                 (next, condition)
             }
             // Lazy initialisation resolves every read before the statement
@@ -217,8 +218,7 @@ impl<R: Rules> PathState for State<R> {
     }
 
     fn actions_since(&self, earlier: &State<R>) -> Option<Vec<Action>> {
-        let known = earlier.actions.len().min(self.actions.len());
-        Some(self.actions.clone().slice(known..).into_iter().collect())
+        Some(self.actions.since(earlier.actions.len()))
     }
 
     /// The path keeps a heap, not a trace to read `path(ρ)` off.
