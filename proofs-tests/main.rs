@@ -262,5 +262,8 @@ pub fn outcome(result: Result<(), String>) -> TestResult {
 
 /// The options of a property run with or without `--checked-arrays`.
 pub fn options(checked_arrays: bool) -> Options {
-    Options { checked_arrays }
+    Options {
+        checked_arrays,
+        ..Options::default()
+    }
 }

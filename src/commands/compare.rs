@@ -110,6 +110,7 @@ impl CompareArgs {
             },
             semantics: Options {
                 checked_arrays: self.checked_arrays,
+                acyclic: false,
             },
             integers: self.int.into(),
             explore: ExploreOptions {
