@@ -106,6 +106,8 @@ pub struct Loaded {
     pub program: Rc<Program>,
     /// Where each statement of `program` starts in the source.
     pub positions: Positions,
+    /// The program's text (for the options its `// snap:` lines give).
+    pub source: String,
 }
 
 /// Parses the program a family generated, named `name` in messages.
@@ -140,6 +142,7 @@ pub fn load(path: &str) -> Result<Loaded, CliError> {
         path: path.to_string(),
         program: Rc::new(program),
         positions,
+        source,
     })
 }
 
