@@ -169,11 +169,13 @@ fn spread_text(spread: &super::repeat::Spread) -> String {
     format!("{:.1} ({:.1}–{:.1})", spread.median, spread.min, spread.max)
 }
 
-/// One line per program (a family member): the totals of each method.
+/// One line per program (a family member): the totals of each method,
+/// with `--repeat` the medians and the range of the build time.
 pub fn write_summary(out: &mut dyn Write, comparisons: &[&Comparison]) -> io::Result<()> {
-    writeln!(
+    let repeated = comparisons.iter().any(|c| c.runs > 1);
+    write!(
         out,
-        "{:<18} {:<8} {:>6} {:>10} {:>8} {:>10} {:>11} {:>10} {:>10} {:>6}",
+        "{:<18} {:<8} {:>6} {:>10} {:>8} {:>10} {:>11} {:>10} {:>10} {:>7}",
         "program",
         "method",
         "paths",
@@ -185,6 +187,10 @@ pub fn write_summary(out: &mut dyn Write, comparisons: &[&Comparison]) -> io::Re
         "Z3 ms",
         "agree"
     )?;
+    if repeated {
+        write!(out, " {:>16}", "build min–max")?;
+    }
+    writeln!(out)?;
     for comparison in comparisons {
         let name = match comparison.size {
             Some(n) => format!("{}({n})", comparison.program),
@@ -199,6 +205,11 @@ pub fn write_summary(out: &mut dyn Write, comparisons: &[&Comparison]) -> io::Re
         };
         for summary in [&comparison.forward, &comparison.wp] {
             write_summary_line(out, &name, summary, &agree)?;
+            let range = &summary.spread.explore_ms;
+            if repeated && summary.unavailable.is_none() {
+                write!(out, " {:>16}", format!("{:.1}–{:.1}", range.min, range.max))?;
+            }
+            writeln!(out)?;
         }
     }
     Ok(())
@@ -211,11 +222,11 @@ fn write_summary_line(
     agree: &str,
 ) -> io::Result<()> {
     if let Some(why) = &s.unavailable {
-        return writeln!(out, "{name:<18} {:<8} not available: {why}", s.method);
+        return write!(out, "{name:<18} {:<8} not available: {why}", s.method);
     }
-    writeln!(
+    write!(
         out,
-        "{name:<18} {:<8} {:>6} {:>10} {:>8} {:>10} {:>11} {:>10.1} {:>10.1} {:>6}",
+        "{name:<18} {:<8} {:>6} {:>10} {:>8} {:>10} {:>11} {:>10.1} {:>10.1} {:>7}",
         s.method,
         s.paths,
         s.dag_total,
