@@ -34,6 +34,18 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The JSON report of a run that must exit 0.
+fn succeeded(args: &[&str]) -> Json {
+    let output = symex(args);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    json(&output)
+}
+
 /// Every path of every comparison found by both methods and proved equivalent.
 fn assert_all_agree(report: &Json) -> usize {
     let mut paths = 0;
@@ -88,7 +100,7 @@ fn both_methods_agree_on_every_path_of_the_basic_and_recursive_examples() {
 
 #[test]
 fn a_family_scales_and_its_members_agree() {
-    let output = symex(&[
+    let report = succeeded(&[
         "compare",
         "--family",
         "recursion",
@@ -97,13 +109,6 @@ fn a_family_scales_and_its_members_agree() {
         "--format",
         "json",
     ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report = json(&output);
     assert_all_agree(&report);
     let comparisons = report["comparisons"].as_array().unwrap();
     let sizes: Vec<u64> = comparisons
@@ -124,7 +129,7 @@ fn a_family_scales_and_its_members_agree() {
 /// that order, each once.
 #[test]
 fn several_families_run_in_the_order_given() {
-    let output = symex(&[
+    let report = succeeded(&[
         "compare",
         "--family",
         "loop,aliasing,loop",
@@ -133,13 +138,6 @@ fn several_families_run_in_the_order_given() {
         "--format",
         "json",
     ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report = json(&output);
     let families: Vec<&str> = report["comparisons"]
         .as_array()
         .unwrap()
@@ -151,30 +149,17 @@ fn several_families_run_in_the_order_given() {
 
 #[test]
 fn both_methods_agree_on_the_oo_examples_and_the_families() {
-    let output = symex(&[
+    let oo = succeeded(&[
         "compare",
         "paper-examples/oo/aliasing_puzzle.sx",
         "paper-examples/oo/list_insert.sx",
         "--format",
         "json",
     ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(assert_all_agree(&json(&output)) >= 3);
-    let output = symex(&[
+    assert!(assert_all_agree(&oo) >= 3);
+    let report = succeeded(&[
         "compare", "--family", "all", "--sizes", "3", "--format", "json",
     ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report = json(&output);
     let programs: Vec<&str> = report["comparisons"]
         .as_array()
         .unwrap()
@@ -239,12 +224,9 @@ fn a_rule_broken_on_either_side_is_caught_by_the_agreement() {
     );
 }
 
-/// Issue 33: where the methods disagree the text shows the inputs and a
-/// `symex run` command; run as printed, it takes the path (its choices, in
-/// the trace) exactly when the method whose condition holds there is the
-/// unbroken one (wp: `--break choice` breaks forward's rule).
-#[test]
-fn the_printed_inputs_of_a_disagreement_replay_it() {
+/// `compare --break choice abs.sx` as text: forward's choice rule swapped,
+/// so the methods disagree (exit 1).
+fn abs_with_forward_broken() -> String {
     let output = symex(&[
         "compare",
         "--break",
@@ -252,7 +234,27 @@ fn the_printed_inputs_of_a_disagreement_replay_it() {
         "paper-examples/basic/abs.sx",
     ]);
     assert_eq!(output.status.code(), Some(1));
-    let text = String::from_utf8(output.stdout).unwrap();
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The command of a printed `replay: symex run …` line, run, as JSON.
+fn replay(line: &str) -> Json {
+    let mut args: Vec<&str> = line
+        .strip_prefix("replay: symex ")
+        .unwrap_or_else(|| panic!("not a replay line: {line}"))
+        .split(' ')
+        .collect();
+    args.extend(["--format", "json"]);
+    json(&symex(&args))
+}
+
+/// Issue 33: where the methods disagree the text shows the inputs and a
+/// `symex run` command; run as printed, it takes the path (its choices, in
+/// the trace) exactly when the method whose condition holds there is the
+/// unbroken one (wp: `--break choice` breaks forward's rule).
+#[test]
+fn the_printed_inputs_of_a_disagreement_replay_it() {
+    let text = abs_with_forward_broken();
     let mut replayed = 0;
     for (i, line) in text.lines().enumerate() {
         let Some((key, holds)) = line
@@ -264,14 +266,7 @@ fn the_printed_inputs_of_a_disagreement_replay_it() {
         };
         let holds = holds.split('\'').next().unwrap();
         let command = text.lines().nth(i + 1).unwrap().trim();
-        let words: Vec<&str> = command
-            .strip_prefix("replay: symex ")
-            .unwrap_or_else(|| panic!("{text}"))
-            .split(' ')
-            .collect();
-        let mut args = words.clone();
-        args.extend(["--format", "json"]);
-        let run = json(&symex(&args));
+        let run = replay(command);
         let choices: String = run["trace"]
             .as_array()
             .unwrap()
@@ -300,14 +295,7 @@ fn the_printed_inputs_of_a_disagreement_replay_it() {
 /// `--break choice` breaks forward's rule).
 #[test]
 fn the_printed_inputs_of_an_unmatched_path_reach_it() {
-    let output = symex(&[
-        "compare",
-        "--break",
-        "choice",
-        "paper-examples/basic/abs.sx",
-    ]);
-    assert_eq!(output.status.code(), Some(1));
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = abs_with_forward_broken();
     let mut replayed = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
         let Some((key, rest)) = line.trim().split_once(": only ") else {
@@ -315,13 +303,7 @@ fn the_printed_inputs_of_an_unmatched_path_reach_it() {
         };
         let method = rest.split(' ').next().unwrap();
         let command = text.lines().nth(i + 1).unwrap().trim();
-        let mut args: Vec<&str> = command
-            .strip_prefix("replay: symex ")
-            .unwrap_or_else(|| panic!("{text}"))
-            .split(' ')
-            .collect();
-        args.extend(["--format", "json"]);
-        let run = json(&symex(&args));
+        let run = replay(command);
         let letters: String = run["trace"]
             .as_array()
             .unwrap()
@@ -382,7 +364,7 @@ fn the_printed_inputs_of_an_unmatched_path_reach_it() {
 /// its `.sx` programs in name order; `symex bench`'s families compare too.
 #[test]
 fn files_folders_and_families_compare_in_one_call() {
-    let output = symex(&[
+    let report = succeeded(&[
         "compare",
         "paper-examples/recursive",
         "paper-examples/basic/abs.sx",
@@ -395,13 +377,6 @@ fn files_folders_and_families_compare_in_one_call() {
         "--format",
         "json",
     ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report = json(&output);
     let programs: Vec<String> = report["comparisons"]
         .as_array()
         .unwrap()
