@@ -4,7 +4,7 @@
 use super::language::choose;
 use super::mutant::BrokenRule;
 use super::snap::{collect, snap_common};
-use super::{load, parse_generated, CliError, Exit, LanguageArg, Loaded};
+use super::{load, parse_generated, CliError, Exit, LanguageArg};
 use crate::compare::families::{self, Family};
 use crate::compare::{compare, plot, table, Comparison, Settings};
 use crate::explore::{Bounds, ExploreOptions};
@@ -103,35 +103,25 @@ struct ProgramOptions {
     literal_this: bool,
 }
 
-/// `explore`'s defaults for the bounds a `// snap:` line may set.
-const DEPTH: usize = 100_000;
-const TIMEOUT_MS: u64 = 10_000;
-
 impl CompareArgs {
-    /// The options for the file `loaded`: the user's, else its `// snap:`
-    /// line's, else the defaults (flags: the user's or the line's).
-    fn file_options(&self, loaded: &Loaded) -> Result<ProgramOptions, CliError> {
-        let snap = snap_common(Path::new(&loaded.path), &loaded.source)?;
+    /// The options for the program `name` of text `source`: the user's, else
+    /// its `// snap:` line's, else `explore`'s defaults (flags: the user's or
+    /// the line's); a family member's `unfold` comes first.
+    fn options(
+        &self,
+        name: &str,
+        source: &str,
+        unfold: Option<usize>,
+    ) -> Result<ProgramOptions, CliError> {
+        let snap = snap_common(Path::new(name), source)?;
         Ok(ProgramOptions {
-            unfold: self.unfold.unwrap_or(snap.unfold),
+            unfold: unfold.or(self.unfold).unwrap_or(snap.unfold),
             depth: self.depth.unwrap_or(snap.depth),
             timeout_ms: self.timeout_ms.unwrap_or(snap.timeout_ms),
             lang: self.lang.or(snap.semantics.lang),
             checked_arrays: self.checked_arrays || snap.checked_arrays,
             literal_this: self.literal_this || snap.semantics.literal_this,
         })
-    }
-
-    /// The options for a family member that unfolds `unfold` times.
-    fn family_options(&self, unfold: usize) -> ProgramOptions {
-        ProgramOptions {
-            unfold,
-            depth: self.depth.unwrap_or(DEPTH),
-            timeout_ms: self.timeout_ms.unwrap_or(TIMEOUT_MS),
-            lang: self.lang,
-            checked_arrays: self.checked_arrays,
-            literal_this: self.literal_this,
-        }
     }
 
     fn settings(&self, options: ProgramOptions, deadline: Option<Instant>) -> Settings {
@@ -218,15 +208,18 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
     for file in args.programs()? {
         let loaded = load(&file)?;
         args.breakable(&file, &loaded.program)?;
-        let settings = args.settings(args.file_options(&loaded)?, deadline);
+        let options = args.options(&file, &loaded.source, None)?;
+        let settings = args.settings(options, deadline);
         comparisons.push(compare(&file, &loaded.program, &settings));
     }
     for family in args.families() {
         let sizes = args.sizes.as_deref().unwrap_or(family.default_sizes());
         for &n in sizes {
-            let program = parse_generated(family.name(), &family.source(n))?;
+            let source = family.source(n);
+            let program = parse_generated(family.name(), &source)?;
             args.breakable(family.name(), &program)?;
-            let settings = args.settings(args.family_options(family.unfold(n)), deadline);
+            let options = args.options(family.name(), &source, Some(family.unfold(n)))?;
+            let settings = args.settings(options, deadline);
             let mut comparison = compare(family.name(), &program, &settings);
             comparison.size = Some(n);
             comparisons.push(comparison);

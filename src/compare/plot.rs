@@ -122,10 +122,11 @@ fn colour(families: &[String], family: &str) -> RGBColor {
 }
 
 /// The series of every family and method that ran, positive values only
-/// (a log axis has no 0), in the order compared.
+/// (a log axis has no 0), in the order compared. A member a limit cut
+/// short is left out: its figures are not those of the whole program.
 fn series(panel: &Panel, comparisons: &[Comparison]) -> Vec<Series> {
     let mut lines: Vec<Series> = Vec::new();
-    for comparison in comparisons {
+    for comparison in comparisons.iter().filter(|c| c.stopped.is_none()) {
         let Some(size) = comparison.size else {
             continue;
         };
