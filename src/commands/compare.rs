@@ -83,7 +83,7 @@ fn family_parser() -> impl TypedValueParser<Value = FamilyChoice> {
     let names = Family::value_variants()
         .iter()
         .filter_map(ValueEnum::to_possible_value)
-        .chain([PossibleValue::new("all")]);
+        .chain([PossibleValue::new("all").help("the five families written for compare, above")]);
     PossibleValuesParser::new(names).map(|name| {
         FamilyChoice(if name == "all" {
             families::OWN.to_vec()
