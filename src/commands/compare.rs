@@ -4,7 +4,7 @@
 use super::language::choose;
 use super::mutant::BrokenRule;
 use super::snap::{collect, snap_common};
-use super::{load, parse_generated, CliError, Exit, LanguageArg};
+use super::{load, parse_generated, CliError, Exit, IntArg, LanguageArg};
 use crate::compare::families::{self, Family};
 use crate::compare::{compare, plot, table, Comparison, Settings};
 use crate::explore::{Bounds, ExploreOptions};
@@ -56,6 +56,9 @@ pub struct CompareArgs {
     pub timeout_ms: Option<u64>,
     #[arg(long)]
     pub checked_arrays: bool,
+    /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
+    #[arg(long = "int", value_enum, default_value_t = IntArg::Math, value_name = "INT")]
+    pub int: IntArg,
     #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
     pub format: CompareFormat,
     /// Break one rule on purpose on the side it belongs to — §2's forward
@@ -135,6 +138,7 @@ impl CompareArgs {
             semantics: Options {
                 checked_arrays: options.checked_arrays,
             },
+            integers: self.int.into(),
             explore: ExploreOptions {
                 bounds: Bounds {
                     unfold: options.unfold,
@@ -205,14 +209,20 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
         .map(|ms| Instant::now() + Duration::from_millis(ms));
     let progress = crate::stop::progress::show();
     let mut comparisons = Vec::new();
+    let families = args.families();
+    if !families.is_empty() && args.int != IntArg::Math {
+        return Err(CliError::new(
+            "--int applies to program files; the generated families use mathematical integers",
+        ));
+    }
     for file in args.programs()? {
-        let loaded = load(&file)?;
+        let loaded = load(&file, args.int)?;
         args.breakable(&file, &loaded.program)?;
         let options = args.options(&file, &loaded.source, None)?;
         let settings = args.settings(options, deadline);
         comparisons.push(compare(&file, &loaded.program, &settings));
     }
-    for family in args.families() {
+    for family in families {
         let sizes = args.sizes.as_deref().unwrap_or(family.default_sizes());
         for &n in sizes {
             let source = family.source(n);
