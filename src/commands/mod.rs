@@ -107,6 +107,8 @@ pub struct Loaded {
     pub program: Rc<Program>,
     /// Where each statement of `program` starts in the source.
     pub positions: Positions,
+    /// The program's text (for the options its `// snap:` lines give).
+    pub source: String,
     /// What `int` means in it (`--int`), compiled into `program`.
     pub integers: Integers,
 }
@@ -176,6 +178,7 @@ pub fn load(path: &str, integers: impl Into<Integers>) -> Result<Loaded, CliErro
         path: path.to_string(),
         program: Rc::new(program),
         positions,
+        source,
         integers,
     })
 }
