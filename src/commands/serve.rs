@@ -18,13 +18,13 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub jobs: usize,
     /// Jobs in their quantum run at once, beside the long ones.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(long, value_name = "N", default_value_t = 4)]
     pub short_jobs: usize,
     /// Jobs that wait for a slot, in each lane; beyond that a request gets 503.
     #[arg(long, value_name = "N", default_value_t = 32)]
     pub queue: usize,
-    /// How long a job runs before it counts as long (and waits for a long slot).
-    #[arg(long, value_name = "MS", default_value_t = 250)]
+    /// The processor time a job uses before it counts as long (and waits for a long slot).
+    #[arg(long, value_name = "MS", default_value_t = 100)]
     pub quantum_ms: u64,
     /// The time limit of each job (a request may ask for less).
     #[arg(long, value_name = "MS", default_value_t = 5_000)]

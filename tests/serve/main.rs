@@ -187,6 +187,51 @@ fn diagnostics_are_the_clis_with_line_and_column() {
         .starts_with("<stdin>:2:12: error:"));
 }
 
+/// The in-process check says what `symex desugar -` says, word for word:
+/// on every prefix of lab 1's programs (most of them broken somewhere) and
+/// on a type error.
+#[test]
+fn the_in_process_check_is_the_clis() {
+    let server = Server::start(&[]);
+    let mut sources: Vec<String> = [POWER, ABSDIFF, LIST_FIND]
+        .iter()
+        .flat_map(|text| {
+            let cuts: Vec<usize> = text.char_indices().map(|(i, _)| i).step_by(9).collect();
+            cuts.into_iter().map(|cut| text[..cut].to_string())
+        })
+        .collect();
+    sources.push("var b: bool;\nx := b + 1\n".to_string());
+    let mut broken = 0;
+    for source in &sources {
+        let (_, answer) = server.api("diagnose", &json!({"source": source}));
+        let mut cli = std::process::Command::new(env!("CARGO_BIN_EXE_symex"))
+            .args(["desugar", "-"])
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        cli.stdin.take().unwrap().write_all(source.as_bytes()).unwrap();
+        let out = cli.wait_with_output().unwrap();
+        let said = (
+            answer["status"].as_i64(),
+            stdout(&answer).to_string(),
+            answer["stderr"].as_str().unwrap().to_string(),
+        );
+        let cli_said = (
+            out.status.code().map(i64::from),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        );
+        assert_eq!(said, cli_said, "{source:?}");
+        broken += usize::from(said.0 == Some(2));
+    }
+    // Both kinds of answer were compared.
+    assert!(broken > 10 && broken < sources.len(), "{broken} of {}", sources.len());
+}
+
 #[test]
 fn malformed_requests_get_a_clear_error_and_the_server_stays_up() {
     let mut server = Server::start(&["--max-request-kb", "64"]);

@@ -158,15 +158,16 @@ function valueText(value) {
   return String(value);
 }
 
-// A model readably: `x ↦ 0, y ↦ 1`, and an oo program's objects one a line.
+// A model readably, as the CLI prints it: `{x ↦ 0, y ↦ 1}`, and for an oo
+// program `{l ↦ o1}, {o1: Node{next ↦ nil, val ↦ 2}}`.
 function modelText(model) {
   const bindings = (map) => Object.entries(map || {}).map(([x, v]) => `${x} ↦ ${valueText(v)}`).join(", ");
   if (!isHeap(model)) return `{${bindings(model)}}`;
   const objects = Object.entries(model.objects).map(([id, object]) => {
     const { class: name, ...fields } = object;
-    return `\n  ${id}: ${name} {${bindings(fields)}}`;
+    return `${id}: ${name}{${bindings(fields)}}`;
   });
-  return `{${bindings(model.vars)}}${objects.join("")}`;
+  return `{${bindings(model.vars)}}, {${objects.join(", ")}}`;
 }
 
 // A button that runs the program on `model`: its inputs, or its heap for an oo program.
