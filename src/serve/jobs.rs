@@ -90,17 +90,20 @@ impl Running {
         })
     }
 
-    /// Waits until the job ends or has used `quantum` of processor time
-    /// (of wall-clock time where `/proc` cannot say); whether it has ended.
-    /// Processor time, so that a short job on a busy machine, waiting for a
-    /// core rather than computing, is not taken for a long one.
-    pub fn run_for(&mut self, quantum: Duration) -> std::io::Result<bool> {
+    /// Waits until the job ends, has used `quantum` of processor time (of
+    /// wall-clock time where `/proc` cannot say), or has run `patience` of
+    /// wall-clock time; whether it has ended. Processor time, so that a
+    /// short job waiting for a core rather than computing is not taken for a
+    /// long one; the patience, so that on a machine busy with other work a
+    /// long job does not hold its place for as long as it runs.
+    pub fn run_for(&mut self, quantum: Duration, patience: Duration) -> std::io::Result<bool> {
         loop {
             if self.wait_until(Some(Instant::now() + POLL))? {
                 return Ok(true);
             }
-            let used = processor_time(self.child.id()).unwrap_or_else(|| self.started.elapsed());
-            if used >= quantum {
+            let ran = self.started.elapsed();
+            let used = processor_time(self.child.id()).unwrap_or(ran);
+            if used >= quantum || ran >= patience {
                 return Ok(false);
             }
         }

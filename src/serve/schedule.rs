@@ -1,6 +1,7 @@
 //! When each job runs: a multilevel feedback queue of two levels, as in
 //! Corbató's CTSS scheduler. Every job starts in the *short* lane; one that
-//! has not ended after its quantum of processor time is long: it moves on to a free *long*
+//! has not ended after its quantum of processor time (or [`PATIENCE`]
+//! quanta of wall-clock time) is long: it moves on to a free *long*
 //! slot and keeps running, or, when every long slot is taken, it is stopped
 //! and waits in the long lane's queue to run again from the start (the
 //! commands are deterministic, so only the quantum's work is lost). Short
@@ -11,6 +12,10 @@ use super::jobs::{Job, Outcome, Running};
 use std::path::Path;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// A job that has run this many quanta of wall-clock time is long, however
+/// little processor time it got.
+pub const PATIENCE: u32 = 5;
 
 /// The lanes and the quantum.
 pub struct Scheduler {
@@ -77,7 +82,7 @@ impl Scheduler {
         let asked = Instant::now();
         let short = self.short.acquire().ok_or(Refused::Busy)?;
         let mut running = Running::start(program, job)?;
-        let lane = match running.run_for(self.quantum)? {
+        let lane = match running.run_for(self.quantum, self.quantum * PATIENCE)? {
             true => Lane::Short,
             false => match self.long.try_acquire() {
                 Some(long) => {

