@@ -36,6 +36,7 @@ pub struct Outcome {
     pub timed_out: bool,
     /// Killed because its output passed the cap (the output is cut there).
     pub output_cut: bool,
+    /// Milliseconds from its start until it ended (or was killed).
     pub millis: u64,
 }
 
@@ -52,6 +53,8 @@ pub struct Running {
     stderr: Option<JoinHandle<Vec<u8>>>,
     /// How it ended, once it has: `(status, timed_out, output_cut)`.
     ended: Option<(Option<i32>, bool, bool)>,
+    /// How long it ran, from its start until it was reaped.
+    ran: Duration,
 }
 
 impl Running {
@@ -87,6 +90,7 @@ impl Running {
             stdout,
             stderr,
             ended: None,
+            ran: Duration::ZERO,
         })
     }
 
@@ -115,6 +119,7 @@ impl Running {
         while self.ended.is_none() {
             if let Some(status) = self.child.try_wait()? {
                 self.ended = Some((status.code(), false, self.overflow.load(Ordering::Relaxed)));
+                self.ran = self.started.elapsed();
                 break;
             }
             let late = Instant::now() >= self.deadline;
@@ -124,6 +129,7 @@ impl Running {
                 let _ = self.child.kill();
                 self.child.wait()?;
                 self.ended = Some((None, late && !cut, cut));
+                self.ran = self.started.elapsed();
                 break;
             }
             if until.is_some_and(|until| Instant::now() >= until) {
@@ -156,7 +162,7 @@ impl Running {
             stderr: collect(self.stderr),
             timed_out,
             output_cut,
-            millis: self.started.elapsed().as_millis() as u64,
+            millis: self.ran.as_millis() as u64,
         }
     }
 }

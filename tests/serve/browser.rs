@@ -263,7 +263,10 @@ fn lab_1_end_to_end_in_headless_chromium() {
         configuration.contains("#2: ⟨while y >= j { z := z * x; j := j + 1 }"),
         "{configuration}"
     );
-    assert!(configuration.contains("σ = {j ↦ 2, x ↦ x, y ↦ y, z ↦ x}"), "{configuration}");
+    assert!(
+        configuration.contains("σ = {j ↦ 2, x ↦ x, y ↦ y, z ↦ x}"),
+        "{configuration}"
+    );
     assert!(configuration.contains("φ = y >= 1"), "{configuration}");
     browser.screenshot("serve-fork");
 

@@ -56,7 +56,10 @@ fn ask(i: usize) -> Ask {
             json!({"source": POWER, "commands": ["go", "go true", "tree"]}),
         ),
         7 => small("verify", json!({"source": ABSDIFF})),
-        8 => small("diagnose", json!({"source": "z := 1;\nwhile y >= { z := z }\n"})),
+        8 => small(
+            "diagnose",
+            json!({"source": "z := 1;\nwhile y >= { z := z }\n"}),
+        ),
         _ => small(
             "explore",
             json!({"source": POWER, "unfold": 2, "format": "svg"}),
@@ -170,7 +173,8 @@ fn load_small_requests_pass_while_heavy_ones_are_cut() {
     let start = Instant::now();
     let workers: Vec<_> = (0..clients)
         .map(|_| {
-            let (next, answered, address) = (next.clone(), answered.clone(), server.address.clone());
+            let (next, answered, address) =
+                (next.clone(), answered.clone(), server.address.clone());
             std::thread::spawn(move || loop {
                 let i = {
                     let mut next = next.lock().unwrap();
@@ -219,7 +223,11 @@ fn load_small_requests_pass_while_heavy_ones_are_cut() {
         let brief: String = a.answer.to_string().chars().take(300).collect();
         assert_eq!(a.status, 200, "{} {brief}", a.endpoint);
         let job_millis = a.answer["millis"].as_u64().unwrap();
-        assert!(job_millis < LIMIT_MS + 1000, "{} ran {job_millis} ms", a.endpoint);
+        assert!(
+            job_millis < LIMIT_MS + 1000,
+            "{} ran {job_millis} ms",
+            a.endpoint
+        );
         let stdout = a.answer["stdout"].as_str().unwrap();
         let ended = a.answer["ended"].as_str().unwrap();
         match a.heavy {

@@ -3,8 +3,8 @@
 //! real browser ([`browser`]).
 
 mod browser;
-mod load;
 mod client;
+mod load;
 
 use client::{request, request_bytes, Server};
 use serde_json::{json, Value};
@@ -154,7 +154,12 @@ fn an_oo_model_replays_through_runs_heap() {
             "run",
             &json!({"source": LIST_FIND, "heap": path["model"], "format": "json"}),
         );
-        assert_eq!((status, run["status"].as_i64()), (200, Some(0)), "{}", brief(&run));
+        assert_eq!(
+            (status, run["status"].as_i64()),
+            (200, Some(0)),
+            "{}",
+            brief(&run)
+        );
         let finished: Value = serde_json::from_str(stdout(&run)).unwrap();
         assert_eq!(finished["outcome"], "terminated", "{}", brief(&run));
         assert_eq!(finished["steps"], path["steps"], "{}", brief(&run));
@@ -213,7 +218,11 @@ fn the_in_process_check_is_the_clis() {
             .spawn()
             .unwrap();
         use std::io::Write;
-        cli.stdin.take().unwrap().write_all(source.as_bytes()).unwrap();
+        cli.stdin
+            .take()
+            .unwrap()
+            .write_all(source.as_bytes())
+            .unwrap();
         let out = cli.wait_with_output().unwrap();
         let said = (
             answer["status"].as_i64(),
@@ -229,7 +238,11 @@ fn the_in_process_check_is_the_clis() {
         broken += usize::from(said.0 == Some(2));
     }
     // Both kinds of answer were compared.
-    assert!(broken > 10 && broken < sources.len(), "{broken} of {}", sources.len());
+    assert!(
+        broken > 10 && broken < sources.len(),
+        "{broken} of {}",
+        sources.len()
+    );
 }
 
 #[test]
