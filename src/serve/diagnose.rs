@@ -17,7 +17,7 @@ pub fn answer(source: &str) -> Value {
     let (status, ended, stdout, stderr, found) = match parsed {
         Ok((program, _)) => (0, "done", program.to_string(), String::new(), vec![]),
         Err(d) => {
-            let text = diagnostic::render(&d, "<stdin>", source, false) + "\n";
+            let text = diagnostic::render(&d, "<stdin>", source, false);
             let found = json!({ "line": d.line, "column": d.column, "message": d.message });
             (2, "error", String::new(), text, vec![found])
         }
