@@ -39,17 +39,17 @@ fn tenth() -> u64 {
 }
 
 /// The JSON report of the exploration of `simulation`'s program, or of one shard of it.
-fn report(simulation: &Basic, shard: Option<Shard>) -> Result<Value, String> {
-    let options = ExploreOptions {
+fn report(simulation: &Basic, share: impl FnOnce(&mut ExploreOptions)) -> Result<Value, String> {
+    let mut options = ExploreOptions {
         bounds: Bounds {
             unfold: 2,
             depth: 400,
             ..Bounds::default()
         },
         timeout_ms: TIMEOUT_MS,
-        shard,
         ..ExploreOptions::default()
     };
+    share(&mut options);
     let header = Header {
         program: "random".to_string(),
         language: Language::Basic,
@@ -87,13 +87,15 @@ fn merges_into_the_whole(program: BasicProgram, count: u8) -> TestResult {
         Err(error) => return error,
     };
     let count = usize::from(count % 5) + 1;
-    let whole = match report(&simulation, None) {
+    let whole = match report(&simulation, |_| ()) {
         Ok(whole) => whole,
         Err(error) => return TestResult::error(error),
     };
     let mut shards = Vec::new();
     for index in 0..count {
-        match report(&simulation, Some(Shard { index, count })) {
+        match report(&simulation, |options| {
+            options.shard = Some(Shard { index, count })
+        }) {
             Ok(document) => shards.push(ShardReport {
                 name: format!("shard {index}/{count}"),
                 document,
@@ -166,15 +168,15 @@ fn tally(shards: &[ShardReport], whole: &Value) {
 /// every worker when it is on here.
 fn on_threads(source: &str, jobs: usize) -> Result<Value, String> {
     let broken = symex::mutants::active(Mutant::ShardSkipsItsFirstPrefix);
-    let reports = on_workers(jobs, |shard| {
+    let reports = on_workers(jobs, |worker| {
         if broken {
             symex::mutants::set(Some(Mutant::ShardSkipsItsFirstPrefix));
         }
         let program = parse_program(source).map_err(|d| format!("{d:?}"))?;
         let simulation = Basic::real(Rc::new(program), crate::options(false))?;
         Ok(ShardReport {
-            name: format!("worker {shard}"),
-            document: report(&simulation, Some(shard))?,
+            name: format!("worker {}", worker.shard),
+            document: report(&simulation, |options| worker.share(options))?,
         })
     });
     let reports = reports
@@ -190,7 +192,7 @@ fn workers_agree(program: BasicProgram, jobs: u8) -> TestResult {
         Err(error) => return error,
     };
     let jobs = usize::from(jobs % 3) + 2;
-    let one = match report(&simulation, None) {
+    let one = match report(&simulation, |_| ()) {
         Ok(one) => one,
         Err(error) => return TestResult::error(error),
     };

@@ -11,8 +11,7 @@ pub mod path;
 
 use crate::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use crate::commands::{parse_generated, CliError, Method};
-use crate::explore::share::Shard;
-use crate::explore::workers::on_workers;
+use crate::explore::workers::{on_workers, Worker};
 use crate::explore::{
     explore_into, Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats,
     Unexplored,
@@ -219,8 +218,8 @@ fn run_on(
         ));
     }
     let start = Instant::now();
-    let runs = on_workers(jobs, |shard| {
-        run_once(family, n, method, (output, merge), Some(shard))
+    let runs = on_workers(jobs, |worker| {
+        run_once(family, n, method, (output, merge), Some(&worker))
     })
     .into_iter()
     .map(|run| {
@@ -254,7 +253,7 @@ fn run_once(
     n: usize,
     method: Option<Method>,
     (output, merge): (BenchOutput, Merge),
-    shard: Option<Shard>,
+    worker: Option<&Worker>,
 ) -> Result<Run, CliError> {
     let start = Instant::now();
     let cpu_start = thread_cpu_time();
@@ -293,10 +292,10 @@ fn run_once(
         time: Duration::ZERO,
         models: 0,
     };
-    let options = ExploreOptions {
-        shard,
-        ..options(family, n, merge)
-    };
+    let mut options = options(family, n, merge);
+    if let Some(worker) = worker {
+        worker.share(&mut options);
+    }
     let visitor = Explored {
         inputs: &program.globals,
         options: &options,

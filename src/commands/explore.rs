@@ -6,7 +6,7 @@ use super::language::{with_semantics, Semantics, Visitor};
 use super::merge::exit_of;
 use super::{CliError, Common, Exit, Format};
 use crate::explore::share::{self, Shard};
-use crate::explore::workers;
+use crate::explore::workers::{self, Worker};
 use crate::explore::{explore_into, ExploreOptions, NotesLimit, Observer, TreeRecorder};
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::shards::{merge, write_json, ShardReport};
@@ -107,7 +107,7 @@ fn on_workers(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError>
             "--jobs merges the workers' JSON reports: add --format json (and drop --smtlib), or use --jobs 1",
         ));
     }
-    let reports = workers::on_workers(args.jobs, |shard| shard_report(&args.common, shard))
+    let reports = workers::on_workers(args.jobs, |worker| shard_report(&args.common, &worker))
         .into_iter()
         .map(|report| {
             report.unwrap_or_else(|| Err(CliError::new("internal error: a worker did not finish")))
@@ -120,9 +120,9 @@ fn on_workers(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError>
 
 /// The JSON report of one shard, explored by the calling thread from the
 /// program it loads itself.
-fn shard_report(common: &Common, shard: Shard) -> Result<ShardReport, CliError> {
+fn shard_report(common: &Common, worker: &Worker) -> Result<ShardReport, CliError> {
     let mut session = common.session("explore")?;
-    session.explore.shard = Some(shard);
+    worker.share(&mut session.explore);
     if let Some(conflict) = share::conflict(&session.explore) {
         return Err(CliError::new(conflict.replace("--shard", "--jobs")));
     }
@@ -137,7 +137,7 @@ fn shard_report(common: &Common, shard: Shard) -> Result<ShardReport, CliError> 
     let document = serde_json::from_slice(&json)
         .map_err(|e| CliError::new(format!("internal error: a worker's report: {e}")))?;
     Ok(ShardReport {
-        name: format!("worker {shard}"),
+        name: format!("worker {}", worker.shard),
         document,
     })
 }

@@ -131,7 +131,8 @@ struct ShardLedger {
 impl ShardLedger {
     /// The one-process number of the shard's node `node`: its own number
     /// plus the nodes below the prefixes other shards expanded before it
-    /// was made.
+    /// was made (which prefixes a shard expanded is in its ledger: workers
+    /// take them as they come, [`crate::explore::share::Claims`]).
     fn node_number(&self, node: usize, sizes: &[usize]) -> usize {
         let reached = self
             .ledger
@@ -139,11 +140,15 @@ impl ShardLedger {
             .iter()
             .take_while(|&&at| at <= node)
             .count();
-        let others: usize = (0..reached)
-            .filter(|prefix| prefix % self.shard.count != self.shard.index)
-            .map(|prefix| sizes.get(prefix).copied().unwrap_or(0))
+        let own: usize = self
+            .ledger
+            .subtrees
+            .iter()
+            .take_while(|(prefix, _)| *prefix < reached)
+            .map(|&(prefix, _)| sizes.get(prefix).copied().unwrap_or(0))
             .sum();
-        node + others
+        let all: usize = sizes.iter().take(reached).sum();
+        node + all - own
     }
 }
 
