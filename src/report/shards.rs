@@ -51,6 +51,9 @@ impl ShardReport {
             take("stats"),
             take("shard"),
         );
+        if ledger.is_null() {
+            return Err(not_a_shard(name));
+        }
         let Value::Array(paths) = paths else {
             return Err(format!("{name}: no `paths` list"));
         };
@@ -291,13 +294,14 @@ impl ShardLedger {
     }
 }
 
+fn not_a_shard(name: &str) -> String {
+    format!(
+        "{name}: not a shard's report (write one with `symex explore FILE --shard I/N --format json`)"
+    )
+}
+
 fn ledger(report: &ShardReport) -> Result<ShardLedger, String> {
-    let not_a_shard = || {
-        format!(
-            "{}: not a shard's report (write one with `symex explore FILE --shard I/N --format json`)",
-            report.name
-        )
-    };
+    let not_a_shard = || not_a_shard(&report.name);
     let ledger = report.ledger.clone().ok_or_else(not_a_shard)?;
     let shard = ledger.shard.ok_or_else(not_a_shard)?;
     Ok(ShardLedger { shard, ledger })
