@@ -29,6 +29,7 @@ mod lemma_3_3_substitution;
 mod lemma_4_3_definedness;
 mod lemma_4_4_field_assignment;
 mod lemma_4_4_object_creation;
+mod machine_integers;
 mod mutants;
 mod mutated;
 mod oo_generators;

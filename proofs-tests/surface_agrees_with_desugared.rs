@@ -502,11 +502,11 @@ pub fn valuation(program: &Program, inputs: &SurfaceInputs) -> Valuation {
     globals
 }
 
-/// The outcome and final `x`, `y`, `z` of §3's concrete semantics on the core.
-fn run_core(core: &Program, inputs: &SurfaceInputs) -> Result<(String, Vec<i64>), String> {
+/// The outcome and final `x`, `y`, `z` of §3's concrete semantics on the
+/// core, from `globals`.
+pub fn run_core(core: &Program, globals: Valuation) -> Result<(String, Vec<i64>), String> {
     let program = Rc::new(core.clone());
     let concrete = Concrete::new(program.clone(), Options::default())?;
-    let globals = valuation(&program, inputs);
     let mut config = concrete.initial(globals);
     for _ in 0..STEPS {
         let Some(step) = concrete.successors(&config).into_iter().next() else {
@@ -563,7 +563,7 @@ fn agree(program: &Surface, inputs: &SurfaceInputs, mutate: fn(&str) -> String) 
         Err(e) => return TestResult::error(format!("{source}\ndoes not desugar: {e}")),
     };
     distribution::record_case(&expected.0);
-    match run_core(&core, inputs) {
+    match run_core(&core, valuation(&core, inputs)) {
         Ok(got) if got == expected => TestResult::passed(),
         Ok(got) => TestResult::error(format!(
             "{source}\n{inputs:?}: sugar {expected:?}, core {got:?}\ncore:\n{core}"

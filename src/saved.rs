@@ -20,6 +20,9 @@ pub struct SavedTest {
     /// The language whose concrete semantics runs it (`basic`, `recursive`, `oo`).
     pub language: String,
     pub checked_arrays: bool,
+    /// What `int` meant (`--int`): absent for mathematical integers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub int: Option<String>,
     /// The path of the exploration the test drives.
     pub path: usize,
     /// `{"objects": {…}, "vars": {…}}`, as `run --heap` reads it.
@@ -101,6 +104,7 @@ mod tests {
             program: "p.sx".into(),
             language: "basic".into(),
             checked_arrays: false,
+            int: None,
             path,
             inputs: json!({"objects": {}, "vars": {"x": -1}}),
             outcome: "terminated".into(),

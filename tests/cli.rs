@@ -78,18 +78,22 @@ fn run_json_has_the_spec_fields() {
 }
 
 #[test]
-fn run_trace_shows_every_configuration_with_its_rule() {
+fn run_trace_shows_every_configuration_with_its_rule_and_where_the_statement_is() {
     let output = on("run", WHILE_LOOP, &["--input", "n=1", "--trace"]);
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("  ⟨x := 0; while x < n"), "{text}");
     assert!(
-        lines[1].starts_with("→ [assignment] ⟨while x < n"),
+        lines[1].starts_with("→ [assignment] at 1:1 ⟨while x < n"),
         "{text}"
     );
-    assert!(lines[2].starts_with("→ [iteration (enter)]"), "{text}");
     assert!(
-        lines[4].starts_with("→ [iteration (exit)] ⟨ε, {n ↦ 1, x ↦ 1}⟩"),
+        lines[2].starts_with("→ [iteration (enter)] at 2:1"),
+        "{text}"
+    );
+    assert!(lines[3].starts_with("→ [assignment] at 3:5"), "{text}");
+    assert!(
+        lines[4].starts_with("→ [iteration (exit)] at 2:1 ⟨ε, {n ↦ 1, x ↦ 1}⟩"),
         "{text}"
     );
     assert_eq!(lines[5], "terminated after 4 steps");

@@ -139,31 +139,55 @@ fn every_printed_test_replays_as_printed() {
         let dir = scratch(&format!("tests-{}", file.replace('/', "-")));
         let mut args = vec!["concolic", file.as_str(), "--tests", dir.to_str().unwrap()];
         args.extend(options.iter().map(String::as_str));
-        let report = text(&symex(&args));
-        let tests: Vec<&str> = report
-            .lines()
-            .skip_while(|line| *line != "tests:")
-            .skip(1)
-            .collect();
-        assert!(!tests.is_empty(), "{file}: no tests in\n{report}");
-        for line in tests {
-            let (command, expected) = line.split_once("  → ").unwrap_or_else(|| panic!("{line}"));
-            let command = command.trim_start().split_once(". ").unwrap().1;
-            let command = command.split("  #").next().unwrap();
-            let run = replay(command);
-            let ending = run["error"]
-                .as_str()
-                .or(run["outcome"].as_str())
-                .unwrap()
-                .to_string();
-            assert!(
-                expected.starts_with(&format!("{ending},")),
-                "{file}: `{command}` ends {ending}, the report says {expected}"
-            );
-            replayed += 1;
-        }
+        replayed += printed_tests_replay(&file, &text(&symex(&args))).len();
     }
     assert!(replayed >= 60, "only {replayed} tests replayed");
+}
+
+/// Runs each test of a text `report` as printed, checks it ends as the
+/// report says, and returns the commands run.
+fn printed_tests_replay(file: &str, report: &str) -> Vec<String> {
+    let tests: Vec<&str> = report
+        .lines()
+        .skip_while(|line| *line != "tests:")
+        .skip(1)
+        .collect();
+    assert!(!tests.is_empty(), "{file}: no tests in\n{report}");
+    let mut commands = Vec::new();
+    for line in tests {
+        let (command, expected) = line.split_once("  → ").unwrap_or_else(|| panic!("{line}"));
+        let command = command.trim_start().split_once(". ").unwrap().1;
+        let command = command.split("  #").next().unwrap();
+        let run = replay(command);
+        let ending = run["error"]
+            .as_str()
+            .or(run["outcome"].as_str())
+            .unwrap()
+            .to_string();
+        assert!(
+            expected.starts_with(&format!("{ending},")),
+            "{file}: `{command}` ends {ending}, the report says {expected}"
+        );
+        commands.push(command.to_string());
+    }
+    commands
+}
+
+/// Under `--int i32` the printed tests carry the option, and the one at
+/// `INT_MAX` overflows again when run as printed.
+#[test]
+fn printed_tests_under_int_i32_replay_as_printed() {
+    let file = "benchmarks/i32_increment_overflow_bug.sx";
+    let report = text(&symex(&["concolic", file, "--int", "i32"]));
+    let commands = printed_tests_replay(file, &report);
+    assert!(
+        commands.iter().all(|c| c.contains(" --int i32 ")),
+        "{commands:?}"
+    );
+    assert!(
+        report.contains("--input 'nondet_ints={default: 2147483647; len 0}'  → assertion-failed"),
+        "{report}"
+    );
 }
 
 /// The JSON report's tests replay too, with their final states, and the

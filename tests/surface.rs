@@ -208,7 +208,14 @@ fn printed_inputs(model: &str) -> Vec<String> {
 /// `verify` finds a counterexample, and the model it prints, given back
 /// with `--input`, fails the run the same way.
 fn counterexample_replays(file: &str) -> String {
-    let output = symex(&["verify", file]);
+    counterexample_replays_with(file, &[])
+}
+
+/// [`counterexample_replays`] with `options` (`--int i32`) given to both.
+fn counterexample_replays_with(file: &str, options: &[String]) -> String {
+    let mut verify = vec!["verify", file];
+    verify.extend(options.iter().map(String::as_str));
+    let output = symex(&verify);
     let text = stdout(&output);
     let model = text
         .lines()
@@ -216,6 +223,7 @@ fn counterexample_replays(file: &str) -> String {
         .unwrap_or_else(|| panic!("{file}: no counterexample:\n{text}"));
     let inputs = printed_inputs(model);
     let mut args = vec!["run", file, "--format", "json"];
+    args.extend(options.iter().map(String::as_str));
     for input in &inputs {
         args.push("--input");
         args.push(input);
@@ -325,6 +333,7 @@ fn the_benchmarks_get_the_verdicts_their_headers_state() {
     files.sort();
     assert!(files.len() >= 12, "only {} benchmarks", files.len());
     let mut verdicts = BTreeSet::new();
+    let mut needs_machine_integers = 0;
     for file in files {
         let source = std::fs::read_to_string(&file).unwrap();
         let expected = header(&source, "expect")
@@ -341,18 +350,34 @@ fn the_benchmarks_get_the_verdicts_their_headers_state() {
                 .as_deref(),
         );
         args.extend(options.iter().map(String::as_str));
-        let output = symex(&args);
-        let json: Json = serde_json::from_slice(&output.stdout)
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        assert_eq!(json["verdict"], expected, "{}: {json}", file.display());
+        let verdict = |args: &[&str]| {
+            let json: Json = serde_json::from_slice(&symex(args).stdout)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            json["verdict"].as_str().unwrap_or_default().to_string()
+        };
+        assert_eq!(verdict(&args), expected, "{}", file.display());
+        // A benchmark for `--int i32` also states its verdict with mathematical integers.
+        if let Some(math) = header(&source, "expect-math") {
+            assert_eq!(
+                verdict(&args[..4]),
+                math,
+                "{} without --int",
+                file.display()
+            );
+            needs_machine_integers += usize::from(math != expected);
+        }
         if expected == "counterexample" {
-            counterexample_replays(file.to_str().unwrap());
+            counterexample_replays_with(file.to_str().unwrap(), &options);
         }
         verdicts.insert(expected.to_string());
     }
     assert!(
         verdicts.contains("proved") && verdicts.contains("counterexample"),
         "{verdicts:?}"
+    );
+    assert!(
+        needs_machine_integers >= 2,
+        "only {needs_machine_integers} benchmarks whose verdict --int i32 changes"
     );
 }
 
@@ -402,4 +427,68 @@ fn the_stepper_shows_where_the_users_source_stands() {
         "{text}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn run_trace_and_verify_show_the_users_line_and_column_inside_sugar() {
+    let file = acceptance("fib");
+    let trace = stdout(&symex(&["run", &file, "--input", "k=2", "--trace"]));
+    // The core's `fib_call := fib_result` comes from the call at 2:55 of
+    // the user's one-line `func fib`, its `if` from the `if` at 2:25.
+    assert!(
+        trace.contains("→ [assignment local variable] at 2:55 ⟨"),
+        "{trace}"
+    );
+    assert!(trace.contains("→ [choice (else)] at 2:25 ⟨"), "{trace}");
+    let verified = stdout(&symex(&["verify", &file]));
+    assert!(
+        verified.contains("ends in assertion-failed at 5:1\n"),
+        "{verified}"
+    );
+    let file = root("benchmarks/i32_abs_min_bug.sx");
+    let file = file.to_str().unwrap();
+    let verified = stdout(&symex(&["verify", file, "--int", "i32"]));
+    assert!(
+        verified.contains("path 0 ends in assertion-failed at 7:5\n"),
+        "{verified}"
+    );
+}
+
+#[test]
+fn saved_tests_under_int_i32_record_it_and_replay_with_it() {
+    let dir = std::env::temp_dir().join(format!("symex-surface-i32-{}", std::process::id()));
+    let file = root("benchmarks/i32_increment_overflow_bug.sx");
+    let (file, saved) = (file.to_str().unwrap(), dir.to_str().unwrap());
+    symex(&["tests", file, "--int", "i32", "--output", saved]);
+    let overflow = dir.join("path-1.json");
+    let text = std::fs::read_to_string(&overflow).unwrap();
+    assert!(
+        text.contains("\"int\": \"i32\"") && text.contains("\"outcome\": \"assertion-failed\""),
+        "{text}"
+    );
+    assert_eq!(symex(&["replay", saved]).status.code(), Some(0));
+    // Without the record, INT_MAX + 1 is just an integer: the replay fails.
+    std::fs::write(&overflow, text.replace("\"int\": \"i32\",", "")).unwrap();
+    assert_eq!(symex(&["replay", saved]).status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn verifys_printed_replay_under_int_i32_carries_the_option_and_overflows_again() {
+    let file = root("tests/surface/machine/scaled_count.sx");
+    let file = file.to_str().unwrap();
+    let report = stdout(&symex(&["verify", file, "--int", "i32"]));
+    let line = report
+        .lines()
+        .find_map(|line| line.trim_start().strip_prefix("replay: symex "))
+        .unwrap_or_else(|| panic!("no replay line:\n{report}"));
+    assert!(line.contains(" --int i32 "), "{line}");
+    let mut args: Vec<&str> = line.split(' ').collect();
+    args.extend(["--format", "json"]);
+    let json: Json = serde_json::from_slice(&symex(&args).stdout).unwrap();
+    assert_eq!(json["error"], "assertion-failed", "{line}: {json}");
+    // With mathematical integers the same inputs run to the end.
+    args.retain(|a| !matches!(*a, "--int" | "i32"));
+    let json: Json = serde_json::from_slice(&symex(&args).stdout).unwrap();
+    assert_eq!(json["outcome"], "terminated", "{json}");
 }

@@ -41,49 +41,45 @@ impl Checks {
 /// `δ(e)` for the errors `checks` names, with SPEC §1.5's half-open bound:
 /// `δ(a[e]) = δ(e) ∧ 0 ≤ e < len(a)`, and `δ(e.f) = δ(e) ∧ e ≠ nil`.
 pub fn delta(e: &Term, checks: Checks) -> Term {
+    guarded(e, |node| match node.kind() {
+        TermKind::Field(object, ..) if checks.nil => not_nil(object),
+        // f[e] (§4.1) dereferences e, as e.f does.
+        TermKind::Select(array, index) if matches!(array.sort(), Sort::Field(..)) => {
+            if checks.nil {
+                not_nil(index)
+            } else {
+                Term::bool(true)
+            }
+        }
+        TermKind::Select(array, index) if checks.bounds => in_bounds(array, index),
+        _ => Term::bool(true),
+    })
+}
+
+/// The conjunction of `own(n)` over the nodes `n` of `e` that evaluating
+/// `e` evaluates, each after those of its operands: the second operand of
+/// `&&`, `||`, `==>` and the branches of a conditional under the condition
+/// that they are evaluated. `δ` is this with `own` its per-node condition;
+/// the range checks of machine integers ([`crate::machine`]) are another.
+pub fn guarded(e: &Term, own: impl Fn(&Term) -> Term) -> Term {
     let mut memo: IdMap<Term> = IdMap::default();
     for node in e.nodes() {
         let d = |t: &Term| memo[&t.id()].clone();
-        let defined = match node.kind() {
-            TermKind::Int(_)
-            | TermKind::Bool(_)
-            | TermKind::Var(..)
-            | TermKind::Len(_)
-            | TermKind::Nil(_)
-            | TermKind::FieldArray(..) => Term::bool(true),
-            TermKind::Field(object, ..) if checks.nil => Term::and(d(object), not_nil(object)),
-            TermKind::Field(object, ..) | TermKind::Unary(_, object) => d(object),
+        let operands = match node.kind() {
             TermKind::Binary(BinOp::And | BinOp::Implies, a, b) => {
                 Term::and(d(a), Term::implies(a.clone(), d(b)))
             }
             TermKind::Binary(BinOp::Or, a, b) => {
                 Term::and(d(a), Term::implies(Term::not(a.clone()), d(b)))
             }
-            TermKind::Binary(_, a, b) => Term::and(d(a), d(b)),
             TermKind::Ite(c, a, b) => Term::conjunction([
                 d(c),
                 Term::implies(c.clone(), d(a)),
                 Term::implies(Term::not(c.clone()), d(b)),
             ]),
-            // f[e] (§4.1) dereferences e, as e.f does.
-            TermKind::Select(array, index)
-                if matches!(array.sort(), Sort::Field(..)) && checks.nil =>
-            {
-                Term::conjunction([d(array), d(index), not_nil(index)])
-            }
-            TermKind::Select(array, index) => {
-                let bound = if checks.bounds {
-                    in_bounds(array, index)
-                } else {
-                    Term::bool(true)
-                };
-                Term::conjunction([d(array), d(index), bound])
-            }
-            TermKind::Store(array, index, value) => {
-                Term::conjunction([d(array), d(index), d(value)])
-            }
+            _ => Term::conjunction(node.children().iter().map(|child| d(child))),
         };
-        memo.insert(node.id(), defined);
+        memo.insert(node.id(), Term::and(operands, own(&node)));
     }
     memo.remove(&e.id()).unwrap_or_else(|| Term::bool(true))
 }

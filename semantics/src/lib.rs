@@ -6,6 +6,7 @@
 //!   substitutions `eσ`, valuations `V(e)` and the definedness predicate `δ`;
 //! - [`program`]: statements and programs; [`syntax`]: parsing them;
 //!   [`annotations`]: their invariants and contracts (King 1976 §8);
+//! - [`machine`]: `--int i32`, machine integers compiled into the core;
 //! - [`system`]: the transition-system trait every semantics implements;
 //! - [`basic`] (§2, §2.1) and [`recursive`] (§3): the semantics.
 //!
@@ -22,6 +23,7 @@ pub mod delta;
 pub mod eval;
 pub mod heap;
 pub mod inputs;
+pub mod machine;
 pub mod memo;
 pub mod mutants;
 pub mod oo;

@@ -14,6 +14,10 @@ pub enum Mutant {
     NewObjectNumberedByCount,
     /// `(x = y)[x := new C][y := new C]` true for two created objects.
     CreatedObjectsEqual,
+    /// Under `--int i32`, products are not checked for overflow.
+    ProductUnchecked,
+    /// Under `--int i32`, `/` and `%` stay Euclidean, not C's.
+    EuclideanMachineDivision,
 }
 
 /// The thread-local switch of a mutant enum `$mutant` in the calling

@@ -14,7 +14,7 @@
 //! once in the DAG is named, so the text is linear in the DAG. Small terms
 //! (everything the paper's examples build) print exactly as written.
 
-use crate::annotations::{Annotations, Contract};
+use crate::annotations::Contract;
 use crate::program::{Block, Class, Code, Procedure, Program, Stmt, Target};
 use crate::term::{BinOp, IdMap, Term, TermKind, UnOp};
 use std::fmt::{self, Write};
@@ -254,13 +254,13 @@ impl fmt::Debug for Code {
 }
 
 /// Writes `stmt`, on one line when `indent` is `None`, else as a source
-/// program indented by that many levels, with the loop invariants of
-/// `annotations` when given.
+/// program indented by that many levels, with the loop labels and
+/// invariants of `program` when given.
 fn write_stmt(
     out: &mut dyn Write,
     stmt: &Stmt,
     indent: Option<usize>,
-    annotations: Option<&Annotations>,
+    program: Option<&Program>,
 ) -> fmt::Result {
     match stmt {
         Stmt::Skip => out.write_str("skip"),
@@ -268,20 +268,24 @@ fn write_stmt(
         Stmt::ArrayAssign(a, i, e) => write!(out, "{a}[{i}] := {e}"),
         Stmt::If(b, then, otherwise) => {
             write!(out, "if {b} ")?;
-            write_block(out, then, indent, annotations)?;
+            write_block(out, then, indent, program)?;
             if !otherwise.is_empty() {
                 out.write_str(" else ")?;
-                write_block(out, otherwise, indent, annotations)?;
+                write_block(out, otherwise, indent, program)?;
             }
             Ok(())
         }
         Stmt::While(id, b, body) => {
+            let label = program.and_then(|p| p.loops.get(*id)?.label.as_ref());
+            if let Some(label) = label {
+                write!(out, "{label}: ")?;
+            }
             write!(out, "while {b} ")?;
-            let invariants = annotations.and_then(|a| a.invariants.get(id));
+            let invariants = program.and_then(|p| p.annotations.invariants.get(id));
             for invariant in invariants.into_iter().flatten() {
                 write!(out, "invariant {invariant} ")?;
             }
-            write_block(out, body, indent, annotations)
+            write_block(out, body, indent, program)
         }
         Stmt::Call(p, args) => {
             write!(out, "{p}(")?;
@@ -378,20 +382,20 @@ fn write_block(
     out: &mut dyn Write,
     block: &Block,
     indent: Option<usize>,
-    annotations: Option<&Annotations>,
+    program: Option<&Program>,
 ) -> fmt::Result {
     match indent {
         None => {
             out.write_char('{')?;
             for (i, stmt) in block.iter().enumerate() {
                 out.write_str(if i == 0 { " " } else { "; " })?;
-                write_stmt(out, stmt, None, annotations)?;
+                write_stmt(out, stmt, None, program)?;
             }
             out.write_str(" }")
         }
         Some(level) => {
             out.write_str("{\n")?;
-            write_lines(out, block, level + 1, annotations)?;
+            write_lines(out, block, level + 1, program)?;
             write!(out, "{}}}", "    ".repeat(level))
         }
     }
@@ -401,11 +405,11 @@ fn write_lines(
     out: &mut dyn Write,
     block: &Block,
     level: usize,
-    annotations: Option<&Annotations>,
+    program: Option<&Program>,
 ) -> fmt::Result {
     for (i, stmt) in block.iter().enumerate() {
         out.write_str(&"    ".repeat(level))?;
-        write_stmt(out, stmt, Some(level), annotations)?;
+        write_stmt(out, stmt, Some(level), program)?;
         out.write_str(if i + 1 < block.len() { ";\n" } else { "\n" })?;
     }
     Ok(())
@@ -417,26 +421,21 @@ impl fmt::Display for Program {
         for (x, sort) in &self.globals {
             writeln!(f, "var {x}: {sort};")?;
         }
-        let annotations = Some(&self.annotations);
         for class in self.classes.values() {
-            write_class(f, class, &self.annotations)?;
+            write_class(f, class, self)?;
         }
         for procedure in self.procedures.values() {
-            write_procedure(f, procedure, &self.annotations)?;
+            write_procedure(f, procedure, self)?;
         }
-        write_lines(f, &self.main, 0, annotations)
+        write_lines(f, &self.main, 0, Some(self))
     }
 }
 
-fn write_procedure(
-    out: &mut dyn Write,
-    procedure: &Procedure,
-    annotations: &Annotations,
-) -> fmt::Result {
+fn write_procedure(out: &mut dyn Write, procedure: &Procedure, program: &Program) -> fmt::Result {
     write!(out, "proc {}", procedure.name)?;
     write_params(out, &procedure.params)?;
-    write_contract(out, annotations.procedures.get(&procedure.name))?;
-    write_block(out, &procedure.body, Some(0), Some(annotations))?;
+    write_contract(out, program.annotations.procedures.get(&procedure.name))?;
+    write_block(out, &procedure.body, Some(0), Some(program))?;
     out.write_char('\n')
 }
 
@@ -465,7 +464,7 @@ fn write_params(
     out.write_str(") ")
 }
 
-fn write_class(out: &mut dyn Write, class: &Class, annotations: &Annotations) -> fmt::Result {
+fn write_class(out: &mut dyn Write, class: &Class, program: &Program) -> fmt::Result {
     writeln!(out, "class {} {{", class.name)?;
     for (field, sort) in &class.fields {
         writeln!(out, "    field {field}: {sort};")?;
@@ -474,8 +473,8 @@ fn write_class(out: &mut dyn Write, class: &Class, annotations: &Annotations) ->
         write!(out, "    method {}", method.name)?;
         write_params(out, &method.params)?;
         let key = (class.name.clone(), method.name.clone());
-        write_contract(out, annotations.methods.get(&key))?;
-        write_block(out, &method.body, Some(1), Some(annotations))?;
+        write_contract(out, program.annotations.methods.get(&key))?;
+        write_block(out, &method.body, Some(1), Some(program))?;
         out.write_char('\n')?;
     }
     out.write_str("}\n")

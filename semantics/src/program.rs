@@ -127,28 +127,40 @@ impl Stmt {
     /// Calls `f` on every expression of the statement and of the
     /// statements it contains (targets `e.f` as `e`), in order.
     pub fn visit_terms(&self, f: &mut impl FnMut(&Term)) {
+        self.visit_own_terms(f);
+        match self {
+            Stmt::If(_, then, otherwise) => {
+                for s in then.iter().chain(otherwise.iter()) {
+                    s.visit_terms(f);
+                }
+            }
+            Stmt::While(_, _, body) => {
+                for s in body.iter() {
+                    s.visit_terms(f);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Calls `f` on every expression the statement itself evaluates, not
+    /// those of the statements it contains (targets `e.f` as `e`), in order.
+    pub fn visit_own_terms(&self, f: &mut impl FnMut(&Term)) {
         let target = |t: &Target, f: &mut dyn FnMut(&Term)| {
             if let Target::Field(object, _) = t {
                 f(object);
             }
         };
         match self {
-            Stmt::Assign(_, e) | Stmt::Return(_, e) | Stmt::Assert(e) | Stmt::Assume(e) => f(e),
+            Stmt::Assign(_, e)
+            | Stmt::Return(_, e)
+            | Stmt::Assert(e)
+            | Stmt::Assume(e)
+            | Stmt::If(e, ..)
+            | Stmt::While(_, e, _) => f(e),
             Stmt::ArrayAssign(_, i, e) => {
                 f(i);
                 f(e);
-            }
-            Stmt::If(b, then, otherwise) => {
-                f(b);
-                for s in then.iter().chain(otherwise.iter()) {
-                    s.visit_terms(f);
-                }
-            }
-            Stmt::While(_, b, body) => {
-                f(b);
-                for s in body.iter() {
-                    s.visit_terms(f);
-                }
             }
             Stmt::Call(_, args) => args.iter().for_each(f),
             Stmt::FieldAssign(object, _, e) => {
@@ -167,6 +179,44 @@ impl Stmt {
                 args.iter().for_each(f);
             }
             Stmt::Skip | Stmt::Havoc(_) | Stmt::EndCall(_) | Stmt::Halt(_) => {}
+        }
+    }
+
+    /// The statement with `f` applied to each expression it evaluates
+    /// itself (as [`Stmt::visit_own_terms`] lists them); the blocks it
+    /// contains are shared, not copied.
+    pub fn map_own_terms(&self, f: impl Fn(&Term) -> Term) -> Stmt {
+        let target = |t: &Target| match t {
+            Target::Field(object, field) => Target::Field(f(object), field.clone()),
+            Target::Var(x) => Target::Var(x.clone()),
+        };
+        match self {
+            Stmt::Assign(x, e) => Stmt::Assign(x.clone(), f(e)),
+            Stmt::Return(r, e) => Stmt::Return(r.clone(), f(e)),
+            Stmt::Assert(e) => Stmt::Assert(f(e)),
+            Stmt::Assume(e) => Stmt::Assume(f(e)),
+            Stmt::If(b, then, otherwise) => Stmt::If(f(b), then.clone(), otherwise.clone()),
+            Stmt::While(id, b, body) => Stmt::While(*id, f(b), body.clone()),
+            Stmt::ArrayAssign(a, i, e) => Stmt::ArrayAssign(a.clone(), f(i), f(e)),
+            Stmt::Call(p, args) => Stmt::Call(p.clone(), args.iter().map(&f).collect()),
+            Stmt::FieldAssign(object, field, e) => {
+                Stmt::FieldAssign(f(object), field.clone(), f(e))
+            }
+            Stmt::New(t, class) => Stmt::New(target(t), class.clone()),
+            Stmt::MethodCall {
+                target: t,
+                receiver,
+                class,
+                method,
+                args,
+            } => Stmt::MethodCall {
+                target: target(t),
+                receiver: f(receiver),
+                class: class.clone(),
+                method: method.clone(),
+                args: args.iter().map(&f).collect(),
+            },
+            Stmt::Skip | Stmt::Havoc(_) | Stmt::EndCall(_) | Stmt::Halt(_) => self.clone(),
         }
     }
 

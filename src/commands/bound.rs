@@ -2,7 +2,7 @@
 //! exact or a lower bound (`src/bound/`).
 
 use super::language::{with_semantics, Choice, Semantics, Visitor};
-use super::{inputs, load, CliError, Exit, LanguageArg, Method};
+use super::{inputs, load, CliError, Exit, IntArg, LanguageArg, Method};
 use crate::bound::{analyse, BoundOptions, LoopBound, Report, DEFAULT_CAP};
 use crate::report::values::valuation_json;
 use clap::{Args, ValueEnum};
@@ -45,6 +45,9 @@ pub struct BoundArgs {
     /// Every array access must be within `0 <= i < len(a)` (§2.1).
     #[arg(long)]
     pub checked_arrays: bool,
+    /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
+    #[arg(long = "int", value_enum, default_value_t = IntArg::Math, value_name = "INT")]
+    pub int: IntArg,
     #[arg(long, value_enum, default_value_t = BoundFormat::Text)]
     pub format: BoundFormat,
 }
@@ -77,7 +80,7 @@ impl Visitor for Bound<'_> {
 }
 
 pub fn command(args: &BoundArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let loaded = load(&args.file)?;
+    let loaded = load(&args.file, args.int)?;
     let program = loaded.program.clone();
     let language = args.lang.map(Language::from);
     let choice = Choice::new(&program, language, Some(Method::Forward), ThisRule::Fresh)?;

@@ -5,7 +5,7 @@
 use super::backstop::Backstop;
 use super::language::choose;
 use super::mutant::{BrokenRule, Mutant};
-use super::{load, CliError, Exit, LanguageArg, Method};
+use super::{load, CliError, Exit, IntArg, LanguageArg, Method};
 use crate::theorems::broken;
 use crate::theorems::lazy::check_lazy;
 use crate::theorems::{check_program, Bounds, CheckReport};
@@ -36,6 +36,9 @@ pub struct CheckArgs {
     /// Every array access must be within `0 <= i < len(a)` (§2.1).
     #[arg(long)]
     pub checked_arrays: bool,
+    /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
+    #[arg(long = "int", value_enum, default_value_t = IntArg::Math, value_name = "INT")]
+    pub int: IntArg,
     #[arg(long, value_enum)]
     pub lang: Option<LanguageArg>,
     /// `lazy`: check lazy initialisation against the program semantics (the
@@ -76,7 +79,7 @@ pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError>
     let limit = Duration::from_millis(args.time_limit_ms);
     let deadline = Some(Instant::now() + limit);
     let backstop = Backstop::arm(limit, "symex check".to_string());
-    let loaded = load(&args.file)?;
+    let loaded = load(&args.file, args.int)?;
     let language = choose(&loaded.program, args.lang.map(Into::into))?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let options = Options {

@@ -3,7 +3,7 @@
 
 use super::language::choose;
 use super::mutant::BrokenRule;
-use super::{load, parse_generated, CliError, Exit, LanguageArg};
+use super::{load, parse_generated, CliError, Exit, IntArg, LanguageArg};
 use crate::compare::families::Family;
 use crate::compare::{compare, plot, table, Comparison, Settings};
 use crate::explore::{Bounds, ExploreOptions};
@@ -57,6 +57,9 @@ pub struct CompareArgs {
     pub timeout_ms: u64,
     #[arg(long)]
     pub checked_arrays: bool,
+    /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
+    #[arg(long = "int", value_enum, default_value_t = IntArg::Math, value_name = "INT")]
+    pub int: IntArg,
     #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
     pub format: CompareFormat,
     /// Break one rule on purpose on the side it belongs to — §2's forward
@@ -108,6 +111,7 @@ impl CompareArgs {
             semantics: Options {
                 checked_arrays: self.checked_arrays,
             },
+            integers: self.int.into(),
             explore: ExploreOptions {
                 bounds: Bounds {
                     unfold,
@@ -152,6 +156,11 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
         }
     }
     match args.family.first() {
+        Some(_) if args.int != IntArg::Math => {
+            return Err(CliError::new(
+                "--int applies to program files; the generated families use mathematical integers",
+            ));
+        }
         Some(_) => {
             for family in families {
                 for &n in &args.sizes {
@@ -170,7 +179,7 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
         }
         None => {
             for file in &args.files {
-                let loaded = load(file)?;
+                let loaded = load(file, args.int)?;
                 args.breakable(file, &loaded.program)?;
                 comparisons.push(compare(
                     file,

@@ -2,7 +2,7 @@
 //! (`src/concolic/`), from given or random inputs.
 
 use super::language::{with_semantics, Semantics, Visitor};
-use super::{heap, inputs, load, CliError, Exit, SemanticsArgs};
+use super::{heap, inputs, int_options, load, CliError, Exit, IntArg, SemanticsArgs};
 use crate::concolic::coverage::Sites;
 use crate::concolic::run::Systems;
 use crate::concolic::worklist::Order;
@@ -88,6 +88,9 @@ pub struct ConcolicArgs {
     /// Every array access must be within `0 <= i < len(a)` (§2.1).
     #[arg(long)]
     pub checked_arrays: bool,
+    /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
+    #[arg(long = "int", value_enum, default_value_t = IntArg::Math, value_name = "INT")]
+    pub int: IntArg,
     /// Also write each test as DIR/test-N.json, the JSON `run --heap` reads.
     #[arg(long, value_name = "DIR")]
     pub tests: Option<String>,
@@ -131,7 +134,7 @@ impl Visitor for Concolic<'_> {
 }
 
 pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let loaded = load(&args.file)?;
+    let loaded = load(&args.file, args.int)?;
     let program = loaded.program.clone();
     let choice = args.semantics.choice(&program)?;
     let seeds = seeds(args, &program)?;
@@ -184,6 +187,7 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
     if args.checked_arrays {
         form.options.push("--checked-arrays".to_string());
     }
+    form.options.extend(int_options(loaded.integers));
     let semantics = Options {
         checked_arrays: args.checked_arrays,
     };

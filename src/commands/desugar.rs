@@ -4,7 +4,7 @@
 //! by `symex_semantics::syntax` (docs/surface.md). The output parses back
 //! to the same program.
 
-use super::{load, CliError, Exit};
+use super::{load, CliError, Exit, IntArg};
 use clap::Args;
 use std::io::Write;
 
@@ -12,10 +12,13 @@ use std::io::Write;
 pub struct DesugarArgs {
     /// The program (`-` for standard input).
     pub file: String,
+    /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
+    #[arg(long = "int", value_enum, default_value_t = IntArg::Math, value_name = "INT")]
+    pub int: IntArg,
 }
 
 pub fn command(args: &DesugarArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let loaded = load(&args.file)?;
+    let loaded = load(&args.file, args.int)?;
     write!(out, "{}", loaded.program)?;
     Ok(Exit::Done)
 }

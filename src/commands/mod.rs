@@ -34,6 +34,7 @@ use std::fmt;
 use std::io::Read;
 use std::rc::Rc;
 use std::time::Duration;
+use symex_semantics::machine::Integers;
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Language, Program};
 use symex_semantics::syntax::Positions;
@@ -106,6 +107,39 @@ pub struct Loaded {
     pub program: Rc<Program>,
     /// Where each statement of `program` starts in the source.
     pub positions: Positions,
+    /// What `int` means in it (`--int`), compiled into `program`.
+    pub integers: Integers,
+}
+
+/// `--int`: what `int` means (docs/surface.md, "Machine integers").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum IntArg {
+    /// The paper's mathematical integers.
+    #[default]
+    Math,
+    /// C's 32-bit signed `int`; overflow and division by zero are errors.
+    I32,
+    /// C's 64-bit signed `long`; overflow and division by zero are errors.
+    I64,
+}
+
+impl From<IntArg> for Integers {
+    fn from(int: IntArg) -> Integers {
+        match int {
+            IntArg::Math => Integers::Mathematical,
+            IntArg::I32 => Integers::I32,
+            IntArg::I64 => Integers::I64,
+        }
+    }
+}
+
+/// The options of `symex run` that give `int` the meaning `integers`
+/// (none for the default), for the replay commands reports print.
+pub fn int_options(integers: Integers) -> Vec<String> {
+    match integers {
+        Integers::Mathematical => Vec::new(),
+        machine => vec!["--int".to_string(), machine.name()],
+    }
 }
 
 /// Parses the program a family generated, named `name` in messages.
@@ -115,8 +149,9 @@ pub fn parse_generated(name: &str, source: &str) -> Result<Rc<Program>, CliError
         .map_err(|d| CliError::new(diagnostic::render(&d, name, source, false)))
 }
 
-/// Reads and parses `path` (`-` for standard input).
-pub fn load(path: &str) -> Result<Loaded, CliError> {
+/// Reads and parses `path` (`-` for standard input), `int` meaning `integers`.
+pub fn load(path: &str, integers: impl Into<Integers>) -> Result<Loaded, CliError> {
+    let integers = integers.into();
     let (name, source) = if path == "-" {
         let mut source = String::new();
         std::io::stdin()
@@ -128,18 +163,20 @@ pub fn load(path: &str) -> Result<Loaded, CliError> {
             .map_err(|error| CliError::new(format!("{path}: cannot read the program: {error}")))?;
         (path, source)
     };
-    let (program, positions) = symex_semantics::syntax::parse_located(&source).map_err(|d| {
-        CliError::new(diagnostic::render(
-            &d,
-            name,
-            &source,
-            diagnostic::colour_allowed(),
-        ))
-    })?;
+    let (program, positions) =
+        symex_semantics::syntax::parse_with(&source, integers).map_err(|d| {
+            CliError::new(diagnostic::render(
+                &d,
+                name,
+                &source,
+                diagnostic::colour_allowed(),
+            ))
+        })?;
     Ok(Loaded {
         path: path.to_string(),
         program: Rc::new(program),
         positions,
+        integers,
     })
 }
 
@@ -296,6 +333,9 @@ pub struct Common {
     /// Every array access must be within `0 <= i < len(a)` (§2.1).
     #[arg(long)]
     pub checked_arrays: bool,
+    /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
+    #[arg(long = "int", value_enum, default_value_t = IntArg::Math, value_name = "INT")]
+    pub int: IntArg,
     /// Give an input a concrete value (NAME=VALUE), leaving the others symbolic.
     #[arg(long, value_name = "NAME=VALUE")]
     pub fix: Vec<String>,
@@ -419,7 +459,7 @@ impl Session {
 impl Common {
     /// Loads the program and checks the options against it, for `symex command`.
     pub fn session(&self, command: &str) -> Result<Session, CliError> {
-        let loaded = load(&self.file)?;
+        let loaded = load(&self.file, self.int)?;
         let choice = self.semantics.choice(&loaded.program)?;
         if self.max_objects.is_some() && choice.method != Method::Lazy {
             return Err(CliError::new(

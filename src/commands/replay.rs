@@ -5,11 +5,12 @@
 
 use super::language::{with_semantics, Choice};
 use super::run::Execute;
-use super::{heap, load, CliError, Exit};
+use super::{heap, load, CliError, Exit, IntArg};
 use crate::explore::run::{RunEnd, RunLimits};
 use crate::explore::state_difference;
 use crate::saved::{self, SavedTest};
 use clap::Args;
+use clap::ValueEnum;
 use std::io::Write;
 use std::path::PathBuf;
 use symex_semantics::eval::Valuation;
@@ -88,7 +89,13 @@ pub fn command(args: &ReplayArgs, out: &mut dyn Write) -> Result<Exit, CliError>
 /// Runs `test` and compares its end with the expected one; an error when
 /// the test cannot be run at all (its program is gone or changed).
 fn replay(test: &SavedTest, max_steps: usize) -> Result<Verdict, String> {
-    let loaded = load(&test.program).map_err(|error| error.to_string())?;
+    let integers = match test.int.as_deref() {
+        None => IntArg::Math,
+        Some(name) => {
+            IntArg::from_str(name, false).map_err(|_| format!("unknown `int`: {name}"))?
+        }
+    };
+    let loaded = load(&test.program, integers).map_err(|error| error.to_string())?;
     let program = &loaded.program;
     let language = language(&test.language)?;
     let choice =

@@ -2,7 +2,7 @@
 
 use super::backstop::Backstop;
 use super::language::{with_semantics, Choice, Semantics, Visitor};
-use super::{heap, inputs, load, CliError, Exit, LanguageArg};
+use super::{heap, inputs, load, CliError, Exit, IntArg, LanguageArg};
 use crate::explore::blame::{blame, headline};
 use crate::explore::run::{run, RunEnd, RunLimits, MAX_STEPS};
 use crate::report::latex;
@@ -55,6 +55,9 @@ pub struct RunArgs {
     /// Every array access must be within `0 <= i < len(a)` (§2.1).
     #[arg(long)]
     pub checked_arrays: bool,
+    /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
+    #[arg(long = "int", value_enum, default_value_t = IntArg::Math, value_name = "INT")]
+    pub int: IntArg,
     #[arg(long, value_enum)]
     pub lang: Option<LanguageArg>,
     /// An initial heap and values of the globals, as JSON (SPEC §2.1): `{"objects": {…}, "vars": {…}}`.
@@ -73,6 +76,10 @@ pub struct Finished {
     pub steps: usize,
     /// `(rule, configuration)`, the first with no rule.
     pub trace: Vec<(Option<&'static str>, String)>,
+    /// For each step of `trace`, where the statement it executed is
+    /// written in the user's source (`None` for the initial configuration
+    /// and for statements a semantics made, such as inlined method bodies).
+    pub trace_at: Vec<Option<(usize, usize)>>,
     /// The configuration where the run is stuck, if it is.
     pub last: String,
     /// Where the run halted (with an error, and why, or at a false `assume`).
@@ -125,13 +132,22 @@ impl Visitor for Execute<'_> {
         C::Config: ConcreteConfiguration,
     {
         let initial = semantics.start(self.inputs.clone());
-        let mut trace = Vec::new();
+        let (mut trace, mut trace_at) = (Vec::new(), Vec::new());
+        // Where the statement the next step executes is written.
+        let at = |config: &C::Config| {
+            let (statement, _) = config.current()?;
+            self.positions?.of(statement)
+        };
+        let mut next_at = None;
         if self.trace {
             trace.push((None, initial.to_string()));
+            trace_at.push(None);
+            next_at = at(&initial);
         }
         let run = run(&semantics.concrete, initial, self.limits, |rule, config| {
             if self.trace {
                 trace.push((Some(rule.name()), config.to_string()));
+                trace_at.push(std::mem::replace(&mut next_at, at(config)));
             }
         });
         let last = if run.end == RunEnd::Stuck {
@@ -164,6 +180,7 @@ impl Visitor for Execute<'_> {
             state: run.last.global_state(),
             steps: run.steps,
             trace,
+            trace_at,
             last,
             site,
         }
@@ -174,7 +191,7 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let limit = args.time_limit_ms.map(Duration::from_millis);
     let deadline = limit.map(|limit| Instant::now() + limit);
     let backstop = limit.map(|limit| Backstop::arm(limit, "symex run".to_string()));
-    let loaded = load(&args.file)?;
+    let loaded = load(&args.file, args.int)?;
     let choice = Choice::new(
         &loaded.program,
         args.lang.map(Language::from),
@@ -271,10 +288,13 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     );
     match args.format {
         RunFormat::Text => {
-            for (rule, config) in &finished.trace {
-                match rule {
-                    Some(rule) => writeln!(out, "→ [{rule}] {config}")?,
-                    None => writeln!(out, "  {config}")?,
+            for ((rule, config), at) in finished.trace.iter().zip(&finished.trace_at) {
+                match (rule, at) {
+                    (Some(rule), Some((line, column))) => {
+                        writeln!(out, "→ [{rule}] at {line}:{column} {config}")?
+                    }
+                    (Some(rule), None) => writeln!(out, "→ [{rule}] {config}")?,
+                    (None, _) => writeln!(out, "  {config}")?,
                 }
             }
             writeln!(out, "{ending}")?;
@@ -323,7 +343,15 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 let trace: Vec<Json> = finished
                     .trace
                     .iter()
-                    .map(|(rule, config)| json!({ "rule": rule, "configuration": config }))
+                    .zip(&finished.trace_at)
+                    .map(|((rule, config), at)| {
+                        let mut step = json!({ "rule": rule, "configuration": config });
+                        if let Some((line, column)) = at {
+                            step["line"] = json!(line);
+                            step["column"] = json!(column);
+                        }
+                        step
+                    })
                     .collect();
                 report["trace"] = Json::Array(trace);
             }

@@ -266,7 +266,7 @@ fn methods(
     broken: Option<BrokenRule>,
 ) -> Result<Vec<SnapshotMethod>, CliError> {
     let line = parse(program, options, SnapFormat::Text)?;
-    let loaded = load(&line.common.file)?;
+    let loaded = load(&line.common.file, line.common.int)?;
     let semantics = &line.common.semantics;
     let methods = if semantics.method.is_some()
         || semantics.choice(&loaded.program)?.language != Language::Oo

@@ -6,7 +6,7 @@
 //! replays.
 
 use super::language::{with_semantics, Semantics, Visitor};
-use super::{load, CliError, Exit, SemanticsArgs};
+use super::{load, CliError, Exit, IntArg, SemanticsArgs};
 use crate::step::command::parse_line;
 use crate::step::{StepOptions, Stepper};
 use clap::Args;
@@ -28,6 +28,9 @@ pub struct StepArgs {
     /// Every array access must be within `0 <= i < len(a)` (§2.1).
     #[arg(long)]
     pub checked_arrays: bool,
+    /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
+    #[arg(long = "int", value_enum, default_value_t = IntArg::Math, value_name = "INT")]
+    pub int: IntArg,
     /// Read the commands from this file instead of the terminal.
     #[arg(long, value_name = "FILE", conflicts_with = "commands")]
     pub script: Option<String>,
@@ -191,7 +194,7 @@ impl Visitor for Session<'_> {
 }
 
 pub fn command(args: &StepArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let loaded = load(&args.file)?;
+    let loaded = load(&args.file, args.int)?;
     let choice = args.semantics.choice(&loaded.program)?;
     let input = Input::open(args)?;
     let options = StepOptions {

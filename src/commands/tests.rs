@@ -19,6 +19,7 @@ use std::io;
 use std::io::Write;
 use std::path::PathBuf;
 use symex_semantics::eval::ShowValuation;
+use symex_semantics::machine::Integers;
 use symex_semantics::program::{ErrorKind, Language};
 use symex_semantics::system::Rule;
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
@@ -248,6 +249,8 @@ pub fn command(args: &TestsArgs, out: &mut dyn Write) -> Result<Exit, CliError> 
                 program: session.loaded.path.clone(),
                 language: session.choice.language.to_string(),
                 checked_arrays: session.semantics.checked_arrays,
+                int: (session.loaded.integers != Integers::Mathematical)
+                    .then(|| session.loaded.integers.name()),
                 path: *path,
                 inputs: heap_json(&header.inputs_of(&test.inputs)),
                 outcome: test.expected_outcome.to_string(),

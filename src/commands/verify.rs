@@ -5,21 +5,23 @@
 //! counterexample input, confirmed by running it concretely.
 
 use super::language::{with_semantics, Choice, Semantics, Visitor};
-use super::{CliError, Common, Exit, ReportFormat};
-use crate::explore::run::{run, RunLimits};
+use super::run::Execute;
+use super::{int_options, CliError, Common, Exit, ReportFormat, Session};
+use crate::explore::run::{run, RunEnd, RunLimits};
 use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer, Route};
 use crate::report::verify::{json_report, text_report, Shown};
-use crate::verify::{verify, Explorer, Options, PathReplay, Ran, Verdict};
+use crate::verify::{verify, Explorer, FailureKind, Options, PathReplay, Ran, Verdict};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::rc::Rc;
 use symex_semantics::eval::Valuation;
 use symex_semantics::oo::inline::ThisRule;
-use symex_semantics::program::Program;
+use symex_semantics::program::{Halt, Outcome, Program};
 use symex_semantics::system::{
     ConcreteConfiguration, Options as SemanticsOptions, Rule, SymbolicConfiguration,
     TransitionSystem,
 };
+use symex_semantics::value::Value;
 
 /// `symex verify`: the common options, the verifier's own and the report's format.
 #[derive(Clone, Debug, Args)]
@@ -209,6 +211,35 @@ impl Visitor for Running {
     }
 }
 
+/// Where a run on the first counterexample's inputs fails, as `symex run`
+/// says it (the user's line and column, also inside sugar).
+fn failing_at(report: &crate::verify::Report, session: &Session) -> Option<(usize, usize)> {
+    let failure = crate::report::verify::counterexample(report)?;
+    let FailureKind::Counterexample { inputs, error, .. } = &failure.kind else {
+        return None;
+    };
+    let program = &session.loaded.program;
+    let mut start = inputs.clone();
+    for (x, sort) in &program.globals {
+        if !start.contains_key(x) {
+            start.insert(x.clone(), Value::default_of(sort));
+        }
+    }
+    let execute = Execute {
+        inputs: start,
+        limits: RunLimits::steps(MAX_RUN_STEPS),
+        trace: false,
+        positions: Some(&session.loaded.positions),
+    };
+    let finished =
+        with_semantics(program.clone(), session.choice, session.semantics, execute).ok()?;
+    // Only where the run fails as the counterexample's path does.
+    let failed = RunEnd::Finished(Outcome::Halted(Halt::Error(*error)));
+    (finished.end == failed)
+        .then_some(finished.site?.at)
+        .flatten()
+}
+
 /// The options of `run` that make it run the program as `verify` did.
 fn run_options(common: &Common) -> Vec<String> {
     let mut options = Vec::new();
@@ -220,6 +251,10 @@ fn run_options(common: &Common) -> Vec<String> {
             .to_possible_value()
             .map_or_else(String::new, |v| v.get_name().to_string());
         options.push(format!("--lang {name}"));
+    }
+    let int = int_options(common.int.into());
+    if !int.is_empty() {
+        options.push(int.join(" "));
     }
     options
 }
@@ -243,12 +278,14 @@ pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError>
     drop(progress);
     // Stopped in time: the report is written whole, however long that takes.
     drop(session.backstop.take());
+    let failing_at = failing_at(&report, &session);
     let shown = Shown {
         file: &session.loaded.path,
         program: &program,
         language: session.choice.language,
         legacy: program.annotations.is_empty() && !args.k_induction,
         run_options: run_options(common),
+        failing_at,
     };
     if args.show_programs {
         for (unit, program) in &report.programs {

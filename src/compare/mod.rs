@@ -13,7 +13,7 @@ pub mod table;
 use crate::commands::explore::ExploreInto;
 use crate::commands::language::{with_semantics, Choice};
 use crate::commands::mutant::Mutant;
-use crate::commands::Method;
+use crate::commands::{int_options, Method};
 use crate::explore::ExploreOptions;
 use crate::explore::Limit;
 use crate::simplify::Simplifier;
@@ -24,6 +24,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Instant;
+use symex_semantics::machine::Integers;
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Language, Program};
 use symex_semantics::system::Options;
@@ -35,6 +36,8 @@ pub struct Settings {
     pub language: Option<Language>,
     pub this: ThisRule,
     pub semantics: Options,
+    /// What `int` means in the programs compared (`--int`).
+    pub integers: Integers,
     /// Must keep `simplify: false`: the raw conditions are measured.
     pub explore: ExploreOptions,
     /// A rule broken on purpose on the side it belongs to (§2's on forward,
@@ -55,6 +58,7 @@ impl Settings {
         if self.semantics.checked_arrays {
             options.push("--checked-arrays".to_string());
         }
+        options.extend(int_options(self.integers));
         options
     }
 }

@@ -28,6 +28,9 @@ pub struct Shown<'a> {
     /// The options of `run` that replay a counterexample as `verify` ran it
     /// (`--checked-arrays`, `--lang`).
     pub run_options: Vec<String>,
+    /// Where the first counterexample's run fails in the source (line,
+    /// column), when the statement is one the user wrote or desugared.
+    pub failing_at: Option<(usize, usize)>,
 }
 
 impl Shown<'_> {
@@ -57,7 +60,7 @@ fn status_word(status: &Status) -> &'static str {
 }
 
 /// The first counterexample, if any.
-fn counterexample(report: &Report) -> Option<&Failure> {
+pub(crate) fn counterexample(report: &Report) -> Option<&Failure> {
     report
         .failures
         .iter()
@@ -341,7 +344,11 @@ fn legacy_text(report: &Report, shown: &Shown, out: &mut dyn Write) -> io::Resul
             if shown.language == Language::Oo {
                 writeln!(out, "  as --heap: {}", heap_json(inputs))?;
             }
-            writeln!(out, "  path {} ends in {}", failure.path, ending(failure))?;
+            write!(out, "  path {} ends in {}", failure.path, ending(failure))?;
+            match shown.failing_at {
+                Some((line, column)) => writeln!(out, " at {line}:{column}")?,
+                None => writeln!(out)?,
+            }
             writeln!(out, "  φ = {}", shown.condition(report, failure))?;
             let trace: Vec<String> = failure.trace.iter().map(ToString::to_string).collect();
             writeln!(out, "  trace: {}", trace.join("; "))?;

@@ -265,13 +265,25 @@ fn a_global_read_only_inside_sugar_of_the_main_statement_still_renames_a_paramet
 fn a_labelled_break_sets_the_outer_loops_flag_which_the_inner_loop_tests() {
     desugars_to(
         "outer: while i < 3 { while j < 3 { if j = i { break outer }; if j > 5 { continue outer }; j := j + 1 }; i := i + 1 }",
-        "var broke: bool;\nvar continued: bool;\nvar i: int;\nvar j: int;\nbroke := false;\nwhile !broke && i < 3 {\n    continued := false;\n    while !broke && !continued && j < 3 {\n        if j = i {\n            broke := true\n        } else {\n            if j > 5 {\n                continued := true\n            } else {\n                j := j + 1\n            }\n        }\n    };\n    if !broke && !continued {\n        i := i + 1\n    }\n}\n",
+        "var broke: bool;\nvar continued: bool;\nvar i: int;\nvar j: int;\nbroke := false;\nouter: while !broke && i < 3 {\n    continued := false;\n    while !broke && !continued && j < 3 {\n        if j = i {\n            broke := true\n        } else {\n            if j > 5 {\n                continued := true\n            } else {\n                j := j + 1\n            }\n        }\n    };\n    if !broke && !continued {\n        i := i + 1\n    }\n}\n",
     );
     // A `for` takes a label too; `continue rows` still steps `r`.
     desugars_to(
         "rows: for r in 0..3 { for c in 0..3 { if c > r { continue rows }; s := s + c } }",
-        "var c: int;\nvar continued: bool;\nvar r: int;\nvar s: int;\nr := 0;\nwhile r < 3 {\n    continued := false;\n    c := 0;\n    while !continued && c < 3 {\n        if c > r {\n            continued := true\n        } else {\n            s := s + c\n        };\n        if !continued {\n            c := c + 1\n        }\n    };\n    r := r + 1\n}\n",
+        "var c: int;\nvar continued: bool;\nvar r: int;\nvar s: int;\nr := 0;\nrows: while r < 3 {\n    continued := false;\n    c := 0;\n    while !continued && c < 3 {\n        if c > r {\n            continued := true\n        } else {\n            s := s + c\n        };\n        if !continued {\n            c := c + 1\n        }\n    };\n    r := r + 1\n}\n",
     );
+    // The label names the core's loop, also once printed and parsed again.
+    let printed = parse_program("outer: while i < 3 { break outer }")
+        .unwrap()
+        .to_string();
+    let again = parse_program(&printed).unwrap();
+    let labels: Vec<_> = again
+        .loops
+        .0
+        .values()
+        .map(|site| site.label.clone())
+        .collect();
+    assert_eq!(labels, [Some("outer".to_string())], "{printed}");
     rejects(
         "while i < 3 { break outer }",
         1,

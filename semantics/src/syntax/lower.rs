@@ -11,22 +11,26 @@ use super::ast::{self, Expr, ExprKind, StmtKind, Target};
 use super::check::Typing;
 use super::diagnostic::{Diagnostic, LineIndex, Span};
 use crate::annotations::{old_name, Annotations, Contract, Place};
+use crate::machine::{self, Integers};
 use crate::program::{
     self, Block, Class, Language, LoopId, LoopSite, LoopSites, Method, Procedure, Program,
     StatementSites, Stmt,
 };
 use crate::term::{Name, Sort, Term};
+use num_bigint::BigInt;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
-/// Lowers a program that [`super::check::check`] accepted with `typing`.
-/// Loops are numbered in the order the program prints (classes and their
-/// methods by name, procedures by name, then the main statement), so that
-/// printing and parsing again gives the same program.
+/// Lowers a program that [`super::check::check`] accepted with `typing`,
+/// with `integers` compiled in ([`crate::machine`]). Loops are numbered in
+/// the order the program prints (classes and their methods by name,
+/// procedures by name, then the main statement), so that printing and
+/// parsing again gives the same program.
 pub fn lower(
     program: &ast::Program,
     typing: &Typing,
     lines: &LineIndex,
+    integers: Integers,
 ) -> Result<(Program, Positions), Diagnostic> {
     let globals = typing
         .globals
@@ -42,6 +46,7 @@ pub fn lower(
     let mut lowering = Lowering {
         typing,
         lines,
+        integers,
         globals,
         fields,
         next_loop: 0,
@@ -76,6 +81,7 @@ pub fn lower(
             ))
         })
         .collect::<Result<_, Diagnostic>>()?;
+    let main_sites = lowering.statements.0.len();
     let main = lowering.block(&program.main, &Locals::default())?;
     let language = if !classes.is_empty() {
         Language::Oo
@@ -84,7 +90,7 @@ pub fn lower(
     } else {
         Language::Basic
     };
-    let program = Program {
+    let mut program = Program {
         language,
         globals: typing.globals.clone(),
         procedures,
@@ -94,12 +100,49 @@ pub fn lower(
         annotations: lowering.annotations,
         statements: lowering.statements,
     };
-    Ok((program, lowering.positions))
+    let mut positions = lowering.positions;
+    assume_inputs_in_range(&mut program, &mut positions, main_sites, integers);
+    Ok((program, positions))
+}
+
+/// Under machine integers, the main statement starts with `assume lo <= x
+/// && x <= hi` for each integer input `x`, placed where the first statement is.
+fn assume_inputs_in_range(
+    program: &mut Program,
+    positions: &mut Positions,
+    main_sites: usize,
+    integers: Integers,
+) {
+    let inputs = program.inputs();
+    let in_range = machine::inputs_in_range(inputs.iter().map(|(x, s)| (&**x, s)), integers);
+    if in_range.is_true() {
+        return;
+    }
+    let at = program
+        .statements
+        .0
+        .get(main_sites)
+        .copied()
+        .unwrap_or((1, 1));
+    let main: Block = std::iter::once(Stmt::Assume(in_range))
+        .chain(program.main.iter().cloned())
+        .collect();
+    let mut moved = Positions::default();
+    moved.record(&main[0], at);
+    for (new, old) in main[1..].iter().zip(program.main.iter()) {
+        if let Some(old_at) = positions.of(old) {
+            moved.record(new, old_at);
+        }
+    }
+    positions.0.extend(moved.0);
+    program.statements.0.insert(main_sites, at);
+    program.main = main;
 }
 
 struct Lowering<'t> {
     typing: &'t Typing,
     lines: &'t LineIndex<'t>,
+    integers: Integers,
     /// The term of every global variable, built once.
     globals: HashMap<&'t str, Term>,
     /// The sort of every field (field names are global, SPEC §1.4).
@@ -287,12 +330,12 @@ impl<'t> Lowering<'t> {
         if contract.is_empty() {
             return Ok(None);
         }
-        let requires = self.exprs(&contract.requires, &locals)?;
+        let requires = self.clauses(&contract.requires, &locals)?;
         let entry = Locals {
             olds: Some(RefCell::default()),
             ..locals
         };
-        let ensures = self.exprs(&contract.ensures, &entry)?;
+        let ensures = self.clauses(&contract.ensures, &entry)?;
         let olds = entry.olds.map(RefCell::into_inner).unwrap_or_default();
         Ok(Some(Contract {
             requires,
@@ -302,16 +345,78 @@ impl<'t> Lowering<'t> {
     }
 
     fn block(&mut self, statements: &[ast::Stmt], locals: &Locals) -> Result<Block, Diagnostic> {
-        let block: Block = statements
-            .iter()
-            .map(|statement| self.statement(statement, locals))
-            .collect::<Result<Vec<_>, _>>()?
-            .into();
-        for (lowered, statement) in block.iter().zip(statements) {
-            self.positions
-                .record(lowered, self.lines.position(statement.span.start));
+        self.block_ending(statements, locals, Vec::new())
+    }
+
+    /// The block of `statements`, each after the checks of machine
+    /// integers on what it evaluates ([`Lowering::checks`]), and then `end`.
+    fn block_ending(
+        &mut self,
+        statements: &[ast::Stmt],
+        locals: &Locals,
+        end: Vec<(Stmt, (usize, usize))>,
+    ) -> Result<Block, Diagnostic> {
+        let mut lowered = Vec::new();
+        for statement in statements {
+            let at = self.lines.position(statement.span.start);
+            let first_site = self.statements.0.len();
+            let stmt = self.statement(statement, locals)?;
+            for check in self.checks(&stmt) {
+                self.statements.0.insert(first_site, at);
+                lowered.push((check, at));
+            }
+            lowered.push((self.machine_division(&stmt), at));
+        }
+        for (_, at) in &end {
+            self.statements.0.push(*at);
+        }
+        lowered.extend(end);
+        let block: Block = lowered.iter().map(|(stmt, _)| stmt.clone()).collect();
+        for (stmt, (_, at)) in block.iter().zip(&lowered) {
+            self.positions.record(stmt, *at);
         }
         Ok(block)
+    }
+
+    /// Under machine integers, what must hold before `stmt` evaluates its
+    /// own expressions: `assume` that the integers it reads from arrays and
+    /// fields are in range, then `assert` that its operations do not
+    /// overflow (either left out when trivially true).
+    fn checks(&self, stmt: &Stmt) -> Vec<Stmt> {
+        if self.integers == Integers::Mathematical {
+            return Vec::new();
+        }
+        let (mut reads, mut operations) = (Vec::new(), Vec::new());
+        stmt.visit_own_terms(&mut |e| {
+            reads.push(machine::reads_in_range(e, self.integers));
+            operations.push(machine::no_overflow(e, self.integers));
+        });
+        let (reads, operations) = (Term::conjunction(reads), Term::conjunction(operations));
+        let mut checks = Vec::new();
+        if !reads.is_true() {
+            checks.push(Stmt::Assume(machine::c_division(&reads)));
+        }
+        if !operations.is_true() {
+            checks.push(Stmt::Assert(machine::c_division(&operations)));
+        }
+        checks
+    }
+
+    /// `stmt` with C's `/` and `%` under machine integers ([`machine::c_division`]).
+    fn machine_division(&self, stmt: &Stmt) -> Stmt {
+        if self.integers == Integers::Mathematical {
+            return stmt.clone();
+        }
+        stmt.map_own_terms(machine::c_division)
+    }
+
+    /// Annotation clauses, with C's `/` and `%` under machine integers.
+    fn clauses(&self, es: &[Expr], locals: &Locals) -> Result<Vec<Term>, Diagnostic> {
+        let clauses = self.exprs(es, locals)?;
+        Ok(match self.integers {
+            Integers::Mathematical => clauses,
+            _ => clauses.iter().map(machine::c_division).collect(),
+        })
     }
 
     fn statement(&mut self, statement: &ast::Stmt, locals: &Locals) -> Result<Stmt, Diagnostic> {
@@ -381,10 +486,18 @@ impl<'t> Lowering<'t> {
                     },
                 );
                 if !invariants.is_empty() {
-                    let clauses = self.exprs(invariants, locals)?;
+                    let clauses = self.clauses(invariants, locals)?;
                     self.annotations.invariants.insert(id, clauses);
                 }
-                Stmt::While(id, self.expr(condition, locals)?, self.block(body, locals)?)
+                let condition = self.expr(condition, locals)?;
+                // Checked again at the end of each iteration, before the condition is.
+                let again = Stmt::While(id, condition.clone(), Block::from(Vec::new()));
+                let end = self
+                    .checks(&again)
+                    .into_iter()
+                    .map(|check| (check, (line, column)))
+                    .collect();
+                Stmt::While(id, condition, self.block_ending(body, locals, end)?)
             }
             StmtKind::Assert(condition) => Stmt::Assert(self.expr(condition, locals)?),
             StmtKind::Assume(condition) => Stmt::Assume(self.expr(condition, locals)?),
@@ -427,7 +540,19 @@ impl<'t> Lowering<'t> {
 
     fn expr(&self, e: &Expr, locals: &Locals) -> Result<Term, Diagnostic> {
         Ok(match &e.kind {
-            ExprKind::Int(n) => Term::int(n.clone()),
+            ExprKind::Int(n) => {
+                let fits = |(lo, hi): (BigInt, BigInt)| lo <= *n && *n <= hi;
+                if !self.integers.range().map_or(true, fits) {
+                    return Err(self.lines.error(
+                        e.span.clone(),
+                        format!(
+                            "the literal {n} is out of range of `--int {}`",
+                            self.integers.name()
+                        ),
+                    ));
+                }
+                Term::int(n.clone())
+            }
             ExprKind::Bool(b) => Term::bool(*b),
             ExprKind::Nil => Term::nil(self.typed(
                 &self.typing.nils,

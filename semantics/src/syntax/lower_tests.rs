@@ -19,7 +19,12 @@ fn lowered_without_typing(source: &str) -> Diagnostic {
         nils: Default::default(),
         receivers: Default::default(),
     };
-    match lower::lower(&program, &typing, &lines) {
+    match lower::lower(
+        &program,
+        &typing,
+        &lines,
+        crate::machine::Integers::Mathematical,
+    ) {
         Ok((lowered, _)) => panic!("lowered:\n{source}\nas\n{lowered}"),
         Err(error) => error,
     }

@@ -29,6 +29,7 @@ pub use diagnostic::{Diagnostic, LineIndex, Span};
 pub use lower::Positions;
 pub use parser::MAX_DEPTH;
 
+use crate::machine::Integers;
 use crate::program::Program;
 
 /// Parses and checks a program of any of the three languages.
@@ -38,8 +39,13 @@ pub fn parse_program(source: &str) -> Result<Program, Diagnostic> {
 
 /// [`parse_program`], with where each of its statements starts.
 pub fn parse_located(source: &str) -> Result<(Program, Positions), Diagnostic> {
+    parse_with(source, Integers::Mathematical)
+}
+
+/// [`parse_located`] with `int` meaning `integers` (`--int i32`).
+pub fn parse_with(source: &str, integers: Integers) -> Result<(Program, Positions), Diagnostic> {
     let lines = LineIndex::new(source);
     let program = desugar::desugar(parser::parse(source, &lines)?, source, &lines)?;
     let typing = check::check(&program, &lines)?;
-    lower::lower(&program, &typing, &lines)
+    lower::lower(&program, &typing, &lines, integers)
 }
