@@ -534,6 +534,7 @@ impl Common {
             merge: if self.merge { Merge::Join } else { Merge::Off },
             shown: Some(loaded.program.inputs().into_keys().collect()),
             shard: None,
+            claims: None,
         };
         if let Some(mb) = self.max_memory_mb {
             crate::memory::set_budget(mb.saturating_mul(1 << 20));
