@@ -492,3 +492,72 @@ fn verifys_printed_replay_under_int_i32_carries_the_option_and_overflows_again()
     let json: Json = serde_json::from_slice(&symex(&args).stdout).unwrap();
     assert_eq!(json["outcome"], "terminated", "{json}");
 }
+
+/// A draw is not an array access (docs/surface.md): under
+/// `--checked-arrays` reading past the end of the sequence is no error,
+/// in `explore`, `verify` and `run` alike, while the program's own `a[i]`
+/// is still checked.
+#[test]
+fn under_checked_arrays_the_draws_are_not_checked_but_the_programs_arrays_are() {
+    let file = root("tests/surface/draws/checked.sx");
+    let file = file.to_str().unwrap();
+    let loop_file = acceptance("nondet_loop");
+    for method in ["forward", "wp"] {
+        let explored = stdout(&symex(&[
+            "explore",
+            file,
+            "--checked-arrays",
+            "--method",
+            method,
+        ]));
+        let errors: Vec<&str> = explored
+            .lines()
+            .filter(|l| l.contains("array-out-of-bound"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{method}: {explored}");
+        let looped = stdout(&symex(&[
+            "explore",
+            &loop_file,
+            "--checked-arrays",
+            "--method",
+            method,
+        ]));
+        assert!(
+            looped.contains("2 paths: 1 terminated, 1 error") && !looped.contains("out-of-bound"),
+            "{method}: {looped}"
+        );
+    }
+    let verified = stdout(&symex(&["verify", file, "--checked-arrays"]));
+    assert!(
+        verified.contains("ends in array-out-of-bound at 5:1"),
+        "{verified}"
+    );
+    let outcome = |inputs: &[&str]| {
+        let mut args = vec!["run", file, "--checked-arrays", "--format", "json"];
+        for input in inputs {
+            args.extend(["--input", input]);
+        }
+        let json: Json = serde_json::from_slice(&symex(&args).stdout).unwrap();
+        (json["outcome"].clone(), json["error"].clone())
+    };
+    // The draw past the end of the empty sequence gives 0, and a[0] is 7.
+    assert_eq!(outcome(&["a=[7]"]).0, "terminated");
+    assert_eq!(outcome(&["a=[7]", "nondet_ints=[1]"]).1, "array-out-of-bound");
+}
+
+/// The sequences' names are reserved: a program that draws cannot name
+/// its own variable so (it would read or overwrite the draws).
+#[test]
+fn a_program_that_draws_cannot_name_the_sequence_itself() {
+    let dir = std::env::temp_dir().join(format!("symex-draws-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("taken.sx");
+    std::fs::write(&file, "nondet_count := 1;\nx := nondet()\n").unwrap();
+    let output = symex(&["run", file.to_str().unwrap()]);
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        error.contains("2:6") && error.contains("`nondet_count` is reserved"),
+        "{error}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
