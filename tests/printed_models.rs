@@ -235,7 +235,10 @@ fn replays(program: &str, options: &[String], model: &str, expected: &str) {
     }
     let run: Vec<&str> = run.iter().map(String::as_str).collect();
     let (_, outcome) = symex(&run);
-    assert!(outcome.starts_with(expected), "{run:?} gives\n{outcome}expected {expected}");
+    assert!(
+        outcome.starts_with(expected),
+        "{run:?} gives\n{outcome}expected {expected}"
+    );
 }
 
 /// `nondet()` and `nondet_bool()` (docs/surface.md): the models of
@@ -260,7 +263,10 @@ fn nondet_models_list_the_values_drawn_and_replay_in_every_command() {
             lists += drawn_lists(model).len();
         }
         replayed += replays_text_models(program, options);
-        for line in with("tests").lines().filter(|l| l.starts_with("test of path")) {
+        for line in with("tests")
+            .lines()
+            .filter(|l| l.starts_with("test of path"))
+        {
             let (_, rest) = line.split_once("inputs ").unwrap();
             let (model, outcome) = rest.split_once(" → ").unwrap();
             lists += drawn_lists(model).len();
@@ -268,19 +274,36 @@ fn nondet_models_list_the_values_drawn_and_replay_in_every_command() {
             replayed += 1;
         }
         let verified = with("verify");
-        if let Some(model) = verified.lines().find_map(|l| l.strip_prefix("counterexample: ")) {
+        if let Some(model) = verified
+            .lines()
+            .find_map(|l| l.strip_prefix("counterexample: "))
+        {
             lists += drawn_lists(model).len();
-            let error = verified.split(" ends in ").nth(1).unwrap().split(' ').next();
+            let error = verified
+                .split(" ends in ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next();
             replays(name, options, model, error.unwrap());
             replayed += 1;
         }
-        for line in with("concolic").lines().filter(|l| l.contains(". symex run ")) {
+        for line in with("concolic")
+            .lines()
+            .filter(|l| l.contains(". symex run "))
+        {
             let (_, printed) = line.split_once(". ").unwrap();
             let words = printed_command(printed);
             for input in words.iter().filter(|w| w.starts_with("nondet_")) {
                 lists += drawn_lists(&format!("{{{}}}", input.replacen('=', " ↦ ", 1))).len();
             }
-            let expected = printed.split("  → ").nth(1).unwrap().split(',').next().unwrap();
+            let expected = printed
+                .split("  → ")
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .next()
+                .unwrap();
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
             let (_, outcome) = symex(&words);
             assert!(outcome.starts_with(expected), "{printed} gives\n{outcome}");

@@ -542,7 +542,10 @@ fn under_checked_arrays_the_draws_are_not_checked_but_the_programs_arrays_are() 
     };
     // The draw past the end of the empty sequence gives 0, and a[0] is 7.
     assert_eq!(outcome(&["a=[7]"]).0, "terminated");
-    assert_eq!(outcome(&["a=[7]", "nondet_ints=[1]"]).1, "array-out-of-bound");
+    assert_eq!(
+        outcome(&["a=[7]", "nondet_ints=[1]"]).1,
+        "array-out-of-bound"
+    );
 }
 
 /// The sequences' names are reserved: a program that draws cannot name

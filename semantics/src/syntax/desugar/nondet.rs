@@ -89,7 +89,9 @@ impl Desugarer<'_> {
         {
             return Err(self.error(
                 e,
-                &format!("`{taken}` is reserved for the values `nondet()` draws: rename the variable"),
+                &format!(
+                    "`{taken}` is reserved for the values `nondet()` draws: rename the variable"
+                ),
             ));
         }
         let sequence = Sequence {
