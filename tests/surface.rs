@@ -547,20 +547,3 @@ fn under_checked_arrays_the_draws_are_not_checked_but_the_programs_arrays_are() 
         "array-out-of-bound"
     );
 }
-
-/// The sequences' names are reserved: a program that draws cannot name
-/// its own variable so (it would read or overwrite the draws).
-#[test]
-fn a_program_that_draws_cannot_name_the_sequence_itself() {
-    let dir = std::env::temp_dir().join(format!("symex-draws-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("taken.sx");
-    std::fs::write(&file, "nondet_count := 1;\nx := nondet()\n").unwrap();
-    let output = symex(&["run", file.to_str().unwrap()]);
-    let error = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        error.contains("2:6") && error.contains("`nondet_count` is reserved"),
-        "{error}"
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
-}

@@ -90,7 +90,7 @@ impl Desugarer<'_> {
             return Err(self.error(
                 e,
                 &format!(
-                    "`{taken}` is reserved for the values `nondet()` draws: rename the variable"
+                    "`{taken}` is reserved for the values `nondet()` and `nondet_bool()` draw: rename the variable"
                 ),
             ));
         }
