@@ -53,6 +53,37 @@ pub fn as_drawn(inputs: Valuation, final_state: &Valuation) -> Valuation {
     shown
 }
 
+/// `inputs` with each sequence that holds the element's default past its
+/// entries shown as the list up to its last entry, where no run says how
+/// many values are drawn (`compare`'s witnesses, models of a formula): the
+/// same values at every index, so the same draws.
+pub fn as_listed(inputs: Valuation) -> Valuation {
+    let mut shown = inputs;
+    for (values, _) in SEQUENCES {
+        let Some(Value::Array(sequence)) = shown.get(values) else {
+            continue;
+        };
+        let plain = matches!(*sequence.default, Value::Bool(false))
+            || sequence
+                .default
+                .as_int()
+                .is_some_and(|n| n == &BigInt::from(0));
+        let (Some((first, _)), Some((last, _))) =
+            (sequence.entries.get_min(), sequence.entries.get_max())
+        else {
+            continue;
+        };
+        if plain && first >= &BigInt::from(0) && last >= &sequence.len {
+            let list = ArrayValue {
+                len: last + 1,
+                ..sequence.clone()
+            };
+            shown.insert(Name::from(values), Value::Array(list));
+        }
+    }
+    shown
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +114,20 @@ mod tests {
         let gaps = valuation(&[("nondet_ints", ints(0, 0, &[(2, 4)]))]);
         let shown = as_drawn(gaps, &run);
         assert_eq!(shown.get("nondet_ints").unwrap().to_string(), "[0, 0, 4]");
+    }
+
+    /// Without a run, a sequence is listed up to its last entry.
+    #[test]
+    fn a_sequence_of_a_formulas_model_is_listed_up_to_its_last_entry() {
+        let model = valuation(&[
+            ("nondet_ints", ints(0, 0, &[(0, 5), (2, 1)])),
+            ("a", ints(0, 0, &[(1, 2)])),
+        ]);
+        let shown = as_listed(model);
+        assert_eq!(shown.get("nondet_ints").unwrap().to_string(), "[5, 0, 1]");
+        assert_eq!(shown.get("a").unwrap().to_string(), "{1: 2; len 0}");
+        let by_default = valuation(&[("nondet_ints", ints(0, 4, &[(1, 2)]))]);
+        assert_eq!(as_listed(by_default.clone()), by_default);
     }
 
     /// Arrays of other names, and a sequence without a final count, stay.

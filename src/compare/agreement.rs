@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::time::Instant;
+use symex_semantics::draws::as_listed;
 use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::program::Language;
 use symex_semantics::term::{Name, Sort, Term};
@@ -103,7 +104,7 @@ impl<'a> Equivalence<'a> {
         match answer {
             SatResult::Unsat => Agreement::Equivalent,
             SatResult::Sat => model.map_or(Agreement::Unknown, |model| {
-                let model = readable(model, &differ, self.inputs, self);
+                let model = as_listed(readable(model, &differ, self.inputs, self));
                 Agreement::Differ(Witness {
                     inputs: inputs_json(&model, self.language),
                     holds: if eval_bool(forward, &model) == Ok(true) {
