@@ -316,9 +316,9 @@ fn nondet_models_list_the_values_drawn_and_replay_in_every_command() {
     assert!(replayed >= 24, "only {replayed} printed models replayed");
 }
 
-/// The loop draws three values on every path: each model lists exactly
-/// three, unconstrained ones as 0, where it printed `{0: 5, 1: 2, 2: 5;
-/// len 0}` and `[]` before.
+/// The loop draws three values on every path: each model (and `bound`'s
+/// witness) lists exactly three, unconstrained ones as 0, where it
+/// printed `{0: 5, 1: 2, 2: 5; len 0}` and `[]` before.
 #[test]
 fn a_model_lists_every_value_the_path_draws() {
     let (_, report) = symex(&["explore", "tests/surface/acceptance/nondet_loop.sx"]);
@@ -333,4 +333,13 @@ fn a_model_lists_every_value_the_path_draws() {
         assert_eq!(drawn[0].matches(',').count(), 2, "{drawn:?}");
     }
     assert!(report.contains("nondet_ints ↦ [0, 0, 0]"), "{report}");
+    // `bound`'s witness too, which its concrete run replays to the end.
+    let file = "tests/surface/acceptance/nondet_loop.sx";
+    let (_, bounds) = symex(&["bound", file]);
+    let witness = bounds
+        .lines()
+        .find_map(|l| l.strip_prefix("  witness: "))
+        .unwrap_or_else(|| panic!("{bounds}"));
+    assert_eq!(drawn_lists(witness)[0].matches(',').count(), 2, "{witness}");
+    replays(file, &[], witness, "terminated");
 }
