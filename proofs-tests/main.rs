@@ -53,6 +53,7 @@ mod theorem_4_5_incremental_wp;
 mod theorem_4_5_path_condition;
 mod theorems_on_desugared_programs;
 mod unfolding_agrees_with_program_semantics;
+mod unread_models_agree;
 
 use distribution::Required;
 use generators::{BasicProgram, Checked, Drawn, RecursiveProgram};
@@ -261,5 +262,8 @@ pub fn outcome(result: Result<(), String>) -> TestResult {
 
 /// The options of a property run with or without `--checked-arrays`.
 pub fn options(checked_arrays: bool) -> Options {
-    Options { checked_arrays }
+    Options {
+        checked_arrays,
+        ..Options::default()
+    }
 }

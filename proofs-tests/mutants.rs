@@ -114,6 +114,7 @@ impl Systems for DroppedDelta {
             program.clone(),
             Options {
                 checked_arrays: false,
+                ..Options::default()
             },
         )?;
         let concrete = concrete::Concrete::new(program.clone(), options)?;
@@ -397,6 +398,7 @@ impl<D: DeltaMutant> TransitionSystem for WithDelta<D> {
         let real = checked::defined(
             Options {
                 checked_arrays: true,
+                ..Options::default()
             },
             &terms,
         );

@@ -3,7 +3,7 @@
 //! `proofs-tests/`, beside the property each one breaks): the explorer's
 //! intervals, model repair and solver chain, constraint independence, the simplifier's gcd
 //! rounding, the §4 agreement, the input generator, state subsumption and
-//! the split into shards. Compiled in with the `mutants` feature only,
+//! the split into shards, the models left unreadable. Compiled in with the `mutants` feature only,
 //! switched on for the current thread by [`set`]; without the feature
 //! [`active`] is the constant `false`. (The Z3 encoding has its own,
 //! [`crate::solver::Mutant`].)
@@ -33,6 +33,9 @@ pub enum Mutant {
     /// State subsumption takes any stored heap that matches as subsuming,
     /// whatever the path conditions (no numeric entailment).
     SubsumptionIgnoresNumbers,
+    /// Exploring without readable models drops the models Z3 found
+    /// instead of reporting them as found.
+    UnreadModelDropped,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
 }

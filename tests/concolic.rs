@@ -242,6 +242,7 @@ fn concolic_search_reaches_the_explorers_paths_on_the_paper_examples() {
             .map_or(10, |i| options[i + 1].parse().unwrap());
         let semantics = Options {
             checked_arrays: options.iter().any(|o| o == "--checked-arrays"),
+            ..Options::default()
         };
         let bounds = Bounds {
             unfold,

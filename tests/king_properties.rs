@@ -226,6 +226,7 @@ fn every_feasible_leaf_has_a_model_that_takes_its_path() {
         2,
         Options {
             checked_arrays: true,
+            ..Options::default()
         },
         FeasibleLeavesReplay,
     );

@@ -1,9 +1,11 @@
 //! `--method lazy` with state subsumption from the command line (Anand,
 //! Păsăreanu & Visser 2006): exact subsumption proves a list loop that
 //! bounded exploration leaves inconclusive; the list abstraction ends the
-//! fixed list partition `abstracted`, never `proved`; the buggy list and
-//! array partitions give counterexamples whose printed `--heap` and input
-//! replay with `run`; subsumption without lazy initialisation is refused.
+//! fixed list partition `abstracted`, never `proved`, with the paper's
+//! counts give or take two; the buggy list and array partitions give
+//! counterexamples whose printed `--heap` and input replay with `run`;
+//! the precondition `acyclic` refuses a cyclic `--heap`; subsumption
+//! without lazy initialisation is refused.
 
 use std::process::{Command, Output};
 
@@ -44,63 +46,114 @@ fn exact_subsumption_proves_a_list_loop_that_bounds_leave_inconclusive() {
     assert!(text.contains("closed by exact subsumption"), "{text}");
 }
 
+/// Anand et al.'s counts for the fixed list partition (§6): 23 checks,
+/// 11 subsumed, 12 stored.
+const PAPER_LIST_PARTITION: [u64; 3] = [23, 11, 12];
+
+/// The paper's analysis of the list partition: lazy initialisation of an
+/// acyclic input list, states matched under the list abstraction.
+const ACYCLIC_LISTS: [&str; 6] = [
+    "--method",
+    "lazy",
+    "--abstract",
+    "list",
+    "--assume",
+    "acyclic",
+];
+
 #[test]
-fn the_list_abstraction_ends_the_fixed_partition_abstracted_not_proved() {
-    let output = symex(&[
-        "verify",
-        "paper-examples/oo/anand_list_partition_fixed.sx",
-        "--method",
-        "lazy",
-        "--abstract",
-        "list",
-        "--format",
-        "json",
-    ]);
+fn the_list_abstraction_ends_the_fixed_partition_abstracted_with_the_papers_counts() {
+    let file = "paper-examples/oo/anand_list_partition_fixed.sx";
+    let output = symex(&[&["verify", file][..], &ACYCLIC_LISTS, &["--format", "json"]].concat());
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
     assert_eq!(output.status.code(), Some(3), "{report}");
     let counts = &report["stats"]["subsumption"];
     assert_eq!(counts["abstraction"], "list", "{report}");
-    let checks = counts["checks"].as_u64().expect("checks");
-    let subsumed = counts["subsumed"].as_u64().expect("subsumed");
-    assert!(subsumed > 0, "{report}");
-    assert_eq!(
-        checks,
-        subsumed + counts["stored"].as_u64().expect("stored")
-    );
+    let ours: Vec<u64> = ["checks", "subsumed", "stored"]
+        .iter()
+        .map(|k| counts[k].as_u64().expect("a count"))
+        .collect();
+    assert_eq!(ours, [25, 13, 12], "{report}");
+    assert_eq!(ours[0], ours[1] + ours[2]);
+    for (ours, paper) in ours.iter().zip(PAPER_LIST_PARTITION) {
+        assert!(
+            2 * ours >= paper && *ours <= 2 * paper,
+            "{ours} vs the paper's {paper}"
+        );
+    }
 }
 
-#[test]
-fn the_buggy_list_partition_fails_on_a_two_node_heap_that_run_replays() {
-    let output = symex(&[
-        "verify",
-        "paper-examples/oo/anand_list_partition_buggy.sx",
-        "--method",
-        "lazy",
-        "--abstract",
-        "list",
-    ]);
+/// The printed `--heap` of the counterexample `verify` finds in `file`.
+fn counterexample_heap(file: &str, options: &[&str]) -> serde_json::Value {
+    let output = symex(&[&["verify", file][..], options].concat());
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{text}");
     let heap = text
         .lines()
         .find_map(|line| line.trim().strip_prefix("as --heap: "))
         .expect("a printed --heap");
-    let objects: serde_json::Value = serde_json::from_str(heap).expect("json heap");
-    assert_eq!(
-        objects["objects"].as_object().map(|o| o.len()),
-        Some(2),
-        "{heap}"
-    );
-    let path = write("heap.json", heap);
-    let run = symex(&[
-        "run",
-        "paper-examples/oo/anand_list_partition_buggy.sx",
-        "--heap",
-        &path,
-    ]);
+    serde_json::from_str(heap).expect("json heap")
+}
+
+#[test]
+fn the_buggy_list_partition_fails_on_the_papers_two_node_list_that_run_replays() {
+    let file = "paper-examples/oo/anand_list_partition_buggy.sx";
+    let heap = counterexample_heap(file, &ACYCLIC_LISTS);
+    // The paper's list: l ↦ o1 ↦ o2 ↦ nil, o1.elem <= v < o2.elem.
+    let objects = &heap["objects"];
+    assert_eq!(objects.as_object().map(|o| o.len()), Some(2), "{heap}");
+    let first = heap["vars"]["l"].as_str().expect("l is an object");
+    let second = objects[first]["next"].as_str().expect("a second node");
+    assert!(objects[second]["next"].is_null(), "{heap}");
+    let v = &heap["vars"]["v"];
+    let elem = |o: &str| objects[o]["elem"].as_i64().expect("an elem");
+    assert!(elem(first) <= v.as_i64().expect("v") && elem(second) > v.as_i64().expect("v"));
+    let path = write("heap.json", &heap.to_string());
+    let run = symex(&["run", file, "--assume", "acyclic", "--heap", &path]);
     let ran = String::from_utf8_lossy(&run.stdout);
     assert_eq!(run.status.code(), Some(1), "{ran}");
     assert!(ran.starts_with("assertion-failed"), "{ran}");
+}
+
+/// Without the precondition the first counterexample is the cyclic 2-node
+/// heap `o2.next ↦ o1`: a real run, which `run` replays, and which `run
+/// --assume acyclic` refuses, naming the cycle.
+#[test]
+fn without_the_precondition_the_counterexample_is_cyclic_and_run_assume_acyclic_refuses_it() {
+    let file = "paper-examples/oo/anand_list_partition_buggy.sx";
+    let heap = counterexample_heap(file, &["--method", "lazy", "--abstract", "list"]);
+    let path = write("cyclic.json", &heap.to_string());
+    let run = symex(&["run", file, "--heap", &path]);
+    let ran = String::from_utf8_lossy(&run.stdout);
+    assert!(ran.starts_with("assertion-failed"), "{heap}: {ran}");
+    let refused = symex(&["run", file, "--assume", "acyclic", "--heap", &path]);
+    let error = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{error}");
+    assert!(
+        error.contains("--assume acyclic: the input heap has a cycle, o1.next ↦ o2, o2.next ↦ o1"),
+        "{heap}: {error}"
+    );
+}
+
+/// `check --method lazy --assume acyclic` draws acyclic heaps, each of
+/// which exactly one lazy path matches.
+#[test]
+fn check_holds_lazy_initialisation_to_the_precondition() {
+    let file = "paper-examples/oo/anand_list_partition_buggy.sx";
+    let args = ["check", file, "--method", "lazy", "--assume", "acyclic"];
+    let output = symex(&[&args[..], &["--runs", "200", "--seed", "7"]].concat());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("lazy initialisation agrees"), "{text}");
+}
+
+#[test]
+fn the_precondition_needs_lazy_initialisation() {
+    let file = write("assume.sx", CLAMP);
+    let output = symex(&["explore", &file, "--method", "wp", "--assume", "acyclic"]);
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("it needs --method lazy"), "{error}");
 }
 
 #[test]

@@ -136,6 +136,84 @@ impl Heap {
         order
     }
 
+    /// A cycle of references, if the heap has one: the fields `o.f ↦ o'`
+    /// followed from an object back to it (the first found from the
+    /// objects in identity order and their fields in name order). A heap
+    /// without one satisfies the precondition `acyclic`
+    /// ([`crate::system::Options::acyclic`]).
+    pub fn cycle(&self) -> Option<Vec<(Oid, Name, Oid)>> {
+        /// Not yet met, on the walk's current path, or done with.
+        #[derive(Clone, Copy, PartialEq)]
+        enum Mark {
+            Open,
+            Done,
+        }
+        let mut marks: BTreeMap<Oid, Mark> = BTreeMap::new();
+        for &root in self.objects.keys() {
+            if marks.contains_key(&root) {
+                continue;
+            }
+            // The path from `root`: each object with the fields it has
+            // left to follow, and the edges taken to reach the next.
+            let mut path: Vec<(Oid, Vec<(Name, Oid)>)> = vec![(root, self.references(root))];
+            let mut edges: Vec<(Oid, Name, Oid)> = Vec::new();
+            marks.insert(root, Mark::Open);
+            while let Some((o, pending)) = path.last_mut() {
+                let o = *o;
+                let Some((f, next)) = pending.pop() else {
+                    marks.insert(o, Mark::Done);
+                    path.pop();
+                    edges.pop();
+                    continue;
+                };
+                match marks.get(&next) {
+                    Some(Mark::Done) => {}
+                    Some(Mark::Open) => {
+                        let start = edges.iter().position(|(from, ..)| *from == next);
+                        let mut cycle = edges.split_off(start.unwrap_or(edges.len()));
+                        cycle.push((o, f, next));
+                        return Some(cycle);
+                    }
+                    None => {
+                        marks.insert(next, Mark::Open);
+                        edges.push((o, f, next));
+                        path.push((next, self.references(next)));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The heap with every cycle broken, the field that closes each one
+    /// found set to `nil`: a heap of the precondition `acyclic`.
+    pub fn without_cycles(&self) -> Heap {
+        let mut heap = self.clone();
+        while let Some((o, f, _)) = heap.cycle().and_then(|cycle| cycle.last().cloned()) {
+            heap = heap
+                .set_field(o, &f, Value::Nil)
+                .unwrap_or_else(|| heap.clone());
+        }
+        heap
+    }
+
+    /// The objects `o`'s fields refer to, the last field first.
+    fn references(&self, o: Oid) -> Vec<(Name, Oid)> {
+        let mut references: Vec<(Name, Oid)> = self
+            .objects
+            .get(&o)
+            .map(|object| {
+                object
+                    .fields
+                    .iter()
+                    .filter_map(|(f, v)| Some((f.clone(), v.as_reference().flatten()?)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        references.reverse();
+        references
+    }
+
     /// The heap restricted to the objects `keep`.
     pub fn restrict(&self, keep: &[Oid]) -> Heap {
         Heap {
@@ -222,5 +300,30 @@ mod tests {
             .set_field(o1, &"next".into(), Value::Object(Oid(9)))
             .unwrap();
         assert_eq!(heap.dangling([]), Some(Oid(9)));
+    }
+
+    #[test]
+    fn a_cycle_is_found_with_its_fields_and_a_shared_object_is_none() {
+        let fields = node_fields();
+        let (o1, heap) = Heap::new().allocate(&"Node".into(), &fields);
+        let (o2, heap) = heap.allocate(&"Node".into(), &fields);
+        let (o3, heap) = heap.allocate(&"Node".into(), &fields);
+        let next: Name = "next".into();
+        let dag = heap
+            .set_field(o1, &next, Value::Object(o3))
+            .and_then(|h| h.set_field(o2, &next, Value::Object(o3)))
+            .unwrap();
+        assert_eq!(dag.cycle(), None, "two objects sharing a third: no cycle");
+        let cyclic = dag.set_field(o3, &next, Value::Object(o2)).unwrap();
+        assert_eq!(
+            cyclic.cycle(),
+            Some(vec![(o3, next.clone(), o2), (o2, next.clone(), o3)])
+        );
+        let own = heap.set_field(o2, &next, Value::Object(o2)).unwrap();
+        assert_eq!(own.cycle(), Some(vec![(o2, next.clone(), o2)]));
+        let broken = cyclic.without_cycles();
+        assert_eq!(broken.cycle(), None);
+        assert_eq!(broken.field(o2, "next"), Some(&Value::Nil));
+        assert_eq!(broken.field(o1, "next"), Some(&Value::Object(o3)));
     }
 }

@@ -376,4 +376,12 @@ pub struct Options {
     /// §2.1 bounded arrays: every access `a[e]` requires `0 ≤ e < len(a)` and
     /// otherwise steps to `array-out-of-bound`.
     pub checked_arrays: bool,
+    /// The input precondition `acyclic` (Anand, Păsăreanu & Visser 2006,
+    /// §6: the list partition takes "an acyclic linked list"): no input
+    /// object reaches itself through reference fields. Lazy initialisation
+    /// applies it as the paper applies method preconditions, by never
+    /// offering an alias that would close a cycle among the input objects
+    /// it materialised ([`crate::heap::Heap::cycle`] is the same condition
+    /// on a concrete heap).
+    pub acyclic: bool,
 }

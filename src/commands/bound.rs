@@ -97,6 +97,7 @@ pub fn command(args: &BoundArgs, out: &mut dyn Write) -> Result<Exit, CliError> 
     };
     let semantics = Options {
         checked_arrays: args.checked_arrays,
+        acyclic: false,
     };
     let visitor = Bound {
         program: &program,

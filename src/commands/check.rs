@@ -5,7 +5,7 @@
 use super::backstop::Backstop;
 use super::language::choose;
 use super::mutant::{BrokenRule, Mutant};
-use super::{load, CliError, Exit, IntArg, LanguageArg, Method};
+use super::{load, AssumeArg, CliError, Exit, IntArg, LanguageArg, Method};
 use crate::theorems::broken;
 use crate::theorems::lazy::check_lazy;
 use crate::theorems::{check_program, Bounds, CheckReport};
@@ -46,6 +46,10 @@ pub struct CheckArgs {
     /// the paper's results for the program's language.
     #[arg(long, value_enum)]
     pub method: Option<Method>,
+    /// With `--method lazy`: a precondition on the input heap, which the
+    /// random heaps then satisfy and every lazy path's model must too.
+    #[arg(long, value_enum, value_name = "PRECONDITION")]
+    pub assume: Option<AssumeArg>,
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
     /// Break one rule on purpose, to watch a theorem fail (§2's symbolic system for basic programs, §4's for oo).
@@ -82,8 +86,14 @@ pub fn command(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError>
     let loaded = load(&args.file, args.int)?;
     let language = choose(&loaded.program, args.lang.map(Into::into))?;
     let seed = args.seed.unwrap_or_else(rand::random);
+    if args.assume.is_some() && args.method != Some(Method::Lazy) {
+        return Err(CliError::new(
+            "--assume acyclic restricts the aliases lazy initialisation offers: it needs --method lazy",
+        ));
+    }
     let options = Options {
         checked_arrays: args.checked_arrays,
+        acyclic: args.assume == Some(AssumeArg::Acyclic),
     };
     let progress = crate::stop::progress::show();
     let report = match (args.broken, args.method) {

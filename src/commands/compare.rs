@@ -110,6 +110,7 @@ impl CompareArgs {
             },
             semantics: Options {
                 checked_arrays: self.checked_arrays,
+                acyclic: false,
             },
             integers: self.int.into(),
             explore: ExploreOptions {
@@ -120,6 +121,7 @@ impl CompareArgs {
                 },
                 timeout_ms: self.timeout_ms,
                 simplify: false,
+                readable_models: false,
                 ..ExploreOptions::default()
             },
             broken: self.broken.map(BrokenRule::mutant),

@@ -188,9 +188,7 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
         form.options.push("--checked-arrays".to_string());
     }
     form.options.extend(int_options(loaded.integers));
-    let semantics = Options {
-        checked_arrays: args.checked_arrays,
-    };
+    let semantics = args.semantics.options(args.checked_arrays);
     let priority = args
         .priority
         .to_possible_value()

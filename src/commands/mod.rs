@@ -225,6 +225,15 @@ pub enum AbstractionArg {
     Array,
 }
 
+/// `--assume`: a precondition on the input heap, applied by lazy
+/// initialisation and checked by `run --heap`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AssumeArg {
+    /// No input object reaches itself through reference fields: the
+    /// "acyclic linked list" of Anand, Păsăreanu & Visser (2006, §6).
+    Acyclic,
+}
+
 /// `--strategy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum StrategyArg {
@@ -272,11 +281,34 @@ pub struct SemanticsArgs {
     /// (basic programs) or §4's weakest-precondition calculus (oo programs).
     #[arg(long = "break", value_enum, value_name = "RULE")]
     pub broken: Option<BrokenRule>,
+    /// With `--method lazy`: a precondition on the input heap; `acyclic`
+    /// offers no alias that would close a cycle among the input objects.
+    #[arg(long, value_enum, value_name = "PRECONDITION")]
+    pub assume: Option<AssumeArg>,
 }
 
 impl SemanticsArgs {
     /// The semantics these options choose for `program`.
     pub fn choice(&self, program: &Program) -> Result<Choice, CliError> {
+        let choice = self.unchecked_choice(program)?;
+        if self.assume.is_some() && choice.method != Method::Lazy {
+            return Err(CliError::new(format!(
+                "--assume acyclic restricts the aliases lazy initialisation offers: it needs --method lazy (this program runs with --method {})",
+                choice.method.name()
+            )));
+        }
+        Ok(choice)
+    }
+
+    /// The options of the semantics, `--checked-arrays` as given.
+    pub fn options(&self, checked_arrays: bool) -> Options {
+        Options {
+            checked_arrays,
+            acyclic: self.assume == Some(AssumeArg::Acyclic),
+        }
+    }
+
+    fn unchecked_choice(&self, program: &Program) -> Result<Choice, CliError> {
         let this = if self.literal_this {
             ThisRule::Literal
         } else {
@@ -494,6 +526,7 @@ impl Common {
             record_configurations: false,
             assumption: inputs::fixed_condition(&self.fix, &loaded.program)?,
             simplify: !self.no_simplify,
+            readable_models: true,
             subsumption,
             merge: if self.merge { Merge::Join } else { Merge::Off },
             shown: Some(loaded.program.inputs().into_keys().collect()),
@@ -508,9 +541,7 @@ impl Common {
         Ok(Session {
             loaded,
             choice,
-            semantics: Options {
-                checked_arrays: self.checked_arrays,
-            },
+            semantics: self.semantics.options(self.checked_arrays),
             explore,
             backstop,
         })

@@ -117,6 +117,7 @@ fn replay(test: &SavedTest, max_steps: usize) -> Result<Verdict, String> {
     };
     let options = Options {
         checked_arrays: test.checked_arrays,
+        acyclic: false,
     };
     let finished = with_semantics(loaded.program.clone(), choice, options, execute)
         .map_err(|e| e.to_string())?;

@@ -2,7 +2,7 @@
 
 use super::backstop::Backstop;
 use super::language::{with_semantics, Choice, Semantics, Visitor};
-use super::{heap, inputs, load, CliError, Exit, IntArg, LanguageArg};
+use super::{heap, inputs, load, AssumeArg, CliError, Exit, IntArg, LanguageArg};
 use crate::explore::blame::{blame, headline};
 use crate::explore::run::{run, RunEnd, RunLimits, MAX_STEPS};
 use crate::report::latex;
@@ -68,6 +68,25 @@ pub struct RunArgs {
     /// Algol-W ASSERT): the run fails at the first one violated.
     #[arg(long)]
     pub check_annotations: bool,
+    /// A precondition the input heap must satisfy (as `--method lazy
+    /// --assume` assumes it): a heap that violates it is refused.
+    #[arg(long, value_enum, value_name = "PRECONDITION")]
+    pub assume: Option<AssumeArg>,
+}
+
+/// The precondition `acyclic` on the input heap: an error naming a cycle.
+fn acyclic(inputs: &Valuation) -> Result<(), CliError> {
+    let Some(cycle) = inputs.heap.cycle() else {
+        return Ok(());
+    };
+    let edges: Vec<String> = cycle
+        .iter()
+        .map(|(o, f, next)| format!("{o}.{f} ↦ {next}"))
+        .collect();
+    Err(CliError::new(format!(
+        "--assume acyclic: the input heap has a cycle, {}",
+        edges.join(", ")
+    )))
 }
 
 /// A finished run, with the configurations passed through when traced.
@@ -231,8 +250,12 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             defaulted.join(", ")
         );
     }
+    if args.assume == Some(AssumeArg::Acyclic) {
+        acyclic(&valuation)?;
+    }
     let options = Options {
         checked_arrays: args.checked_arrays,
+        acyclic: args.assume == Some(AssumeArg::Acyclic),
     };
     let trace = args.trace || args.format == RunFormat::Latex;
     let visitor = Execute {

@@ -15,9 +15,7 @@ use rustyline::DefaultEditor;
 use std::io::{BufRead, IsTerminal, Write};
 use symex_semantics::program::Program;
 use symex_semantics::syntax::Positions;
-use symex_semantics::system::{
-    ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
-};
+use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 
 #[derive(Clone, Debug, Args)]
 pub struct StepArgs {
@@ -208,8 +206,6 @@ pub fn command(args: &StepArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         input,
         out,
     };
-    let semantics = Options {
-        checked_arrays: args.checked_arrays,
-    };
+    let semantics = args.semantics.options(args.checked_arrays);
     with_semantics(loaded.program.clone(), choice, semantics, session)?
 }

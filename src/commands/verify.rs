@@ -247,16 +247,24 @@ fn run_options(common: &Common) -> Vec<String> {
         options.push("--checked-arrays".to_string());
     }
     if let Some(lang) = common.semantics.lang {
-        let name = lang
-            .to_possible_value()
-            .map_or_else(String::new, |v| v.get_name().to_string());
-        options.push(format!("--lang {name}"));
+        options.push(with_value("--lang", lang));
+    }
+    if let Some(precondition) = common.semantics.assume {
+        options.push(with_value("--assume", precondition));
     }
     let int = int_options(common.int.into());
     if !int.is_empty() {
         options.push(int.join(" "));
     }
     options
+}
+
+/// `--flag value`, the value as the command line names it.
+fn with_value(flag: &str, value: impl ValueEnum) -> String {
+    let name = value
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string());
+    format!("{flag} {name}")
 }
 
 pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError> {

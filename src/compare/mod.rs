@@ -38,7 +38,8 @@ pub struct Settings {
     pub semantics: Options,
     /// What `int` means in the programs compared (`--int`).
     pub integers: Integers,
-    /// Must keep `simplify: false`: the raw conditions are measured.
+    /// Must keep `simplify: false`: the raw conditions are measured; and
+    /// may leave models unreadable (`readable_models: false`): none is printed.
     pub explore: ExploreOptions,
     /// A rule broken on purpose on the side it belongs to (§2's on forward,
     /// §4's on wp), to watch the agreement fail.

@@ -15,6 +15,7 @@ use super::tree::{
     BoundReason, Edge, Join, Leaf, Limit, NodeId, Pruned, Stats, Status, Timings, TraceEntry, Tree,
     Unexplored, UnknownReason,
 };
+use crate::mutants::{self, Mutant};
 use crate::simplify::{GuardFolder, InContext, Pins, Simplifier};
 use crate::solver::SatResult;
 use crate::subsume::{Abstraction, Matcher};
@@ -47,6 +48,11 @@ pub struct ExploreOptions {
     /// e-graph simplifier (`--no-simplify` keeps the raw terms of the paper's
     /// rules; feasibility checks fold the ground parts of guards either way).
     pub simplify: bool,
+    /// Rewrite each model Z3 found into a readable one ([`super::readable`]:
+    /// values moved towards zero, re-asked with bounds). `compare`, which
+    /// prints no model, turns it off: on array programs it was most of the
+    /// exploration's time (63 % of `anand_array_partition_fixed`'s).
+    pub readable_models: bool,
     /// State subsumption at loop heads (`--subsume`, [`crate::subsume`]),
     /// matching states as they are or abstracted.
     pub subsumption: Option<Abstraction>,
@@ -75,6 +81,7 @@ impl Default for ExploreOptions {
             record_configurations: false,
             assumption: Term::bool(true),
             simplify: true,
+            readable_models: true,
             subsumption: None,
             merge: Merge::Off,
             shown: None,
@@ -834,10 +841,18 @@ where
                     conjoined,
                     &[config.read_inputs(), config.symbols()].concat(),
                 )?
-                .map(|(model, solved)| match solved {
-                    true => readable(model, &path_condition, self.inputs, &mut self.solver),
-                    false => model,
-                })
+                .and_then(
+                    |(model, solved)| match (solved, self.options.readable_models) {
+                        (true, true) => Some(readable(
+                            model,
+                            &path_condition,
+                            self.inputs,
+                            &mut self.solver,
+                        )),
+                        (true, false) if mutants::active(Mutant::UnreadModelDropped) => None,
+                        _ => Some(model),
+                    },
+                )
                 .map(|model| config.inputs_from(self.as_shown(model)))
         } else {
             None

@@ -8,7 +8,9 @@
 //!   and its guard holds once its symbols take their values in `V` — so
 //!   the lazy paths partition the inputs, and the one `V` follows is found;
 //! - every way of initialising a reference stands for real inputs: its
-//!   model is a well-typed heap its input heap embeds into;
+//!   model is a well-typed heap its input heap embeds into, and under the
+//!   precondition `acyclic` an acyclic one (`V` is then drawn acyclic, and
+//!   a cyclic `V` is outside the program's domain);
 //! - the matching successor takes the program's step (lazy initialisation
 //!   steps take none), and the two end in the same outcome and the same
 //!   final globals and heap, the lazy path's predicted from `V`.
@@ -57,6 +59,11 @@ impl<R: Rules> LazyWalk<'_, R> {
         steps: usize,
         cases: &mut Cases,
     ) -> Result<Option<Outcome>, String> {
+        let acyclic = self.lazy.options().acyclic;
+        if acyclic && v.heap.cycle().is_some() {
+            cases.add("cyclic heap outside the precondition");
+            return Ok(None);
+        }
         let mut program = self.concrete.initial(v.clone());
         let mut path = self.lazy.initial();
         let mut objects = Embedding::new();
@@ -73,7 +80,11 @@ impl<R: Rules> LazyWalk<'_, R> {
                     .next(),
             };
             let mut matching = Vec::new();
-            for step in self.lazy.successors(&path) {
+            let successors = self.lazy.successors(&path);
+            if acyclic && refuses_an_alias(&path, &successors) {
+                cases.add(REFUSED_ALIAS);
+            }
+            for step in successors {
                 if matches!(step.rule, Rule::LazyNil | Rule::LazyFresh | Rule::LazyAlias)
                     && step.guard.is_true()
                 {
@@ -177,6 +188,12 @@ impl<R: Rules> LazyWalk<'_, R> {
         let model = config.inputs_from(with_symbols(&heap, v, &known));
         well_typed(self.program, &model)
             .map_err(|why| format!("the model of {heap} is not a heap of the program: {why}"))?;
+        if let Some(cycle) = model.heap.cycle().filter(|_| self.lazy.options().acyclic) {
+            return Err(format!(
+                "the model of {heap} has a cycle through {}, which the precondition acyclic excludes",
+                cycle[0].0
+            ));
+        }
         match embedding(&heap, &model, &Embedding::new()) {
             Some(_) => Ok(()),
             None => Err(format!(
@@ -221,6 +238,43 @@ impl<R: Rules> LazyWalk<'_, R> {
             Some(why) => Err(format!("from V = {}: {why}", ShowValuation(v))),
         }
     }
+}
+
+/// The case of a lazy initialisation of a field that offers fewer aliases
+/// than there are input objects of its class: the precondition `acyclic`
+/// refused one.
+pub const REFUSED_ALIAS: &str = "alias refused by the precondition acyclic";
+
+/// Whether `steps`, the ways of initialising a reference read from `path`,
+/// alias fewer input objects than `path` has materialised of the class of
+/// the fresh object among them.
+fn refuses_an_alias<R: Rules>(
+    path: &Config<symex_semantics::oo::lazy::State<R>>,
+    steps: &[symex_semantics::system::Step<Config<symex_semantics::oo::lazy::State<R>>>],
+) -> bool {
+    let fresh_class = steps
+        .iter()
+        .filter(|step| step.rule == Rule::LazyFresh)
+        .find_map(|step| {
+            step.next
+                .state
+                .input_objects()
+                .last()
+                .map(|(_, c)| c.clone())
+        });
+    let Some(class) = fresh_class else {
+        return false;
+    };
+    let candidates = path
+        .state
+        .input_objects()
+        .filter(|(_, c)| **c == class)
+        .count();
+    let aliases = steps
+        .iter()
+        .filter(|step| step.rule == Rule::LazyAlias)
+        .count();
+    aliases < candidates
 }
 
 /// The embedding of `heap` into `v` that extends `known`: each input
@@ -375,7 +429,13 @@ pub fn check_lazy(
         if done.stop(r, bounds.deadline) {
             break;
         }
-        let v = random_heap_inputs(&program, &mut rng);
+        let drawn = random_heap_inputs(&program, &mut rng);
+        let v = if options.acyclic {
+            let heap = drawn.heap.without_cycles();
+            drawn.with_heap(heap)
+        } else {
+            drawn
+        };
         let mut cases = Cases::default();
         let found = walk.run(&v, bounds.max_steps, &mut cases);
         result.cases += cases.total();

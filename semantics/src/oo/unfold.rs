@@ -73,6 +73,7 @@ pub trait PathState: Clone + Default + fmt::Display {
         _head: &Stmt,
         _program: &Program,
         _checks: Checks,
+        _options: Options,
     ) -> Option<Vec<Initialised<Self>>> {
         None
     }
@@ -177,6 +178,11 @@ impl<P: PathState> Unfold<P> {
     /// The errors a path condition's assignments must be free of.
     pub fn checks(&self) -> Checks {
         self.errors.checks
+    }
+
+    /// The options the unfolding runs with.
+    pub fn options(&self) -> Options {
+        self.options
     }
 
     /// The step to `⟨code, ρ · actions⟩`; its guard is what the actions add
@@ -531,7 +537,10 @@ impl<P: PathState> TransitionSystem for Unfold<P> {
         let Some((head, rest)) = c.code.split() else {
             return Vec::new();
         };
-        if let Some(choices) = c.state.initialise(head, &self.program, self.errors.checks) {
+        if let Some(choices) =
+            c.state
+                .initialise(head, &self.program, self.errors.checks, self.options)
+        {
             return choices
                 .into_iter()
                 .map(|choice| self.initialisation(c, choice))

@@ -23,7 +23,7 @@ use super::state::{fields_of, State};
 use crate::delta::{delta, Checks};
 use crate::oo::unfold::Initialised;
 use crate::program::{Program, Stmt, Target};
-use crate::system::Rule;
+use crate::system::{Options, Rule};
 use crate::term::{Name, Sort, Term};
 
 /// The ways of initialising the first input `head` reads that `state` has
@@ -33,6 +33,7 @@ pub(super) fn initialisations<R: Rules>(
     head: &Stmt,
     program: &Program,
     checks: Checks,
+    options: Options,
 ) -> Option<Vec<Initialised<State<R>>>> {
     // What the statement's step evaluates: `δ(e)` before `e` (Definition
     // 4.2's `δ(b) ∧ b`), so that a read only the definedness condition
@@ -46,7 +47,7 @@ pub(super) fn initialisations<R: Rules>(
             let nil = state.rules.nil().then(|| lazy_nil(state, &slot));
             let mut choices: Vec<_> = nil.into_iter().collect();
             choices.push(lazy_new_object(state, &slot, program));
-            choices.extend(lazy_alias(state, &slot));
+            choices.extend(lazy_alias(state, &slot, options.acyclic));
             choices
         }
         Blocked::Element(array, sort, index) => lazy_element(state, &array, &sort, &index, checks),
@@ -143,13 +144,25 @@ fn lazy_new_object<R: Rules>(
 }
 
 /// `⟨S, h⟩ → ⟨S, h[r := o]⟩` for each input object `o` of the class of `r`
-/// materialised before  (lazy initialisation (alias))
-fn lazy_alias<R: Rules>(state: &State<R>, slot: &Slot) -> Vec<Initialised<State<R>>> {
+/// materialised before  (lazy initialisation (alias)); under the
+/// precondition `acyclic`, only those that leave the input heap acyclic.
+fn lazy_alias<R: Rules>(
+    state: &State<R>,
+    slot: &Slot,
+    acyclic: bool,
+) -> Vec<Initialised<State<R>>> {
     let class = class_of(slot);
+    let allowed = |candidate: &Name| match slot {
+        Slot::Field { object, .. } if acyclic => {
+            state.rules.keeps_acyclic(state, object, candidate)
+        }
+        Slot::Field { .. } | Slot::Var { .. } => true,
+    };
     state
         .rules
         .aliases(state, class)
         .into_iter()
+        .filter(|name| allowed(name))
         .filter_map(|name| {
             let sort = Sort::Object(state.objects.get(&name)?.class.clone());
             Some(Initialised {

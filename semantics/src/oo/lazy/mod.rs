@@ -47,6 +47,7 @@ mod initialise;
 mod model;
 mod rules;
 mod state;
+mod taken;
 #[cfg(test)]
 mod tests;
 

@@ -25,6 +25,15 @@ pub trait Rules: Clone + Default + 'static {
             .map(|(name, _)| name.clone())
             .collect()
     }
+
+    /// Under the precondition `acyclic`: whether the input field of
+    /// `object` may be the input object `candidate` — only when
+    /// `candidate` does not reach `object` through the input values the
+    /// path initialised, so that the new edge closes no cycle. (An object
+    /// not materialised yet, or `nil`, can close none.)
+    fn keeps_acyclic(&self, state: &State<Self>, object: &Name, candidate: &Name) -> bool {
+        !state.input_reaches(candidate, object)
+    }
 }
 
 /// The paper's rules.

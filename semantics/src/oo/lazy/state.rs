@@ -6,6 +6,7 @@ use super::arrays::{Cells, Resolution};
 use super::eval::Blocked;
 use super::heap::{Node, Object};
 use super::rules::{Paper, Rules};
+use super::taken::Taken;
 use super::{initialise, model};
 use crate::delta::Checks;
 use crate::eval::Valuation;
@@ -38,7 +39,7 @@ pub struct State<R: Rules = Paper> {
     pub(super) decisions: im::OrdMap<u64, (Term, bool)>,
     /// The actions of the unfolding the path ran, for its reported trace
     /// (the same ρ as `--method wp`'s).
-    actions: im::Vector<Action>,
+    actions: Taken,
     pub(super) rules: R,
 }
 
@@ -100,6 +101,34 @@ impl<R: Rules> State<R> {
         model::predicted_state(self, inputs, program, &|name| objects.get(name).copied())
     }
 
+    /// Whether the input object `from` reaches `to` through the input
+    /// values of reference fields the path initialised (the input heap,
+    /// not the fields as the program has written them since).
+    pub fn input_reaches(&self, from: &Name, to: &Name) -> bool {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut pending = vec![from];
+        while let Some(name) = pending.pop() {
+            if name == to {
+                return true;
+            }
+            if !seen.insert(name) {
+                continue;
+            }
+            if let Some(object) = self.objects.get(name) {
+                pending.extend(
+                    object
+                        .initial
+                        .values()
+                        .filter_map(|value| match Node::of(value) {
+                            Node::Object(next) => Some(next),
+                            Node::Nil | Node::Unknown => None,
+                        }),
+                );
+            }
+        }
+        false
+    }
+
     /// The objects the path created, in order, with their classes.
     pub fn created_objects(&self) -> impl Iterator<Item = (&Name, &Name)> {
         self.created
@@ -129,7 +158,7 @@ impl<R: Rules> PathState for State<R> {
         let condition = self.value(&action.condition(checks));
         match (condition, self.apply(&action, program)) {
             (Ok(condition), Ok(mut next)) => {
-                next.actions.push_back(action);
+                next.actions = next.actions.then(action);
                 (next, condition)
             }
             // Lazy initialisation resolves every read before the statement
@@ -150,8 +179,9 @@ impl<R: Rules> PathState for State<R> {
         head: &Stmt,
         program: &Program,
         checks: Checks,
+        options: Options,
     ) -> Option<Vec<Initialised<State<R>>>> {
-        initialise::initialisations(self, head, program, checks)
+        initialise::initialisations(self, head, program, checks, options)
     }
 
     fn global_state(&self, program: &Program) -> Vec<(Name, Term)> {
@@ -188,8 +218,7 @@ impl<R: Rules> PathState for State<R> {
     }
 
     fn actions_since(&self, earlier: &State<R>) -> Option<Vec<Action>> {
-        let known = earlier.actions.len().min(self.actions.len());
-        Some(self.actions.clone().slice(known..).into_iter().collect())
+        Some(self.actions.since(earlier.actions.len()))
     }
 
     /// The path keeps a heap, not a trace to read `path(ρ)` off.
