@@ -24,10 +24,10 @@ use serde_json::Value;
 use std::rc::Rc;
 use symex::explore::share::Shard;
 use symex::explore::workers::on_workers;
-use symex::explore::{explore_into, Bounds, ExploreOptions};
+use symex::explore::{explore_into, Bounds, ExploreOptions, Observer};
 use symex::mutants::Mutant;
 use symex::report::json::JsonReport;
-use symex::report::shards::{merge, ShardReport};
+use symex::report::shards::{merge, write_json, Collected, ShardReport};
 use symex::report::Header;
 use symex::theorems::{Basic, Simulation};
 use symex_semantics::program::Language;
@@ -38,33 +38,60 @@ fn tenth() -> u64 {
     (crate::cases() / 10).max(1)
 }
 
-/// The JSON report of the exploration of `simulation`'s program, or of one shard of it.
-fn report(simulation: &Basic, shard: Option<Shard>) -> Result<Value, String> {
-    let options = ExploreOptions {
+/// Explores `simulation`'s program, or the share of it `share` sets,
+/// reporting to `observer`.
+fn explore(
+    simulation: &Basic,
+    share: impl FnOnce(&mut ExploreOptions),
+    observer: &mut dyn Observer,
+) -> Result<(), String> {
+    let mut options = ExploreOptions {
         bounds: Bounds {
             unfold: 2,
             depth: 400,
             ..Bounds::default()
         },
         timeout_ms: TIMEOUT_MS,
-        shard,
         ..ExploreOptions::default()
     };
-    let header = Header {
-        program: "random".to_string(),
-        language: Language::Basic,
-        method: "forward",
-        inputs: simulation.inputs().clone(),
-    };
-    let mut out = Vec::new();
+    share(&mut options);
     explore_into(
         simulation.symbolic(),
         simulation.symbolic_initial(),
         simulation.inputs(),
         &options,
-        &mut JsonReport::new(&mut out, header),
+        observer,
     )
-    .map_err(|e| e.to_string())?;
+    .map(|_| ())
+    .map_err(|e| e.to_string())
+}
+
+fn header(simulation: &Basic) -> Header {
+    Header {
+        program: "random".to_string(),
+        language: Language::Basic,
+        method: "forward",
+        inputs: simulation.inputs().clone(),
+    }
+}
+
+/// The JSON report of the exploration of `simulation`'s program, or of one shard of it.
+fn report(simulation: &Basic, share: impl FnOnce(&mut ExploreOptions)) -> Result<String, String> {
+    let mut out = Vec::new();
+    let mut json = JsonReport::new(&mut out, header(simulation));
+    explore(simulation, share, &mut json)?;
+    String::from_utf8(out).map_err(|e| e.to_string())
+}
+
+fn parsed(text: &str) -> Result<Value, String> {
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+/// The report the merge of `shards` writes, parsed.
+fn merged(shards: Vec<ShardReport>) -> Result<Value, String> {
+    let merged = merge(shards)?;
+    let mut out = Vec::new();
+    write_json(&merged, &mut out).map_err(|e| e.to_string())?;
     serde_json::from_slice(&out).map_err(|e| e.to_string())
 }
 
@@ -87,22 +114,23 @@ fn merges_into_the_whole(program: BasicProgram, count: u8) -> TestResult {
         Err(error) => return error,
     };
     let count = usize::from(count % 5) + 1;
-    let whole = match report(&simulation, None) {
+    let whole = match report(&simulation, |_| ()).and_then(|text| parsed(&text)) {
         Ok(whole) => whole,
         Err(error) => return TestResult::error(error),
     };
     let mut shards = Vec::new();
     for index in 0..count {
-        match report(&simulation, Some(Shard { index, count })) {
-            Ok(document) => shards.push(ShardReport {
-                name: format!("shard {index}/{count}"),
-                document,
-            }),
+        match report(&simulation, |options| {
+            options.shard = Some(Shard { index, count })
+        })
+        .and_then(|text| ShardReport::parse(&format!("shard {index}/{count}"), &text))
+        {
+            Ok(shard) => shards.push(shard),
             Err(error) => return TestResult::error(error),
         }
     }
     tally(&shards, &whole);
-    let merged = match merge(&shards) {
+    let merged = match merged(shards) {
         Ok(merged) => merged,
         Err(error) => return TestResult::error(error),
     };
@@ -143,15 +171,17 @@ fn tally(shards: &[ShardReport], whole: &Value) {
     if shards.len() > 1 {
         distribution::record_case("several shards");
     }
-    let prefixes = shards[0].document["shard"]["prefixes"].as_u64();
-    if shards.len() > 1 && prefixes >= Some(shards.len() as u64) {
+    let prefixes = shards[0]
+        .ledger
+        .as_ref()
+        .map_or(0, |ledger| ledger.prefixes);
+    if shards.len() > 1 && prefixes >= shards.len() {
         distribution::record_case("every shard has a prefix");
     }
     let places = |top: bool| {
-        shards.iter().any(|shard| {
-            let mut paths = shard.document["paths"].as_array().into_iter().flatten();
-            paths.any(|path| path["shard"]["top"] == top)
-        })
+        shards
+            .iter()
+            .any(|shard| shard.paths.iter().any(|path| path.place.top == top))
     };
     if shards.len() > 1 && places(true) && places(false) {
         distribution::record_case("paths above and below the split");
@@ -162,26 +192,26 @@ fn tally(shards: &[ShardReport], whole: &Value) {
 }
 
 /// The reports of `jobs` workers on threads, each building its own
-/// program from `source`, merged; the mutant `broken` is switched on in
+/// program from `source` and handing back its paths as values, as
+/// `explore --jobs` does, merged; the mutant `broken` is switched on in
 /// every worker when it is on here.
 fn on_threads(source: &str, jobs: usize) -> Result<Value, String> {
     let broken = symex::mutants::active(Mutant::ShardSkipsItsFirstPrefix);
-    let reports = on_workers(jobs, |shard| {
+    let reports = on_workers(jobs, |worker| {
         if broken {
             symex::mutants::set(Some(Mutant::ShardSkipsItsFirstPrefix));
         }
         let program = parse_program(source).map_err(|d| format!("{d:?}"))?;
         let simulation = Basic::real(Rc::new(program), crate::options(false))?;
-        Ok(ShardReport {
-            name: format!("worker {shard}"),
-            document: report(&simulation, Some(shard))?,
-        })
+        let mut collected = Collected::new(format!("worker {}", worker.shard), header(&simulation));
+        explore(&simulation, |options| worker.share(options), &mut collected)?;
+        Ok(collected.into_report())
     });
     let reports = reports
         .into_iter()
         .map(|report| report.unwrap_or_else(|| Err("a worker did not finish".to_string())))
         .collect::<Result<Vec<_>, String>>()?;
-    merge(&reports)
+    merged(reports)
 }
 
 fn workers_agree(program: BasicProgram, jobs: u8) -> TestResult {
@@ -190,7 +220,7 @@ fn workers_agree(program: BasicProgram, jobs: u8) -> TestResult {
         Err(error) => return error,
     };
     let jobs = usize::from(jobs % 3) + 2;
-    let one = match report(&simulation, None) {
+    let one = match report(&simulation, |_| ()).and_then(|text| parsed(&text)) {
         Ok(one) => one,
         Err(error) => return TestResult::error(error),
     };

@@ -744,6 +744,39 @@ fn bench_reports_every_family_with_the_expected_paths() {
     );
 }
 
+/// `bench --jobs 2` explores, merges and writes the report `--jobs 1`
+/// writes (the same paths and bytes but for the digits of `time_ms`), and
+/// refuses the outputs it cannot merge.
+#[test]
+fn bench_on_two_workers_writes_the_one_worker_report() {
+    let bench = |jobs: &str, output: &str| {
+        symex(&[
+            "bench", "--family", "array", "--size", "6", "--format", "json", "--output", output,
+            "--jobs", jobs,
+        ])
+    };
+    let result = |jobs: &str| {
+        let output = bench(jobs, "json");
+        assert_eq!(status(&output), 0, "{}", stderr(&output));
+        let report: Json = serde_json::from_str(&stdout(&output)).unwrap();
+        report["results"][0].clone()
+    };
+    let (one, two) = (result("1"), result("2"));
+    assert_eq!(two["jobs"], 2);
+    assert_eq!(two["paths"], one["paths"]);
+    assert_eq!(two["paths"], two["expected_paths"]);
+    assert_eq!(two["models"], two["paths"]);
+    let bytes = |result: &Json| result["output_bytes"].as_i64().unwrap();
+    assert!((bytes(&one) - bytes(&two)).abs() < 8, "{one} against {two}");
+    let refused = bench("2", "jsonl");
+    assert_ne!(status(&refused), 0);
+    assert!(
+        stderr(&refused).contains("--output json"),
+        "{}",
+        stderr(&refused)
+    );
+}
+
 #[test]
 fn bench_source_prints_the_program_of_the_one_size_given() {
     let output = symex(&["bench", "--family", "sums", "--sizes", "4", "--source"]);

@@ -4,6 +4,7 @@
 //! side shows as a disagreement; every exported script decides as the tool did.
 
 use serde_json::Value as Json;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -31,6 +32,18 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// The JSON report of a run that must exit 0.
+fn succeeded(args: &[&str]) -> Json {
+    let output = symex(args);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    json(&output)
 }
 
 /// Every path of every comparison found by both methods and proved equivalent.
@@ -87,7 +100,7 @@ fn both_methods_agree_on_every_path_of_the_basic_and_recursive_examples() {
 
 #[test]
 fn a_family_scales_and_its_members_agree() {
-    let output = symex(&[
+    let report = succeeded(&[
         "compare",
         "--family",
         "recursion",
@@ -96,13 +109,6 @@ fn a_family_scales_and_its_members_agree() {
         "--format",
         "json",
     ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report = json(&output);
     assert_all_agree(&report);
     let comparisons = report["comparisons"].as_array().unwrap();
     let sizes: Vec<u64> = comparisons
@@ -123,7 +129,7 @@ fn a_family_scales_and_its_members_agree() {
 /// that order, each once.
 #[test]
 fn several_families_run_in_the_order_given() {
-    let output = symex(&[
+    let report = succeeded(&[
         "compare",
         "--family",
         "loop,aliasing,loop",
@@ -132,13 +138,6 @@ fn several_families_run_in_the_order_given() {
         "--format",
         "json",
     ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report = json(&output);
     let families: Vec<&str> = report["comparisons"]
         .as_array()
         .unwrap()
@@ -150,30 +149,17 @@ fn several_families_run_in_the_order_given() {
 
 #[test]
 fn both_methods_agree_on_the_oo_examples_and_the_families() {
-    let output = symex(&[
+    let oo = succeeded(&[
         "compare",
         "paper-examples/oo/aliasing_puzzle.sx",
         "paper-examples/oo/list_insert.sx",
         "--format",
         "json",
     ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(assert_all_agree(&json(&output)) >= 3);
-    let output = symex(&[
+    assert!(assert_all_agree(&oo) >= 3);
+    let report = succeeded(&[
         "compare", "--family", "all", "--sizes", "3", "--format", "json",
     ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report = json(&output);
     let programs: Vec<&str> = report["comparisons"]
         .as_array()
         .unwrap()
@@ -238,12 +224,9 @@ fn a_rule_broken_on_either_side_is_caught_by_the_agreement() {
     );
 }
 
-/// Issue 33: where the methods disagree the text shows the inputs and a
-/// `symex run` command; run as printed, it takes the path (its choices, in
-/// the trace) exactly when the method whose condition holds there is the
-/// unbroken one (wp: `--break choice` breaks forward's rule).
-#[test]
-fn the_printed_inputs_of_a_disagreement_replay_it() {
+/// `compare --break choice abs.sx` as text: forward's choice rule swapped,
+/// so the methods disagree (exit 1).
+fn abs_with_forward_broken() -> String {
     let output = symex(&[
         "compare",
         "--break",
@@ -251,7 +234,27 @@ fn the_printed_inputs_of_a_disagreement_replay_it() {
         "paper-examples/basic/abs.sx",
     ]);
     assert_eq!(output.status.code(), Some(1));
-    let text = String::from_utf8(output.stdout).unwrap();
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The command of a printed `replay: symex run …` line, run, as JSON.
+fn replay(line: &str) -> Json {
+    let mut args: Vec<&str> = line
+        .strip_prefix("replay: symex ")
+        .unwrap_or_else(|| panic!("not a replay line: {line}"))
+        .split(' ')
+        .collect();
+    args.extend(["--format", "json"]);
+    json(&symex(&args))
+}
+
+/// Issue 33: where the methods disagree the text shows the inputs and a
+/// `symex run` command; run as printed, it takes the path (its choices, in
+/// the trace) exactly when the method whose condition holds there is the
+/// unbroken one (wp: `--break choice` breaks forward's rule).
+#[test]
+fn the_printed_inputs_of_a_disagreement_replay_it() {
+    let text = abs_with_forward_broken();
     let mut replayed = 0;
     for (i, line) in text.lines().enumerate() {
         let Some((key, holds)) = line
@@ -263,14 +266,7 @@ fn the_printed_inputs_of_a_disagreement_replay_it() {
         };
         let holds = holds.split('\'').next().unwrap();
         let command = text.lines().nth(i + 1).unwrap().trim();
-        let words: Vec<&str> = command
-            .strip_prefix("replay: symex ")
-            .unwrap_or_else(|| panic!("{text}"))
-            .split(' ')
-            .collect();
-        let mut args = words.clone();
-        args.extend(["--format", "json"]);
-        let run = json(&symex(&args));
+        let run = replay(command);
         let choices: String = run["trace"]
             .as_array()
             .unwrap()
@@ -290,6 +286,222 @@ fn the_printed_inputs_of_a_disagreement_replay_it() {
         replayed += 1;
     }
     assert!(replayed >= 1, "no disagreement shown with a replay: {text}");
+}
+
+/// Issue 33: where a path of one method has no partner in the other, the
+/// text gives inputs on which its condition holds and a `symex run`
+/// command; run as printed, it follows the path (its choices, its outcome)
+/// exactly when the method that found it is the unbroken one (wp:
+/// `--break choice` breaks forward's rule).
+#[test]
+fn the_printed_inputs_of_an_unmatched_path_reach_it() {
+    let text = abs_with_forward_broken();
+    let mut replayed = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some((key, rest)) = line.trim().split_once(": only ") else {
+            continue;
+        };
+        let method = rest.split(' ').next().unwrap();
+        let command = text.lines().nth(i + 1).unwrap().trim();
+        let run = replay(command);
+        let letters: String = run["trace"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|step| {
+                let rule = step["rule"].as_str()?;
+                Some(if rule.ends_with("(then)") || rule.ends_with("(holds)") {
+                    'T'
+                } else if rule.ends_with("(else)") || rule.ends_with("(fails)") {
+                    'F'
+                } else {
+                    return None;
+                })
+            })
+            .collect();
+        let (choices, status) = key.split_once(' ').unwrap();
+        let mut trace = letters.chars();
+        let follows = choices.chars().all(|c| trace.any(|t| t == c))
+            && status.starts_with(run["outcome"].as_str().unwrap());
+        assert_eq!(
+            follows,
+            method == "wp",
+            "{command}: trace {letters}, outcome {} for {key} (only {method})",
+            run["outcome"]
+        );
+        *replayed.entry(method.to_string()).or_insert(0) += 1;
+    }
+    assert!(
+        replayed.get("forward").is_some_and(|&n| n >= 1)
+            && replayed.get("wp").is_some_and(|&n| n >= 1),
+        "unmatched paths of both methods replayed: {replayed:?}\n{text}"
+    );
+    let report = json(&symex(&[
+        "compare",
+        "--break",
+        "choice",
+        "paper-examples/basic/abs.sx",
+        "--format",
+        "json",
+    ]));
+    let only: Vec<&Json> = report["comparisons"][0]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["agreement"]["verdict"] == "only-in")
+        .collect();
+    assert!(
+        !only.is_empty()
+            && only
+                .iter()
+                .all(|p| p["agreement"]["detail"]["inputs"].is_object()
+                    && (p["agreement"]["detail"]["method"] == "forward") == p["wp"].is_null()),
+        "{only:?}"
+    );
+}
+
+/// Issue 33: files, folders and families in one call; a folder stands for
+/// its `.sx` programs in name order; `symex bench`'s families compare too.
+#[test]
+fn files_folders_and_families_compare_in_one_call() {
+    let report = succeeded(&[
+        "compare",
+        "paper-examples/recursive",
+        "paper-examples/basic/abs.sx",
+        "--family",
+        "loop,branches",
+        "--sizes",
+        "2",
+        "--unfold",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let programs: Vec<String> = report["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["program"].as_str().unwrap().to_string())
+        .collect();
+    let mut folder: Vec<String> = std::fs::read_dir("paper-examples/recursive")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sx"))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    folder.sort();
+    let mut expected = folder.clone();
+    expected.extend(["paper-examples/basic/abs.sx", "loop", "branches"].map(String::from));
+    assert_eq!(programs, expected);
+    assert_all_agree(&report);
+    let branches = &report["comparisons"].as_array().unwrap()[expected.len() - 1];
+    assert_eq!(branches["paths"].as_array().unwrap().len(), 4, "2^2 paths");
+    let text = String::from_utf8(
+        symex(&[
+            "compare",
+            "paper-examples/basic/abs.sx",
+            "--family",
+            "loop",
+            "--sizes",
+            "2",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.contains("abs.sx (basic)") && text.contains("loop(2)"),
+        "the paths of the file, then the families' table: {text}"
+    );
+}
+
+/// Issue 33: `--repeat N` explores N times and reports each timing as the
+/// median of the runs with its least and greatest value; one run has no spread.
+#[test]
+fn repeated_runs_report_medians_within_their_range() {
+    let report = |repeat: &str| {
+        json(&symex(&[
+            "compare", "--family", "loop", "--sizes", "3", "--repeat", repeat, "--format", "json",
+        ]))
+    };
+    let repeated = report("3");
+    let comparison = &repeated["comparisons"][0];
+    assert_eq!(comparison["runs"], 3);
+    for method in ["forward", "wp"] {
+        let summary = &comparison[method];
+        for timing in ["explore_ms", "explore_solver_ms", "decide_ms_total"] {
+            let spread = &summary["spread"][timing];
+            let (min, median, max) = (
+                spread["min"].as_f64().unwrap(),
+                spread["median"].as_f64().unwrap(),
+                spread["max"].as_f64().unwrap(),
+            );
+            assert!(
+                min <= median && median <= max,
+                "{method} {timing}: {spread}"
+            );
+            assert_eq!(
+                summary[timing].as_f64().unwrap(),
+                median,
+                "{method} {timing}"
+            );
+        }
+        assert!(summary["spread"]["explore_ms"]["min"].as_f64().unwrap() > 0.0);
+    }
+    let once = report("1");
+    let spread = &once["comparisons"][0]["forward"]["spread"]["explore_ms"];
+    assert_eq!(once["comparisons"][0]["runs"], 1);
+    assert!(
+        spread["min"] == spread["median"] && spread["median"] == spread["max"],
+        "{spread}"
+    );
+    let text = String::from_utf8(
+        symex(&[
+            "compare", "--family", "loop", "--sizes", "3", "--repeat", "2",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert!(text.contains("build min–max"), "{text}");
+    let text = String::from_utf8(
+        symex(&["compare", "paper-examples/basic/abs.sx", "--repeat", "2"]).stdout,
+    )
+    .unwrap();
+    assert!(text.contains("(median of 2 runs, min–max)"), "{text}");
+    let refused = symex(&["compare", "--family", "loop", "--repeat", "0"]);
+    assert_eq!(refused.status.code(), Some(2));
+}
+
+/// Issue 33: a program's `// snap:` line sets the bounds `compare` uses
+/// (`king_power.sx`: `--unfold 3`) unless the command line gives them.
+#[test]
+fn a_programs_snap_line_sets_its_bounds_unless_the_command_line_does() {
+    let file = "paper-examples/basic/king_power.sx";
+    assert!(std::fs::read_to_string(file)
+        .unwrap()
+        .contains("// snap: --unfold 3"));
+    let compared = |extra: &[&str]| {
+        let mut args = vec!["compare", file, "--format", "json"];
+        args.extend(extra);
+        json(&symex(&args))["comparisons"][0]["paths"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    let explored = |unfold: &str| {
+        json(&symex(&[
+            "explore", file, "--unfold", unfold, "--format", "json",
+        ]))["paths"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_ne!(
+        explored("3"),
+        explored("5"),
+        "the bound matters to this program"
+    );
+    assert_eq!(compared(&[]), explored("3"));
+    assert_eq!(compared(&["--unfold", "5"]), explored("5"));
 }
 
 #[test]
@@ -330,12 +542,14 @@ fn csv_and_the_plot_are_written() {
         "{csv}"
     );
     let picture = std::fs::read_to_string(&svg).unwrap();
-    assert!(
-        picture.starts_with("<svg")
-            && picture.contains("loop forward")
-            && picture.contains("loop wp"),
-        "{picture}"
-    );
+    let texts: Vec<&str> = picture
+        .split("</text>")
+        .filter_map(|chunk| Some(chunk.rsplit_once('>')?.1.trim()))
+        .collect();
+    assert!(picture.starts_with("<svg"), "{picture}");
+    for label in ["loop", "forward", "wp", "family size n", "time (ms)"] {
+        assert!(texts.contains(&label), "{label}: {texts:?}");
+    }
 }
 
 #[test]

@@ -11,13 +11,13 @@ pub mod path;
 
 use crate::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use crate::commands::{parse_generated, CliError, Method};
-use crate::explore::share::Shard;
-use crate::explore::workers::on_workers;
+use crate::explore::workers::{on_workers, Worker};
 use crate::explore::{
     explore_into, Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats,
     Unexplored,
 };
 use crate::report::json::{JsonLinesReport, JsonReport};
+use crate::report::shards::{self, write_json, Collected, ShardReport};
 use crate::report::text::TextReport;
 use crate::report::Header;
 use clap::ValueEnum;
@@ -184,6 +184,8 @@ struct Run {
     stats: Stats,
     models: usize,
     bytes: u64,
+    /// A worker's report, when it hands one back for the merge.
+    collected: Option<ShardReport>,
 }
 
 /// Depth first (or merged), unfolding each loop exactly as far as the family needs.
@@ -198,11 +200,12 @@ fn options(family: Family, n: usize, merge: Merge) -> ExploreOptions {
     }
 }
 
-/// Runs the family's program of size `n` once on `jobs` workers: each
-/// explores its shard of the tree ([`crate::explore::share`]) on a thread
-/// of its own (its own program, terms, Z3 context and simplifier memo), and
-/// the run is the wall-clock time of all, their processor times and
-/// counters added up.
+/// Runs the family's program of size `n` once on `jobs` workers, as
+/// `explore --jobs` does: each explores its share of the tree
+/// ([`crate::explore::share`]) on a thread of its own (its own program,
+/// terms, Z3 context and simplifier memo) and hands back its paths, which
+/// are merged and written; the run is the wall-clock time of all, their
+/// processor times and counters added up.
 fn run_on(
     family: Family,
     n: usize,
@@ -218,9 +221,14 @@ fn run_on(
             "--jobs splits the tree into shards, which cannot join configurations: use --jobs 1 with --merge",
         ));
     }
+    if matches!(output, BenchOutput::Jsonl | BenchOutput::Text) {
+        return Err(CliError::new(
+            "--jobs merges the workers' reports as JSON: use --output json (or none) with --jobs",
+        ));
+    }
     let start = Instant::now();
-    let runs = on_workers(jobs, |shard| {
-        run_once(family, n, method, (output, merge), Some(shard))
+    let runs = on_workers(jobs, |worker| {
+        run_once(family, n, method, (output, merge), Some(&worker))
     })
     .into_iter()
     .map(|run| {
@@ -231,16 +239,32 @@ fn run_on(
         })
     })
     .collect::<Result<Vec<Run>, CliError>>()?;
+    let mut reports = Vec::new();
     let mut runs = runs.into_iter();
     let Some(mut all) = runs.next() else {
         return Err(CliError::new("internal error: no bench worker ran"));
     };
+    reports.extend(all.collected.take());
     for run in runs {
         all.cpu = all.cpu.zip(run.cpu).map(|(a, b)| a + b);
         all.split.add(&run.split);
         all.stats.add(&run.stats);
         all.models += run.models;
         all.bytes += run.bytes;
+        reports.extend(run.collected);
+    }
+    if !reports.is_empty() {
+        // The merge, as `explore --jobs` writes it: output on this thread.
+        let begun = Instant::now();
+        let cpu_begun = thread_cpu_time();
+        let mut sink = Counted::default();
+        write_json(&shards::merge(reports).map_err(CliError::new)?, &mut sink)?;
+        all.split.output_ms += begun.elapsed().as_secs_f64() * 1e3;
+        let cpu = thread_cpu_time()
+            .zip(cpu_begun)
+            .map(|(end, start)| end - start);
+        all.cpu = all.cpu.zip(cpu).map(|(a, b)| a + b);
+        all.bytes = sink.0;
     }
     all.total = start.elapsed();
     Ok(all)
@@ -254,7 +278,7 @@ fn run_once(
     n: usize,
     method: Option<Method>,
     (output, merge): (BenchOutput, Merge),
-    shard: Option<Shard>,
+    worker: Option<&Worker>,
 ) -> Result<Run, CliError> {
     let start = Instant::now();
     let cpu_start = thread_cpu_time();
@@ -273,7 +297,13 @@ fn run_once(
     let mut json;
     let mut lines;
     let mut text;
+    let mut collected = None;
     let report: Option<&mut dyn Observer> = match output {
+        // A worker's paths, handed back as values for the merge.
+        BenchOutput::Json if worker.is_some() => {
+            let name = format!("{}({n})", family.name());
+            Some(collected.insert(Collected::new(name, header)))
+        }
         BenchOutput::Json => {
             json = JsonReport::new(&mut sink, header);
             Some(&mut json)
@@ -293,10 +323,10 @@ fn run_once(
         time: Duration::ZERO,
         models: 0,
     };
-    let options = ExploreOptions {
-        shard,
-        ..options(family, n, merge)
-    };
+    let mut options = options(family, n, merge);
+    if let Some(worker) = worker {
+        worker.share(&mut options);
+    }
     let visitor = Explored {
         inputs: &program.globals,
         options: &options,
@@ -329,6 +359,7 @@ fn run_once(
         stats,
         models,
         bytes: sink.0,
+        collected: collected.map(Collected::into_report),
     })
 }
 

@@ -3,13 +3,15 @@
 
 use super::language::choose;
 use super::mutant::BrokenRule;
+use super::snap::{collect, snap_common};
 use super::{load, parse_generated, CliError, Exit, IntArg, LanguageArg};
-use crate::compare::families::Family;
+use crate::compare::families::{self, Family};
 use crate::compare::{compare, plot, table, Comparison, Settings};
 use crate::explore::{Bounds, ExploreOptions};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Language, Program};
@@ -26,35 +28,32 @@ pub enum CompareFormat {
 
 #[derive(Clone, Debug, Args)]
 pub struct CompareArgs {
-    /// The programs (none with --family).
-    #[arg(required_unless_present = "family", conflicts_with = "family")]
+    /// The programs, and folders whose `.sx` programs (in subfolders too) are compared.
+    #[arg(required_unless_present = "family")]
     pub files: Vec<String>,
-    /// Scalable families instead of files (`aliasing,loop`; `all`: every family).
-    #[arg(long, value_enum, value_name = "FAMILY,…", value_delimiter = ',')]
-    pub family: Vec<FamilyArg>,
-    /// The family's sizes.
-    #[arg(
-        long,
-        value_name = "N,N,…",
-        value_delimiter = ',',
-        default_value = "10,100,1000",
-        requires = "family"
-    )]
-    pub sizes: Vec<usize>,
+    /// Scalable families, also with files (`aliasing,loop`; `all`: the five written for compare).
+    #[arg(long, value_name = "FAMILY,…", value_delimiter = ',', value_parser = family_parser())]
+    pub family: Vec<FamilyChoice>,
+    /// The families' sizes (default: 10,100,1000; 2,4,6 for `symex bench`'s exponential families).
+    #[arg(long, value_name = "N,N,…", value_delimiter = ',', requires = "family")]
+    pub sizes: Option<Vec<usize>>,
     /// Run under this language's semantics (default: the smallest that contains the program).
     #[arg(long, value_enum)]
     pub lang: Option<LanguageArg>,
     /// Unfold a method call by the paper's literal rule (see `explore --literal-this`).
     #[arg(long)]
     pub literal_this: bool,
-    /// For files: at most K loop iterations and nested calls on a path (a family sets its own).
-    #[arg(long, value_name = "K", default_value_t = 10)]
-    pub unfold: usize,
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
-    pub depth: usize,
-    /// Per solver query (exploration, decision, equivalence).
-    #[arg(long, value_name = "T", default_value_t = 10_000)]
-    pub timeout_ms: u64,
+    /// For files: at most K loop iterations and nested calls on a path
+    /// (default: the file's `// snap:` line, else 10; a family sets its own).
+    #[arg(long, value_name = "K")]
+    pub unfold: Option<usize>,
+    /// At most N transitions on a path (default: the file's `// snap:` line, else 100000).
+    #[arg(long, value_name = "N")]
+    pub depth: Option<usize>,
+    /// Per solver query: exploration, decision, equivalence (default: the
+    /// file's `// snap:` line, else 10000).
+    #[arg(long, value_name = "T")]
+    pub timeout_ms: Option<u64>,
     #[arg(long)]
     pub checked_arrays: bool,
     /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
@@ -70,63 +69,124 @@ pub struct CompareArgs {
     /// The whole comparison stops after this long, keeping the paths compared so far (exit 3).
     #[arg(long, value_name = "MS")]
     pub time_limit_ms: Option<u64>,
-    /// Draw the family's growth (size and time per method) to this SVG file.
+    /// Explore each program N times with each method; timings are medians, with min and max.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub repeat: u64,
+    /// Draw the families' growth (size and time per method) to this SVG file.
     #[arg(long, value_name = "OUT.svg", requires = "family")]
     pub plot: Option<PathBuf>,
 }
 
-/// `--family`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FamilyArg {
-    Aliasing,
-    Creation,
-    Arrays,
-    Loop,
-    Recursion,
-    All,
+/// One name given to `--family`: a family, or `all` for the five written for compare.
+#[derive(Clone, Debug)]
+pub struct FamilyChoice(Vec<Family>);
+
+/// `--family`'s names, offered in `--help` and in the error for an unknown one.
+fn family_parser() -> impl TypedValueParser<Value = FamilyChoice> {
+    let names = Family::value_variants()
+        .iter()
+        .filter_map(ValueEnum::to_possible_value)
+        .chain([PossibleValue::new("all").help("the five families written for compare, above")]);
+    PossibleValuesParser::new(names).map(|name| {
+        FamilyChoice(if name == "all" {
+            families::OWN.to_vec()
+        } else {
+            Family::from_str(&name, false).into_iter().collect()
+        })
+    })
 }
 
-impl FamilyArg {
-    fn families(self) -> Vec<Family> {
-        match self {
-            FamilyArg::Aliasing => vec![Family::Aliasing],
-            FamilyArg::Creation => vec![Family::Creation],
-            FamilyArg::Arrays => vec![Family::Arrays],
-            FamilyArg::Loop => vec![Family::Loop],
-            FamilyArg::Recursion => vec![Family::Recursion],
-            FamilyArg::All => Family::value_variants().to_vec(),
-        }
-    }
+/// The bounds and semantics one program is compared under.
+struct ProgramOptions {
+    unfold: usize,
+    depth: usize,
+    timeout_ms: u64,
+    lang: Option<LanguageArg>,
+    checked_arrays: bool,
+    literal_this: bool,
 }
 
 impl CompareArgs {
-    fn settings(&self, unfold: usize, deadline: Option<Instant>) -> Settings {
+    /// The options for the program `name` of text `source`: the user's, else
+    /// its `// snap:` line's, else `explore`'s defaults (flags: the user's or
+    /// the line's); a family member's `unfold` comes first.
+    fn options(
+        &self,
+        name: &str,
+        source: &str,
+        unfold: Option<usize>,
+    ) -> Result<ProgramOptions, CliError> {
+        let snap = snap_common(Path::new(name), source)?;
+        Ok(ProgramOptions {
+            unfold: unfold.or(self.unfold).unwrap_or(snap.unfold),
+            depth: self.depth.unwrap_or(snap.depth),
+            timeout_ms: self.timeout_ms.unwrap_or(snap.timeout_ms),
+            lang: self.lang.or(snap.semantics.lang),
+            checked_arrays: self.checked_arrays || snap.checked_arrays,
+            literal_this: self.literal_this || snap.semantics.literal_this,
+        })
+    }
+
+    fn settings(&self, options: ProgramOptions, deadline: Option<Instant>) -> Settings {
         Settings {
-            language: self.lang.map(Language::from),
-            this: if self.literal_this {
+            language: options.lang.map(Language::from),
+            this: if options.literal_this {
                 ThisRule::Literal
             } else {
                 ThisRule::Fresh
             },
             semantics: Options {
-                checked_arrays: self.checked_arrays,
+                checked_arrays: options.checked_arrays,
                 acyclic: false,
             },
             integers: self.int.into(),
             explore: ExploreOptions {
                 bounds: Bounds {
-                    unfold,
-                    depth: self.depth,
+                    unfold: options.unfold,
+                    depth: options.depth,
                     ..Bounds::default()
                 },
-                timeout_ms: self.timeout_ms,
+                timeout_ms: options.timeout_ms,
                 simplify: false,
                 readable_models: false,
                 ..ExploreOptions::default()
             },
             broken: self.broken.map(BrokenRule::mutant),
             deadline,
+            runs: usize::try_from(self.repeat).unwrap_or(usize::MAX),
         }
+    }
+
+    /// The programs named, folders expanded to their `.sx` programs in name order.
+    fn programs(&self) -> Result<Vec<String>, CliError> {
+        let mut programs = Vec::new();
+        for file in &self.files {
+            let path = Path::new(file);
+            if !path.is_dir() {
+                programs.push(file.clone());
+                continue;
+            }
+            let mut found = Vec::new();
+            collect(path, &mut found)?;
+            if found.is_empty() {
+                return Err(CliError::new(format!(
+                    "{file}: no `.sx` program in this folder"
+                )));
+            }
+            programs.extend(found.iter().map(|p| p.to_string_lossy().into_owned()));
+        }
+        Ok(programs)
+    }
+
+    /// The families named, each once, in the order given.
+    fn families(&self) -> Vec<Family> {
+        let mut families: Vec<Family> = Vec::new();
+        for &family in self.family.iter().flat_map(|choice| &choice.0) {
+            if !families.contains(&family) {
+                families.push(family);
+            }
+        }
+        families
     }
 }
 
@@ -151,44 +211,30 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
         .map(|ms| Instant::now() + Duration::from_millis(ms));
     let progress = crate::stop::progress::show();
     let mut comparisons = Vec::new();
-    let mut families: Vec<Family> = Vec::new();
-    for family in args.family.iter().flat_map(|family| family.families()) {
-        if !families.contains(&family) {
-            families.push(family);
-        }
+    let families = args.families();
+    if !families.is_empty() && args.int != IntArg::Math {
+        return Err(CliError::new(
+            "--int applies to program files; the generated families use mathematical integers",
+        ));
     }
-    match args.family.first() {
-        Some(_) if args.int != IntArg::Math => {
-            return Err(CliError::new(
-                "--int applies to program files; the generated families use mathematical integers",
-            ));
-        }
-        Some(_) => {
-            for family in families {
-                for &n in &args.sizes {
-                    let source = family.source(n);
-                    let program = parse_generated(family.name(), &source)?;
-                    args.breakable(family.name(), &program)?;
-                    let mut comparison = compare(
-                        family.name(),
-                        &program,
-                        &args.settings(family.unfold(n), deadline),
-                    );
-                    comparison.size = Some(n);
-                    comparisons.push(comparison);
-                }
-            }
-        }
-        None => {
-            for file in &args.files {
-                let loaded = load(file, args.int)?;
-                args.breakable(file, &loaded.program)?;
-                comparisons.push(compare(
-                    file,
-                    &loaded.program,
-                    &args.settings(args.unfold, deadline),
-                ));
-            }
+    for file in args.programs()? {
+        let loaded = load(&file, args.int)?;
+        args.breakable(&file, &loaded.program)?;
+        let options = args.options(&file, &loaded.source, None)?;
+        let settings = args.settings(options, deadline);
+        comparisons.push(compare(&file, &loaded.program, &settings));
+    }
+    for family in families {
+        let sizes = args.sizes.as_deref().unwrap_or(family.default_sizes());
+        for &n in sizes {
+            let source = family.source(n);
+            let program = parse_generated(family.name(), &source)?;
+            args.breakable(family.name(), &program)?;
+            let options = args.options(family.name(), &source, Some(family.unfold(n)))?;
+            let settings = args.settings(options, deadline);
+            let mut comparison = compare(family.name(), &program, &settings);
+            comparison.size = Some(n);
+            comparisons.push(comparison);
         }
     }
     drop(progress);
@@ -200,10 +246,17 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
             serde_json::json!({ "comparisons": comparisons })
         )?,
         CompareFormat::Csv => table::write_csv(&mut out, &comparisons)?,
-        CompareFormat::Text if !args.family.is_empty() => {
-            table::write_summary(&mut out, &comparisons)?
+        CompareFormat::Text => {
+            let (members, files): (Vec<&Comparison>, Vec<&Comparison>) =
+                comparisons.iter().partition(|c| c.size.is_some());
+            table::write_paths(&mut out, &files)?;
+            if !members.is_empty() {
+                if !files.is_empty() {
+                    writeln!(out)?;
+                }
+                table::write_summary(&mut out, &members)?;
+            }
         }
-        CompareFormat::Text => table::write_paths(&mut out, &comparisons)?,
     }
     out.flush()?;
     if let Some(path) = &args.plot {

@@ -6,10 +6,10 @@ use super::language::{with_semantics, Semantics, Visitor};
 use super::merge::exit_of;
 use super::{CliError, Common, Exit, Format};
 use crate::explore::share::{self, Shard};
-use crate::explore::workers;
+use crate::explore::workers::{self, Worker};
 use crate::explore::{explore_into, ExploreOptions, NotesLimit, Observer, TreeRecorder};
 use crate::report::json::{JsonLinesReport, JsonReport};
-use crate::report::shards::{merge, write_json, ShardReport};
+use crate::report::shards::{merge, write_json, Collected, ShardReport};
 use crate::report::smtlib::SmtlibFiles;
 use crate::report::text::TextReport;
 use crate::report::{dot, latex, svg};
@@ -107,39 +107,34 @@ fn on_workers(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError>
             "--jobs merges the workers' JSON reports: add --format json (and drop --smtlib), or use --jobs 1",
         ));
     }
-    let reports = workers::on_workers(args.jobs, |shard| shard_report(&args.common, shard))
+    let reports = workers::on_workers(args.jobs, |worker| shard_report(&args.common, &worker))
         .into_iter()
         .map(|report| {
             report.unwrap_or_else(|| Err(CliError::new("internal error: a worker did not finish")))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let merged = merge(&reports).map_err(CliError::new)?;
+    let merged = merge(reports).map_err(CliError::new)?;
     write_json(&merged, out)?;
     Ok(exit_of(&merged))
 }
 
 /// The JSON report of one shard, explored by the calling thread from the
 /// program it loads itself.
-fn shard_report(common: &Common, shard: Shard) -> Result<ShardReport, CliError> {
+fn shard_report(common: &Common, worker: &Worker) -> Result<ShardReport, CliError> {
     let mut session = common.session("explore")?;
-    session.explore.shard = Some(shard);
+    worker.share(&mut session.explore);
     if let Some(conflict) = share::conflict(&session.explore) {
         return Err(CliError::new(conflict.replace("--shard", "--jobs")));
     }
     let program = session.loaded.program.clone();
-    let mut json = Vec::new();
+    let mut collected = Collected::new(format!("worker {}", worker.shard), session.header());
     let visitor = ExploreInto {
         inputs: &program.globals,
         options: &session.explore,
-        observer: &mut JsonReport::new(&mut json, session.header()),
+        observer: &mut collected,
     };
     with_semantics(program.clone(), session.choice, session.semantics, visitor)??;
-    let document = serde_json::from_slice(&json)
-        .map_err(|e| CliError::new(format!("internal error: a worker's report: {e}")))?;
-    Ok(ShardReport {
-        name: format!("worker {shard}"),
-        document,
-    })
+    Ok(collected.into_report())
 }
 
 /// What only `explore` itself does besides showing the tree.

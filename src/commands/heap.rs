@@ -1,4 +1,4 @@
-//! `run --heap H.json` (SPEC §2.1): an initial heap and values of the
+//! `run --heap H.json` or `run --heap-json JSON` (SPEC §2.1): an initial heap and values of the
 //! globals, `{"objects": {"o1": {"class": "Node", "elem": 1, "next": "o2"}},
 //! "vars": {"l": "o1", "v": 3}}` with `null` for `nil` — the form in which
 //! `explore`, `tests` and `verify` print models of oo programs. The heap must
@@ -18,16 +18,31 @@ use symex_semantics::value::{ArrayValue, Oid, Value};
 /// The valuation `(G, H)` that `path` describes, on top of `base` (the
 /// `--input` values and the defaults).
 pub fn read(path: &str, program: &Program, base: Valuation) -> Result<Valuation, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| CliError::new(format!("{path}: cannot read the heap: {error}")))?;
-    let json: Json = serde_json::from_str(&text).map_err(|error| {
+    from_text(&read_text(path)?, path, program, base)
+}
+
+/// The text of the heap file `path`.
+pub fn read_text(path: &str) -> Result<String, CliError> {
+    std::fs::read_to_string(path)
+        .map_err(|error| CliError::new(format!("{path}: cannot read the heap: {error}")))
+}
+
+/// The valuation `(G, H)` that the JSON `text` (from `origin`, a file or
+/// `--heap-json`) describes, on top of `base`.
+pub fn from_text(
+    text: &str,
+    origin: &str,
+    program: &Program,
+    base: Valuation,
+) -> Result<Valuation, CliError> {
+    let json: Json = serde_json::from_str(text).map_err(|error| {
         CliError::new(format!(
-            "{path}:{}:{}: not JSON: {error}",
+            "{origin}:{}:{}: not JSON: {error}",
             error.line(),
             error.column()
         ))
     })?;
-    parse(&json, program, base).map_err(|why| CliError::new(format!("{path}: {why}")))
+    parse(&json, program, base).map_err(|why| CliError::new(format!("{origin}: {why}")))
 }
 
 /// The valuation `(G, H)` that `json` describes on top of `base`: the

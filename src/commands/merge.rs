@@ -3,9 +3,8 @@
 //! one-process exploration gives ([`crate::report::shards`]).
 
 use super::{CliError, Exit};
-use crate::report::shards::{merge, write_json, ShardReport};
+use crate::report::shards::{merge, write_json, Merged, ShardReport};
 use clap::Args;
-use serde_json::Value;
 use std::io::Write;
 
 #[derive(Clone, Debug, Args)]
@@ -21,7 +20,7 @@ pub fn command(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, CliError> 
         .iter()
         .map(|name| read(name))
         .collect::<Result<Vec<_>, _>>()?;
-    let merged = merge(&reports).map_err(CliError::new)?;
+    let merged = merge(reports).map_err(CliError::new)?;
     write_json(&merged, out)?;
     Ok(exit_of(&merged))
 }
@@ -29,26 +28,13 @@ pub fn command(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, CliError> 
 /// The report in `name`, parsed.
 fn read(name: &str) -> Result<ShardReport, CliError> {
     let text = std::fs::read_to_string(name).map_err(|e| CliError::new(format!("{name}: {e}")))?;
-    let document = serde_json::from_str(&text).map_err(|e| {
-        CliError::new(format!(
-            "{name}:{}:{}: not a JSON report: {e}",
-            e.line(),
-            e.column()
-        ))
-    })?;
-    Ok(ShardReport {
-        name: name.to_string(),
-        document,
-    })
+    ShardReport::parse(name, &text).map_err(CliError::new)
 }
 
 /// The exit of a merged report: inconclusive when a limit left part of
 /// some shard's tree unexplored, as for one process.
-pub(super) fn exit_of(merged: &Value) -> Exit {
-    let cut = merged["unexplored"]
-        .as_array()
-        .is_some_and(|unexplored| !unexplored.is_empty());
-    if cut {
+pub(super) fn exit_of(merged: &Merged) -> Exit {
+    if merged.cut_off() {
         Exit::Inconclusive
     } else {
         Exit::Done

@@ -107,6 +107,8 @@ pub struct Loaded {
     pub program: Rc<Program>,
     /// Where each statement of `program` starts in the source.
     pub positions: Positions,
+    /// The program's text (for the options its `// snap:` lines give).
+    pub source: String,
     /// What `int` means in it (`--int`), compiled into `program`.
     pub integers: Integers,
 }
@@ -176,6 +178,7 @@ pub fn load(path: &str, integers: impl Into<Integers>) -> Result<Loaded, CliErro
         path: path.to_string(),
         program: Rc::new(program),
         positions,
+        source,
         integers,
     })
 }
@@ -531,6 +534,7 @@ impl Common {
             merge: if self.merge { Merge::Join } else { Merge::Off },
             shown: Some(loaded.program.inputs().into_keys().collect()),
             shard: None,
+            claims: None,
         };
         if let Some(mb) = self.max_memory_mb {
             crate::memory::set_budget(mb.saturating_mul(1 << 20));

@@ -64,6 +64,9 @@ pub struct RunArgs {
     /// An initial heap and values of the globals, as JSON (SPEC §2.1): `{"objects": {…}, "vars": {…}}`.
     #[arg(long, value_name = "H.json")]
     pub heap: Option<String>,
+    /// `--heap`'s document given inline rather than in a file (as `symex serve` passes it).
+    #[arg(long, value_name = "JSON", conflicts_with = "heap")]
+    pub heap_json: Option<String>,
     /// Check loop invariants and contracts where they must hold (King's
     /// Algol-W ASSERT): the run fails at the first one violated.
     #[arg(long)]
@@ -225,10 +228,15 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         .iter()
         .filter_map(|input| Some(input.split_once('=')?.0.trim().to_string()))
         .collect();
-    if let Some(path) = &args.heap {
-        let from_heap = heap::read(path, &loaded.program, Valuation::new())?;
+    let heap_text = match (&args.heap, &args.heap_json) {
+        (Some(path), _) => Some((heap::read_text(path)?, path.as_str())),
+        (None, Some(json)) => Some((json.clone(), "--heap-json")),
+        (None, None) => None,
+    };
+    if let Some((text, origin)) = &heap_text {
+        let from_heap = heap::from_text(text, origin, &loaded.program, Valuation::new())?;
         given.extend(from_heap.keys().map(|x| x.to_string()));
-        valuation = heap::read(path, &loaded.program, valuation)?;
+        valuation = heap::from_text(text, origin, &loaded.program, valuation)?;
     }
     let defaulted: Vec<String> = loaded
         .program

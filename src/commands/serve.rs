@@ -14,9 +14,18 @@ pub struct ServeArgs {
     /// The port (0: any free one; the address chosen is printed).
     #[arg(long, default_value_t = 8000)]
     pub port: u16,
-    /// Jobs run at once (twice as many more wait; beyond that a request gets 503).
+    /// Long jobs (past their quantum) run at once.
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub jobs: usize,
+    /// Jobs in their quantum run at once, beside the long ones.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub short_jobs: usize,
+    /// Jobs that wait for a slot, in each lane; beyond that a request gets 503.
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    pub queue: usize,
+    /// The processor time a job uses before it counts as long (and waits for a long slot).
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    pub quantum_ms: u64,
     /// The time limit of each job (a request may ask for less).
     #[arg(long, value_name = "MS", default_value_t = 5_000)]
     pub time_limit_ms: u64,
@@ -43,6 +52,9 @@ pub fn command(args: &ServeArgs, out: &mut dyn Write) -> Result<Exit, CliError> 
     let settings = Settings {
         address: format!("{}:{}", args.bind, args.port),
         jobs: args.jobs,
+        short_jobs: args.short_jobs,
+        queue: args.queue,
+        quantum: std::time::Duration::from_millis(args.quantum_ms),
         limits: Limits {
             time_limit_ms: args.time_limit_ms.max(1),
             steps: args.max_steps,

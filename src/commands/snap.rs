@@ -84,6 +84,12 @@ pub fn snap_options(source: &str) -> Vec<String> {
         .collect()
 }
 
+/// The `explore` options (defaults filled in) that `program`'s `// snap:`
+/// lines give, for commands that honour them (`compare`).
+pub fn snap_common(program: &Path, source: &str) -> Result<Common, CliError> {
+    parse(program, &snap_options(source), SnapFormat::Text).map(|line| line.common)
+}
+
 pub fn command(args: &SnapArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let mut programs = Vec::new();
     let one_file = args.dir.extension().is_some_and(|ext| ext == "sx") && args.dir.is_file();
@@ -198,7 +204,7 @@ fn isolated(make: impl FnOnce() -> Result<String, CliError> + Send) -> Result<St
 }
 
 /// The `.sx` files under `dir`, in name order, subfolders included.
-fn collect(dir: &Path, programs: &mut Vec<PathBuf>) -> Result<(), CliError> {
+pub fn collect(dir: &Path, programs: &mut Vec<PathBuf>) -> Result<(), CliError> {
     let entries = std::fs::read_dir(dir).map_err(|error| {
         CliError::new(format!(
             "{}: cannot read the folder: {error}",

@@ -28,8 +28,8 @@ pub enum Agreement {
     Differ(Witness),
     /// Z3 could not decide the equivalence within the per-query limit.
     Unknown,
-    /// Only this method found the path.
-    OnlyIn(&'static str),
+    /// Only one method found the path: which, and inputs that satisfy its condition.
+    OnlyIn(Unmatched),
     /// One method is not available for this program (why).
     NotCompared(String),
 }
@@ -44,6 +44,18 @@ pub struct Witness {
     pub holds: &'static str,
     #[serde(skip)]
     pub valuation: Valuation,
+}
+
+/// A path only one method found, and inputs on which its condition holds:
+/// `symex run` on them takes the path exactly when that method is right.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Unmatched {
+    pub method: &'static str,
+    /// As `run --input` reads them (an oo program's as `run --heap` reads
+    /// them); `null` when Z3 gave no model within the per-query limit.
+    pub inputs: Json,
+    #[serde(skip)]
+    pub valuation: Option<Valuation>,
 }
 
 impl Agreement {
@@ -94,30 +106,47 @@ impl<'a> Equivalence<'a> {
             Term::implies(forward.clone(), wp.clone()),
             Term::implies(wp.clone(), forward.clone()),
         ));
+        match self.solve(&differ) {
+            (SatResult::Unsat, _) => Agreement::Equivalent,
+            (SatResult::Sat, Some(model)) => Agreement::Differ(Witness {
+                inputs: inputs_json(&model, self.language),
+                holds: if eval_bool(forward, &model) == Ok(true) {
+                    "forward"
+                } else {
+                    "wp"
+                },
+                valuation: model,
+            }),
+            (SatResult::Sat | SatResult::Unknown, _) => Agreement::Unknown,
+            (SatResult::Interrupted, _) => Agreement::NotCompared(Limit::Interrupted.to_string()),
+        }
+    }
+
+    /// The path of condition `condition` that only `method` found, with
+    /// inputs that reach it by that condition.
+    pub fn unmatched(&mut self, method: &'static str, condition: &Term) -> Agreement {
+        let valuation = self.solve(condition).1;
+        Agreement::OnlyIn(Unmatched {
+            method,
+            inputs: valuation
+                .as_ref()
+                .map_or(Json::Null, |model| inputs_json(model, self.language)),
+            valuation,
+        })
+    }
+
+    /// Z3's answer on `condition` and, when satisfiable, a readable model
+    /// of the inputs that the evaluator confirms.
+    fn solve(&mut self, condition: &Term) -> (SatResult, Option<Valuation>) {
         self.solver.push();
-        self.solver.assert(&differ);
+        self.solver.assert(condition);
         let answer = self.solver.check();
         let model = (answer == SatResult::Sat)
             .then(|| self.solver.model(self.inputs))
             .flatten();
         self.solver.pop();
-        match answer {
-            SatResult::Unsat => Agreement::Equivalent,
-            SatResult::Sat => model.map_or(Agreement::Unknown, |model| {
-                let model = as_listed(readable(model, &differ, self.inputs, self));
-                Agreement::Differ(Witness {
-                    inputs: inputs_json(&model, self.language),
-                    holds: if eval_bool(forward, &model) == Ok(true) {
-                        "forward"
-                    } else {
-                        "wp"
-                    },
-                    valuation: model,
-                })
-            }),
-            SatResult::Unknown => Agreement::Unknown,
-            SatResult::Interrupted => Agreement::NotCompared(Limit::Interrupted.to_string()),
-        }
+        let model = model.map(|model| as_listed(readable(model, condition, self.inputs, self)));
+        (answer, model)
     }
 }
 

@@ -8,6 +8,7 @@ mod collect;
 pub mod families;
 pub mod figures;
 pub mod plot;
+pub mod repeat;
 pub mod table;
 
 use crate::commands::explore::ExploreInto;
@@ -20,6 +21,7 @@ use crate::simplify::Simplifier;
 use agreement::{Agreement, Equivalence};
 use collect::PathCollector;
 use figures::{measure, PathFigures};
+use repeat::Timings;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -47,6 +49,9 @@ pub struct Settings {
     /// The whole comparison stops here (or at Ctrl-C), keeping the paths
     /// compared so far.
     pub deadline: Option<Instant>,
+    /// Each method explores the program this many times; the timings
+    /// reported are medians ([`repeat`]).
+    pub runs: usize,
 }
 
 impl Settings {
@@ -81,6 +86,8 @@ pub struct MethodSummary {
     pub printed_total: usize,
     /// Z3's time deciding the paths' branches, summed over the paths.
     pub decide_ms_total: f64,
+    /// The three timings above (medians) with their least and greatest value over the runs.
+    pub spread: Timings,
 }
 
 /// One path, both methods side by side.
@@ -110,6 +117,8 @@ pub struct Comparison {
     pub forward: MethodSummary,
     pub wp: MethodSummary,
     pub paths: Vec<PathRow>,
+    /// How many times each method explored the program (the timings are medians).
+    pub runs: usize,
     /// The limit that cut the comparison short (paths one method did not
     /// reach are then not compared), if one did.
     pub stopped: Option<Limit>,
@@ -200,23 +209,13 @@ fn run(
 /// Both methods on `program`, path by path.
 pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Comparison {
     let language = settings.language.unwrap_or(program.language);
-    let (forward, wp) = (
-        run(program, Method::Forward, settings),
-        run(program, Method::Wp, settings),
-    );
+    let (forward, wp, runs) = explored(program, settings);
     let mut rows = Vec::new();
     let mut stopped = None;
     let summaries = match (forward, wp) {
         (Ok((forward, forward_conditions)), Ok((wp, wp_conditions))) => {
             stopped = forward.stopped.or(wp.stopped);
-            let explored = stopped;
-            // A path one method did not reach before the limit is not compared.
-            let unreached = |method: &'static str| match explored {
-                Some(limit) => {
-                    Agreement::NotCompared(format!("{limit} before {method} reached it"))
-                }
-                None => Agreement::OnlyIn(method),
-            };
+            let cut = stopped;
             let mut equivalence = Equivalence::new(
                 &program.globals,
                 language,
@@ -243,7 +242,7 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
                         };
                         (Some(wp.paths[i].2.clone()), agreement)
                     }
-                    None => (None, unreached("wp")),
+                    None => (None, only_in(&mut equivalence, cut, "forward", condition)),
                 };
                 rows.push(PathRow {
                     key,
@@ -260,7 +259,7 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
                     status,
                     forward: None,
                     wp: Some(figures),
-                    agreement: unreached("forward"),
+                    agreement: only_in(&mut equivalence, cut, "wp", &wp_conditions[i]),
                 });
             }
             (forward.summary, wp.summary)
@@ -289,8 +288,57 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
         forward: summaries.0,
         wp: summaries.1,
         paths: rows,
+        runs,
         stopped,
     }
+}
+
+/// The verdict on a path only `method` found: inputs that reach it, or,
+/// when a limit stopped the exploration, that the other method may not
+/// have got there yet.
+fn only_in(
+    equivalence: &mut Equivalence,
+    cut: Option<Limit>,
+    method: &'static str,
+    condition: &Term,
+) -> Agreement {
+    match cut {
+        Some(limit) => Agreement::NotCompared(format!(
+            "{limit} before {} reached it",
+            if method == "forward" { "wp" } else { "forward" }
+        )),
+        None => equivalence.unmatched(method, condition),
+    }
+}
+
+/// A method's exploration of a program, measured, with its paths' conditions.
+type Explored = Result<(Measured, Vec<Term>), String>;
+
+/// Both methods' explorations of `program`, `settings.runs` times (the two
+/// alternating), with the timings' medians, and how many runs they are over.
+fn explored(program: &Rc<Program>, settings: &Settings) -> (Explored, Explored, usize) {
+    let mut forward = run(program, Method::Forward, settings);
+    let mut wp = run(program, Method::Wp, settings);
+    let mut again = (Vec::new(), Vec::new());
+    if let (Ok((first_forward, _)), Ok((first_wp, _))) = (&mut forward, &mut wp) {
+        for _ in 1..settings.runs {
+            match (
+                run(program, Method::Forward, settings),
+                run(program, Method::Wp, settings),
+            ) {
+                (Ok((f, _)), Ok((w, _)))
+                    if first_forward.same_paths(&f) && first_wp.same_paths(&w) =>
+                {
+                    again.0.push(f);
+                    again.1.push(w);
+                }
+                _ => break,
+            }
+        }
+        first_forward.medians(&again.0);
+        first_wp.medians(&again.1);
+    }
+    (forward, wp, 1 + again.0.len())
 }
 
 /// The rows of a method whose paths cannot be matched (the other one could

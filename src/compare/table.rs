@@ -1,15 +1,15 @@
 //! `symex compare` as text (per path, or one line per family member) and CSV.
 
-use super::agreement::{Agreement, Witness};
+use super::agreement::{Agreement, Unmatched, Witness};
 use super::figures::PathFigures;
 use super::{Comparison, MethodSummary};
-use crate::report::concolic::quoted;
+use crate::report::shell;
+use serde_json::Value as Json;
 use std::io::{self, Write};
-use symex_semantics::eval::ShowValuation;
-use symex_semantics::value::Value;
+use symex_semantics::eval::{ShowValuation, Valuation};
 
 /// Per program: a line per path with both methods side by side, then totals.
-pub fn write_paths(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Result<()> {
+pub fn write_paths(out: &mut dyn Write, comparisons: &[&Comparison]) -> io::Result<()> {
     for comparison in comparisons {
         writeln!(out, "{} ({})", comparison.program, comparison.language)?;
         for summary in [&comparison.forward, &comparison.wp] {
@@ -46,8 +46,15 @@ pub fn write_paths(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Resul
             )?;
         }
         for row in &comparison.paths {
-            if let Agreement::Differ(witness) = &row.agreement {
-                write_witness(out, comparison, &row.key, witness)?;
+            match &row.agreement {
+                Agreement::Differ(witness) => write_witness(out, comparison, &row.key, witness)?,
+                Agreement::OnlyIn(only) => write_unmatched(out, comparison, &row.key, only)?,
+                _ => {}
+            }
+        }
+        if comparison.runs > 1 {
+            for summary in [&comparison.forward, &comparison.wp] {
+                write_timings(out, summary, comparison.runs)?;
             }
         }
         writeln!(
@@ -85,43 +92,90 @@ fn write_witness(
         ShowValuation(&witness.valuation),
         witness.holds
     )?;
-    if comparison.language == "oo" {
-        writeln!(out, "    as --heap: {}", witness.inputs)?;
-    }
-    if comparison.size.is_none() {
-        writeln!(out, "    replay: {}", replay_command(comparison, witness))?;
-    }
-    Ok(())
+    write_replay(out, comparison, &witness.valuation, &witness.inputs)
 }
 
-/// `symex run FILE --trace --input x=v …`: the run takes the path exactly
-/// when the method whose condition holds is right (an oo program's inputs
-/// go in a `--heap` file).
-fn replay_command(comparison: &Comparison, witness: &Witness) -> String {
-    let mut words = vec![
-        "symex".to_string(),
-        "run".to_string(),
-        quoted(&comparison.program),
-        "--trace".to_string(),
-    ];
-    words.extend(comparison.run_options.iter().map(|o| quoted(o)));
-    if comparison.language == "oo" {
-        words.push("--heap H.json".to_string());
-    } else {
-        for (x, value) in witness.valuation.iter() {
-            if !matches!(value, Value::Object(_) | Value::Nil) {
-                words.push(format!("--input {}", quoted(&format!("{x}={value}"))));
-            }
-        }
-    }
-    words.join(" ")
-}
-
-/// One line per program (a family member): the totals of each method.
-pub fn write_summary(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Result<()> {
+/// The path `key` only one method found, and inputs that reach it by its condition.
+fn write_unmatched(
+    out: &mut dyn Write,
+    comparison: &Comparison,
+    key: &str,
+    only: &Unmatched,
+) -> io::Result<()> {
+    let Some(valuation) = &only.valuation else {
+        return writeln!(
+            out,
+            "  {key}: only {} finds this path; Z3 gave no inputs for its condition",
+            only.method
+        );
+    };
     writeln!(
         out,
-        "{:<18} {:<8} {:>6} {:>10} {:>8} {:>10} {:>11} {:>10} {:>10} {:>6}",
+        "  {key}: only {} finds this path; its condition holds at {}",
+        only.method,
+        ShowValuation(valuation)
+    )?;
+    write_replay(out, comparison, valuation, &only.inputs)
+}
+
+/// `symex run FILE --trace --input x=v …` on `valuation`: the run takes the
+/// path exactly when the method whose condition holds there is right (an
+/// oo program's inputs go in a `--heap` file, `inputs`). A family member
+/// has no file to run: its inputs are shown only.
+fn write_replay(
+    out: &mut dyn Write,
+    comparison: &Comparison,
+    valuation: &Valuation,
+    inputs: &Json,
+) -> io::Result<()> {
+    let oo = comparison.language == "oo";
+    if oo {
+        writeln!(out, "    as --heap: {inputs}")?;
+    }
+    if comparison.size.is_some() {
+        return Ok(());
+    }
+    let mut options = vec!["--trace".to_string()];
+    options.extend(comparison.run_options.iter().cloned());
+    let command = if oo {
+        let none = Valuation::new();
+        format!(
+            "{} --heap H.json",
+            shell::run_command(&comparison.program, &options, &none)
+        )
+    } else {
+        shell::run_command(&comparison.program, &options, valuation)
+    };
+    writeln!(out, "    replay: {command}")
+}
+
+/// A method's timings over the runs: medians, and their range.
+fn write_timings(out: &mut dyn Write, summary: &MethodSummary, runs: usize) -> io::Result<()> {
+    if summary.unavailable.is_some() {
+        return Ok(());
+    }
+    let spread = &summary.spread;
+    writeln!(
+        out,
+        "  {}: exploration {} ms, Z3 {} ms (median of {runs} runs, min–max)",
+        summary.method,
+        spread_text(&spread.explore_ms),
+        spread_text(&spread.decide_ms_total)
+    )
+}
+
+/// `12.3 (11.0–14.2)`: a median and its range.
+fn spread_text(spread: &super::repeat::Spread) -> String {
+    format!("{:.1} ({:.1}–{:.1})", spread.median, spread.min, spread.max)
+}
+
+/// One line per program (a family member): the totals of each method,
+/// with `--repeat` the medians and the range of the build time.
+pub fn write_summary(out: &mut dyn Write, comparisons: &[&Comparison]) -> io::Result<()> {
+    let repeated = comparisons.iter().any(|c| c.runs > 1);
+    write!(
+        out,
+        "{:<18} {:<8} {:>6} {:>10} {:>8} {:>10} {:>11} {:>10} {:>10} {:>7}",
         "program",
         "method",
         "paths",
@@ -133,6 +187,10 @@ pub fn write_summary(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Res
         "Z3 ms",
         "agree"
     )?;
+    if repeated {
+        write!(out, " {:>16}", "build min–max")?;
+    }
+    writeln!(out)?;
     for comparison in comparisons {
         let name = match comparison.size {
             Some(n) => format!("{}({n})", comparison.program),
@@ -147,6 +205,11 @@ pub fn write_summary(out: &mut dyn Write, comparisons: &[Comparison]) -> io::Res
         };
         for summary in [&comparison.forward, &comparison.wp] {
             write_summary_line(out, &name, summary, &agree)?;
+            let range = &summary.spread.explore_ms;
+            if repeated && summary.unavailable.is_none() {
+                write!(out, " {:>16}", format!("{:.1}–{:.1}", range.min, range.max))?;
+            }
+            writeln!(out)?;
         }
     }
     Ok(())
@@ -159,11 +222,11 @@ fn write_summary_line(
     agree: &str,
 ) -> io::Result<()> {
     if let Some(why) = &s.unavailable {
-        return writeln!(out, "{name:<18} {:<8} not available: {why}", s.method);
+        return write!(out, "{name:<18} {:<8} not available: {why}", s.method);
     }
-    writeln!(
+    write!(
         out,
-        "{name:<18} {:<8} {:>6} {:>10} {:>8} {:>10} {:>11} {:>10.1} {:>10.1} {:>6}",
+        "{name:<18} {:<8} {:>6} {:>10} {:>8} {:>10} {:>11} {:>10.1} {:>10.1} {:>7}",
         s.method,
         s.paths,
         s.dag_total,

@@ -8,7 +8,7 @@ use super::node::{Arrival, PathNode};
 use super::observer::{Finished, Observer, TreeRecorder};
 use super::path_solver::{Feasibility, Link, PathSolver, Stopped};
 use super::readable::readable;
-use super::share::{split_depth, Shard, Sharing, Survey};
+use super::share::{split_depth, Claims, Shard, Sharing, Survey};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{
@@ -22,6 +22,7 @@ use crate::subsume::{Abstraction, Matcher};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use symex_semantics::draws::as_drawn;
 use symex_semantics::eval::{GroundValues, Valuation};
@@ -69,6 +70,10 @@ pub struct ExploreOptions {
     /// subsumption or a path limit ([`super::share::conflict`] says which
     /// option stands in the way).
     pub shard: Option<Shard>,
+    /// With `shard`: the prefixes shared out among the workers of one
+    /// process as they reach them ([`super::share::Claims`]), instead of
+    /// by number.
+    pub claims: Option<Arc<Claims>>,
 }
 
 impl Default for ExploreOptions {
@@ -86,6 +91,7 @@ impl Default for ExploreOptions {
             merge: Merge::Off,
             shown: None,
             shard: None,
+            claims: None,
         }
     }
 }
@@ -194,6 +200,7 @@ where
     let sharing = match options.shard {
         Some(shard) => Some(Sharing::new(
             shard,
+            options.claims.clone(),
             survey(system, initial.clone(), inputs, options, shard)?,
         )),
         None => None,
@@ -248,6 +255,7 @@ where
     let options = ExploreOptions {
         strategy: Strategy::Bfs,
         shard: None,
+        claims: None,
         ..options.clone()
     };
     let mut survey = Survey::new(shard.count);
@@ -320,21 +328,32 @@ where
         }
         while let Some(pending) = frontier.pop() {
             if let Some(reason) = self.limit() {
-                self.leave_pending(&pending, reason);
-                while let Some(rest) = frontier.pop() {
-                    self.leave_pending(&rest, reason);
+                for pending in std::iter::once(pending).chain(std::iter::from_fn(|| frontier.pop()))
+                {
+                    // A shard leaves what it would have expanded (every
+                    // shard the top, merged into one).
+                    if self.expands(&pending) {
+                        self.leave_pending(&pending, reason);
+                    }
                 }
                 break;
             }
-            if let Some(sharing) = &mut self.sharing {
-                if !sharing.expands(pending.node.depth, self.next_id) {
-                    continue;
-                }
+            if !self.expands(&pending) {
+                continue;
             }
             let successors = self.expand(pending)?;
             self.wait(&mut frontier, successors)?;
         }
         Ok(())
+    }
+
+    /// Whether this exploration expands `pending` (always, unless it
+    /// explores a shard that does not own its prefix).
+    fn expands(&mut self, pending: &Pending<S::Config>) -> bool {
+        let next_id = self.next_id;
+        self.sharing
+            .as_mut()
+            .is_none_or(|sharing| sharing.expands(pending.node.depth, next_id))
     }
 
     /// Puts successors in the frontier; with merging, one that meets a

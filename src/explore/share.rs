@@ -12,6 +12,12 @@
 //! the top of the tree, so that every shard has work where the tree is
 //! that wide.
 //!
+//! Workers on one machine (`--jobs`, [`super::workers`]) share the
+//! prefixes out as they go instead ([`Claims`]): each reaches the prefixes
+//! in the same order and expands the next one no worker has taken, so a
+//! worker that finishes a small subtree takes more while one in a large
+//! subtree is busy, and none waits idle while prefixes remain.
+//!
 //! Each shard records where the prefixes fell among its own node and path
 //! numbers ([`Ledger`], [`Place`]), so that the merge can give every path
 //! and node the number the one-process exploration gives it: depth-first
@@ -30,6 +36,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Prefixes the split aims to give each shard (so that one slow subtree
 /// does not leave the other shards idle).
@@ -60,6 +68,24 @@ impl FromStr for Shard {
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The prefixes the workers of one exploration have taken, shared by
+/// them: a worker reaching prefix `p` takes it unless another worker has.
+/// Every worker tries every prefix it passes, in the same order, so the
+/// prefixes taken are always the first ones: one counter is the record.
+#[derive(Debug, Default)]
+pub struct Claims {
+    taken: AtomicUsize,
+}
+
+impl Claims {
+    /// Whether the calling worker takes `prefix` (no other worker has).
+    fn take(&self, prefix: usize) -> bool {
+        self.taken
+            .compare_exchange(prefix, prefix + 1, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
     }
 }
 
@@ -97,14 +123,20 @@ enum Region {
 #[derive(Debug)]
 pub(crate) struct Sharing {
     shard: Shard,
+    /// Prefixes taken as the workers reach them; without, by number.
+    claims: Option<Arc<Claims>>,
+    /// Prefixes this shard has owned so far.
+    owned: usize,
     region: Region,
     ledger: Ledger,
 }
 
 impl Sharing {
-    pub(crate) fn new(shard: Shard, split_depth: usize) -> Sharing {
+    pub(crate) fn new(shard: Shard, claims: Option<Arc<Claims>>, split_depth: usize) -> Sharing {
         Sharing {
             shard,
+            claims,
+            owned: 0,
             region: Region::Top,
             ledger: Ledger {
                 shard: Some(shard),
@@ -122,9 +154,13 @@ impl Sharing {
             self.region = Region::Top;
         } else if depth == split {
             let prefix = self.ledger.prefixes;
-            let owned = prefix % self.shard.count == self.shard.index
-                && !(mutants::active(Mutant::ShardSkipsItsFirstPrefix)
-                    && prefix == self.shard.index);
+            let owned = match &self.claims {
+                Some(claims) => claims.take(prefix),
+                None => prefix % self.shard.count == self.shard.index,
+            };
+            let first = owned && self.owned == 0;
+            self.owned += usize::from(owned);
+            let owned = owned && !(first && mutants::active(Mutant::ShardSkipsItsFirstPrefix));
             self.ledger.prefixes += 1;
             self.ledger.reached_at.push(next_id);
             if owned {

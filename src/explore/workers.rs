@@ -1,24 +1,51 @@
-//! Workers on the cores of one machine: each explores one shard of the
-//! tree ([`super::share`]) on a thread of its own. Nothing of an
+//! Workers on the cores of one machine: each explores a share of the
+//! tree ([`super::share`]) on a thread of its own, taking the prefixes
+//! below the split as it reaches them ([`Claims`]). Nothing of an
 //! exploration crosses threads: each worker builds its own program, terms
 //! (the interner is per thread), Z3 context (per thread in `z3` 0.19) and
 //! simplifier memo, and hands back only what it was asked for (a report,
 //! counters), which the caller combines in shard order.
 
-use super::share::Shard;
+use super::engine::ExploreOptions;
+use super::share::{Claims, Shard};
+use std::sync::Arc;
 
-/// `work` for each of `jobs` shards, each on a thread of its own with the
-/// stack a command gets ([`crate::commands::STACK_BYTES`]), in shard
+/// One worker of an exploration on several threads.
+#[derive(Clone, Debug)]
+pub struct Worker {
+    pub shard: Shard,
+    /// The prefixes the workers have taken, shared by all of them.
+    pub claims: Arc<Claims>,
+}
+
+impl Worker {
+    /// `options` exploring this worker's share of the tree.
+    pub fn share(&self, options: &mut ExploreOptions) {
+        options.shard = Some(self.shard);
+        options.claims = Some(self.claims.clone());
+    }
+}
+
+/// `work` for each of `jobs` workers, each on a thread of its own with the
+/// stack a command gets ([`crate::commands::STACK_BYTES`]), in worker
 /// order; `None` for a worker that could not start or did not finish.
-pub fn on_workers<T: Send>(jobs: usize, work: impl Fn(Shard) -> T + Sync) -> Vec<Option<T>> {
+pub fn on_workers<T: Send>(jobs: usize, work: impl Fn(Worker) -> T + Sync) -> Vec<Option<T>> {
     let work = &work;
+    let claims = Arc::new(Claims::default());
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
             .map(|index| {
-                let shard = Shard { index, count: jobs };
+                let worker = Worker {
+                    shard: Shard { index, count: jobs },
+                    claims: claims.clone(),
+                };
                 std::thread::Builder::new()
                     .stack_size(crate::commands::STACK_BYTES)
-                    .spawn_scoped(scope, move || work(shard))
+                    .spawn_scoped(scope, move || {
+                        let done = work(worker);
+                        crate::memory::flush();
+                        done
+                    })
             })
             .collect();
         workers

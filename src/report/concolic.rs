@@ -3,6 +3,7 @@
 //! in a form `symex run` takes back: `--input` options, and for a program
 //! with objects the heap as `run --heap` reads it.
 
+use super::shell::{self, quoted};
 use super::values::{heap_json, valuation_json};
 use super::Header;
 use crate::concolic::coverage::{way, Coverage, Site, Sites};
@@ -36,33 +37,7 @@ pub struct RunForm {
 /// `symex run FILE --input x=3 --input 'a=[1, 2]'`: the test's inputs as
 /// options (a heap goes in a file of its own, [`heap_json`]).
 pub fn run_command(form: &RunForm, header: &Header, input: &Valuation) -> String {
-    let mut command = format!("symex run {}", quoted(&form.program));
-    for option in &form.options {
-        command.push(' ');
-        command.push_str(&quoted(option));
-    }
-    for (x, value) in header.inputs_of(input).iter() {
-        if matches!(
-            value,
-            symex_semantics::value::Value::Object(_) | symex_semantics::value::Value::Nil
-        ) {
-            continue;
-        }
-        command.push_str(&format!(" --input {}", quoted(&format!("{x}={value}"))));
-    }
-    command
-}
-
-/// `text` as one shell word.
-pub(crate) fn quoted(text: &str) -> String {
-    let plain = text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "_=.-/+:".contains(c));
-    if plain {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
+    shell::run_command(&form.program, &form.options, &header.inputs_of(input))
 }
 
 /// The text view: each iteration as it comes, then coverage, tests and

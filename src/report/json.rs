@@ -53,8 +53,10 @@ struct PathJson<'a> {
     path: &'a Finished<'a>,
     /// Which variables a model shows, and whether as a heap.
     header: &'a Header,
-    /// The key of the path's number: `id` in the document, `path` in lines.
-    id_key: &'static str,
+    /// The key of the path's number (`id` in the document, `path` in
+    /// lines), written with its node; `None` leaves both to the writer
+    /// of the document ([`JsonDocument::path`]).
+    id_key: Option<&'static str>,
     /// `false` when the reader rebuilds the path condition from the nodes
     /// (then its size is left to the reader too).
     path_condition: bool,
@@ -66,8 +68,10 @@ impl Serialize for PathJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let leaf = &self.path.leaf;
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry(self.id_key, &self.path.id)?;
-        map.serialize_entry("node", &self.path.node.id)?;
+        if let Some(id_key) = self.id_key {
+            map.serialize_entry(id_key, &self.path.id)?;
+            map.serialize_entry("node", &self.path.node.id)?;
+        }
         map.serialize_entry("status", leaf.status.name())?;
         map.serialize_entry("error", &leaf.status.error().map(|kind| kind.to_string()))?;
         map.serialize_entry("reason", &leaf.status.reason())?;
@@ -107,72 +111,128 @@ fn unexplored_json(unexplored: &[Unexplored]) -> serde_json::Value {
         .collect()
 }
 
-/// `explore --format json`: `{"program", "language", "method", "paths":
-/// [...], "unexplored": [...], "stats"}`, each path written when it ends.
-pub struct JsonReport<W: Write> {
+/// The pretty JSON of `path` without its number and node, indented to
+/// stand in the document's list of paths, and without its opening brace:
+/// [`JsonDocument::path`] writes it after the two.
+pub fn path_body(path: &Finished<'_>, header: &Header) -> serde_json::Result<String> {
+    let trace = path.node.trace();
+    let view = PathJson {
+        path,
+        header,
+        id_key: None,
+        path_condition: true,
+        trace: Some(&trace),
+    };
+    Ok(indented_body(&serde_json::to_string_pretty(&view)?))
+}
+
+/// A path object's pretty JSON as [`path_body`] gives it.
+pub fn indented_body(pretty: &str) -> String {
+    // Nested two levels deep; JSON strings hold no raw line breaks.
+    pretty.trim_start_matches('{').replace('\n', "\n    ")
+}
+
+/// The SPEC §2.1 document, written a path at a time: the opening (program,
+/// language, method), the paths numbered in the order they are written,
+/// then the frontier left and the counters. Both the report of one
+/// exploration and the merge of shards ([`super::shards`]) write it.
+pub struct JsonDocument<W: Write> {
     out: W,
-    header: Header,
+    opening: serde_json::Value,
     paths: usize,
 }
 
-impl<W: Write> JsonReport<W> {
-    pub fn new(out: W, header: Header) -> JsonReport<W> {
-        JsonReport {
+impl<W: Write> JsonDocument<W> {
+    /// A document that opens with `opening`, an object.
+    pub fn new(out: W, opening: serde_json::Value) -> JsonDocument<W> {
+        JsonDocument {
             out,
-            header,
+            opening,
             paths: 0,
         }
     }
 
     /// Everything before the first path.
     fn open(&mut self) -> io::Result<()> {
-        let text = format!("{:#}", header_json(&self.header));
-        // The header object without its closing brace, continued by the paths.
+        let text = format!("{:#}", self.opening);
+        // The opening object without its closing brace, continued by the paths.
         write!(
             self.out,
             "{},\n  \"paths\": [",
             text.trim_end().trim_end_matches('}').trim_end()
         )
     }
-}
 
-impl<W: Write> Observer for JsonReport<W> {
-    fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
+    /// The next path, ending at `node`, its fields but these two `body` ([`path_body`]).
+    pub fn path(&mut self, node: usize, body: &str) -> io::Result<()> {
         if self.paths == 0 {
             self.open()?;
         }
-        let trace = path.node.trace();
-        let view = PathJson {
-            path: &path,
-            header: &self.header,
-            id_key: "id",
-            path_condition: true,
-            trace: Some(&trace),
-        };
-        let text = serde_json::to_string_pretty(&view)?;
-        write!(self.out, "{}\n    ", if self.paths == 0 { "" } else { "," })?;
-        // Nested two levels deep; JSON strings hold no raw line breaks.
-        self.out
-            .write_all(text.replace('\n', "\n    ").as_bytes())?;
+        let id = self.paths;
+        let comma = if id == 0 { "" } else { "," };
+        write!(
+            self.out,
+            "{comma}\n    {{\n      \"id\": {id},\n      \"node\": {node},{body}"
+        )?;
         self.paths += 1;
         Ok(())
     }
 
-    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
+    /// The rest of the document: `rest` is an object of `unexplored`,
+    /// `stats` and, for a shard, `shard`.
+    pub fn finish(&mut self, rest: &serde_json::Value) -> io::Result<()> {
         if self.paths == 0 {
             self.open()?;
             write!(self.out, "]")?;
         } else {
             write!(self.out, "\n  ]")?;
         }
-        let mut rest = json!({ "unexplored": unexplored_json(unexplored), "stats": stats });
-        if let Some(ledger) = &stats.shard {
-            rest["shard"] = json!(ledger);
-        }
         let rest = format!("{rest:#}");
         // The rest object without its opening brace, continuing the document.
         writeln!(self.out, ",{}", rest.trim_start().trim_start_matches('{'))?;
         self.out.flush()
+    }
+}
+
+/// The opening of a report's document: program, language and method.
+pub fn opening(header: &Header) -> serde_json::Value {
+    header_json(header)
+}
+
+/// The end of a report's document: the frontier left, the counters and,
+/// for a shard, its ledger.
+pub fn rest(unexplored: &[Unexplored], stats: &Stats) -> serde_json::Value {
+    let mut rest = json!({ "unexplored": unexplored_json(unexplored), "stats": stats });
+    if let Some(ledger) = &stats.shard {
+        rest["shard"] = json!(ledger);
+    }
+    rest
+}
+
+/// `explore --format json`: `{"program", "language", "method", "paths":
+/// [...], "unexplored": [...], "stats"}`, each path written when it ends.
+pub struct JsonReport<W: Write> {
+    document: JsonDocument<W>,
+    header: Header,
+}
+
+impl<W: Write> JsonReport<W> {
+    pub fn new(out: W, header: Header) -> JsonReport<W> {
+        JsonReport {
+            document: JsonDocument::new(out, header_json(&header)),
+            header,
+        }
+    }
+}
+
+impl<W: Write> Observer for JsonReport<W> {
+    fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
+        self.document
+            .path(path.node.id, &path_body(&path, &self.header)?)
+    }
+
+    fn finish(&mut self, unexplored: &[Unexplored], stats: &Stats) -> io::Result<()> {
+        self.document.finish(&rest(unexplored, stats))
     }
 }
 
@@ -245,7 +305,7 @@ impl<W: Write> Observer for JsonLinesReport<W> {
             &PathJson {
                 path: &path,
                 header: &self.header,
-                id_key: "path",
+                id_key: Some("path"),
                 path_condition,
                 trace: None,
             },

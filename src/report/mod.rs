@@ -9,6 +9,7 @@ pub mod json;
 pub mod latex;
 pub mod layout;
 pub mod shards;
+pub mod shell;
 pub mod smtlib;
 pub mod svg;
 pub mod text;

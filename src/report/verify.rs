@@ -3,6 +3,7 @@
 //! `assert` proved, or one counterexample); otherwise each verification
 //! condition is listed with its status, then what each failure shows.
 
+use super::shell;
 use super::values::{heap_json, inputs_json, valuation_json};
 use crate::simplify::{InContext, Simplifier};
 use crate::solver::Solver;
@@ -270,32 +271,16 @@ fn failure_text(
 /// `symex run FILE --check-annotations --input x=v …`, which replays the
 /// counterexample `inputs` (an oo program's heap goes in a `--heap` file).
 fn replay_command(shown: &Shown, inputs: &symex_semantics::eval::Valuation) -> String {
-    let mut words = vec![
-        "symex".to_string(),
-        "run".to_string(),
-        quoted(shown.file),
-        "--check-annotations".to_string(),
-    ];
-    words.extend(shown.run_options.iter().cloned());
+    let mut options = vec!["--check-annotations".to_string()];
+    options.extend(shown.run_options.iter().cloned());
     if shown.language == Language::Oo {
-        words.push("--heap H.json".to_string());
+        let none = symex_semantics::eval::Valuation::new();
+        format!(
+            "{} --heap H.json",
+            shell::run_command(shown.file, &options, &none)
+        )
     } else {
-        for (x, value) in inputs {
-            words.push(format!("--input {}", quoted(&format!("{x}={value}"))));
-        }
-    }
-    words.join(" ")
-}
-
-/// `word`, in single quotes when a shell would split or expand it.
-fn quoted(word: &str) -> String {
-    let plain = word
-        .chars()
-        .all(|c| c.is_alphanumeric() || "=-_./,:+@".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
+        shell::run_command(shown.file, &options, inputs)
     }
 }
 

@@ -2,7 +2,8 @@
 //! whitelisted options, checked and turned into the argument vector of one
 //! `symex` command. Every option is typed or taken from a fixed list, the
 //! program is always `-` (standard input), and no option that names a file
-//! (`--heap`, `--script`, `--output`, `--smtlib`, `--plot`) can be asked for.
+//! (`--heap`, `--script`, `--output`, `--smtlib`, `--plot`) can be asked for:
+//! a heap comes inline, as `--heap-json`.
 
 use super::Limits;
 use serde::Deserialize;
@@ -83,6 +84,9 @@ pub struct Request {
     /// `run`'s inputs, `NAME=VALUE` each.
     #[serde(default)]
     pub inputs: Vec<String>,
+    /// `run`'s initial heap and globals, the document `run --heap` reads.
+    #[serde(default)]
+    pub heap: Option<serde_json::Map<String, serde_json::Value>>,
     /// `run --trace`.
     #[serde(default)]
     pub trace: bool,
@@ -181,6 +185,11 @@ pub fn arguments(
         for input in &request.inputs {
             args.push(format!("--input={}", assignment(input)?));
         }
+    }
+    if let Some(heap) = &request.heap {
+        ensure(endpoint == Run, "heap")?;
+        args.push("--heap-json".to_string());
+        args.push(serde_json::Value::Object(heap.clone()).to_string());
     }
     if request.trace {
         ensure(endpoint == Run, "trace")?;

@@ -2,14 +2,19 @@
 //! and the menu's programs are embedded in the binary ([`assets`]); every
 //! command a page asks for runs as a child process of this binary
 //! ([`jobs`]) with the options a request may choose ([`api`]) under the
-//! server's [`Limits`]. The server reads no file and runs no shell.
+//! server's [`Limits`], short work before long ([`schedule`]); only the
+//! editor's parse check is answered in-process ([`diagnose`]). The server
+//! reads no file and runs no shell.
 
 pub mod api;
 pub mod assets;
+pub mod diagnose;
 pub mod jobs;
+pub mod schedule;
 
 use api::{Endpoint, Request};
-use jobs::{Job, Outcome, Slots};
+use jobs::{Job, Outcome};
+use schedule::{Refused, Scheduled, Scheduler, Slots};
 use serde_json::json;
 use std::io::Read;
 use std::path::PathBuf;
@@ -41,8 +46,14 @@ pub const KILL_MARGIN: Duration = Duration::from_millis(800);
 pub struct Settings {
     /// The address to listen on, e.g. `127.0.0.1:8000` (port 0: any free one).
     pub address: String,
-    /// Jobs run at once; as many again wait in the queue.
+    /// Long jobs (past their quantum) run at once.
     pub jobs: usize,
+    /// Jobs in their quantum run at once.
+    pub short_jobs: usize,
+    /// Jobs waiting in each lane; beyond that a request gets 503.
+    pub queue: usize,
+    /// How long a job runs before it counts as long.
+    pub quantum: Duration,
     pub limits: Limits,
     /// The binary the jobs run (this one).
     pub program: PathBuf,
@@ -52,10 +63,9 @@ pub struct Settings {
 struct Shared {
     settings: Settings,
     /// The commands of the buttons.
-    heavy: Slots,
-    /// The editor's parse checks, kept apart so that typing stays answered
-    /// while the heavy jobs run.
-    quick: Slots,
+    jobs: Scheduler,
+    /// The editor's parse checks, answered in-process, at most one a core at once.
+    parses: Slots,
 }
 
 /// A running server.
@@ -69,9 +79,15 @@ impl Serving {
     pub fn bind(settings: Settings) -> Result<Serving, String> {
         let server = Server::http(&settings.address)
             .map_err(|error| format!("cannot listen on {}: {error}", settings.address))?;
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
         let shared = Shared {
-            heavy: Slots::new(settings.jobs, settings.jobs * 2),
-            quick: Slots::new(2, 32),
+            jobs: Scheduler::new(
+                settings.short_jobs,
+                settings.jobs,
+                settings.queue,
+                settings.quantum,
+            ),
+            parses: Slots::new(cores, settings.queue),
             settings,
         };
         Ok(Serving {
@@ -86,12 +102,14 @@ impl Serving {
     }
 
     /// Answers requests until the process ends; each request on a thread of
-    /// its own, so a slow job (or a panic) holds up no other.
+    /// its own (with a command's stack, for the in-process parse), so a slow
+    /// job (or a panic) holds up no other.
     pub fn serve(self) {
         for request in self.server.incoming_requests() {
             let shared = self.shared.clone();
             let spawned = std::thread::Builder::new()
                 .name("request".into())
+                .stack_size(crate::commands::STACK_BYTES)
                 .spawn(move || answer(&shared, request));
             // Without a thread the request is dropped, its connection closed.
             drop(spawned);
@@ -154,31 +172,35 @@ fn api_reply(shared: &Shared, endpoint: Endpoint, body: &str) -> Reply {
         Ok(found) => found,
         Err(message) => return error(400, &message),
     };
-    let slots = match endpoint {
-        Endpoint::Diagnose => &shared.quick,
-        _ => &shared.heavy,
-    };
-    let Some(_slot) = slots.acquire() else {
-        return error(
+    let busy = || {
+        error(
             503,
             "the server is busy: every job slot and its queue are taken; try again in a few seconds",
-        );
+        )
     };
+    if endpoint == Endpoint::Diagnose {
+        let Some(_slot) = shared.parses.acquire() else {
+            return busy();
+        };
+        return json_reply(200, &diagnose::answer(&request.source));
+    }
     let job = Job {
         args,
         stdin: request.source,
         wall: Duration::from_millis(limit_ms) + KILL_MARGIN,
         output_cap: limits.output_bytes,
     };
-    match jobs::run(&shared.settings.program, &job) {
-        Ok(outcome) => json_reply(200, &report(endpoint, &outcome, limit_ms)),
-        Err(e) => error(500, &format!("cannot start the job: {e}")),
+    match shared.jobs.run(&shared.settings.program, &job) {
+        Ok(scheduled) => json_reply(200, &report(&scheduled, limit_ms)),
+        Err(Refused::Busy) => busy(),
+        Err(Refused::Spawn(e)) => error(500, &format!("cannot start the job: {e}")),
     }
 }
 
 /// The JSON a page gets for a finished job: the command's exit status and
-/// its outputs, how it ended, and for `diagnose` the diagnostics found.
-fn report(endpoint: Endpoint, outcome: &Outcome, limit_ms: u64) -> serde_json::Value {
+/// its outputs, how it ended, and how it was scheduled.
+fn report(scheduled: &Scheduled, limit_ms: u64) -> serde_json::Value {
+    let outcome: &Outcome = &scheduled.outcome;
     let ended = match (outcome.status, outcome.timed_out, outcome.output_cut) {
         (_, _, true) => "stopped: its output passed the server's cap".to_string(),
         (_, true, _) => format!("killed: still running {limit_ms} ms after its time limit"),
@@ -189,33 +211,16 @@ fn report(endpoint: Endpoint, outcome: &Outcome, limit_ms: u64) -> serde_json::V
         (Some(code), ..) => format!("exit status {code}"),
         (None, ..) => "killed by a signal".to_string(),
     };
-    let mut reply = json!({
+    json!({
         "status": outcome.status,
         "ended": ended,
         "stdout": outcome.stdout,
         "stderr": outcome.stderr,
         "millis": outcome.millis,
         "limit_ms": limit_ms,
-    });
-    if endpoint == Endpoint::Diagnose {
-        reply["diagnostics"] = json!(diagnostics(&outcome.stderr));
-    }
-    reply
-}
-
-/// The `<stdin>:LINE:COLUMN: error: MESSAGE` lines of the CLI's diagnostics.
-fn diagnostics(stderr: &str) -> Vec<serde_json::Value> {
-    stderr
-        .lines()
-        .filter_map(|line| {
-            let rest = line.strip_prefix("<stdin>:")?;
-            let mut parts = rest.splitn(3, ':');
-            let line_number: usize = parts.next()?.parse().ok()?;
-            let column: usize = parts.next()?.parse().ok()?;
-            let message = parts.next()?.trim().strip_prefix("error:")?.trim();
-            Some(json!({ "line": line_number, "column": column, "message": message }))
-        })
-        .collect()
+        "lane": scheduled.lane.name(),
+        "answered_ms": scheduled.millis,
+    })
 }
 
 fn with_type(response: Reply, kind: &str) -> Reply {

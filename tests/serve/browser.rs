@@ -1,6 +1,7 @@
 //! Lab 1 in headless Chromium, driven through chromedriver's WebDriver
-//! protocol (plain JSON over HTTP): type POWER, explore, click a leaf, step
-//! to a fork, go true, then verify absdiff and replay a counterexample.
+//! protocol (plain JSON over HTTP): type POWER, explore, click a leaf and a
+//! fork, compare a path, step to a fork, go true, then verify absdiff and
+//! replay a counterexample, and run an oo program's model through its heap.
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
 //! them); `SYMEX_NO_BROWSER=1` skips it on a machine without them, and
 //! `SYMEX_SCREENSHOTS=DIR` keeps the screenshots of the main views there.
@@ -244,7 +245,42 @@ fn lab_1_end_to_end_in_headless_chromium() {
         details.contains("path: z := 1; j := 1; y >= j"),
         "{details}"
     );
+    assert!(details.contains("model: {x ↦ 0, y ↦ 1}"), "{details}");
     browser.screenshot("serve-explore");
+
+    // Click the second fork (the loop's test after one turn): its whole
+    // configuration, as the stepper shows it there.
+    let fork = browser.script(
+        "return [...document.querySelectorAll('#view svg g')].find(g => g.textContent.includes('y >= 2') && !g.textContent.includes('path'));",
+    );
+    browser.click(fork[ELEMENT].as_str().unwrap());
+    let configuration = browser.wait_for("#configuration", "φ is satisfiable");
+    assert!(
+        configuration.contains("step: go; go true; show"),
+        "{configuration}"
+    );
+    assert!(
+        configuration.contains("#2: ⟨while y >= j { z := z * x; j := j + 1 }"),
+        "{configuration}"
+    );
+    assert!(
+        configuration.contains("σ = {j ↦ 2, x ↦ x, y ↦ y, z ↦ x}"),
+        "{configuration}"
+    );
+    assert!(configuration.contains("φ = y >= 1"), "{configuration}");
+    browser.screenshot("serve-fork");
+
+    // Compare, on the path that turns once: forward and wp side by side.
+    browser.click(&browser.find("button[data-command=compare]"));
+    browser.settled();
+    browser.wait_for("#compare", "path(ρ)");
+    browser.script(
+        "const list = document.getElementById('compare-path'); list.value = [...list.options].find(o => o.text.startsWith('TF ')).value; list.dispatchEvent(new Event('change'));",
+    );
+    let sides = browser.wait_for("#compare", "path(ρ) = y = 1");
+    assert!(sides.contains("forward") && sides.contains("wp"), "{sides}");
+    assert!(sides.contains("φ = y = 1"), "{sides}");
+    browser.screenshot("serve-compare");
 
     // Step to the first fork, then take its true branch.
     browser.click(&browser.find("button[data-step='']"));
@@ -282,4 +318,25 @@ fn lab_1_end_to_end_in_headless_chromium() {
     assert!(status.starts_with("run: failed (exit 1)"), "{status}");
     browser.wait_for("#view", "assertion");
     browser.screenshot("serve-verify");
+
+    // An oo program: a leaf's model is a heap, run through the heap form.
+    browser.script(
+        "const menu = document.getElementById('examples'); menu.value = 'paper-examples/oo/list_find.sx'; menu.dispatchEvent(new Event('change'));",
+    );
+    browser.wait_for("#diagnostics", "parses");
+    browser.click(&browser.find("button[data-command=explore]"));
+    browser.settled();
+    let leaf = browser.script(
+        "return [...document.querySelectorAll('#view svg g')].find(g => g.textContent.includes('terminated'));",
+    );
+    browser.click(leaf[ELEMENT].as_str().unwrap());
+    let details = browser.wait_for("#details", "Run this model");
+    assert!(details.contains("model: {l ↦ "), "{details}");
+    browser.click(&browser.find("#replay"));
+    let status = browser.settled();
+    assert!(status.starts_with("run: done (exit 0)"), "{status}");
+    let heap = browser.script("return document.getElementById('heap').value;");
+    assert!(heap.as_str().unwrap().contains("\"objects\""), "{heap}");
+    browser.wait_for("#view", "terminated");
+    browser.screenshot("serve-heap");
 }

@@ -15,9 +15,13 @@ pub struct Server {
 }
 
 impl Server {
-    /// `symex serve --port 0` with `extra` options, once it listens.
+    /// `symex serve --port 0` with `extra` options, once it listens; the
+    /// binary is this build's, or the one `SYMEX_SERVE_BIN` names (a release
+    /// build, for the load test's figures).
     pub fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_symex"))
+        let binary = std::env::var_os("SYMEX_SERVE_BIN")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_symex").into());
+        let mut child = Command::new(binary)
             .args(["serve", "--port", "0"])
             .args(extra)
             .stdout(Stdio::piped())
@@ -34,6 +38,11 @@ impl Server {
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
             .to_string();
         Server { child, address }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Whether the process still runs.

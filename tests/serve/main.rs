@@ -4,6 +4,7 @@
 
 mod browser;
 mod client;
+mod load;
 
 use client::{request, request_bytes, Server};
 use serde_json::{json, Value};
@@ -11,6 +12,7 @@ use std::time::{Duration, Instant};
 
 const POWER: &str = include_str!("../../labs/1-paths/power.sx");
 const ABSDIFF: &str = include_str!("../../labs/1-paths/absdiff.sx");
+const LIST_FIND: &str = include_str!("../../paper-examples/oo/list_find.sx");
 /// absdiff with `d > 0`: fails when x = y.
 const ABSDIFF_WRONG: &str = "if x < y { d := y - x } else { d := x - y };\nassert d > 0\n";
 /// A loop of as many forks as it is unfolded: with a large `--unfold`,
@@ -130,6 +132,40 @@ fn a_printed_counterexample_replays_through_run() {
     assert!(stdout(&run).contains("assertion"), "{}", brief(&run));
 }
 
+/// An oo program's model, as explore prints it, is run's heap: each
+/// terminated path's model replays to the end of that path.
+#[test]
+fn an_oo_model_replays_through_runs_heap() {
+    let server = Server::start(&[]);
+    let (_, explored) = server.api(
+        "explore",
+        &json!({"source": LIST_FIND, "unfold": 2, "format": "json"}),
+    );
+    let report: Value = serde_json::from_str(stdout(&explored)).unwrap();
+    let terminated: Vec<&Value> = report["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|path| path["status"] == "terminated")
+        .collect();
+    assert!(terminated.len() >= 2, "{}", brief(&explored));
+    for path in terminated {
+        let (status, run) = server.api(
+            "run",
+            &json!({"source": LIST_FIND, "heap": path["model"], "format": "json"}),
+        );
+        assert_eq!(
+            (status, run["status"].as_i64()),
+            (200, Some(0)),
+            "{}",
+            brief(&run)
+        );
+        let finished: Value = serde_json::from_str(stdout(&run)).unwrap();
+        assert_eq!(finished["outcome"], "terminated", "{}", brief(&run));
+        assert_eq!(finished["steps"], path["steps"], "{}", brief(&run));
+    }
+}
+
 #[test]
 fn diagnostics_are_the_clis_with_line_and_column() {
     let server = Server::start(&[]);
@@ -156,6 +192,59 @@ fn diagnostics_are_the_clis_with_line_and_column() {
         .starts_with("<stdin>:2:12: error:"));
 }
 
+/// The in-process check says what `symex desugar -` says, word for word:
+/// on every prefix of lab 1's programs (most of them broken somewhere) and
+/// on a type error.
+#[test]
+fn the_in_process_check_is_the_clis() {
+    let server = Server::start(&[]);
+    let mut sources: Vec<String> = [POWER, ABSDIFF, LIST_FIND]
+        .iter()
+        .flat_map(|text| {
+            let cuts: Vec<usize> = text.char_indices().map(|(i, _)| i).step_by(9).collect();
+            cuts.into_iter().map(|cut| text[..cut].to_string())
+        })
+        .collect();
+    sources.push("var b: bool;\nx := b + 1\n".to_string());
+    let mut broken = 0;
+    for source in &sources {
+        let (_, answer) = server.api("diagnose", &json!({"source": source}));
+        let mut cli = std::process::Command::new(env!("CARGO_BIN_EXE_symex"))
+            .args(["desugar", "-"])
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        cli.stdin
+            .take()
+            .unwrap()
+            .write_all(source.as_bytes())
+            .unwrap();
+        let out = cli.wait_with_output().unwrap();
+        let said = (
+            answer["status"].as_i64(),
+            stdout(&answer).to_string(),
+            answer["stderr"].as_str().unwrap().to_string(),
+        );
+        let cli_said = (
+            out.status.code().map(i64::from),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        );
+        assert_eq!(said, cli_said, "{source:?}");
+        broken += usize::from(said.0 == Some(2));
+    }
+    // Both kinds of answer were compared.
+    assert!(
+        broken > 10 && broken < sources.len(),
+        "{broken} of {}",
+        sources.len()
+    );
+}
+
 #[test]
 fn malformed_requests_get_a_clear_error_and_the_server_stays_up() {
     let mut server = Server::start(&["--max-request-kb", "64"]);
@@ -171,9 +260,21 @@ fn malformed_requests_get_a_clear_error_and_the_server_stays_up() {
         ("/api/explore", "{}", 400, "missing field `source`"),
         (
             "/api/explore",
+            "{\"source\": \"\", \"heap_file\": \"h.json\"}",
+            400,
+            "unknown field `heap_file`",
+        ),
+        (
+            "/api/run",
             "{\"source\": \"\", \"heap\": \"h.json\"}",
             400,
-            "unknown field `heap`",
+            "not the JSON expected",
+        ),
+        (
+            "/api/explore",
+            "{\"source\": \"\", \"heap\": {}}",
+            400,
+            "not available here",
         ),
         (
             "/api/explore",
@@ -293,14 +394,21 @@ fn endless_jobs_end_within_their_limit_plus_a_second() {
     }
 }
 
-/// Twenty heavy explorations at once: each is run (two at a time, four
-/// queued) or refused with 503 at once, and a small request is answered meanwhile.
+/// Twenty heavy explorations at once, with queues of four: two start in
+/// the short lane and four wait there (then run on in the long lane, or
+/// wait in its queue of four), the rest are refused with 503 at once; every
+/// job run is cut by its limit, and a small exploration passes meanwhile in
+/// the short lane.
 #[test]
 fn twenty_concurrent_heavy_jobs_leave_the_server_answering() {
     let limit = 1500;
     let server = Server::start(&[
         "--jobs",
         "2",
+        "--short-jobs",
+        "2",
+        "--queue",
+        "4",
         "--time-limit-ms",
         &limit.to_string(),
         "--max-paths",
@@ -327,15 +435,22 @@ fn twenty_concurrent_heavy_jobs_leave_the_server_answering() {
         "{:?}",
         start.elapsed()
     );
+    // By now every heavy job has left the short lane (five quanta of
+    // wall-clock time at most, three rounds of two), while the long ones run.
+    std::thread::sleep(Duration::from_millis(1700));
+    let (status, small) = server.api("explore", &json!({"source": POWER, "unfold": 2}));
+    assert_eq!(status, 200, "{}", brief(&small));
+    assert_eq!(
+        (small["status"].as_i64(), small["lane"].as_str()),
+        (Some(0), Some("short")),
+        "{}",
+        brief(&small)
+    );
     let answers: Vec<(u16, Value)> = heavy.into_iter().map(|h| h.join().unwrap()).collect();
     let ran = answers.iter().filter(|(status, _)| *status == 200).count();
     let refused = answers.iter().filter(|(status, _)| *status == 503).count();
     let statuses: Vec<u16> = answers.iter().map(|(status, _)| *status).collect();
-    assert_eq!(ran + refused, 20, "{statuses:?}");
-    assert!(
-        (1..=6).contains(&ran) && refused >= 14,
-        "ran {ran}, refused {refused}"
-    );
+    assert_eq!((ran, refused), (6, 14), "{statuses:?}");
     for (status, answer) in &answers {
         match status {
             200 => {
@@ -390,6 +505,10 @@ fn no_parameter_reads_a_file() {
             (
                 "run",
                 json!({"source": POWER, "inputs": [format!("{name}=1")]}),
+            ),
+            (
+                "run",
+                json!({"source": POWER, "heap": {"vars": {"x": name}}}),
             ),
             (
                 "step",

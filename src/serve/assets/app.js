@@ -138,15 +138,57 @@ function inputValue(value) {
   return null;
 }
 
-// A button that runs the program on `model`'s inputs.
+// Whether `model` is an oo program's: the document `run --heap` reads.
+function isHeap(model) {
+  return model && typeof model === "object" && "objects" in model && "vars" in model;
+}
+
+// One value of a model as the CLI prints it: nil, o1, [1, 2], 3.
+function valueText(value) {
+  if (value === null) return "nil";
+  if (typeof value === "object") {
+    if ("len" in value && "entries" in value) {
+      const list = inputValue(value);
+      if (list !== null) return list;
+      const entries = Object.entries(value.entries).map(([i, v]) => `${i}: ${v}`);
+      return `{${[...entries, `default: ${value.default}`, `len: ${value.len}`].join("; ")}}`;
+    }
+    if (Array.isArray(value)) return `[${value.map(valueText).join(", ")}]`;
+  }
+  return String(value);
+}
+
+// A model readably, as the CLI prints it: `{x ↦ 0, y ↦ 1}`, and for an oo
+// program `{l ↦ o1}, {o1: Node{next ↦ nil, val ↦ 2}}`.
+function modelText(model) {
+  const bindings = (map) => Object.entries(map || {}).map(([x, v]) => `${x} ↦ ${valueText(v)}`).join(", ");
+  if (!isHeap(model)) return `{${bindings(model)}}`;
+  const objects = Object.entries(model.objects).map(([id, object]) => {
+    const { class: name, ...fields } = object;
+    return `${id}: ${name}{${bindings(fields)}}`;
+  });
+  return `{${bindings(model.vars)}}, {${objects.join(", ")}}`;
+}
+
+// A button that runs the program on `model`: its inputs, or its heap for an oo program.
 function replayButton(model, label) {
-  const entries = Object.entries(model || {}).map(([name, value]) => [name, inputValue(value)]);
-  if (entries.some(([, value]) => value === null)) return document.createTextNode("");
   const button = document.createElement("button");
   button.textContent = label;
   button.id = "replay";
+  if (isHeap(model)) {
+    button.onclick = () => {
+      $("inputs").value = "";
+      $("heap").value = JSON.stringify(model, null, 1);
+      $("heap-form").open = true;
+      command("run");
+    };
+    return button;
+  }
+  const entries = Object.entries(model || {}).map(([name, value]) => [name, inputValue(value)]);
+  if (entries.some(([, value]) => value === null)) return document.createTextNode("");
   button.onclick = () => {
     $("inputs").value = entries.map(([name, value]) => `${name}=${value}`).join(", ");
+    $("heap").value = "";
     command("run");
   };
   return button;
@@ -158,11 +200,13 @@ async function command(name) {
     setStatus(`${name}: running…`);
     if (name === "run") {
       body.inputs = inputList();
+      if ($("heap").value.trim()) body.heap = heapDocument();
       if ($("trace").checked) body.trace = true;
       delete body.method; delete body.unfold; delete body.break;
     }
     if (name === "compare") delete body.method;
     if (name === "explore") return explore(body);
+    if (name === "compare") return compare(body);
     const answer = await post(name, body);
     ended(name, answer);
     show(pre(answer.stdout));
@@ -170,12 +214,23 @@ async function command(name) {
   });
 }
 
+// The heap field's JSON, or an error that says where it is not JSON.
+function heapDocument() {
+  try {
+    return JSON.parse($("heap").value);
+  } catch (error) {
+    throw new Error(`the heap is not JSON: ${error.message}`);
+  }
+}
+
 // verify's counterexample as a replay button (the JSON report has its inputs).
 async function counterexample(body) {
   const answer = await post("verify", { ...body, format: "json" });
   const report = JSON.parse(answer.stdout || "null");
   if (report && report.counterexample) {
-    $("details").replaceChildren(replayButton(report.counterexample.inputs, "Replay the counterexample"));
+    const model = report.counterexample.inputs;
+    $("details").replaceChildren(pre(`counterexample: ${modelText(model)}`),
+      replayButton(model, "Replay the counterexample"));
   }
 }
 
@@ -192,13 +247,60 @@ async function explore(body) {
   if (title) title.textContent = title.textContent.replace(/^- — /, "");
   $("details").replaceChildren();
   const paths = (JSON.parse(report.stdout || "{}").paths) || [];
-  $("view").querySelectorAll("svg g").forEach((box) => {
-    box.addEventListener("click", () => choose(box, paths));
+  const svg = $("view").querySelector("svg");
+  const branches = treeBranches(svg);
+  svg.querySelectorAll("g").forEach((box) => {
+    box.addEventListener("click", () => choose(box, paths, branches, body));
   });
 }
 
+// The stepper's branch for an edge's label: the test's outcome, or whether
+// the expression is defined (δ) or not (¬δ).
+const BRANCH = { true: "true", false: "false", "δ": "true", "¬δ": "error" };
+
+// The branches from the root to each box of the drawn tree: each line goes
+// from its parent's bottom middle to its child's top middle (report/svg.rs),
+// with the edge's label just after it.
+function treeBranches(svg) {
+  const boxes = [...svg.querySelectorAll("g")];
+  const place = (box) => {
+    const rect = box.querySelector("rect");
+    const x = Number(rect.getAttribute("x")) + Number(rect.getAttribute("width")) / 2;
+    const y = Number(rect.getAttribute("y"));
+    return { x, top: y, bottom: y + Number(rect.getAttribute("height")) };
+  };
+  const near = (a, b) => Math.abs(a - b) < 0.2;
+  const parent = new Map();
+  for (const line of svg.querySelectorAll("line")) {
+    const [x1, y1, x2, y2] = ["x1", "y1", "x2", "y2"].map((a) => Number(line.getAttribute(a)));
+    const child = boxes.find((b) => near(place(b).x, x2) && near(place(b).top, y2));
+    const above = boxes.find((b) => near(place(b).x, x1) && near(place(b).bottom, y1));
+    const label = line.nextElementSibling;
+    const edge = label && label.tagName === "text" && label.getAttribute("font-style") === "italic"
+      ? label.textContent : null;
+    if (child && above) parent.set(child, { box: above, branch: BRANCH[edge] || null });
+  }
+  const branches = new Map();
+  for (const box of boxes) {
+    const walk = [];
+    for (let at = box; parent.has(at); at = parent.get(at).box) walk.unshift(parent.get(at).branch);
+    branches.set(box, walk.includes(null) ? null : walk);
+  }
+  return branches;
+}
+
+// The stepper walked along `branches` (from the start to the first fork,
+// then one branch at each), and what `show` says where it stops.
+async function walkTo(branches, body) {
+  const commands = ["go", ...branches.map((b) => `go ${b}`), "show"];
+  const answer = await post("step", { source: body.source, ...stepOptions(), ...(body.method ? { method: body.method } : {}), commands });
+  const out = answer.stdout;
+  const at = out.lastIndexOf("› show\n");
+  return at < 0 ? out : out.slice(at + "› show\n".length);
+}
+
 // A box of the tree: its configuration, and for a path's leaf its model and trace.
-function choose(box, paths) {
+async function choose(box, paths, branches, body) {
   $("view").querySelectorAll("g.chosen").forEach((g) => g.classList.remove("chosen"));
   box.classList.add("chosen");
   const texts = [...box.querySelectorAll("text")].map((t) => t.textContent);
@@ -212,12 +314,69 @@ function choose(box, paths) {
     const lines = [`status: ${path.status}${path.reason ? ` (${path.reason})` : ""}${path.error ? ` (${path.error})` : ""}`,
       `φ = ${path.path_condition}`,
       `σ = {${Object.entries(path.state || {}).map(([k, v]) => `${k} ↦ ${v}`).join(", ")}}`,
-      `model: ${JSON.stringify(path.model)}`,
+      `model: ${modelText(path.model)}`,
       `path: ${(path.trace || []).join("; ")}`];
     parts.push(pre(lines.join("\n")), replayButton(path.model, "Run this model"));
   }
   $("details").replaceChildren(...parts);
+  const walk = branches.get(box);
+  if (path || !walk) return;
+  const configuration = pre("configuration: walking the stepper to this fork…");
+  configuration.id = "configuration";
+  $("details").append(configuration);
+  await busyWhile(async () => {
+    configuration.textContent = `configuration (step: go${walk.map((b) => `; go ${b}`).join("")}; show)\n` +
+      await walkTo(walk, body);
+  });
 }
+
+// compare: each path in a list; the chosen one with forward and wp side by
+// side, each as the stepper shows the configuration at its end.
+async function compare(body) {
+  const answer = await post("compare", { ...body, format: "json" });
+  ended("compare", answer);
+  const report = JSON.parse(answer.stdout || "null");
+  const comparison = report && report.comparisons && report.comparisons[0];
+  if (!comparison) return show(pre(answer.stdout));
+  const list = document.createElement("select");
+  list.id = "compare-path";
+  comparison.paths.forEach((p, i) => {
+    const option = document.createElement("option");
+    option.value = String(i);
+    option.textContent = `${p.key} — ${p.agreement.verdict}`;
+    list.append(option);
+  });
+  const sides = document.createElement("div");
+  sides.className = "columns";
+  sides.id = "compare";
+  const label = document.createElement("label");
+  label.append("path (its choices: T true, F false, ! error) ", list);
+  show(label, sides);
+  const showPath = async () => {
+    const chosen = comparison.paths[Number(list.value)];
+    const branches = [...chosen.key.split(" ")[0]].map((c) => CHOICE[c]);
+    const columns = await Promise.all(["forward", "wp"].map(async (method) => {
+      const side = chosen[method] || {};
+      const figures = side.raw
+        ? `DAG ${side.raw.dag}→${side.simplified.dag}, ${side.raw.printed} chars, built in ${side.build_ms.toFixed(1)} ms, Z3 ${side.decide_ms.toFixed(1)} ms: ${side.answer}`
+        : "unavailable";
+      const walked = await walkTo(branches, { source: body.source, method });
+      const column = document.createElement("div");
+      const heading = document.createElement("h2");
+      heading.textContent = method;
+      column.append(heading, pre(`${figures}\n\n${walked}`));
+      return column;
+    }));
+    sides.replaceChildren(...columns);
+    $("details").replaceChildren(pre(`${chosen.status}: ${chosen.agreement.verdict}`));
+  };
+  list.addEventListener("change", () => busyWhile(showPath));
+  await showPath();
+}
+
+// The stepper's branch for a letter of compare's choices: a test's sides,
+// an error, carrying on past a possible error.
+const CHOICE = { T: "true", F: "false", "!": "error", ".": "true" };
 
 async function step(text) {
   await busyWhile(async () => {
@@ -249,6 +408,7 @@ function stepOptions() {
   delete chosen.unfold;
   return chosen;
 }
+
 
 let diagnoseTimer = null;
 function diagnoseSoon() {
