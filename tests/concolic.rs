@@ -185,7 +185,7 @@ fn printed_tests_under_int_i32_replay_as_printed() {
         "{commands:?}"
     );
     assert!(
-        report.contains("--input 'nondet_ints={default: 2147483647; len 0}'  → assertion-failed"),
+        report.contains("--input 'nondet_ints=[2147483647]'  → assertion-failed"),
         "{report}"
     );
 }

@@ -191,3 +191,155 @@ fn models_split_into_assignments_at_top_level_commas() {
     );
     assert!(assignments("{}").is_empty());
 }
+
+/// The `nondet_ints=[…]`/`nondet_bools=[…]` assignments of a printed
+/// model, each checked to be a plain list of the values drawn.
+fn drawn_lists(model: &str) -> Vec<String> {
+    let drawn: Vec<String> = assignments(model)
+        .into_iter()
+        .filter(|a| a.starts_with("nondet_"))
+        .collect();
+    for list in &drawn {
+        let (_, value) = list.split_once('=').unwrap();
+        assert!(
+            value.starts_with('[') && value.ends_with(']'),
+            "{model}: `{list}` is not the list of the values drawn"
+        );
+    }
+    drawn
+}
+
+/// `symex ARGS` as printed (`symex run F --input 'a=[1, 2]'  → …`): the
+/// words before the arrow, quotes removed.
+fn printed_command(line: &str) -> Vec<String> {
+    let command = line.split("  → ").next().unwrap();
+    let command = command.trim().strip_prefix("symex ").unwrap();
+    let mut words = Vec::new();
+    for (i, part) in command.split('\'').enumerate() {
+        if i % 2 == 1 {
+            words.push(part.to_string());
+        } else {
+            words.extend(part.split_whitespace().map(str::to_string));
+        }
+    }
+    words
+}
+
+/// `run FILE OPTIONS --input …` of the assignments of a printed model
+/// starts with `expected`.
+fn replays(program: &str, options: &[String], model: &str, expected: &str) {
+    let mut run = vec!["run".to_string(), program.to_string()];
+    run.extend(run_options(options));
+    for assignment in assignments(model) {
+        run.extend(["--input".to_string(), assignment]);
+    }
+    let run: Vec<&str> = run.iter().map(String::as_str).collect();
+    let (_, outcome) = symex(&run);
+    assert!(
+        outcome.starts_with(expected),
+        "{run:?} gives\n{outcome}expected {expected}"
+    );
+}
+
+/// `nondet()` and `nondet_bool()` (docs/surface.md): the models of
+/// `explore`, `tests`, `verify` and `concolic` show each sequence as the
+/// list of the values the path draws, in order, and the printed form
+/// given back to `symex run` reproduces the predicted outcome.
+#[test]
+fn nondet_models_list_the_values_drawn_and_replay_in_every_command() {
+    let mut programs = common::programs("tests/surface/draws");
+    programs.push(("tests/surface/acceptance/nondet_loop.sx".into(), vec![]));
+    let mut lists = 0;
+    let mut replayed = 0;
+    for (program, options) in &programs {
+        let name = program.to_str().unwrap();
+        let with = |command: &str| {
+            let mut args = vec![command, name];
+            args.extend(options.iter().map(String::as_str));
+            symex(&args).1
+        };
+        let explored = with("explore");
+        for model in explored.lines().filter_map(|l| l.strip_prefix("  model: ")) {
+            lists += drawn_lists(model).len();
+        }
+        replayed += replays_text_models(program, options);
+        for line in with("tests")
+            .lines()
+            .filter(|l| l.starts_with("test of path"))
+        {
+            let (_, rest) = line.split_once("inputs ").unwrap();
+            let (model, outcome) = rest.split_once(" → ").unwrap();
+            lists += drawn_lists(model).len();
+            replays(name, options, model, outcome.split(',').next().unwrap());
+            replayed += 1;
+        }
+        let verified = with("verify");
+        if let Some(model) = verified
+            .lines()
+            .find_map(|l| l.strip_prefix("counterexample: "))
+        {
+            lists += drawn_lists(model).len();
+            let error = verified
+                .split(" ends in ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next();
+            replays(name, options, model, error.unwrap());
+            replayed += 1;
+        }
+        for line in with("concolic")
+            .lines()
+            .filter(|l| l.contains(". symex run "))
+        {
+            let (_, printed) = line.split_once(". ").unwrap();
+            let words = printed_command(printed);
+            for input in words.iter().filter(|w| w.starts_with("nondet_")) {
+                lists += drawn_lists(&format!("{{{}}}", input.replacen('=', " ↦ ", 1))).len();
+            }
+            let expected = printed
+                .split("  → ")
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .next()
+                .unwrap();
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            let (_, outcome) = symex(&words);
+            assert!(outcome.starts_with(expected), "{printed} gives\n{outcome}");
+            replayed += 1;
+        }
+    }
+    // flips: 3 paths, two sequences each, in 4 commands (verify 1 path);
+    // checked: 2 paths; nondet_loop: 2 paths.
+    assert!(lists >= 34, "only {lists} sequences shown");
+    assert!(replayed >= 24, "only {replayed} printed models replayed");
+}
+
+/// The loop draws three values on every path: each model (and `bound`'s
+/// witness) lists exactly three, unconstrained ones as 0, where it
+/// printed `{0: 5, 1: 2, 2: 5; len 0}` and `[]` before.
+#[test]
+fn a_model_lists_every_value_the_path_draws() {
+    let (_, report) = symex(&["explore", "tests/surface/acceptance/nondet_loop.sx"]);
+    let models: Vec<Vec<String>> = report
+        .lines()
+        .filter_map(|l| l.strip_prefix("  model: "))
+        .map(drawn_lists)
+        .collect();
+    assert_eq!(models.len(), 2, "{report}");
+    for drawn in models {
+        assert_eq!(drawn.len(), 1);
+        assert_eq!(drawn[0].matches(',').count(), 2, "{drawn:?}");
+    }
+    assert!(report.contains("nondet_ints ↦ [0, 0, 0]"), "{report}");
+    // `bound`'s witness too, which its concrete run replays to the end.
+    let file = "tests/surface/acceptance/nondet_loop.sx";
+    let (_, bounds) = symex(&["bound", file]);
+    let witness = bounds
+        .lines()
+        .find_map(|l| l.strip_prefix("  witness: "))
+        .unwrap_or_else(|| panic!("{bounds}"));
+    assert_eq!(drawn_lists(witness)[0].matches(',').count(), 2, "{witness}");
+    replays(file, &[], witness, "terminated");
+}

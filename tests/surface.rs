@@ -492,3 +492,58 @@ fn verifys_printed_replay_under_int_i32_carries_the_option_and_overflows_again()
     let json: Json = serde_json::from_slice(&symex(&args).stdout).unwrap();
     assert_eq!(json["outcome"], "terminated", "{json}");
 }
+
+/// A draw is not an array access (docs/surface.md): under
+/// `--checked-arrays` reading past the end of the sequence is no error,
+/// in `explore`, `verify` and `run` alike, while the program's own `a[i]`
+/// is still checked.
+#[test]
+fn under_checked_arrays_the_draws_are_not_checked_but_the_programs_arrays_are() {
+    let file = root("tests/surface/draws/checked.sx");
+    let file = file.to_str().unwrap();
+    let loop_file = acceptance("nondet_loop");
+    for method in ["forward", "wp"] {
+        let explored = stdout(&symex(&[
+            "explore",
+            file,
+            "--checked-arrays",
+            "--method",
+            method,
+        ]));
+        let errors: Vec<&str> = explored
+            .lines()
+            .filter(|l| l.contains("array-out-of-bound"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{method}: {explored}");
+        let looped = stdout(&symex(&[
+            "explore",
+            &loop_file,
+            "--checked-arrays",
+            "--method",
+            method,
+        ]));
+        assert!(
+            looped.contains("2 paths: 1 terminated, 1 error") && !looped.contains("out-of-bound"),
+            "{method}: {looped}"
+        );
+    }
+    let verified = stdout(&symex(&["verify", file, "--checked-arrays"]));
+    assert!(
+        verified.contains("ends in array-out-of-bound at 5:1"),
+        "{verified}"
+    );
+    let outcome = |inputs: &[&str]| {
+        let mut args = vec!["run", file, "--checked-arrays", "--format", "json"];
+        for input in inputs {
+            args.extend(["--input", input]);
+        }
+        let json: Json = serde_json::from_slice(&symex(&args).stdout).unwrap();
+        (json["outcome"].clone(), json["error"].clone())
+    };
+    // The draw past the end of the empty sequence gives 0, and a[0] is 7.
+    assert_eq!(outcome(&["a=[7]"]).0, "terminated");
+    assert_eq!(
+        outcome(&["a=[7]", "nondet_ints=[1]"]).1,
+        "array-out-of-bound"
+    );
+}

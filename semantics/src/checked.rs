@@ -2,8 +2,10 @@
 //! every semantics: with `--checked-arrays` a symbolic rule that evaluates
 //! `e` also requires `δ(e)`, and otherwise steps to `array-out-of-bound`; a
 //! concrete rule does so when evaluating `e` reads out of bounds.
+//! Reads of a sequence of draws ([`crate::draws`]) are never out of bounds.
 
-use crate::delta::{delta, Checks};
+use crate::delta::{base_array, delta, Checks};
+use crate::draws::is_sequence;
 use crate::eval::EvalError;
 use crate::program::{Code, ErrorKind, Halt, Stmt};
 use crate::system::Options;
@@ -72,6 +74,9 @@ fn reads_out_of_bound(
         TermKind::Select(array, index) => {
             if reads_out_of_bound(array, value)? || reads_out_of_bound(index, value)? {
                 return Ok(true);
+            }
+            if base_array(array).is_some_and(|a| is_sequence(&a)) {
+                return Ok(false);
             }
             let length = value(array)?
                 .as_array()

@@ -97,14 +97,15 @@ pub fn nil_of(sort: &Sort) -> Term {
     }
 }
 
-/// `0 ≤ index < len(a)`, where `a` is the array variable `array` updates.
+/// `0 ≤ index < len(a)`, where `a` is the array variable `array` updates;
+/// `true` for a sequence of draws ([`crate::draws`]), which has no end.
 pub fn in_bounds(array: &Term, index: &Term) -> Term {
     match base_array(array) {
-        Some(a) => Term::and(
+        Some(a) if !crate::draws::is_sequence(&a) => Term::and(
             Term::binary(BinOp::Le, Term::int(0), index.clone()),
             Term::binary(BinOp::Lt, index.clone(), Term::len(&a)),
         ),
-        None => Term::bool(true),
+        _ => Term::bool(true),
     }
 }
 

@@ -20,6 +20,7 @@ pub mod annotations;
 pub mod basic;
 pub mod checked;
 pub mod delta;
+pub mod draws;
 pub mod eval;
 pub mod heap;
 pub mod inputs;

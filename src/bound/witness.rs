@@ -11,6 +11,7 @@ use crate::explore::LoopContext;
 use crate::solver::{SatResult, Solver};
 use std::collections::BTreeMap;
 use std::time::Instant;
+use symex_semantics::draws::as_drawn;
 use symex_semantics::eval::Valuation;
 use symex_semantics::program::{LoopId, Program, Stmt};
 use symex_semantics::system::{ConcreteConfiguration, TransitionSystem};
@@ -38,6 +39,19 @@ pub(crate) struct Replayer<'a, C: TransitionSystem> {
 struct Counted {
     counts: BTreeMap<LoopId, u64>,
     replay: Replay,
+    /// The run's last state: how many values `nondet()` drew.
+    final_state: Valuation,
+}
+
+impl Counted {
+    /// `witness` with `nondet()`'s sequences listed as the run drew them,
+    /// if the run ended (a run cut short would draw more).
+    fn shown(&self, witness: Valuation) -> Valuation {
+        match self.replay.outcome {
+            Some(_) => as_drawn(witness, &self.final_state),
+            None => witness,
+        }
+    }
 }
 
 impl<C> Replayer<'_, C>
@@ -98,6 +112,7 @@ where
                 steps: finished.steps,
             },
             counts,
+            final_state: finished.last.global_state(),
         }
     }
 
@@ -187,7 +202,7 @@ where
                             count: reached,
                             ..counted.replay
                         });
-                        bound.witness = Some(witness);
+                        bound.witness = Some(counted.shown(witness));
                     }
                     None => {
                         bound.shortfall.get_or_insert(Shortfall::SolverUnknown);
@@ -206,7 +221,7 @@ where
                     && counted.counts.contains_key(&bound.id)
                 {
                     bound.inner = Some(reached);
-                    bound.witness = Some(sample.clone());
+                    bound.witness = Some(counted.shown(sample.clone()));
                     bound.replay = Some(Replay {
                         count: reached,
                         ..counted.replay.clone()

@@ -13,6 +13,7 @@ use std::fmt;
 use std::io::Write;
 use std::time::{Duration, Instant};
 use symex_semantics::annotations::{instrument, is_ghost, CHECK};
+use symex_semantics::draws::as_drawn;
 use symex_semantics::eval::{ShowValuation, Valuation};
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{ErrorKind, Halt, Language, Outcome};
@@ -197,9 +198,10 @@ impl Visitor for Execute<'_> {
             }
             _ => None,
         };
+        let state = run.last.global_state();
         Finished {
             end: run.end,
-            state: run.last.global_state(),
+            state: as_drawn(state.clone(), &state),
             steps: run.steps,
             trace,
             trace_at,

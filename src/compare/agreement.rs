@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::time::Instant;
+use symex_semantics::draws::as_listed;
 use symex_semantics::eval::{eval_bool, Valuation};
 use symex_semantics::program::Language;
 use symex_semantics::term::{Name, Sort, Term};
@@ -144,7 +145,7 @@ impl<'a> Equivalence<'a> {
             .then(|| self.solver.model(self.inputs))
             .flatten();
         self.solver.pop();
-        let model = model.map(|model| readable(model, condition, self.inputs, self));
+        let model = model.map(|model| as_listed(readable(model, condition, self.inputs, self)));
         (answer, model)
     }
 }

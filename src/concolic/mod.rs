@@ -32,6 +32,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::io;
 use std::rc::Rc;
 use std::time::Instant;
+use symex_semantics::draws::as_drawn;
 use symex_semantics::eval::Valuation;
 use symex_semantics::system::{
     ConcreteConfiguration, Rule, SymbolicConfiguration, TransitionSystem,
@@ -465,14 +466,14 @@ where
         self.paths.insert(run.choices.clone(), number);
         self.tests.push(Test {
             iteration: number,
-            input: run.input.clone(),
+            input: as_drawn(run.input.clone(), &run.final_state),
             choices: run.choices.clone(),
             rules: run.rules.clone(),
             status: run.status.clone(),
             steps: run.choices.len(),
             path_condition: run.last.path_condition().clone(),
             ending: run.ending,
-            final_state: run.final_state.clone(),
+            final_state: as_drawn(run.final_state.clone(), &run.final_state),
         });
         // The branches at and above the negated one were negated by the
         // runs before (generational search).

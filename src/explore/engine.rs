@@ -24,6 +24,7 @@ use std::io;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use symex_semantics::draws::as_drawn;
 use symex_semantics::eval::{GroundValues, Valuation};
 use symex_semantics::system::{Configuration, Rule, Step, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
@@ -878,6 +879,14 @@ where
         let prediction = model
             .as_ref()
             .map(|inputs| config.predicted_state(inputs, &mut self.ground));
+        // `nondet()`'s sequences shown as the values the path draws.
+        let (model, prediction) = match (model, prediction) {
+            (Some(model), Some(Ok(end))) => (
+                Some(as_drawn(model, &end)),
+                Some(Ok(as_drawn(end.clone(), &end))),
+            ),
+            other => other,
+        };
         let status = if wants_model && model.is_none() {
             Status::Unknown(UnknownReason::NoModel)
         } else {

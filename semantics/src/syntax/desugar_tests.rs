@@ -291,3 +291,21 @@ fn a_labelled_break_sets_the_outer_loops_flag_which_the_inner_loop_tests() {
         "`break` to `outer`, but no loop around it is labelled `outer` (write `outer: while …` or `outer: for …`)",
     );
 }
+
+/// The sequences' names are reserved (crate::draws): a program that draws
+/// cannot name its own variable so, which would read or overwrite the draws.
+#[test]
+fn a_program_that_draws_cannot_name_the_sequence_itself() {
+    rejects(
+        "nondet_count := 1;\nx := nondet()",
+        2,
+        6,
+        "`nondet_count` is reserved for the values `nondet()` and `nondet_bool()` draw: rename the variable",
+    );
+    rejects(
+        "var nondet_bools: bool[];\nb := nondet_bool()",
+        2,
+        6,
+        "`nondet_bools` is reserved for the values `nondet()` and `nondet_bool()` draw: rename the variable",
+    );
+}

@@ -3,10 +3,10 @@
 //! evaluation, as C's `__VERIFIER_nondet_int()`. They read an input
 //! sequence through a counter: the `k`-th value drawn is `nondet_ints[k]`
 //! (`nondet_bools[k]`), and the counter starts at 0 in the main statement.
-//! The sequence is an input array of the core program, so a model lists
-//! the values drawn in order and `--input nondet_ints=[…]` replays them.
-//! Arrays are total (§2.1): a value past `len(nondet_ints)` is still an
-//! input, so `--checked-arrays` does not apply to these reads.
+//! The sequence is an input array of the core program under a reserved
+//! name ([`crate::draws`]): a model lists the values drawn in order,
+//! `--input nondet_ints=[…]` replays them, and `--checked-arrays` does
+//! not check the draws.
 
 use super::super::ast::{Expr, ExprKind, Ident, Stmt, StmtKind, TypeKind};
 use super::super::diagnostic::Diagnostic;
@@ -42,7 +42,7 @@ impl Desugarer<'_> {
         if !args.is_empty() {
             return Err(self.error_at(&e.span, &format!("`{}()` takes no arguments", f.name)));
         }
-        let sequence = self.drawn_sequence(element.clone());
+        let sequence = self.drawn_sequence(element.clone(), e)?;
         let span = &e.span;
         let temp = self
             .frame
@@ -73,21 +73,33 @@ impl Desugarer<'_> {
         Ok(Some(build::var(&temp, span)))
     }
 
-    /// The sequence of `element` values, named at its first use.
-    fn drawn_sequence(&mut self, element: TypeKind) -> Sequence {
+    /// The sequence of `element` values, declared at its first use; its
+    /// reserved names must not be the program's own.
+    fn drawn_sequence(&mut self, element: TypeKind, e: &Expr) -> Result<Sequence, Diagnostic> {
         if let Some(sequence) = self.sequences.iter().find(|s| s.element == element) {
-            return sequence.clone();
+            return Ok(sequence.clone());
         }
         let (values, count) = match element {
-            TypeKind::Bool => ("nondet_bools", "nondet_bool_count"),
-            _ => ("nondet_ints", "nondet_count"),
+            TypeKind::Bool => crate::draws::SEQUENCES[1],
+            _ => crate::draws::SEQUENCES[0],
         };
+        if let Some(taken) = [values, count]
+            .into_iter()
+            .find(|x| self.main_names.contains(*x) || self.globals.contains(*x))
+        {
+            return Err(self.error(
+                e,
+                &format!(
+                    "`{taken}` is reserved for the values `nondet()` and `nondet_bool()` draw: rename the variable"
+                ),
+            ));
+        }
         let sequence = Sequence {
-            values: self.names.fresh(values),
-            count: self.names.fresh(count),
+            values: values.to_string(),
+            count: count.to_string(),
             element,
         };
         self.sequences.push(sequence.clone());
-        sequence
+        Ok(sequence)
     }
 }
