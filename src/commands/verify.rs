@@ -247,24 +247,21 @@ fn run_options(common: &Common) -> Vec<String> {
         options.push("--checked-arrays".to_string());
     }
     if let Some(lang) = common.semantics.lang {
-        options.push(with_value("--lang", lang));
+        options.extend(with_value("--lang", lang));
     }
     if let Some(precondition) = common.semantics.assume {
-        options.push(with_value("--assume", precondition));
+        options.extend(with_value("--assume", precondition));
     }
-    let int = int_options(common.int.into());
-    if !int.is_empty() {
-        options.push(int.join(" "));
-    }
+    options.extend(int_options(common.int.into()));
     options
 }
 
-/// `--flag value`, the value as the command line names it.
-fn with_value(flag: &str, value: impl ValueEnum) -> String {
+/// `--flag value` as two words, the value as the command line names it.
+fn with_value(flag: &str, value: impl ValueEnum) -> [String; 2] {
     let name = value
         .to_possible_value()
         .map_or_else(String::new, |v| v.get_name().to_string());
-    format!("{flag} {name}")
+    [flag.to_string(), name]
 }
 
 pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
