@@ -15,7 +15,7 @@
 
 use crate::delta::guarded;
 use crate::mutants::{self, Mutant};
-use crate::term::{BinOp, IdMap, Sort, Term, TermKind, UnOp};
+use crate::term::{BinOp, Sort, Term, TermKind, UnOp};
 use num_bigint::BigInt;
 
 /// What `int` means.
@@ -121,22 +121,14 @@ pub fn c_division(e: &Term) -> Term {
     if mutants::active(Mutant::EuclideanMachineDivision) {
         return e.clone();
     }
-    let mut memo: IdMap<Term> = IdMap::default();
-    for node in e.nodes() {
-        let children: Vec<Term> = node
-            .children()
-            .iter()
-            .map(|c| memo[&c.id()].clone())
-            .collect();
-        let rebuilt = node.with_children(&children);
-        let c = match rebuilt.kind() {
+    e.rebuilt(|node, children| {
+        let rebuilt = node.with_children(children);
+        match rebuilt.kind() {
             TermKind::Binary(BinOp::Div, x, y) => c_quotient(x.clone(), y.clone()),
             TermKind::Binary(BinOp::Mod, x, y) => c_remainder(x.clone(), y.clone()),
             _ => rebuilt,
-        };
-        memo.insert(node.id(), c);
-    }
-    memo.remove(&e.id()).unwrap_or_else(|| e.clone())
+        }
+    })
 }
 
 /// C's `x / y`, rounded towards zero, from the Euclidean `/` (which rounds

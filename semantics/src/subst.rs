@@ -1,7 +1,7 @@
 //! Substitutions `σ : Var → Expr` and their application `eσ` (§2).
 
 use crate::small_map::SmallMap;
-use crate::term::{IdMap, Name, Sort, Term, TermKind};
+use crate::term::{Name, Sort, Term, TermKind};
 use std::fmt;
 
 /// A substitution, the identity outside its finite domain. Persistent
@@ -101,22 +101,10 @@ impl Substitution {
 /// node, so the result is built in time linear in the DAG size of `e`.
 /// `len(a)` is never substituted (§2.1: assignments leave `|a|` unchanged).
 pub fn substitute(e: &Term, lookup: impl Fn(&Name) -> Option<Term>) -> Term {
-    let mut memo: IdMap<Term> = IdMap::default();
-    for node in e.nodes() {
-        let image = match node.kind() {
-            TermKind::Var(x, _) => lookup(x).unwrap_or_else(|| node.clone()),
-            _ => {
-                let children: Vec<Term> = node
-                    .children()
-                    .into_iter()
-                    .map(|c| memo[&c.id()].clone())
-                    .collect();
-                node.with_children(&children)
-            }
-        };
-        memo.insert(node.id(), image);
-    }
-    memo.remove(&e.id()).unwrap_or_else(|| e.clone())
+    e.rebuilt(|node, children| match node.kind() {
+        TermKind::Var(x, _) => lookup(x).unwrap_or_else(|| node.clone()),
+        _ => node.with_children(children),
+    })
 }
 
 impl fmt::Display for Substitution {

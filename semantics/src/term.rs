@@ -584,6 +584,24 @@ impl Term {
         rebuilt.unwrap_or_else(|| self.clone())
     }
 
+    /// This term with every node replaced by `image(node, its children's
+    /// images)`, computed once per distinct node, children first: the
+    /// memoised bottom-up rewrite that substitution and the calculi share,
+    /// linear in the DAG size.
+    pub fn rebuilt(&self, mut image: impl FnMut(&Term, &[Term]) -> Term) -> Term {
+        let mut memo: IdMap<Term> = IdMap::default();
+        for node in self.nodes() {
+            let children: Vec<Term> = node
+                .children()
+                .into_iter()
+                .map(|c| memo[&c.id()].clone())
+                .collect();
+            let rebuilt = image(&node, &children);
+            memo.insert(node.id(), rebuilt);
+        }
+        memo.remove(&self.id()).unwrap_or_else(|| self.clone())
+    }
+
     /// Every distinct node reachable from this term, children before parents.
     pub fn nodes(&self) -> Vec<Term> {
         self.nodes_besides(|_| false).into_vec()

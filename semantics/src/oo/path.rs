@@ -19,7 +19,7 @@
 use super::action::{Action, Location};
 use crate::delta::Checks;
 use crate::subst::substitute;
-use crate::term::{BinOp, IdMap, Name, Sort, Term, TermKind};
+use crate::term::{BinOp, Name, Sort, Term, TermKind};
 
 /// The weakest-precondition calculus of §4, clause by clause.
 pub trait Calculus {
@@ -97,22 +97,12 @@ pub trait Calculus {
     /// `(h'.f)[h.f := e] = if h'[h.f := e] = h then e else h'[h.f := e].f fi`,
     /// `op(e₁, …, eₙ)[h.f := e] = op(e₁[h.f := e], …, eₙ[h.f := e])`.
     fn assign_field(&self, e2: &Term, h: &Term, f: &Name, e: &Term) -> Term {
-        let mut memo: IdMap<Term> = IdMap::default();
-        for node in e2.nodes() {
-            let children: Vec<Term> = node
-                .children()
-                .into_iter()
-                .map(|c| memo[&c.id()].clone())
-                .collect();
-            let image = match (node.kind(), children.as_slice()) {
-                (TermKind::Field(_, g, sort), [object]) if g == f => {
-                    self.same_field(object, h, f, sort, e)
-                }
-                _ => node.with_children(&children),
-            };
-            memo.insert(node.id(), image);
-        }
-        memo.remove(&e2.id()).unwrap_or_else(|| e2.clone())
+        e2.rebuilt(|node, children| match (node.kind(), children) {
+            (TermKind::Field(_, g, sort), [object]) if g == f => {
+                self.same_field(object, h, f, sort, e)
+            }
+            _ => node.with_children(children),
+        })
     }
 
     /// `e[x := new C]`, for `e` other than `x` itself:
@@ -123,25 +113,15 @@ pub trait Calculus {
     /// outward: `(if b then e₁ else e₂ fi).f` is `if b then e₁.f else e₂.f fi`
     /// and `(if b then e₁ else e₂ fi) = e` is `if b then e₁ = e else e₂ = e fi`.
     fn new_object(&self, e: &Term, x: &Name) -> Term {
-        let mut memo: IdMap<Term> = IdMap::default();
-        for node in e.nodes() {
-            let children: Vec<Term> = node
-                .children()
-                .into_iter()
-                .map(|c| memo[&c.id()].clone())
-                .collect();
-            let image = match (node.kind(), children.as_slice()) {
-                (TermKind::Field(_, f, sort), [object]) => dereference(self, object, x, f, sort),
-                (TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, _), [left, right])
-                    if matches!(a.sort(), Sort::Object(_)) =>
-                {
-                    compare(self, left, right, x, *op == BinOp::Eq)
-                }
-                _ => node.with_children(&children),
-            };
-            memo.insert(node.id(), image);
-        }
-        memo.remove(&e.id()).unwrap_or_else(|| e.clone())
+        e.rebuilt(|node, children| match (node.kind(), children) {
+            (TermKind::Field(_, f, sort), [object]) => dereference(self, object, x, f, sort),
+            (TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, _), [left, right])
+                if matches!(a.sort(), Sort::Object(_)) =>
+            {
+                compare(self, left, right, x, *op == BinOp::Eq)
+            }
+            _ => node.with_children(children),
+        })
     }
 }
 
