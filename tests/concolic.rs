@@ -311,7 +311,8 @@ fn agree_on<M: Simulation>(
         let leaf = tree.leaf(node).unwrap();
         explored.insert(tree.rules_to(node), leaf.path_condition.clone());
         if let Some(model) = &leaf.model {
-            covered.extend(&run(systems, &sites, model.clone(), &bounds)?.coverage);
+            // Coverage is the path's: the run need not go on past a cut.
+            covered.extend(&run(systems, &sites, model.clone(), &bounds, 0)?.coverage);
         }
     }
     let options = ConcolicOptions {

@@ -22,7 +22,7 @@ pub mod run;
 pub mod solve;
 pub mod worklist;
 
-use crate::explore::run::RunEnd;
+use crate::explore::run::{RunEnd, MAX_STEPS};
 use crate::explore::{Bounds, Candidate, Limit, Promise, Status, Strategy};
 use crate::solver::Solver;
 use coverage::{Branch, Coverage, Site, Sites};
@@ -79,6 +79,10 @@ pub struct ConcolicOptions {
     pub strategy: Strategy,
     /// Per solver query.
     pub timeout_ms: u64,
+    /// A run cut by a bound goes on alone to at most this many transitions
+    /// in all, so that its test ends as `symex run --max-steps` ends it
+    /// ([`MAX_STEPS`], `symex run`'s default, for the tests a command prints).
+    pub max_steps: usize,
     pub expansion: Expansion,
 }
 
@@ -90,6 +94,7 @@ impl Default for ConcolicOptions {
             goal: Goal::Paths,
             strategy: Order::DepthIndex.strategy(),
             timeout_ms: 10_000,
+            max_steps: MAX_STEPS,
             expansion: Expansion::Generational,
         }
     }
@@ -425,7 +430,13 @@ where
         pinned: &[Pinned],
         expected: Option<&[usize]>,
     ) -> io::Result<Result<(), String>> {
-        let run = match run::run(self.systems, self.sites, input, &self.options.bounds) {
+        let run = match run::run(
+            self.systems,
+            self.sites,
+            input,
+            &self.options.bounds,
+            self.options.max_steps,
+        ) {
             Ok(run) => run,
             Err(why) => return Ok(Err(why)),
         };
