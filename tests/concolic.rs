@@ -578,15 +578,22 @@ fn the_aliasing_puzzle_fails_with_a_heap_that_replays() {
     assert_eq!(run["error"], "assertion-failed");
 }
 
+/// A program of `n` branches one after another, 2^n paths, in a scratch
+/// directory `name`.
+fn branches(name: &str, n: usize) -> PathBuf {
+    let file = scratch(name).join("branches.sx");
+    let source: Vec<String> = (0..n)
+        .map(|i| format!("if x{i} > 0 {{ c := c + 1 }} else {{ c := c - 1 }}"))
+        .collect();
+    std::fs::write(&file, source.join(";\n")).unwrap();
+    file
+}
+
 /// Ctrl-C ends a long search at once (exit 130) with the iterations and
 /// tests found so far, naming the stop.
 #[test]
 fn ctrl_c_stops_the_search_with_the_tests_found() {
-    let file = scratch("interrupt").join("branches.sx");
-    let source: Vec<String> = (0..16)
-        .map(|i| format!("if x{i} > 0 {{ c := c + 1 }} else {{ c := c - 1 }}"))
-        .collect();
-    std::fs::write(&file, source.join(";\n")).unwrap();
+    let file = branches("interrupt", 16);
     let child = Command::new(env!("CARGO_BIN_EXE_symex"))
         .args(["concolic", file.to_str().unwrap()])
         .stdout(std::process::Stdio::piped())
@@ -612,11 +619,7 @@ fn ctrl_c_stops_the_search_with_the_tests_found() {
 /// took a tenth as long as the search had run.
 #[test]
 fn ctrl_c_on_a_terminal_ends_a_long_search_at_once() {
-    let file = scratch("terminal").join("branches.sx");
-    let source: Vec<String> = (0..24)
-        .map(|i| format!("if x{i} > 0 {{ c := c + 1 }} else {{ c := c - 1 }}"))
-        .collect();
-    std::fs::write(&file, source.join(";\n")).unwrap();
+    let file = branches("terminal", 24);
     // `script` gives the command a pseudo-terminal: a Ctrl-C typed into it
     // reaches the command as the user's would.
     let command = format!(
