@@ -194,6 +194,40 @@ fn ctrl_c_stops_at_once_with_what_was_found() {
 }
 
 #[test]
+fn ctrl_c_stops_a_concrete_run_at_once() {
+    let file = std::env::temp_dir().join(format!("symex-limits-run-{}.sx", std::process::id()));
+    std::fs::write(&file, "while x >= 0 { x := x + 1 }").unwrap();
+    let mut child = symex()
+        .args(["run", file.to_str().unwrap(), "--input", "x=0"])
+        .args(["--max-steps", "1000000000000"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let interrupted = Instant::now();
+    let signalled = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(signalled.success());
+    // Waits at most ten seconds, so a run that ignores Ctrl-C fails the test
+    // instead of hanging it.
+    while child.try_wait().unwrap().is_none() && interrupted.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let took = interrupted.elapsed();
+    let _ = child.kill();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        took < Duration::from_secs(2),
+        "stopped {took:?} after Ctrl-C"
+    );
+    assert_eq!(output.status.code(), Some(130));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("interrupted after"), "{text}");
+}
+
+#[test]
 fn a_terminal_sees_the_status_line_and_quiet_silences_it() {
     let file = branches("a_terminal_sees_the_status_line_and_quiet_silences_it");
     let line = |quiet: &str| {

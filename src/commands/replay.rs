@@ -134,6 +134,7 @@ fn replay(test: &SavedTest, max_steps: usize) -> Result<Verdict, String> {
             finished.last
         )),
         RunEnd::StepLimit => Verdict::Cut(format!("still running after {max_steps} steps")),
+        RunEnd::Interrupted => Verdict::Cut(format!("interrupted after {} steps", finished.steps)),
         RunEnd::TimeLimit | RunEnd::IntegerBound => Verdict::Cut(format!(
             "stopped after {} steps at a limit of the implementation",
             finished.steps

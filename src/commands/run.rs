@@ -301,6 +301,7 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         }
         RunEnd::StepLimit => ("step-limit", None, Exit::Inconclusive),
         RunEnd::TimeLimit => ("time-limit", None, Exit::Inconclusive),
+        RunEnd::Interrupted => ("interrupted", None, Exit::Inconclusive),
         RunEnd::IntegerBound => ("integer-bound", None, Exit::Inconclusive),
         RunEnd::Stuck => {
             return Err(CliError::new(format!(

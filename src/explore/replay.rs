@@ -146,7 +146,7 @@ where
     } else if finished.end != RunEnd::Finished(expected_outcome) {
         let ended = match finished.end {
             RunEnd::Finished(outcome) => outcome.to_string(),
-            RunEnd::StepLimit | RunEnd::TimeLimit | RunEnd::IntegerBound => {
+            RunEnd::StepLimit | RunEnd::TimeLimit | RunEnd::Interrupted | RunEnd::IntegerBound => {
                 "not finished".to_string()
             }
             RunEnd::Stuck => "stuck".to_string(),

@@ -19,6 +19,8 @@ pub enum RunEnd {
     StepLimit,
     /// The deadline passed (checked between steps).
     TimeLimit,
+    /// The user's Ctrl-C (checked between steps, [`crate::stop`]).
+    Interrupted,
     /// The next step computes an integer beyond the evaluator's bound
     /// (`symex_semantics::eval::MAX_INTEGER_BITS`).
     IntegerBound,
@@ -43,6 +45,7 @@ impl fmt::Display for RunEnd {
             RunEnd::Finished(outcome) => write!(f, "{outcome}"),
             RunEnd::StepLimit => f.write_str("step-limit"),
             RunEnd::TimeLimit => f.write_str("time-limit"),
+            RunEnd::Interrupted => f.write_str("interrupted"),
             RunEnd::IntegerBound => f.write_str("integer-bound"),
             RunEnd::Stuck => f.write_str("stuck"),
         }
@@ -92,6 +95,8 @@ where
             Some(RunEnd::Finished(outcome))
         } else if steps >= limits.max_steps {
             Some(RunEnd::StepLimit)
+        } else if crate::stop::interrupted() {
+            Some(RunEnd::Interrupted)
         } else if limits
             .deadline
             .is_some_and(|deadline| Instant::now() >= deadline)
