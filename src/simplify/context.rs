@@ -334,26 +334,13 @@ fn related(conjuncts: &[Term], vars: &[BTreeSet<Name>], i: usize) -> Vec<Term> {
         .collect()
 }
 
-/// `term` with each node whose id `replacements` maps replaced, rebuilt
-/// bottom-up once per node.
+/// `term` with each node whose id `replacements` maps replaced.
 fn replaced(term: &Term, replacements: &HashMap<u64, Term>) -> Term {
     if replacements.is_empty() {
         return term.clone();
     }
-    let mut memo: HashMap<u64, Term> = HashMap::new();
-    for node in term.nodes() {
-        let image = match replacements.get(&node.id()) {
-            Some(replacement) => replacement.clone(),
-            None => {
-                let children: Vec<Term> = node
-                    .children()
-                    .iter()
-                    .map(|c| memo[&c.id()].clone())
-                    .collect();
-                node.with_children(&children)
-            }
-        };
-        memo.insert(node.id(), image);
-    }
-    memo.remove(&term.id()).unwrap_or_else(|| term.clone())
+    term.rebuilt(|node, children| match replacements.get(&node.id()) {
+        Some(replacement) => replacement.clone(),
+        None => node.with_children(children),
+    })
 }
