@@ -18,6 +18,12 @@
 //! about every atom would cost a query per conjunct per path (the `array`
 //! family's `a[3] = x` guards all share `x`).
 //!
+//! The explorer rewrites each guard under the path's earlier ones as it
+//! makes the node ([`InContext::extended`], kept per node), and at the
+//! leaf only the non-atoms left under all the others: a path then pays
+//! for its newest guard, where rewriting the whole condition at every leaf
+//! repeated the work of every prefix (the cache, keyed by context, missed).
+//!
 //! A value the condition pins (`k = 5`, `len(a) = 1`) is shown as that
 //! value in every state value other than the variable's own (`k ↦ k`
 //! stays: the input is unchanged).

@@ -192,15 +192,20 @@ impl Entailment for Unknown {
     }
 }
 
+/// Fails with the counterexamples Z3 found, if any.
+fn none_refuted(refuted: &[String]) {
+    assert!(
+        refuted.is_empty(),
+        "refuted (seed {SEED:#x}):\n{}",
+        refuted.join("\n")
+    );
+}
+
 #[test]
 fn z3_proves_every_rewritten_condition_equivalent() {
     let mut solver = Solver::new(2_000);
     let counts = check(&mut solver, 200);
-    assert!(
-        counts.refuted.is_empty(),
-        "refuted (seed {SEED:#x}):\n{}",
-        counts.refuted.join("\n")
-    );
+    none_refuted(&counts.refuted);
     assert!(
         counts.rewritten >= 50,
         "only {} of {} conditions rewritten",
@@ -277,11 +282,7 @@ fn check_incremental(cases: usize) -> Incremental {
 #[test]
 fn z3_proves_the_per_guard_rewriting_equivalent_to_the_whole() {
     let counts = check_incremental(200);
-    assert!(
-        counts.refuted.is_empty(),
-        "refuted (seed {SEED:#x}):\n{}",
-        counts.refuted.join("\n")
-    );
+    none_refuted(&counts.refuted);
     assert!(
         counts.by_prefix >= 25,
         "only {} of {} rewritten under a prefix",
