@@ -3,7 +3,8 @@
 //! `proofs-tests/`, beside the property each one breaks): the explorer's
 //! intervals, model repair and solver chain, constraint independence, the simplifier's gcd
 //! rounding, the §4 agreement, the input generator, state subsumption and
-//! the split into shards, the models left unreadable. Compiled in with the `mutants` feature only,
+//! the split into shards, the models left unreadable, the readable path
+//! conditions kept per node. Compiled in with the `mutants` feature only,
 //! switched on for the current thread by [`set`]; without the feature
 //! [`active`] is the constant `false`. (The Z3 encoding has its own,
 //! [`crate::solver::Mutant`].)
@@ -36,6 +37,10 @@ pub enum Mutant {
     /// Exploring without readable models drops the models Z3 found
     /// instead of reporting them as found.
     UnreadModelDropped,
+    /// A guard is rewritten under a context that holds the guard itself
+    /// (so it is entailed and goes) when a node extends its parent's
+    /// readable path condition.
+    ContextHoldsItsConjunct,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
 }

@@ -117,6 +117,9 @@ struct Pending<C> {
 struct Known {
     link: Link,
     reported: Term,
+    /// `reported` with each guard rewritten under the ones before it as
+    /// the node was made ([`InContext::extended`]), or `reported` itself.
+    readable: Term,
     /// `reported` is literally the conjunction of the conditions of the
     /// edges from the root (as [`Term::and`] builds it from `true`).
     literal: bool,
@@ -435,6 +438,7 @@ where
         let known = Known {
             link,
             reported: config.path_condition().clone(),
+            readable: config.path_condition().clone(),
             literal: false,
         };
         Ok(Pending {
@@ -695,18 +699,18 @@ where
             Some((parent, _)) => Term::and(parent.guards.clone(), built.clone()),
             None => built.clone(),
         };
-        let reported = match parent {
+        let (reported, readable) = match parent {
             // `guards && true` is `guards`: the parent's, reported as they were.
-            Some((_, known)) if built.is_true() => known.reported.clone(),
+            Some((_, known)) if built.is_true() => (known.reported.clone(), known.readable.clone()),
             _ if self.options.simplify => {
                 // Timed as one block: a clock read costs about what a guard's
                 // simplification does.
                 let start = Instant::now();
-                let reported = self.simplified(parent, edge.as_mut(), guard, &guards);
+                let simplified = self.simplified(parent, edge.as_mut(), guard, &guards);
                 self.simplifier_time += start.elapsed();
-                reported
+                simplified
             }
-            _ => guards.clone(),
+            _ => (guards.clone(), guards.clone()),
         };
         let (depth, literal, arrival) = match (parent, edge) {
             (Some((parent, known)), Some(edge)) => (
@@ -756,6 +760,7 @@ where
         let known = Known {
             link,
             reported,
+            readable,
             literal,
         };
         Ok((node, known))
@@ -763,15 +768,16 @@ where
 
     /// Simplifies the condition of `edge` from its guard as folded for the
     /// solver (which has already evaluated the ground arithmetic a loop
-    /// counter builds up), and returns the node's `guards` simplified: the
-    /// parent's with the condition merged in, one merge per node.
+    /// counter builds up), and returns the node's `guards` simplified (the
+    /// parent's with the condition merged in, one merge per node) and
+    /// readable (the parent's with the condition rewritten under them).
     fn simplified(
         &mut self,
         parent: Option<(&Rc<PathNode>, &Known)>,
         edge: Option<&mut Edge>,
         folded: &Term,
         guards: &Term,
-    ) -> Term {
+    ) -> (Term, Term) {
         let condition = edge.map(|edge| {
             edge.condition = self.simplifier.simplify(folded);
             edge.condition.clone()
@@ -780,9 +786,19 @@ where
             (Some((parent, known)), Some(condition), TermKind::Binary(BinOp::And, left, _))
                 if *left == parent.guards =>
             {
-                self.simplifier.conjoin(&known.reported, &condition)
+                let reported = self.simplifier.conjoin(&known.reported, &condition);
+                let readable = self.in_context.extended(
+                    &known.readable,
+                    &condition,
+                    &mut self.simplifier,
+                    &mut self.solver,
+                );
+                (reported, readable)
             }
-            _ => self.simplifier.simplify(guards),
+            _ => {
+                let reported = self.simplifier.simplify(guards);
+                (reported.clone(), reported)
+            }
         }
     }
 
@@ -837,9 +853,15 @@ where
         let conjoined = config.path_condition() == &node.guards || from_nodes;
         let (reported, from_nodes) = if self.options.simplify {
             let start = Instant::now();
-            let readable =
-                self.in_context
-                    .condition(&reported, &mut self.simplifier, &mut self.solver);
+            // The node's readable guards when they are the path condition:
+            // only their non-atomic conjuncts are rewritten again.
+            let base = match path_condition == node.guards {
+                true => &known.readable,
+                false => &reported,
+            };
+            let readable = self
+                .in_context
+                .condition(base, &mut self.simplifier, &mut self.solver);
             if state.iter().any(|(x, value)| Pins::may_change(x, value)) {
                 let pins = Pins::of(&readable);
                 for (x, value) in &mut state {

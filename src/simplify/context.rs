@@ -18,11 +18,18 @@
 //! about every atom would cost a query per conjunct per path (the `array`
 //! family's `a[3] = x` guards all share `x`).
 //!
+//! The explorer rewrites each guard under the path's earlier ones as it
+//! makes the node ([`InContext::extended`], kept per node), and at the
+//! leaf only the non-atoms left under all the others: a path then pays
+//! for its newest guard, where rewriting the whole condition at every leaf
+//! repeated the work of every prefix (the cache, keyed by context, missed).
+//!
 //! A value the condition pins (`k = 5`, `len(a) = 1`) is shown as that
 //! value in every state value other than the variable's own (`k ↦ k`
 //! stays: the input is unchanged).
 
 use super::Simplifier;
+use crate::mutants::{self, Mutant};
 use std::collections::{BTreeSet, HashMap};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
 
@@ -89,6 +96,54 @@ impl InContext {
         }
         let conjunction = Term::conjunction(conjuncts.into_iter().filter(|c| !c.is_true()));
         simplifier.simplify(&conjunction)
+    }
+
+    /// The readable path condition of a node: `prefix`, its parent's, with
+    /// `guard` (the node's simplified condition) rewritten conjunct by
+    /// conjunct under the conjuncts of `prefix` it shares variables with.
+    /// Kept per node, so a path pays for its newest guard only: the
+    /// contexts differ on every path, and [`InContext::condition`] of a
+    /// whole path condition rewrites every conjunct again (its cache
+    /// misses). [`InContext::condition`] of the result at the leaf sees
+    /// only the non-atomic conjuncts left, under the later ones as well.
+    pub fn extended(
+        &mut self,
+        prefix: &Term,
+        guard: &Term,
+        simplifier: &mut Simplifier,
+        solver: &mut dyn Entailment,
+    ) -> Term {
+        let mut readable = prefix.clone();
+        for conjunct in guard.conjuncts() {
+            let rewritten = if is_atom(&conjunct) || readable.is_true() {
+                conjunct
+            } else {
+                let mut conjuncts = readable.conjuncts();
+                conjuncts.push(conjunct.clone());
+                let vars: Vec<BTreeSet<Name>> = conjuncts
+                    .iter()
+                    .map(|c| c.free_vars().into_keys().collect())
+                    .collect();
+                let mut context = related(&conjuncts, &vars, conjuncts.len() - 1);
+                if mutants::active(Mutant::ContextHoldsItsConjunct) {
+                    context.push(conjunct.clone());
+                }
+                let rewritten = match context.is_empty() {
+                    true => conjunct.clone(),
+                    false => self.rewrite(&conjunct, &context, simplifier, solver),
+                };
+                // Left as it was when it became an atom that is neither
+                // `true` nor `false`: the leaf rewrites non-atoms only, and a
+                // later guard may still decide it (`l != l.next` goes under
+                // `l.next.next = nil`).
+                match is_atom(&rewritten) && !is_literal(&rewritten) {
+                    true => conjunct,
+                    false => rewritten,
+                }
+            };
+            readable = simplifier.conjoin(&readable, &rewritten);
+        }
+        readable
     }
 
     /// `value` with the inputs `phi` pins replaced by their values, simplified;
@@ -285,26 +340,13 @@ fn related(conjuncts: &[Term], vars: &[BTreeSet<Name>], i: usize) -> Vec<Term> {
         .collect()
 }
 
-/// `term` with each node whose id `replacements` maps replaced, rebuilt
-/// bottom-up once per node.
+/// `term` with each node whose id `replacements` maps replaced.
 fn replaced(term: &Term, replacements: &HashMap<u64, Term>) -> Term {
     if replacements.is_empty() {
         return term.clone();
     }
-    let mut memo: HashMap<u64, Term> = HashMap::new();
-    for node in term.nodes() {
-        let image = match replacements.get(&node.id()) {
-            Some(replacement) => replacement.clone(),
-            None => {
-                let children: Vec<Term> = node
-                    .children()
-                    .iter()
-                    .map(|c| memo[&c.id()].clone())
-                    .collect();
-                node.with_children(&children)
-            }
-        };
-        memo.insert(node.id(), image);
-    }
-    memo.remove(&term.id()).unwrap_or_else(|| term.clone())
+    term.rebuilt(|node, children| match replacements.get(&node.id()) {
+        Some(replacement) => replacement.clone(),
+        None => node.with_children(children),
+    })
 }

@@ -192,15 +192,20 @@ impl Entailment for Unknown {
     }
 }
 
+/// Fails with the counterexamples Z3 found, if any.
+fn none_refuted(refuted: &[String]) {
+    assert!(
+        refuted.is_empty(),
+        "refuted (seed {SEED:#x}):\n{}",
+        refuted.join("\n")
+    );
+}
+
 #[test]
 fn z3_proves_every_rewritten_condition_equivalent() {
     let mut solver = Solver::new(2_000);
     let counts = check(&mut solver, 200);
-    assert!(
-        counts.refuted.is_empty(),
-        "refuted (seed {SEED:#x}):\n{}",
-        counts.refuted.join("\n")
-    );
+    none_refuted(&counts.refuted);
     assert!(
         counts.rewritten >= 50,
         "only {} of {} conditions rewritten",
@@ -227,6 +232,70 @@ fn z3_proves_every_rewritten_condition_equivalent() {
 #[test]
 fn z3_catches_an_entailment_that_means_satisfiable() {
     let counts = check(&mut Satisfiable, 200);
+    assert!(
+        !counts.refuted.is_empty(),
+        "no counterexample to the mutant in {} cases",
+        counts.cases
+    );
+}
+
+/// What became of random conjunctions read guard by guard.
+#[derive(Default)]
+struct Incremental {
+    cases: usize,
+    /// Those a prefix rewrote some guard under.
+    by_prefix: usize,
+    refuted: Vec<String>,
+}
+
+/// Each random conjunction read as the explorer reads a path: its
+/// conjuncts simplified one at a time, the readable condition extended per
+/// guard ([`InContext::extended`]) and rewritten once more at the leaf;
+/// Z3 asked whether that equals [`InContext::condition`] of the whole.
+fn check_incremental(cases: usize) -> Incremental {
+    let mut g = Gen::from_size_and_seed(8, SEED);
+    let mut counts = Incremental::default();
+    let mut solver = Solver::new(2_000);
+    for _ in 0..cases {
+        let shapes = Conjunction::arbitrary(&mut g);
+        let mut simplifier = Simplifier::new();
+        let mut context = InContext::new();
+        let (mut reported, mut readable) = (Term::bool(true), Term::bool(true));
+        for shape in &shapes.0 {
+            let guard = simplifier.simplify(&shape.term());
+            reported = simplifier.conjoin(&reported, &guard);
+            readable = context.extended(&readable, &guard, &mut simplifier, &mut solver);
+        }
+        let plain = InContext::new().condition(&reported, &mut simplifier, &mut solver);
+        let incremental = context.condition(&readable, &mut simplifier, &mut solver);
+        counts.cases += 1;
+        counts.by_prefix += usize::from(readable != reported);
+        let equivalent = Term::binary(BinOp::Eq, plain.clone(), incremental.clone());
+        let vars = shapes.term().free_vars();
+        if let Proof::Counterexample(_) = prove(&equivalent, &vars, 2_000) {
+            counts.refuted.push(format!("{plain}  vs  {incremental}"));
+        }
+    }
+    counts
+}
+
+#[test]
+fn z3_proves_the_per_guard_rewriting_equivalent_to_the_whole() {
+    let counts = check_incremental(200);
+    none_refuted(&counts.refuted);
+    assert!(
+        counts.by_prefix >= 25,
+        "only {} of {} rewritten under a prefix",
+        counts.by_prefix,
+        counts.cases
+    );
+}
+
+#[test]
+fn z3_catches_a_guard_rewritten_under_itself() {
+    crate::mutants::set(Some(crate::mutants::Mutant::ContextHoldsItsConjunct));
+    let counts = check_incremental(200);
+    crate::mutants::set(None);
     assert!(
         !counts.refuted.is_empty(),
         "no counterexample to the mutant in {} cases",
