@@ -13,7 +13,9 @@
 //!
 //! The same holds of workers on threads (`explore --jobs N`, N from 2 to
 //! 4), each parsing the program and exploring its shard with its own
-//! terms and Z3 context: their reports merged equal the one-worker report.
+//! terms and Z3 context: the report their blocks are written into as
+//! they finish equals the one-worker report. It must catch a writer that
+//! writes the blocks in the order they finish.
 
 use crate::distribution::{self, Required};
 use crate::generators::BasicProgram;
@@ -22,12 +24,14 @@ use crate::{build, catches_on, holds_on, Real, TIMEOUT_MS};
 use quickcheck::TestResult;
 use serde_json::Value;
 use std::rc::Rc;
+use std::sync::mpsc::Receiver;
 use symex::explore::share::Shard;
-use symex::explore::workers::on_workers;
+use symex::explore::workers::on_workers_beside;
 use symex::explore::{explore_into, Bounds, ExploreOptions, Observer};
 use symex::mutants::Mutant;
 use symex::report::json::JsonReport;
-use symex::report::shards::{merge, write_json, Collected, ShardReport};
+use symex::report::shards::{merge, write_json, ShardReport};
+use symex::report::stream::{Piece, Reorder, Streamed};
 use symex::report::Header;
 use symex::theorems::{Basic, Simulation};
 use symex_semantics::program::Language;
@@ -191,27 +195,42 @@ fn tally(shards: &[ShardReport], whole: &Value) {
     }
 }
 
-/// The reports of `jobs` workers on threads, each building its own
-/// program from `source` and handing back its paths as values, as
-/// `explore --jobs` does, merged; the mutant `broken` is switched on in
-/// every worker when it is on here.
+/// The report of `jobs` workers on threads, each building its own
+/// program from `source` and sending its paths stretch by stretch to this
+/// thread, which writes them in depth-first order, as `explore --jobs`
+/// does; the mutant `broken` is switched on in every worker when it is on
+/// here (the writer's mutant is this thread's).
 fn on_threads(source: &str, jobs: usize) -> Result<Value, String> {
     let broken = symex::mutants::active(Mutant::ShardSkipsItsFirstPrefix);
-    let reports = on_workers(jobs, |worker| {
-        if broken {
-            symex::mutants::set(Some(Mutant::ShardSkipsItsFirstPrefix));
+    let mut out = Vec::new();
+    let mut reorder = Reorder::new(&mut out);
+    let write = move |pieces: Receiver<Piece>| -> Result<_, String> {
+        for piece in pieces {
+            reorder.take(piece).map_err(|e| e.to_string())?;
         }
-        let program = parse_program(source).map_err(|d| format!("{d:?}"))?;
-        let simulation = Basic::real(Rc::new(program), crate::options(false))?;
-        let mut collected = Collected::new(format!("worker {}", worker.shard), header(&simulation));
-        explore(&simulation, |options| worker.share(options), &mut collected)?;
-        Ok(collected.into_report())
-    });
+        Ok(reorder)
+    };
+    let (reports, reorder) = on_workers_beside(
+        jobs,
+        |worker, to_writer| {
+            if broken {
+                symex::mutants::set(Some(Mutant::ShardSkipsItsFirstPrefix));
+            }
+            let program = parse_program(source).map_err(|d| format!("{d:?}"))?;
+            let simulation = Basic::real(Rc::new(program), crate::options(false))?;
+            let name = format!("worker {}", worker.shard);
+            let mut streamed = Streamed::new(name, header(&simulation), to_writer);
+            explore(&simulation, |options| worker.share(options), &mut streamed)?;
+            Ok(streamed.into_report())
+        },
+        write,
+    );
     let reports = reports
         .into_iter()
         .map(|report| report.unwrap_or_else(|| Err("a worker did not finish".to_string())))
         .collect::<Result<Vec<_>, String>>()?;
-    merged(reports)
+    reorder?.finish(reports)?;
+    serde_json::from_slice(&out).map_err(|e| e.to_string())
 }
 
 fn workers_agree(program: BasicProgram, jobs: u8) -> TestResult {
@@ -285,6 +304,18 @@ fn workers_on_threads_report_what_one_worker_does() {
         &required_of_workers(),
         workers_agree as fn(BasicProgram, u8) -> TestResult,
     );
+}
+
+#[test]
+fn the_workers_property_catches_a_writer_that_writes_blocks_as_they_finish() {
+    with_mutant(Mutant::BlocksWrittenAsTheyFinish, || {
+        catches_on(
+            "workers written in the order their blocks finish, against one worker",
+            tenth(),
+            &required_of_workers(),
+            workers_agree as fn(BasicProgram, u8) -> TestResult,
+        )
+    });
 }
 
 #[test]

@@ -43,6 +43,9 @@ pub enum Mutant {
     ContextHoldsItsConjunct,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
+    /// `explore --jobs` writes the workers' blocks in the order they
+    /// finish instead of depth-first order.
+    BlocksWrittenAsTheyFinish,
 }
 
 symex_semantics::mutant_switch!(Mutant);

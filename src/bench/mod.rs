@@ -11,13 +11,15 @@ pub mod path;
 
 use crate::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use crate::commands::{parse_generated, CliError, Method};
-use crate::explore::workers::{on_workers, Worker};
+use crate::explore::share::Segment;
+use crate::explore::workers::{on_workers_beside, Worker};
 use crate::explore::{
     explore_into, Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats,
     Unexplored,
 };
 use crate::report::json::{JsonLinesReport, JsonReport};
-use crate::report::shards::{self, write_json, Collected, ShardReport};
+use crate::report::shards::ShardReport;
+use crate::report::stream::{Piece, Reorder, Streamed};
 use crate::report::text::TextReport;
 use crate::report::Header;
 use clap::ValueEnum;
@@ -25,6 +27,7 @@ use families::Family;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::system::{
@@ -164,6 +167,10 @@ impl Observer for Timed<'_> {
         self.around(|report| report.path(path))
     }
 
+    fn segment(&mut self, segment: Segment) -> io::Result<()> {
+        self.around(|report| report.segment(segment))
+    }
+
     fn reads_ancestors(&self) -> bool {
         self.report
             .as_deref()
@@ -227,18 +234,45 @@ fn run_on(
         ));
     }
     let start = Instant::now();
-    let runs = on_workers(jobs, |worker| {
-        run_once(family, n, method, (output, merge), Some(&worker))
-    })
-    .into_iter()
-    .map(|run| {
-        run.unwrap_or_else(|| {
-            Err(CliError::new(
-                "internal error: a bench worker did not finish",
-            ))
+    // The report, as `explore --jobs` writes it: on this thread, block by block.
+    let mut sink = Counted::default();
+    let mut reorder = Reorder::new(&mut sink);
+    let write = move |pieces: Receiver<Piece>| -> io::Result<_> {
+        let cpu_begun = thread_cpu_time();
+        let mut busy = Duration::ZERO;
+        for piece in pieces {
+            let begun = Instant::now();
+            reorder.take(piece)?;
+            busy += begun.elapsed();
+        }
+        let cpu = thread_cpu_time()
+            .zip(cpu_begun)
+            .map(|(end, start)| end - start);
+        Ok((reorder, busy, cpu))
+    };
+    let (runs, written) = on_workers_beside(
+        jobs,
+        |worker, to_writer| {
+            run_once(
+                family,
+                n,
+                method,
+                (output, merge),
+                Some((&worker, to_writer)),
+            )
+        },
+        write,
+    );
+    let runs = runs
+        .into_iter()
+        .map(|run| {
+            run.unwrap_or_else(|| {
+                Err(CliError::new(
+                    "internal error: a bench worker did not finish",
+                ))
+            })
         })
-    })
-    .collect::<Result<Vec<Run>, CliError>>()?;
+        .collect::<Result<Vec<Run>, CliError>>()?;
     let mut reports = Vec::new();
     let mut runs = runs.into_iter();
     let Some(mut all) = runs.next() else {
@@ -253,16 +287,11 @@ fn run_on(
         all.bytes += run.bytes;
         reports.extend(run.collected);
     }
+    let (reorder, busy, cpu) = written?;
     if !reports.is_empty() {
-        // The merge, as `explore --jobs` writes it: output on this thread.
         let begun = Instant::now();
-        let cpu_begun = thread_cpu_time();
-        let mut sink = Counted::default();
-        write_json(&shards::merge(reports).map_err(CliError::new)?, &mut sink)?;
-        all.split.output_ms += begun.elapsed().as_secs_f64() * 1e3;
-        let cpu = thread_cpu_time()
-            .zip(cpu_begun)
-            .map(|(end, start)| end - start);
+        reorder.finish(reports).map_err(CliError::new)?;
+        all.split.output_ms += (busy + begun.elapsed()).as_secs_f64() * 1e3;
         all.cpu = all.cpu.zip(cpu).map(|(a, b)| a + b);
         all.bytes = sink.0;
     }
@@ -278,8 +307,9 @@ fn run_once(
     n: usize,
     method: Option<Method>,
     (output, merge): (BenchOutput, Merge),
-    worker: Option<&Worker>,
+    worker: Option<(&Worker, Sender<Piece>)>,
 ) -> Result<Run, CliError> {
+    let (worker, to_writer) = worker.unzip();
     let start = Instant::now();
     let cpu_start = thread_cpu_time();
     let source = family.source(n).ok_or_else(|| {
@@ -299,10 +329,12 @@ fn run_once(
     let mut text;
     let mut collected = None;
     let report: Option<&mut dyn Observer> = match output {
-        // A worker's paths, handed back as values for the merge.
-        BenchOutput::Json if worker.is_some() => {
+        // A worker's paths, sent to the writing thread stretch by stretch.
+        BenchOutput::Json if to_writer.is_some() => {
             let name = format!("{}({n})", family.name());
-            Some(collected.insert(Collected::new(name, header)))
+            to_writer.map(|to_writer| {
+                collected.insert(Streamed::new(name, header, to_writer)) as &mut dyn Observer
+            })
         }
         BenchOutput::Json => {
             json = JsonReport::new(&mut sink, header);
@@ -359,7 +391,7 @@ fn run_once(
         stats,
         models,
         bytes: sink.0,
-        collected: collected.map(Collected::into_report),
+        collected: collected.map(Streamed::into_report),
     })
 }
 

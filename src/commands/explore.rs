@@ -9,14 +9,16 @@ use crate::explore::share::{self, Shard};
 use crate::explore::workers::{self, Worker};
 use crate::explore::{explore_into, ExploreOptions, NotesLimit, Observer, TreeRecorder};
 use crate::report::json::{JsonLinesReport, JsonReport};
-use crate::report::shards::{merge, write_json, Collected, ShardReport};
+use crate::report::shards::ShardReport;
 use crate::report::smtlib::SmtlibFiles;
+use crate::report::stream::{Piece, Reorder, Streamed};
 use crate::report::text::TextReport;
 use crate::report::{dot, latex, svg};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, Sender};
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort};
 
@@ -99,42 +101,62 @@ pub fn command(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError
     explore_view(&args.common, &args.view, None, sharing, out)
 }
 
-/// `explore --jobs N`: each worker explores its shard into a JSON report
-/// of its own, and the reports are merged into the one-process report.
+/// `explore --jobs N`: each worker explores its shard, sending the paths
+/// of each stretch of the tree it finishes to this thread, which writes
+/// them in the one-process order as soon as the stretches before them are
+/// written ([`Reorder`]); the frontier and counters are merged at the end.
 fn on_workers(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     if args.view.format != Format::Json || args.smtlib.is_some() {
         return Err(CliError::new(
             "--jobs merges the workers' JSON reports: add --format json (and drop --smtlib), or use --jobs 1",
         ));
     }
-    let reports = workers::on_workers(args.jobs, |worker| shard_report(&args.common, &worker))
+    let mut out = BufWriter::new(out);
+    let mut reorder = Reorder::new(&mut out);
+    let write = move |pieces: Receiver<Piece>| -> io::Result<_> {
+        for piece in pieces {
+            reorder.take(piece)?;
+        }
+        Ok(reorder)
+    };
+    let (reports, reorder) = workers::on_workers_beside(
+        args.jobs,
+        |worker, to_writer| shard_report(&args.common, &worker, to_writer),
+        write,
+    );
+    let reports = reports
         .into_iter()
         .map(|report| {
             report.unwrap_or_else(|| Err(CliError::new("internal error: a worker did not finish")))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let merged = merge(reports).map_err(CliError::new)?;
-    write_json(&merged, out)?;
+    let merged = reorder?.finish(reports).map_err(CliError::new)?;
+    out.flush()?;
     Ok(exit_of(&merged))
 }
 
-/// The JSON report of one shard, explored by the calling thread from the
-/// program it loads itself.
-fn shard_report(common: &Common, worker: &Worker) -> Result<ShardReport, CliError> {
+/// One shard's report, explored by the calling thread from the program it
+/// loads itself, its paths sent to `to_writer` as it goes and left out.
+fn shard_report(
+    common: &Common,
+    worker: &Worker,
+    to_writer: Sender<Piece>,
+) -> Result<ShardReport, CliError> {
     let mut session = common.session("explore")?;
     worker.share(&mut session.explore);
     if let Some(conflict) = share::conflict(&session.explore) {
         return Err(CliError::new(conflict.replace("--shard", "--jobs")));
     }
     let program = session.loaded.program.clone();
-    let mut collected = Collected::new(format!("worker {}", worker.shard), session.header());
+    let name = format!("worker {}", worker.shard);
+    let mut streamed = Streamed::new(name, session.header(), to_writer);
     let visitor = ExploreInto {
         inputs: &program.globals,
         options: &session.explore,
-        observer: &mut collected,
+        observer: &mut streamed,
     };
     with_semantics(program.clone(), session.choice, session.semantics, visitor)??;
-    Ok(collected.into_report())
+    Ok(streamed.into_report())
 }
 
 /// What only `explore` itself does besides showing the tree.

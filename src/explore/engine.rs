@@ -335,28 +335,46 @@ where
                 {
                     // A shard leaves what it would have expanded (every
                     // shard the top, merged into one).
-                    if self.expands(&pending) {
+                    if self.expands(&pending)? {
                         self.leave_pending(&pending, reason);
                     }
                 }
                 break;
             }
-            if !self.expands(&pending) {
+            if !self.expands(&pending)? {
                 continue;
             }
             let successors = self.expand(pending)?;
             self.wait(&mut frontier, successors)?;
         }
-        Ok(())
+        if let Some(sharing) = &mut self.sharing {
+            sharing.end();
+        }
+        self.hand_over_segments()
     }
 
     /// Whether this exploration expands `pending` (always, unless it
     /// explores a shard that does not own its prefix).
-    fn expands(&mut self, pending: &Pending<S::Config>) -> bool {
+    fn expands(&mut self, pending: &Pending<S::Config>) -> io::Result<bool> {
         let next_id = self.next_id;
-        self.sharing
-            .as_mut()
-            .is_none_or(|sharing| sharing.expands(pending.node.depth, next_id))
+        let Some(sharing) = &mut self.sharing else {
+            return Ok(true);
+        };
+        let expands = sharing.expands(pending.node.depth, next_id);
+        self.hand_over_segments()?;
+        Ok(expands)
+    }
+
+    /// Tells the observer of the stretches of a shard's exploration that
+    /// are over ([`super::share::Segment`]).
+    fn hand_over_segments(&mut self) -> io::Result<()> {
+        let Some(sharing) = &mut self.sharing else {
+            return Ok(());
+        };
+        for segment in sharing.take_ended() {
+            self.observer.segment(segment)?;
+        }
+        Ok(())
     }
 
     /// Puts successors in the frontier; with merging, one that meets a

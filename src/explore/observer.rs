@@ -4,7 +4,7 @@
 //! whole [`Tree`] for the views that need it (DOT, tests, verification).
 
 use super::node::PathNode;
-use super::share::Place;
+use super::share::{Place, Segment};
 use super::tree::{Leaf, Node, Pruned, Stats, Tree, Unexplored};
 use std::io;
 
@@ -40,6 +40,13 @@ pub trait Observer {
 
     /// A path ended.
     fn path(&mut self, path: Finished<'_>) -> io::Result<()>;
+
+    /// A stretch of a shard's exploration is over: the paths reported
+    /// since the last one are all of it ([`Segment`]; workers write their
+    /// paths as they go by it).
+    fn segment(&mut self, _segment: Segment) -> io::Result<()> {
+        Ok(())
+    }
 
     /// Whether [`Observer::path`] reads the ancestors of a path's node (its
     /// trace, its rules). When it does not, nodes are not linked to their
@@ -130,6 +137,10 @@ impl Observer for NotesLimit<'_> {
 
     fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
         self.inner.path(path)
+    }
+
+    fn segment(&mut self, segment: Segment) -> io::Result<()> {
+        self.inner.segment(segment)
     }
 
     fn reads_ancestors(&self) -> bool {

@@ -99,6 +99,33 @@ pub struct Place {
     pub top: bool,
 }
 
+/// A stretch of a worker's exploration that is over, so that its paths
+/// can be written before the other workers finish: the paths above the
+/// split between two prefixes (every worker walks them, shard 0 reports
+/// them) or one prefix's subtree (its owner reports it). Shard 0 ends one
+/// stretch above the split between every two prefixes, empty when
+/// depth-first search went from one prefix straight to the next, so the
+/// stretches of all workers together number `0, 1, 2, …` ([`Segment::slot`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// Where its paths were found (as [`Place`] says).
+    pub place: Place,
+    /// The nodes this worker made below the prefixes it expanded before
+    /// the stretch began: a node's number less these is its number among
+    /// the nodes above the split and in the subtrees of earlier prefixes.
+    pub own_nodes_before: usize,
+    /// For a prefix's subtree, its nodes.
+    pub nodes: usize,
+}
+
+impl Segment {
+    /// The stretch's number in depth-first order: above the split after
+    /// `k` prefixes is `2k`, prefix `k`'s subtree `2k + 1`.
+    pub fn slot(&self) -> usize {
+        2 * self.place.after - usize::from(!self.place.top)
+    }
+}
+
 /// What a shard tells the merge besides its paths.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ledger {
@@ -129,6 +156,10 @@ pub(crate) struct Sharing {
     owned: usize,
     region: Region,
     ledger: Ledger,
+    /// Nodes below the prefixes this shard owned and has left.
+    own_nodes: usize,
+    /// Stretches ended and not yet handed to the observer.
+    ended: Vec<Segment>,
 }
 
 impl Sharing {
@@ -143,6 +174,8 @@ impl Sharing {
                 split_depth,
                 ..Ledger::default()
             },
+            own_nodes: 0,
+            ended: Vec::new(),
         }
     }
 
@@ -151,8 +184,17 @@ impl Sharing {
     pub(crate) fn expands(&mut self, depth: usize, next_id: NodeId) -> bool {
         let split = self.ledger.split_depth;
         if depth < split {
-            self.region = Region::Top;
+            if self.region != Region::Top {
+                self.end_segment();
+                self.region = Region::Top;
+            }
         } else if depth == split {
+            self.end_segment();
+            if self.region != Region::Top {
+                // Straight from one prefix to the next: an empty stretch above the split.
+                self.region = Region::Top;
+                self.end_segment();
+            }
             let prefix = self.ledger.prefixes;
             let owned = match &self.claims {
                 Some(claims) => claims.take(prefix),
@@ -198,6 +240,38 @@ impl Sharing {
             after: self.ledger.prefixes,
             top: self.region == Region::Top,
         }
+    }
+
+    /// Ends the stretch under way, noting it if this shard reports it.
+    fn end_segment(&mut self) {
+        if !self.reports() {
+            return;
+        }
+        let nodes = match self.region {
+            Region::Prefix { owned: true } => self.ledger.subtrees.last().map_or(0, |&(_, n)| n),
+            _ => 0,
+        };
+        self.ended.push(Segment {
+            place: self.place(),
+            own_nodes_before: self.own_nodes,
+            nodes,
+        });
+        self.own_nodes += nodes;
+    }
+
+    /// The exploration is over: ends the last stretch, and after a
+    /// prefix's subtree the empty stretch above the split that follows it.
+    pub(crate) fn end(&mut self) {
+        self.end_segment();
+        if self.region != Region::Top {
+            self.region = Region::Top;
+            self.end_segment();
+        }
+    }
+
+    /// The stretches ended since the last call.
+    pub(crate) fn take_ended(&mut self) -> Vec<Segment> {
+        std::mem::take(&mut self.ended)
     }
 
     pub(crate) fn into_ledger(self) -> Ledger {

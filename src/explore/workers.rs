@@ -8,6 +8,7 @@
 
 use super::engine::ExploreOptions;
 use super::share::{Claims, Shard};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 
 /// One worker of an exploration on several threads.
@@ -30,8 +31,21 @@ impl Worker {
 /// stack a command gets ([`crate::commands::STACK_BYTES`]), in worker
 /// order; `None` for a worker that could not start or did not finish.
 pub fn on_workers<T: Send>(jobs: usize, work: impl Fn(Worker) -> T + Sync) -> Vec<Option<T>> {
+    on_workers_beside(jobs, |worker, _: Sender<()>| work(worker), |_| ()).0
+}
+
+/// [`on_workers`], each worker given a sender to the calling thread,
+/// which runs `beside` on the receiver meanwhile (writing what the
+/// workers send it) before it waits for them. The receiver closes when
+/// every worker has ended, whether it finished or not.
+pub fn on_workers_beside<T: Send, M: Send, R>(
+    jobs: usize,
+    work: impl Fn(Worker, Sender<M>) -> T + Sync,
+    beside: impl FnOnce(Receiver<M>) -> R,
+) -> (Vec<Option<T>>, R) {
     let work = &work;
     let claims = Arc::new(Claims::default());
+    let (sender, receiver) = mpsc::channel();
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
             .map(|index| {
@@ -39,19 +53,23 @@ pub fn on_workers<T: Send>(jobs: usize, work: impl Fn(Worker) -> T + Sync) -> Ve
                     shard: Shard { index, count: jobs },
                     claims: claims.clone(),
                 };
+                let sender = sender.clone();
                 std::thread::Builder::new()
                     .stack_size(crate::commands::STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        let done = work(worker);
+                        let done = work(worker, sender);
                         crate::memory::flush();
                         done
                     })
             })
             .collect();
-        workers
+        drop(sender);
+        let besides = beside(receiver);
+        let done = workers
             .into_iter()
             .map(|worker| worker.ok()?.join().ok())
-            .collect()
+            .collect();
+        (done, besides)
     })
 }
 

@@ -11,6 +11,7 @@ pub mod layout;
 pub mod shards;
 pub mod shell;
 pub mod smtlib;
+pub mod stream;
 pub mod svg;
 pub mod text;
 pub mod values;
@@ -23,6 +24,7 @@ use symex_semantics::program::Language;
 use symex_semantics::term::{Name, Sort};
 
 /// What a report says about where the tree came from.
+#[derive(Clone)]
 pub struct Header {
     /// The program's path as given on the command line.
     pub program: String,

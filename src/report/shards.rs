@@ -344,6 +344,11 @@ pub fn write_json(merged: &Merged, out: &mut dyn Write) -> io::Result<()> {
     for (node, body) in &merged.paths {
         document.path(*node, body)?;
     }
+    write_rest(merged, &mut document)
+}
+
+/// Ends `document` with the merged frontier and counters.
+pub fn write_rest<W: Write>(merged: &Merged, document: &mut JsonDocument<W>) -> io::Result<()> {
     let mut rest = Map::new();
     rest.insert(
         "unexplored".to_string(),
