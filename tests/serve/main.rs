@@ -18,6 +18,8 @@ const ABSDIFF_WRONG: &str = "if x < y { d := y - x } else { d := x - y };\nasser
 /// A loop of as many forks as it is unfolded: with a large `--unfold`,
 /// only the time limit ends its exploration.
 const ENDLESS_FORKS: &str = "i := 0;\nwhile i < n { i := i + 1 }\n";
+/// Proved over the paper's integers; under `--int i32`, `x + 1` overflows.
+const SUCCESSOR: &str = "y := x + 1;\nassert y > x\n";
 const ENDLESS_RUN: &str = "x := 0;\nwhile true { x := x + 1 }\n";
 
 fn stdout(answer: &Value) -> &str {
@@ -130,6 +132,82 @@ fn a_printed_counterexample_replays_through_run() {
         brief(&run)
     );
     assert!(stdout(&run).contains("assertion"), "{}", brief(&run));
+}
+
+/// `int` is passed to every command as `--int`: what verify proves over the
+/// paper's integers fails under `--int i32`, its counterexample replays
+/// through `run` only under `--int i32`, and the editor's check refuses a
+/// literal out of range as `symex desugar - --int i32` does.
+#[test]
+fn machine_integers_are_an_option_of_every_command() {
+    let server = Server::start(&[]);
+    let (_, proved) = server.api("verify", &json!({"source": SUCCESSOR}));
+    assert_eq!(proved["status"], 0, "{}", brief(&proved));
+    let (_, failed) = server.api(
+        "verify",
+        &json!({"source": SUCCESSOR, "int": "i32", "format": "json"}),
+    );
+    assert_eq!(failed["status"], 1, "{}", brief(&failed));
+    let report: Value = serde_json::from_str(stdout(&failed)).unwrap();
+    let x = &report["counterexample"]["inputs"]["x"];
+    assert_eq!(x, &json!(2147483647), "{}", brief(&failed));
+    let inputs = [format!("x={x}")];
+    let (_, overflows) = server.api(
+        "run",
+        &json!({"source": SUCCESSOR, "inputs": inputs, "int": "i32"}),
+    );
+    assert_eq!(overflows["status"], 1, "{}", brief(&overflows));
+    let (_, holds) = server.api("run", &json!({"source": SUCCESSOR, "inputs": inputs}));
+    assert_eq!(holds["status"], 0, "{}", brief(&holds));
+    for (command, body) in [
+        ("tests", json!({"source": SUCCESSOR, "int": "i32"})),
+        ("compare", json!({"source": SUCCESSOR, "int": "i32"})),
+        ("check", json!({"source": SUCCESSOR, "int": "i32"})),
+        (
+            "step",
+            json!({"source": SUCCESSOR, "int": "i32", "commands": ["go"]}),
+        ),
+    ] {
+        let (status, answer) = server.api(command, &body);
+        assert_eq!(status, 200, "{command}: {}", brief(&answer));
+        assert_ne!(answer["status"], 2, "{command}: {}", brief(&answer));
+    }
+    // A machine integer's overflow is a path of its own.
+    let (_, explored) = server.api("explore", &json!({"source": SUCCESSOR}));
+    assert!(
+        stdout(&explored).contains("0 errors"),
+        "{}",
+        brief(&explored)
+    );
+    let (_, explored) = server.api("explore", &json!({"source": SUCCESSOR, "int": "i64"}));
+    assert!(
+        stdout(&explored).contains("1 error,"),
+        "{}",
+        brief(&explored)
+    );
+    let big = "x := 3000000000\n";
+    let (_, fits) = server.api("diagnose", &json!({"source": big}));
+    assert_eq!(fits["status"], 0, "{}", brief(&fits));
+    let (_, refused) = server.api("diagnose", &json!({"source": big, "int": "i32"}));
+    assert_eq!(refused["status"], 2, "{}", brief(&refused));
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(["desugar", "-", "--int", "i32"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    cli.stdin
+        .as_ref()
+        .unwrap()
+        .write_all(big.as_bytes())
+        .unwrap();
+    let out = cli.wait_with_output().unwrap();
+    assert_eq!(
+        refused["stderr"].as_str().unwrap(),
+        String::from_utf8(out.stderr).unwrap()
+    );
 }
 
 /// An oo program's model, as explore prints it, is run's heap: each
@@ -293,6 +371,12 @@ fn malformed_requests_get_a_clear_error_and_the_server_stays_up() {
             "{\"source\": \"\", \"unfold\": 2}",
             400,
             "not available here",
+        ),
+        (
+            "/api/explore",
+            "{\"source\": \"\", \"int\": \"i16\"}",
+            400,
+            "must be one of math, i32, i64",
         ),
         (
             "/api/run",
@@ -498,6 +582,7 @@ fn no_parameter_reads_a_file() {
             ("explore", json!({"source": POWER, "lang": name})),
             ("explore", json!({"source": POWER, "method": name})),
             ("explore", json!({"source": POWER, "break": name})),
+            ("explore", json!({"source": POWER, "int": name})),
             (
                 "run",
                 json!({"source": POWER, "inputs": [format!("x={name}")]}),
