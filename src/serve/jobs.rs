@@ -40,9 +40,6 @@ pub struct Outcome {
     pub millis: u64,
 }
 
-/// The nice value of a long job: the least priority.
-const LEAST_PRIORITY: i32 = 19;
-
 /// How often a running job is looked at.
 const POLL: Duration = Duration::from_millis(5);
 
@@ -141,26 +138,6 @@ impl Running {
             std::thread::sleep(POLL);
         }
         Ok(true)
-    }
-
-    /// Gives every thread of the job the least priority (nice 19), so that
-    /// it takes a core only when shorter jobs leave one idle: on Linux nice
-    /// is a thread's, and threads started afterwards inherit it. Its time
-    /// limit is wall-clock time, so it still ends within it.
-    pub fn yield_processor(&self) {
-        let pid = self.child.id();
-        let threads: Vec<u32> = match std::fs::read_dir(format!("/proc/{pid}/task")) {
-            Ok(tasks) => tasks
-                .flatten()
-                .filter_map(|task| task.file_name().to_str()?.parse().ok())
-                .collect(),
-            Err(_) => vec![pid],
-        };
-        for thread in threads {
-            // Lowering a child's priority needs no privilege; a thread that
-            // has ended meanwhile is no longer there to lower.
-            unsafe { libc::setpriority(libc::PRIO_PROCESS, thread, LEAST_PRIORITY) };
-        }
     }
 
     /// Kills the job and reaps it, its outputs dropped.

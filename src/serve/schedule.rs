@@ -4,11 +4,9 @@
 //! quanta of wall-clock time) is long: it moves on to a free *long*
 //! slot and keeps running, or, when every long slot is taken, it is stopped
 //! and waits in the long lane's queue to run again from the start (the
-//! commands are deterministic, so only the quantum's work is lost). A long
-//! job runs at the least priority (nice 19), so the processor goes to the
-//! short lane first. Short work thus waits neither behind long work nor
-//! for the processor it uses, and long work is queued rather than
-//! refused. Each lane bounds how many jobs run and wait in it.
+//! commands are deterministic, so only the quantum's work is lost). Short
+//! work thus never waits behind long work, and long work is queued rather
+//! than refused. Each lane bounds how many jobs run and wait in it.
 
 use super::jobs::{Job, Outcome, Running};
 use std::path::Path;
@@ -89,7 +87,6 @@ impl Scheduler {
             false => match self.long.try_acquire() {
                 Some(long) => {
                     drop(short);
-                    running.yield_processor();
                     running.wait_until(None)?;
                     drop(long);
                     Lane::Long
@@ -99,7 +96,6 @@ impl Scheduler {
                     drop(short);
                     let _long = self.long.acquire().ok_or(Refused::Busy)?;
                     running = Running::start(program, job)?;
-                    running.yield_processor();
                     running.wait_until(None)?;
                     Lane::Requeued
                 }

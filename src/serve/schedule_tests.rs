@@ -76,30 +76,6 @@ fn long_jobs_wait_for_a_long_slot_and_leave_the_short_lane_free() {
     assert_eq!(lanes, [Lane::Long, Lane::Requeued]);
 }
 
-/// The nice value in a `/proc/PID/stat` line (field 19 of stat(5); the
-/// state, field 3, is the first after the command's name).
-fn nice(stat: &str) -> i32 {
-    let fields = stat.rsplit_once(')').map(|(_, fields)| fields);
-    let nice = fields.and_then(|fields| fields.split_whitespace().nth(19 - 3)?.parse().ok());
-    nice.unwrap_or_else(|| panic!("not a stat line: {stat:?}"))
-}
-
-/// A long job yields the processor: what it starts once it is long (here
-/// `cat`, after a wait past its patience) runs at nice 19, what a short
-/// job starts at the server's own priority.
-#[test]
-fn a_long_job_runs_at_the_least_priority() {
-    let scheduler = Scheduler::new(1, 1, 0, Duration::from_millis(50));
-    let run = |script: &str| match scheduler.run(Path::new(SHELL), &job(script, 10_000)) {
-        Ok(scheduled) => (scheduled.lane, nice(&scheduled.outcome.stdout)),
-        Err(_) => panic!("{script}: not run"),
-    };
-    let (lane, short) = run("cat /proc/self/stat");
-    assert_eq!(lane, Lane::Short);
-    assert!(short < 19, "the tests themselves run at nice {short}");
-    assert_eq!(run("sleep 0.6; cat /proc/self/stat"), (Lane::Long, 19));
-}
-
 #[test]
 fn a_full_queue_refuses_at_once() {
     let scheduler = Scheduler::new(1, 1, 0, Duration::from_secs(60));
