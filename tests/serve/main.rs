@@ -134,6 +134,25 @@ fn a_printed_counterexample_replays_through_run() {
     assert!(stdout(&run).contains("assertion"), "{}", brief(&run));
 }
 
+/// What `symex desugar - OPTIONS` says of `source`.
+fn desugar(source: &str, options: &[&str]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut cli = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(["desugar", "-"])
+        .args(options)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = cli.stdin.take().unwrap();
+    stdin.write_all(source.as_bytes()).unwrap();
+    drop(stdin);
+    cli.wait_with_output().unwrap()
+}
+
 /// `int` is passed to every command as `--int`: what verify proves over the
 /// paper's integers fails under `--int i32`, its counterexample replays
 /// through `run` only under `--int i32`, and the editor's check refuses a
@@ -190,20 +209,7 @@ fn machine_integers_are_an_option_of_every_command() {
     assert_eq!(fits["status"], 0, "{}", brief(&fits));
     let (_, refused) = server.api("diagnose", &json!({"source": big, "int": "i32"}));
     assert_eq!(refused["status"], 2, "{}", brief(&refused));
-    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_symex"))
-        .args(["desugar", "-", "--int", "i32"])
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    cli.stdin
-        .as_ref()
-        .unwrap()
-        .write_all(big.as_bytes())
-        .unwrap();
-    let out = cli.wait_with_output().unwrap();
+    let out = desugar(big, &["--int", "i32"]);
     assert_eq!(
         refused["stderr"].as_str().unwrap(),
         String::from_utf8(out.stderr).unwrap()
@@ -287,21 +293,7 @@ fn the_in_process_check_is_the_clis() {
     let mut broken = 0;
     for source in &sources {
         let (_, answer) = server.api("diagnose", &json!({"source": source}));
-        let mut cli = std::process::Command::new(env!("CARGO_BIN_EXE_symex"))
-            .args(["desugar", "-"])
-            .env("NO_COLOR", "1")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        cli.stdin
-            .take()
-            .unwrap()
-            .write_all(source.as_bytes())
-            .unwrap();
-        let out = cli.wait_with_output().unwrap();
+        let out = desugar(source, &[]);
         let said = (
             answer["status"].as_i64(),
             stdout(&answer).to_string(),
