@@ -670,3 +670,46 @@ fn every_path_is_exported_as_a_self_contained_smtlib_script() {
         "{answers:?}"
     );
 }
+
+/// Issue 37: the `// snap:` line's `--int` is honoured too (its program
+/// overflows a 32-bit `int`), and the text's header names what the line chose.
+#[test]
+fn a_programs_snap_line_sets_what_int_means_and_the_header_says_so() {
+    let dir = scratch("snap-int");
+    let file = dir.join("overflow.sx");
+    std::fs::write(
+        &file,
+        "// snap: --int i32 --unfold 2\nx := 2147483647;\nx := x + 1\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let statuses = |extra: &[&str]| {
+        let mut args = vec!["compare", file, "--format", "json"];
+        args.extend(extra);
+        let output = symex(&args);
+        json(&output)["comparisons"][0]["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|path| path["status"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        statuses(&[])
+            .iter()
+            .all(|status| status.starts_with("error")),
+        "{:?}",
+        statuses(&[])
+    );
+    assert_eq!(statuses(&["--int", "math"]), ["terminated"]);
+    let text = String::from_utf8(symex(&["compare", file]).stdout).unwrap();
+    assert!(
+        text.contains("from its // snap: line: --unfold 2 --int i32"),
+        "{text}"
+    );
+    let text = String::from_utf8(symex(&["compare", file, "--unfold", "1"]).stdout).unwrap();
+    assert!(
+        text.contains("from its // snap: line: --int i32") && !text.contains("--unfold 2"),
+        "{text}"
+    );
+}

@@ -6,9 +6,11 @@
 
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
+use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::rc::Rc;
+use std::time::{Duration, Instant};
 use symex::concolic::coverage::{Coverage, Sites};
 use symex::concolic::run::{run, Systems};
 use symex::concolic::{search, ConcolicOptions, Iteration, Listener, Stop};
@@ -311,7 +313,8 @@ fn agree_on<M: Simulation>(
         let leaf = tree.leaf(node).unwrap();
         explored.insert(tree.rules_to(node), leaf.path_condition.clone());
         if let Some(model) = &leaf.model {
-            covered.extend(&run(systems, &sites, model.clone(), &bounds)?.coverage);
+            // Coverage is the path's: the run need not go on past a cut.
+            covered.extend(&run(systems, &sites, model.clone(), &bounds, 0)?.coverage);
         }
     }
     let options = ConcolicOptions {
@@ -575,15 +578,22 @@ fn the_aliasing_puzzle_fails_with_a_heap_that_replays() {
     assert_eq!(run["error"], "assertion-failed");
 }
 
+/// A program of `n` branches one after another, 2^n paths, in a scratch
+/// directory `name`.
+fn branches(name: &str, n: usize) -> PathBuf {
+    let file = scratch(name).join("branches.sx");
+    let source: Vec<String> = (0..n)
+        .map(|i| format!("if x{i} > 0 {{ c := c + 1 }} else {{ c := c - 1 }}"))
+        .collect();
+    std::fs::write(&file, source.join(";\n")).unwrap();
+    file
+}
+
 /// Ctrl-C ends a long search at once (exit 130) with the iterations and
 /// tests found so far, naming the stop.
 #[test]
 fn ctrl_c_stops_the_search_with_the_tests_found() {
-    let file = scratch("interrupt").join("branches.sx");
-    let source: Vec<String> = (0..16)
-        .map(|i| format!("if x{i} > 0 {{ c := c + 1 }} else {{ c := c - 1 }}"))
-        .collect();
-    std::fs::write(&file, source.join(";\n")).unwrap();
+    let file = branches("interrupt", 16);
     let child = Command::new(env!("CARGO_BIN_EXE_symex"))
         .args(["concolic", file.to_str().unwrap()])
         .stdout(std::process::Stdio::piped())
@@ -600,6 +610,44 @@ fn ctrl_c_stops_the_search_with_the_tests_found() {
     let report = text(&output);
     assert!(report.contains("stopped: interrupted"), "{report}");
     assert!(report.contains("  1. symex run "), "no test kept: {report}");
+}
+
+/// Ctrl-C on a terminal, where the report streams iteration by iteration:
+/// a search of 2^24 paths that has run for seconds ends within two (a
+/// second, with room for a loaded machine) with its partial report. Its
+/// worklist once kept every configuration of every run, and dropping it
+/// took a tenth as long as the search had run.
+#[test]
+fn ctrl_c_on_a_terminal_ends_a_long_search_at_once() {
+    let file = branches("terminal", 24);
+    // `script` gives the command a pseudo-terminal: a Ctrl-C typed into it
+    // reaches the command as the user's would.
+    let command = format!(
+        "{} concolic {}",
+        env!("CARGO_BIN_EXE_symex"),
+        file.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut shown = Vec::new();
+        stdout.read_to_end(&mut shown).map(|_| shown)
+    });
+    std::thread::sleep(Duration::from_secs(5));
+    let typed = Instant::now();
+    child.stdin.take().unwrap().write_all(b"\x03").unwrap();
+    let status = child.wait().unwrap();
+    let took = typed.elapsed();
+    let shown = String::from_utf8_lossy(&reader.join().unwrap().unwrap()).into_owned();
+    assert!(took < Duration::from_secs(2), "ended {took:?} after Ctrl-C");
+    assert_eq!(status.code(), Some(130), "{shown}");
+    assert!(shown.contains("stopped: interrupted"), "{shown}");
+    assert!(shown.contains("  1. symex run "), "no test kept: {shown}");
 }
 
 #[test]

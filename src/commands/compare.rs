@@ -13,6 +13,7 @@ use clap::{Args, ValueEnum};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use symex_semantics::machine::Integers;
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::program::{Language, Program};
 use symex_semantics::system::Options;
@@ -56,9 +57,10 @@ pub struct CompareArgs {
     pub timeout_ms: Option<u64>,
     #[arg(long)]
     pub checked_arrays: bool,
-    /// What `int` means: mathematical integers, or C's signed machine integers with overflow as an error.
-    #[arg(long = "int", value_enum, default_value_t = IntArg::Math, value_name = "INT")]
-    pub int: IntArg,
+    /// What `int` means: mathematical integers, or C's signed machine
+    /// integers with overflow as an error (default: the file's `// snap:` line, else math).
+    #[arg(long = "int", value_enum, value_name = "INT")]
+    pub int: Option<IntArg>,
     #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
     pub format: CompareFormat,
     /// Break one rule on purpose on the side it belongs to — §2's forward
@@ -104,12 +106,17 @@ struct ProgramOptions {
     lang: Option<LanguageArg>,
     checked_arrays: bool,
     literal_this: bool,
+    int: IntArg,
+    /// The options above that the program's `// snap:` line chose, as written there.
+    from_snap: Vec<String>,
 }
 
 impl CompareArgs {
     /// The options for the program `name` of text `source`: the user's, else
     /// its `// snap:` line's, else `explore`'s defaults (flags: the user's or
-    /// the line's); a family member's `unfold` comes first.
+    /// the line's); a family member's `unfold` comes first. The line's
+    /// options for one method (`--method lazy`, `--subsume`, …) do not apply:
+    /// compare runs forward and wp.
     fn options(
         &self,
         name: &str,
@@ -117,13 +124,60 @@ impl CompareArgs {
         unfold: Option<usize>,
     ) -> Result<ProgramOptions, CliError> {
         let snap = snap_common(Path::new(name), source)?;
+        let default = snap_common(Path::new(name), "")?;
+        let mut from_snap = Vec::new();
+        let mut note = |user: bool, differs: bool, words: String| {
+            if !user && differs {
+                from_snap.push(words);
+            }
+        };
+        let user_unfold = unfold.or(self.unfold);
+        note(
+            user_unfold.is_some(),
+            snap.unfold != default.unfold,
+            format!("--unfold {}", snap.unfold),
+        );
+        note(
+            self.depth.is_some(),
+            snap.depth != default.depth,
+            format!("--depth {}", snap.depth),
+        );
+        note(
+            self.timeout_ms.is_some(),
+            snap.timeout_ms != default.timeout_ms,
+            format!("--timeout-ms {}", snap.timeout_ms),
+        );
+        if let Some(lang) = snap.semantics.lang {
+            note(
+                self.lang.is_some(),
+                true,
+                format!("--lang {}", Language::from(lang)),
+            );
+        }
+        note(
+            self.checked_arrays,
+            snap.checked_arrays,
+            "--checked-arrays".to_string(),
+        );
+        note(
+            self.literal_this,
+            snap.semantics.literal_this,
+            "--literal-this".to_string(),
+        );
+        note(
+            self.int.is_some(),
+            snap.int != default.int,
+            format!("--int {}", Integers::from(snap.int).name()),
+        );
         Ok(ProgramOptions {
-            unfold: unfold.or(self.unfold).unwrap_or(snap.unfold),
+            unfold: user_unfold.unwrap_or(snap.unfold),
             depth: self.depth.unwrap_or(snap.depth),
             timeout_ms: self.timeout_ms.unwrap_or(snap.timeout_ms),
             lang: self.lang.or(snap.semantics.lang),
             checked_arrays: self.checked_arrays || snap.checked_arrays,
             literal_this: self.literal_this || snap.semantics.literal_this,
+            int: self.int.unwrap_or(snap.int),
+            from_snap,
         })
     }
 
@@ -139,7 +193,7 @@ impl CompareArgs {
                 checked_arrays: options.checked_arrays,
                 acyclic: false,
             },
-            integers: self.int.into(),
+            integers: options.int.into(),
             explore: ExploreOptions {
                 bounds: Bounds {
                     unfold: options.unfold,
@@ -212,17 +266,23 @@ pub fn command(args: &CompareArgs, out: &mut dyn Write) -> Result<Exit, CliError
     let progress = crate::stop::progress::show();
     let mut comparisons = Vec::new();
     let families = args.families();
-    if !families.is_empty() && args.int != IntArg::Math {
+    if !families.is_empty() && args.int.is_some_and(|int| int != IntArg::Math) {
         return Err(CliError::new(
             "--int applies to program files; the generated families use mathematical integers",
         ));
     }
     for file in args.programs()? {
-        let loaded = load(&file, args.int)?;
-        args.breakable(&file, &loaded.program)?;
+        let mut loaded = load(&file, args.int.unwrap_or_default())?;
         let options = args.options(&file, &loaded.source, None)?;
+        if Integers::from(options.int) != loaded.integers {
+            loaded = load(&file, options.int)?;
+        }
+        args.breakable(&file, &loaded.program)?;
+        let from_snap = options.from_snap.clone();
         let settings = args.settings(options, deadline);
-        comparisons.push(compare(&file, &loaded.program, &settings));
+        let mut comparison = compare(&file, &loaded.program, &settings);
+        comparison.from_snap = from_snap;
+        comparisons.push(comparison);
     }
     for family in families {
         let sizes = args.sizes.as_deref().unwrap_or(family.default_sizes());

@@ -7,6 +7,7 @@ use crate::concolic::coverage::Sites;
 use crate::concolic::run::Systems;
 use crate::concolic::worklist::Order;
 use crate::concolic::{search, ConcolicOptions, Expansion, Goal, Listener, Stop, Summary};
+use crate::explore::run::MAX_STEPS;
 use crate::explore::Bounds;
 use crate::report::concolic::{test_file, JsonListener, RunForm, TextListener};
 use crate::theorems::inputs::{random_heap_inputs, random_inputs};
@@ -163,6 +164,7 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
         },
         strategy: order.strategy(),
         timeout_ms: args.timeout_ms,
+        max_steps: MAX_STEPS,
         expansion: Expansion::Generational,
     };
     let header = crate::report::Header {

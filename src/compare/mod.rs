@@ -114,6 +114,9 @@ pub struct Comparison {
     /// (`--lang`, `--checked-arrays`), for the replay of a disagreement.
     #[serde(skip)]
     pub run_options: Vec<String>,
+    /// The options the program's `// snap:` line chose for it (the user gave none of them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub from_snap: Vec<String>,
     pub forward: MethodSummary,
     pub wp: MethodSummary,
     pub paths: Vec<PathRow>,
@@ -285,6 +288,7 @@ pub fn compare(name: &str, program: &Rc<Program>, settings: &Settings) -> Compar
         size: None,
         language: language.to_string(),
         run_options: settings.run_options(),
+        from_snap: Vec::new(),
         forward: summaries.0,
         wp: summaries.1,
         paths: rows,

@@ -11,7 +11,15 @@ use symex_semantics::eval::{ShowValuation, Valuation};
 /// Per program: a line per path with both methods side by side, then totals.
 pub fn write_paths(out: &mut dyn Write, comparisons: &[&Comparison]) -> io::Result<()> {
     for comparison in comparisons {
-        writeln!(out, "{} ({})", comparison.program, comparison.language)?;
+        write!(out, "{} ({})", comparison.program, comparison.language)?;
+        if !comparison.from_snap.is_empty() {
+            write!(
+                out,
+                ", from its // snap: line: {}",
+                comparison.from_snap.join(" ")
+            )?;
+        }
+        writeln!(out)?;
         for summary in [&comparison.forward, &comparison.wp] {
             if let Some(why) = &summary.unavailable {
                 writeln!(out, "  {} not available: {why}", summary.method)?;

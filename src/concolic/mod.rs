@@ -22,11 +22,11 @@ pub mod run;
 pub mod solve;
 pub mod worklist;
 
-use crate::explore::run::RunEnd;
+use crate::explore::run::{RunEnd, MAX_STEPS};
 use crate::explore::{Bounds, Candidate, Limit, Promise, Status, Strategy};
 use crate::solver::Solver;
 use coverage::{Branch, Coverage, Site, Sites};
-use run::{Run, Systems};
+use run::{Fork, Systems};
 use solve::{Pinned, Solved};
 use std::collections::{BTreeSet, HashMap};
 use std::io;
@@ -79,6 +79,10 @@ pub struct ConcolicOptions {
     pub strategy: Strategy,
     /// Per solver query.
     pub timeout_ms: u64,
+    /// A run cut by a bound goes on alone to at most this many transitions
+    /// in all, so that its test ends as `symex run --max-steps` ends it
+    /// ([`MAX_STEPS`], `symex run`'s default, for the tests a command prints).
+    pub max_steps: usize,
     pub expansion: Expansion,
 }
 
@@ -90,6 +94,7 @@ impl Default for ConcolicOptions {
             goal: Goal::Paths,
             strategy: Order::DepthIndex.strategy(),
             timeout_ms: 10_000,
+            max_steps: MAX_STEPS,
             expansion: Expansion::Generational,
         }
     }
@@ -234,18 +239,27 @@ pub struct Summary {
 }
 
 /// A worklist entry: a run's branch at depth index `fork`, negated to take
-/// the successor `alternative`.
-struct Entry<C> {
-    run: Rc<Ran<C>>,
+/// the successor `alternative`. It keeps the run's input, not its
+/// configurations (as SAGE keeps inputs): solving it runs the input again
+/// up to the fork ([`Search::fork_of`]), so that an entry costs a few words
+/// and a long search's worklist stays small enough to drop at once.
+struct Entry {
+    run: Rc<Ran>,
     fork: usize,
+    /// Transitions before the fork.
+    step: usize,
+    /// The branch the entry asks for.
+    branch: (Option<Site>, Rule),
     alternative: usize,
     /// Its place in the order entries were added.
     number: usize,
 }
 
-/// A run with the iteration that made it and the score of its branches.
-struct Ran<C> {
-    run: Run<C>,
+/// A run as its entries need it: its input and choices, the iteration
+/// that made it and the score of its branches.
+struct Ran {
+    input: Valuation,
+    choices: Vec<usize>,
     iteration: usize,
     /// Branches it covered first.
     score: usize,
@@ -308,7 +322,7 @@ struct Search<'a, 'l, S: TransitionSystem, C: TransitionSystem> {
     options: &'a ConcolicOptions,
     solver: Solver,
     inputs: solve::Inputs,
-    worklist: Worklist<Entry<S::Config>>,
+    worklist: Worklist<Entry>,
     coverage: Coverage,
     /// The branch taken at every fork any run passed.
     outcomes: BTreeSet<(Site, Rule)>,
@@ -350,26 +364,29 @@ where
             let Some(entry) = self.worklist.pop(&|entry| candidate(entry, outcomes)) else {
                 return Ok(Ok(Stop::WorklistEmpty));
             };
-            let fork = &entry.run.run.forks[entry.fork];
-            let target = &fork.successors[entry.alternative];
-            let branch = (fork.site, target.rule);
+            let branch = entry.branch;
             let origin = Origin::Flip {
                 iteration: entry.run.iteration,
                 fork: entry.fork,
                 branch,
             };
+            let fork = match self.fork_of(&entry) {
+                Ok(fork) => fork,
+                Err(why) => return Ok(Err(why)),
+            };
+            let target = &fork.successors[entry.alternative];
             let solved = solve::solve(
                 &mut self.solver,
                 &target.next,
                 &target.guard,
-                &entry.run.run.input,
+                &entry.run.input,
                 &self.inputs,
             );
             match solved {
                 Solved::Input { input, pinned } => {
                     self.flips.solved += 1;
                     self.flips.concretised += usize::from(!pinned.is_empty());
-                    let mut expected = entry.run.run.choices[..fork.step].to_vec();
+                    let mut expected = entry.run.choices[..entry.step].to_vec();
                     expected.push(entry.alternative);
                     if let Err(why) = self.iterate(input, origin, &pinned, Some(&expected))? {
                         return Ok(Err(why));
@@ -393,6 +410,28 @@ where
                 }
             }
         }
+    }
+
+    /// The fork of `entry`, from its run's input run again up to it (the
+    /// same path: the semantics are deterministic).
+    fn fork_of(&self, entry: &Entry) -> Result<Fork<S::Config>, String> {
+        let bounds = Bounds {
+            depth: entry.step + 1,
+            ..self.options.bounds
+        };
+        let run = run::run(
+            self.systems,
+            self.sites,
+            entry.run.input.clone(),
+            &bounds,
+            0,
+        )?;
+        run.forks.into_iter().nth(entry.fork).ok_or_else(|| {
+            format!(
+                "iteration {}'s input, run again, did not reach its fork",
+                entry.run.iteration
+            )
+        })
     }
 
     /// The stop the goal or the iteration limit calls for now, if any.
@@ -425,7 +464,13 @@ where
         pinned: &[Pinned],
         expected: Option<&[usize]>,
     ) -> io::Result<Result<(), String>> {
-        let run = match run::run(self.systems, self.sites, input, &self.options.bounds) {
+        let run = match run::run(
+            self.systems,
+            self.sites,
+            input,
+            &self.options.bounds,
+            self.options.max_steps,
+        ) {
             Ok(run) => run,
             Err(why) => return Ok(Err(why)),
         };
@@ -482,23 +527,26 @@ where
             _ => true,
         };
         let ran = Rc::new(Ran {
+            input: run.input,
+            choices: run.choices,
             iteration: number,
             score: new.branches.len(),
-            run,
         });
-        let forks = ran.run.forks.len();
+        let forks = run.forks.len();
         let last = match self.options.expansion {
             Expansion::Generational => forks,
             #[cfg(any(test, feature = "mutants"))]
             Expansion::KeepsLastBranch => forks.saturating_sub(1),
         };
         let mut entries = Vec::new();
-        let forks = ran.run.forks.iter().enumerate().take(last);
+        let forks = run.forks.iter().enumerate().take(last);
         for (k, fork) in forks.filter(|(_, fork)| past(fork.step)) {
             for alternative in fork.others() {
                 let entry = Entry {
                     run: ran.clone(),
                     fork: k,
+                    step: fork.step,
+                    branch: (fork.site, fork.successors[alternative].rule),
                     alternative,
                     number: self.worklist.added() + entries.len(),
                 };
@@ -511,15 +559,12 @@ where
 }
 
 /// What an entry knows now: where its branch is, and what it promises.
-fn candidate<C>(entry: &Entry<C>, outcomes: &BTreeSet<(Site, Rule)>) -> Candidate {
-    let fork = &entry.run.run.forks[entry.fork];
-    let rule = fork.successors[entry.alternative].rule;
-    let new_branch = fork
-        .site
-        .is_some_and(|site| !outcomes.contains(&(site, rule)));
+fn candidate(entry: &Entry, outcomes: &BTreeSet<(Site, Rule)>) -> Candidate {
+    let (site, rule) = entry.branch;
+    let new_branch = site.is_some_and(|site| !outcomes.contains(&(site, rule)));
     Candidate {
         node: entry.number,
-        depth: fork.step + 1,
+        depth: entry.step + 1,
         forks: entry.fork + 1,
         rule: Some(rule),
         coverage: Promise {

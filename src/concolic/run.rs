@@ -7,7 +7,7 @@
 //! paths.
 
 use super::coverage::{Coverage, Site, Sites};
-use crate::explore::run::{self as concrete, RunEnd, RunLimits, MAX_STEPS};
+use crate::explore::run::{self as concrete, RunEnd, RunLimits};
 use crate::explore::{calls_within, BoundReason, Bounds, Status, Unfoldings, UnknownReason};
 use symex_semantics::eval::Valuation;
 use symex_semantics::system::{
@@ -66,9 +66,9 @@ pub struct Run<C> {
     /// The last symbolic configuration: its path condition and state.
     pub last: C,
     /// How the concrete run ends: where the path ends, or, for a path cut
-    /// by a bound, where the run goes on to end alone (within
-    /// [`MAX_STEPS`], as `symex run` would), so that the input is a test
-    /// whose outcome `symex run` reproduces.
+    /// by a bound, where the run goes on to end alone (within `max_steps`
+    /// transitions in all, as `symex run --max-steps` would), so that the
+    /// input is a test whose outcome `symex run` reproduces.
     pub ending: RunEnd,
     /// The concrete run's final state on the globals.
     pub final_state: Valuation,
@@ -76,13 +76,15 @@ pub struct Run<C> {
 }
 
 /// Runs `input` on the concrete semantics with the symbolic computation
-/// beside it; an error when the two systems disagree (a concrete step with
+/// beside it, a run cut by `bounds` going on alone to `max_steps`
+/// transitions in all; an error when the two systems disagree (a concrete step with
 /// no symbolic counterpart other than a violated `assume`).
 pub fn run<S, C>(
     systems: &Systems<'_, S, C>,
     sites: &Sites,
     input: Valuation,
     bounds: &Bounds,
+    max_steps: usize,
 ) -> Result<Run<S::Config>, String>
 where
     S: TransitionSystem,
@@ -163,7 +165,7 @@ where
     };
     let (ending, concrete) = match &status {
         Status::Bounded(_) => {
-            let limits = RunLimits::steps(MAX_STEPS.saturating_sub(choices.len()));
+            let limits = RunLimits::steps(max_steps.saturating_sub(choices.len()));
             let rest = concrete::run(systems.concrete, concrete, limits, |_, _| {});
             (rest.end, rest.last)
         }
