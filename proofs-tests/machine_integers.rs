@@ -124,7 +124,7 @@ fn write_block(out: &mut String, stmts: &[Stmt]) {
         let _ = match s {
             Stmt::Assign(x, e) => write!(out, "{} := {e}", GLOBALS[*x]),
             Stmt::If(a, b, then, otherwise) => {
-                let _ = write!(out, "if {a} < {b} {{\n");
+                let _ = writeln!(out, "if {a} < {b} {{");
                 write_block(out, then);
                 out.push_str("\n} else {\n");
                 write_block(out, otherwise);

@@ -321,11 +321,8 @@ fn reached_from(tree: &Tree, from: NodeId) -> BTreeSet<NodeId> {
                 continue;
             }
             match tree.leaf(leaf).map(|l| &l.status) {
-                Some(Status::Subsumed(by)) => {
-                    if visited.insert(*by) {
-                        pending.push(*by);
-                    }
-                }
+                Some(Status::Subsumed(by)) if visited.insert(*by) => pending.push(*by),
+                Some(Status::Subsumed(_)) => {}
                 Some(_) => {
                     leaves.insert(leaf);
                 }

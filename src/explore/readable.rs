@@ -315,7 +315,7 @@ fn is_plain_array(array: &ArrayValue) -> bool {
     let default = Value::default_of(&element_sort(array));
     *array.default == default
         && array.entries.iter().all(|(i, v)| {
-            !i.is_negative() && i < &array.len && v.as_int().map_or(true, |n| n.bits() <= 1)
+            !i.is_negative() && i < &array.len && v.as_int().is_none_or(|n| n.bits() <= 1)
         })
 }
 

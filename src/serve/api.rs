@@ -6,7 +6,10 @@
 //! a heap comes inline, as `--heap-json`.
 
 use super::Limits;
+use crate::commands::IntArg;
+use clap::ValueEnum;
 use serde::Deserialize;
+use symex_semantics::machine::Integers;
 
 /// The commands the API runs, by the last part of their URL, `/api/NAME`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +81,9 @@ pub struct Request {
     pub unfold: Option<u32>,
     #[serde(default)]
     pub checked_arrays: bool,
+    /// `--int`: what `int` means (`math`, `i32`, `i64`).
+    #[serde(default)]
+    pub int: Option<String>,
     /// `--break RULE`.
     #[serde(default, rename = "break")]
     pub broken: Option<String>,
@@ -98,6 +104,20 @@ pub struct Request {
     pub time_limit_ms: Option<u64>,
 }
 
+impl Request {
+    /// What `int` means in the program; [`arguments`] refuses a value
+    /// not among [`INTEGERS`] before this is asked.
+    pub fn integers(&self) -> Integers {
+        let int = self
+            .int
+            .as_deref()
+            .map(|name| IntArg::from_str(name, false));
+        int.and_then(Result::ok).unwrap_or_default().into()
+    }
+}
+
+/// `--int`'s values, as the CLI names them.
+const INTEGERS: &[&str] = &["math", "i32", "i64"];
 const LANGUAGES: &[&str] = &["basic", "recursive", "oo"];
 const METHODS: &[&str] = &["forward", "wp", "lazy"];
 const RULES: &[&str] = &[
@@ -178,6 +198,10 @@ pub fn arguments(
     if let Some(rule) = &request.broken {
         ensure(exploring || takes(&[Compare, Check, Step]), "break")?;
         push("--break", chosen("break", rule, RULES)?);
+    }
+    if let Some(int) = &request.int {
+        // Every command takes it, the editor's check (`desugar`) included.
+        push("--int", chosen("int", int, INTEGERS)?);
     }
     if !request.inputs.is_empty() {
         ensure(endpoint == Run, "inputs")?;

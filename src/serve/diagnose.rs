@@ -8,12 +8,14 @@
 use crate::report::diagnostic;
 use serde_json::{json, Value};
 use std::time::Instant;
+use symex_semantics::machine::Integers;
 
 /// The JSON of a finished `diagnose`, shaped as a job's: the status and
-/// outputs `symex desugar -` gives, and the diagnostics by line and column.
-pub fn answer(source: &str) -> Value {
+/// outputs `symex desugar -` gives (with `--int` meaning `integers`), and
+/// the diagnostics by line and column.
+pub fn answer(source: &str, integers: Integers) -> Value {
     let start = Instant::now();
-    let parsed = symex_semantics::syntax::parse_located(source);
+    let parsed = symex_semantics::syntax::parse_with(source, integers);
     let (status, ended, stdout, stderr, found) = match parsed {
         Ok((program, _)) => (0, "done", program.to_string(), String::new(), vec![]),
         Err(d) => {

@@ -182,7 +182,7 @@ fn api_reply(shared: &Shared, endpoint: Endpoint, body: &str) -> Reply {
         let Some(_slot) = shared.parses.acquire() else {
             return busy();
         };
-        return json_reply(200, &diagnose::answer(&request.source));
+        return json_reply(200, &diagnose::answer(&request.source, request.integers()));
     }
     let job = Job {
         args,

@@ -69,11 +69,7 @@ pub fn show() -> StatusLine {
 fn draw(start: Instant, stopped: &mpsc::Receiver<()>) {
     let mut drawn = false;
     let mut wait = DELAY;
-    loop {
-        match stopped.recv_timeout(wait) {
-            Err(RecvTimeoutError::Timeout) => {}
-            _ => break,
-        }
+    while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(wait) {
         wait = REDRAW;
         let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
         let runs = load(&RUNS);

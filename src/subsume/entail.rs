@@ -20,7 +20,7 @@ use super::shape::{Shape, ShapeNode};
 use crate::solver::{SatResult, Solver};
 use std::collections::BTreeMap;
 use symex_semantics::subst::Substitution;
-use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind};
+use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 
 /// One side of the implication: the state's path condition and valuation.
 pub struct Side<'a> {
@@ -30,15 +30,13 @@ pub struct Side<'a> {
 
 /// Whether `new` entails `stored` under `labels`.
 pub fn entails(solver: &mut Solver, new: Side<'_>, stored: Side<'_>, labels: &Labelling) -> bool {
-    let mut names = Flattened::default();
     let premise = Term::and(
-        names.flatten(new.condition),
-        valuation(new.shape, labels, |(a, _)| a, &mut names),
+        flatten(new.condition),
+        valuation(new.shape, labels, |(a, _)| a),
     );
-    let mut apart = Flattened::default();
     let conclusion = Term::and(
-        apart.flatten(stored.condition),
-        valuation(stored.shape, labels, |(_, b)| b, &mut apart),
+        flatten(stored.condition),
+        valuation(stored.shape, labels, |(_, b)| b),
     );
     // The stored state's symbols renamed apart, the names fn(ℓ, f) kept.
     let renaming = conclusion
@@ -57,26 +55,21 @@ pub fn entails(solver: &mut Solver, new: Side<'_>, stored: Side<'_>, labels: &La
 /// `val(s, l)`: for each matched pair (`side` picks this state's node),
 /// each field's `fn(ℓ, f)` equal to its value, a disjunction over the
 /// objects a summary node stands for; and each variable's `fn(x)`.
-fn valuation(
-    shape: &Shape,
-    labels: &Labelling,
-    side: impl Fn((usize, usize)) -> usize,
-    names: &mut Flattened,
-) -> Term {
+fn valuation(shape: &Shape, labels: &Labelling, side: impl Fn((usize, usize)) -> usize) -> Term {
     let mut conjuncts = Vec::new();
     for (label, pair) in labels.iter().enumerate() {
         let node: &ShapeNode = &shape.nodes[side(*pair)];
         let objects = node.values.iter().map(|fields| {
             Term::conjunction(fields.iter().map(|(f, value)| {
                 let name = Term::var(&format!("ℓ{label}.{f}"), value.sort());
-                Term::binary(BinOp::Eq, name, names.flatten(value))
+                Term::binary(BinOp::Eq, name, flatten(value))
             }))
         });
         conjuncts.push(objects.reduce(Term::or).unwrap_or_else(|| Term::bool(true)));
     }
     for (x, value) in &shape.numbers {
         let name = Term::var(&format!("ℓ·{x}"), value.sort());
-        conjuncts.push(Term::binary(BinOp::Eq, name, names.flatten(value)));
+        conjuncts.push(Term::binary(BinOp::Eq, name, flatten(value)));
     }
     Term::conjunction(conjuncts)
 }
@@ -89,35 +82,14 @@ fn is_label(x: &str) -> bool {
 /// `len(a)`), so that quantifying a state's symbols quantifies integers
 /// only. Faithful within one state: the input cells it read have distinct
 /// indices under its path condition, so their values are independent.
-#[derive(Default)]
-struct Flattened {
-    memo: IdMap<Term>,
-}
-
-impl Flattened {
-    fn flatten(&mut self, e: &Term) -> Term {
-        for node in e.nodes() {
-            if self.memo.contains_key(&node.id()) {
-                continue;
-            }
-            let image = match node.kind() {
-                TermKind::Select(array, _) if matches!(array.kind(), TermKind::Var(..)) => {
-                    Term::var(&node.to_string(), node.sort())
-                }
-                TermKind::Len(_) => Term::var(&node.to_string(), Sort::Int),
-                _ => {
-                    let children: Vec<Term> = node
-                        .children()
-                        .into_iter()
-                        .map(|c| self.memo[&c.id()].clone())
-                        .collect();
-                    node.with_children(&children)
-                }
-            };
-            self.memo.insert(node.id(), image);
+fn flatten(e: &Term) -> Term {
+    e.rebuilt(|node, children| match node.kind() {
+        TermKind::Select(array, _) if matches!(array.kind(), TermKind::Var(..)) => {
+            Term::var(&node.to_string(), node.sort())
         }
-        self.memo[&e.id()].clone()
-    }
+        TermKind::Len(_) => Term::var(&node.to_string(), Sort::Int),
+        _ => node.with_children(children),
+    })
 }
 
 /// The conclusion with each equality `fn = x′` (a renamed symbol defined

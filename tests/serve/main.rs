@@ -18,6 +18,8 @@ const ABSDIFF_WRONG: &str = "if x < y { d := y - x } else { d := x - y };\nasser
 /// A loop of as many forks as it is unfolded: with a large `--unfold`,
 /// only the time limit ends its exploration.
 const ENDLESS_FORKS: &str = "i := 0;\nwhile i < n { i := i + 1 }\n";
+/// Proved over the paper's integers; under `--int i32`, `x + 1` overflows.
+const SUCCESSOR: &str = "y := x + 1;\nassert y > x\n";
 const ENDLESS_RUN: &str = "x := 0;\nwhile true { x := x + 1 }\n";
 
 fn stdout(answer: &Value) -> &str {
@@ -132,6 +134,88 @@ fn a_printed_counterexample_replays_through_run() {
     assert!(stdout(&run).contains("assertion"), "{}", brief(&run));
 }
 
+/// What `symex desugar - OPTIONS` says of `source`.
+fn desugar(source: &str, options: &[&str]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut cli = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(["desugar", "-"])
+        .args(options)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = cli.stdin.take().unwrap();
+    stdin.write_all(source.as_bytes()).unwrap();
+    drop(stdin);
+    cli.wait_with_output().unwrap()
+}
+
+/// `int` is passed to every command as `--int`: what verify proves over the
+/// paper's integers fails under `--int i32`, its counterexample replays
+/// through `run` only under `--int i32`, and the editor's check refuses a
+/// literal out of range as `symex desugar - --int i32` does.
+#[test]
+fn machine_integers_are_an_option_of_every_command() {
+    let server = Server::start(&[]);
+    let (_, proved) = server.api("verify", &json!({"source": SUCCESSOR}));
+    assert_eq!(proved["status"], 0, "{}", brief(&proved));
+    let (_, failed) = server.api(
+        "verify",
+        &json!({"source": SUCCESSOR, "int": "i32", "format": "json"}),
+    );
+    assert_eq!(failed["status"], 1, "{}", brief(&failed));
+    let report: Value = serde_json::from_str(stdout(&failed)).unwrap();
+    let x = &report["counterexample"]["inputs"]["x"];
+    assert_eq!(x, &json!(2147483647), "{}", brief(&failed));
+    let inputs = [format!("x={x}")];
+    let (_, overflows) = server.api(
+        "run",
+        &json!({"source": SUCCESSOR, "inputs": inputs, "int": "i32"}),
+    );
+    assert_eq!(overflows["status"], 1, "{}", brief(&overflows));
+    let (_, holds) = server.api("run", &json!({"source": SUCCESSOR, "inputs": inputs}));
+    assert_eq!(holds["status"], 0, "{}", brief(&holds));
+    for (command, body) in [
+        ("tests", json!({"source": SUCCESSOR, "int": "i32"})),
+        ("compare", json!({"source": SUCCESSOR, "int": "i32"})),
+        ("check", json!({"source": SUCCESSOR, "int": "i32"})),
+        (
+            "step",
+            json!({"source": SUCCESSOR, "int": "i32", "commands": ["go"]}),
+        ),
+    ] {
+        let (status, answer) = server.api(command, &body);
+        assert_eq!(status, 200, "{command}: {}", brief(&answer));
+        assert_ne!(answer["status"], 2, "{command}: {}", brief(&answer));
+    }
+    // A machine integer's overflow is a path of its own.
+    let (_, explored) = server.api("explore", &json!({"source": SUCCESSOR}));
+    assert!(
+        stdout(&explored).contains("0 errors"),
+        "{}",
+        brief(&explored)
+    );
+    let (_, explored) = server.api("explore", &json!({"source": SUCCESSOR, "int": "i64"}));
+    assert!(
+        stdout(&explored).contains("1 error,"),
+        "{}",
+        brief(&explored)
+    );
+    let big = "x := 3000000000\n";
+    let (_, fits) = server.api("diagnose", &json!({"source": big}));
+    assert_eq!(fits["status"], 0, "{}", brief(&fits));
+    let (_, refused) = server.api("diagnose", &json!({"source": big, "int": "i32"}));
+    assert_eq!(refused["status"], 2, "{}", brief(&refused));
+    let out = desugar(big, &["--int", "i32"]);
+    assert_eq!(
+        refused["stderr"].as_str().unwrap(),
+        String::from_utf8(out.stderr).unwrap()
+    );
+}
+
 /// An oo program's model, as explore prints it, is run's heap: each
 /// terminated path's model replays to the end of that path.
 #[test]
@@ -209,21 +293,7 @@ fn the_in_process_check_is_the_clis() {
     let mut broken = 0;
     for source in &sources {
         let (_, answer) = server.api("diagnose", &json!({"source": source}));
-        let mut cli = std::process::Command::new(env!("CARGO_BIN_EXE_symex"))
-            .args(["desugar", "-"])
-            .env("NO_COLOR", "1")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        cli.stdin
-            .take()
-            .unwrap()
-            .write_all(source.as_bytes())
-            .unwrap();
-        let out = cli.wait_with_output().unwrap();
+        let out = desugar(source, &[]);
         let said = (
             answer["status"].as_i64(),
             stdout(&answer).to_string(),
@@ -293,6 +363,12 @@ fn malformed_requests_get_a_clear_error_and_the_server_stays_up() {
             "{\"source\": \"\", \"unfold\": 2}",
             400,
             "not available here",
+        ),
+        (
+            "/api/explore",
+            "{\"source\": \"\", \"int\": \"i16\"}",
+            400,
+            "must be one of math, i32, i64",
         ),
         (
             "/api/run",
@@ -498,6 +574,7 @@ fn no_parameter_reads_a_file() {
             ("explore", json!({"source": POWER, "lang": name})),
             ("explore", json!({"source": POWER, "method": name})),
             ("explore", json!({"source": POWER, "break": name})),
+            ("explore", json!({"source": POWER, "int": name})),
             (
                 "run",
                 json!({"source": POWER, "inputs": [format!("x={name}")]}),

@@ -45,7 +45,7 @@ fn a_loop_keeps_every_invariant_clause_and_its_place() {
     let site = program.loops.get(LoopId(0)).expect("the loop's site");
     assert_eq!((site.line, site.column), (2, 1));
     // Types are inferred from the annotation too: `n` is an input int.
-    assert_eq!(program.globals[&*"n"], Sort::Int);
+    assert_eq!(program.globals["n"], Sort::Int);
 }
 
 #[test]
@@ -68,7 +68,7 @@ fact(x)";
 #[test]
 fn ensures_reads_parameters_and_old_values_at_entry() {
     let program = parse(FACT);
-    let contract = &program.annotations.procedures[&*"fact"];
+    let contract = &program.annotations.procedures["fact"];
     assert_eq!(
         contract.requires,
         vec![Term::binary(BinOp::Ge, int("n"), Term::int(0))]
@@ -79,7 +79,7 @@ fn ensures_reads_parameters_and_old_values_at_entry() {
     assert_eq!(contract.olds[1].1, int("n"));
     assert_eq!(old_name(&int("c")), contract.olds[0].0);
     assert_eq!(
-        program.annotations.places.procedures[&*"fact"],
+        program.annotations.places.procedures["fact"],
         Place { line: 1, column: 6 }
     );
 }

@@ -542,7 +542,7 @@ impl<'t> Lowering<'t> {
         Ok(match &e.kind {
             ExprKind::Int(n) => {
                 let fits = |(lo, hi): (BigInt, BigInt)| lo <= *n && *n <= hi;
-                if !self.integers.range().map_or(true, fits) {
+                if !self.integers.range().is_none_or(fits) {
                     return Err(self.lines.error(
                         e.span.clone(),
                         format!(

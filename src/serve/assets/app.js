@@ -54,6 +54,7 @@ function options() {
   if ($("method").value) chosen.method = $("method").value;
   if ($("unfold").value !== "") chosen.unfold = Number($("unfold").value);
   if ($("checked").checked) chosen.checked_arrays = true;
+  if ($("int").value) chosen.int = $("int").value;
   if ($("break").value) chosen.break = $("break").value;
   return chosen;
 }
@@ -419,7 +420,7 @@ function diagnoseSoon() {
 async function diagnose() {
   const text = source.value;
   try {
-    const answer = await post("diagnose", { source: text });
+    const answer = await post("diagnose", { source: text, ...($("int").value ? { int: $("int").value } : {}) });
     if (text !== source.value) return; // typed on meanwhile
     diagnostic = (answer.diagnostics || [])[0] || null;
     const shown = $("diagnostics");
@@ -446,7 +447,7 @@ function loadShared() {
   const fields = new URLSearchParams(location.hash.slice(1));
   if (!fields.has("source")) return false;
   setSource(fields.get("source"));
-  for (const [key, id] of [["lang", "lang"], ["method", "method"], ["unfold", "unfold"], ["break", "break"]]) {
+  for (const [key, id] of [["lang", "lang"], ["method", "method"], ["unfold", "unfold"], ["int", "int"], ["break", "break"]]) {
     if (fields.has(key)) $(id).value = fields.get(key);
   }
   $("checked").checked = fields.get("checked_arrays") === "true";
@@ -487,12 +488,16 @@ function chooseExample() {
   const unfold = /^\/\/ snap:.*--unfold (\d+)/m.exec(text);
   $("unfold").value = unfold ? unfold[1] : "";
   $("checked").checked = /^\/\/ snap:.*--checked-arrays/m.test(text);
+  const int = /^\/\/ snap:.*--int (i32|i64)/m.exec(text);
+  $("int").value = int ? int[1] : "";
   setSource(text);
 }
 
 source.addEventListener("input", () => { steps = []; highlight(); diagnoseSoon(); });
 source.addEventListener("scroll", syncScroll);
 $("examples").addEventListener("change", chooseExample);
+// What `int` means decides which literals are in range: check again.
+$("int").addEventListener("change", diagnose);
 $("share").addEventListener("click", share);
 document.querySelectorAll("[data-command]").forEach((b) =>
   b.addEventListener("click", () => command(b.dataset.command)));

@@ -15,7 +15,10 @@ use super::build;
 use super::Desugarer;
 
 /// The statement a C name stands for, and how many arguments it takes.
-fn meaning(name: &str) -> Option<(fn(Expr) -> StmtKind, usize)> {
+type Meaning = (fn(Expr) -> StmtKind, usize);
+
+/// The [`Meaning`] of a C name, if it has one.
+fn meaning(name: &str) -> Option<Meaning> {
     match name {
         "__VERIFIER_assume" => Some((StmtKind::Assume, 1)),
         "__VERIFIER_assert" => Some((StmtKind::Assert, 1)),
@@ -75,7 +78,7 @@ impl Desugarer<'_> {
         ))
     }
 
-    fn verifier_meaning(&self, name: &str) -> Option<(fn(Expr) -> StmtKind, usize)> {
+    fn verifier_meaning(&self, name: &str) -> Option<Meaning> {
         if self.procedures.contains(name) {
             return None;
         }
