@@ -162,14 +162,12 @@ fn a_closed_standard_error_never_makes_a_panic() {
     assert_eq!(status.code(), Some(2), "bad input, said to no one");
 }
 
-#[test]
-fn ctrl_c_stops_at_once_with_what_was_found() {
-    let file = branches("ctrl_c_stops_at_once_with_what_was_found");
-    let child = symex()
-        .args(["verify", file.to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+/// Runs symex with `args`, presses Ctrl-C (SIGINT) after 1.5 s, and
+/// checks it ends within 2 s (a second, as asked, with room for a loaded
+/// machine) with exit 130; waits at most ten seconds, so a command that
+/// ignores Ctrl-C fails the test instead of hanging it. Its standard output.
+fn interrupted_at_once(args: &[&str]) -> String {
+    let mut child = symex().args(args).stdout(Stdio::piped()).spawn().unwrap();
     std::thread::sleep(Duration::from_millis(1500));
     let interrupted = Instant::now();
     let signalled = Command::new("kill")
@@ -177,41 +175,6 @@ fn ctrl_c_stops_at_once_with_what_was_found() {
         .status()
         .unwrap();
     assert!(signalled.success());
-    let output = child.wait_with_output().unwrap();
-    // A second, as asked, with room for a loaded machine (the report itself
-    // shows the stop was clean: the last resort ends a command silently).
-    let took = interrupted.elapsed();
-    assert!(
-        took < Duration::from_secs(2),
-        "stopped {took:?} after Ctrl-C"
-    );
-    assert_eq!(output.status.code(), Some(130));
-    let text = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        text.starts_with("inconclusive") && text.contains("unexplored (interrupted)"),
-        "{text}"
-    );
-}
-
-#[test]
-fn ctrl_c_stops_a_concrete_run_at_once() {
-    let file = std::env::temp_dir().join(format!("symex-limits-run-{}.sx", std::process::id()));
-    std::fs::write(&file, "while x >= 0 { x := x + 1 }").unwrap();
-    let mut child = symex()
-        .args(["run", file.to_str().unwrap(), "--input", "x=0"])
-        .args(["--max-steps", "1000000000000"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    let interrupted = Instant::now();
-    let signalled = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(signalled.success());
-    // Waits at most ten seconds, so a run that ignores Ctrl-C fails the test
-    // instead of hanging it.
     while child.try_wait().unwrap().is_none() && interrupted.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -223,7 +186,28 @@ fn ctrl_c_stops_a_concrete_run_at_once() {
         "stopped {took:?} after Ctrl-C"
     );
     assert_eq!(output.status.code(), Some(130));
-    let text = String::from_utf8_lossy(&output.stdout);
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn ctrl_c_stops_at_once_with_what_was_found() {
+    let file = branches("ctrl_c_stops_at_once_with_what_was_found");
+    let text = interrupted_at_once(&["verify", file.to_str().unwrap()]);
+    // The report itself shows the stop was clean: the last resort ends a
+    // command silently.
+    assert!(
+        text.starts_with("inconclusive") && text.contains("unexplored (interrupted)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_concrete_run_at_once() {
+    let file = std::env::temp_dir().join(format!("symex-limits-run-{}.sx", std::process::id()));
+    std::fs::write(&file, "while x >= 0 { x := x + 1 }").unwrap();
+    let file = file.to_str().unwrap();
+    let max_steps = ["--max-steps", "1000000000000"];
+    let text = interrupted_at_once(&[&["run", file, "--input", "x=0"], &max_steps[..]].concat());
     assert!(text.contains("interrupted after"), "{text}");
 }
 
