@@ -180,7 +180,7 @@ impl Solver {
         self.push();
         self.assert(premise);
         self.assert_new_axioms();
-        self.z3.assert(&exists.not());
+        self.z3.assert(exists.not());
         let result = self.check();
         self.pop();
         result
