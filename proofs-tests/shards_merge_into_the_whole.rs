@@ -26,7 +26,7 @@ use serde_json::Value;
 use std::rc::Rc;
 use std::sync::mpsc::Receiver;
 use symex::explore::share::Shard;
-use symex::explore::workers::on_workers_beside;
+use symex::explore::workers::on_workers;
 use symex::explore::{explore_into, Bounds, ExploreOptions, Observer};
 use symex::mutants::Mutant;
 use symex::report::json::JsonReport;
@@ -210,7 +210,7 @@ fn on_threads(source: &str, jobs: usize) -> Result<Value, String> {
         }
         Ok(reorder)
     };
-    let (reports, reorder) = on_workers_beside(
+    let (reports, reorder) = on_workers(
         jobs,
         |worker, to_writer| {
             if broken {

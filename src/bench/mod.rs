@@ -12,7 +12,7 @@ pub mod path;
 use crate::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use crate::commands::{parse_generated, CliError, Method};
 use crate::explore::share::Segment;
-use crate::explore::workers::{on_workers_beside, Worker};
+use crate::explore::workers::{on_workers, Worker};
 use crate::explore::{
     explore_into, Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats,
     Unexplored,
@@ -250,7 +250,7 @@ fn run_on(
             .map(|(end, start)| end - start);
         Ok((reorder, busy, cpu))
     };
-    let (runs, written) = on_workers_beside(
+    let (runs, written) = on_workers(
         jobs,
         |worker, to_writer| {
             run_once(

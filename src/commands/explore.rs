@@ -119,7 +119,7 @@ fn on_workers(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError>
         }
         Ok(reorder)
     };
-    let (reports, reorder) = workers::on_workers_beside(
+    let (reports, reorder) = workers::on_workers(
         args.jobs,
         |worker, to_writer| shard_report(&args.common, &worker, to_writer),
         write,

@@ -30,15 +30,11 @@ impl Worker {
 /// `work` for each of `jobs` workers, each on a thread of its own with the
 /// stack a command gets ([`crate::commands::STACK_BYTES`]), in worker
 /// order; `None` for a worker that could not start or did not finish.
-pub fn on_workers<T: Send>(jobs: usize, work: impl Fn(Worker) -> T + Sync) -> Vec<Option<T>> {
-    on_workers_beside(jobs, |worker, _: Sender<()>| work(worker), |_| ()).0
-}
-
-/// [`on_workers`], each worker given a sender to the calling thread,
-/// which runs `beside` on the receiver meanwhile (writing what the
-/// workers send it) before it waits for them. The receiver closes when
-/// every worker has ended, whether it finished or not.
-pub fn on_workers_beside<T: Send, M: Send, R>(
+/// Each worker is given a sender to the calling thread, which runs
+/// `beside` on the receiver meanwhile (writing what the workers send it)
+/// before it waits for them. The receiver closes when every worker has
+/// ended, whether it finished or not.
+pub fn on_workers<T: Send, M: Send, R>(
     jobs: usize,
     work: impl Fn(Worker, Sender<M>) -> T + Sync,
     beside: impl FnOnce(Receiver<M>) -> R,

@@ -72,10 +72,7 @@ impl InContext {
         }
         // The variables of each conjunct as it was: a rewritten conjunct
         // mentions no more, so a context chosen by them is at worst larger.
-        let vars: Vec<BTreeSet<Name>> = conjuncts
-            .iter()
-            .map(|c| c.free_vars().into_keys().collect())
-            .collect();
+        let vars = variables(&conjuncts);
         let mut changed = false;
         for i in 0..conjuncts.len() {
             if is_atom(&conjuncts[i]) {
@@ -120,10 +117,7 @@ impl InContext {
             } else {
                 let mut conjuncts = readable.conjuncts();
                 conjuncts.push(conjunct.clone());
-                let vars: Vec<BTreeSet<Name>> = conjuncts
-                    .iter()
-                    .map(|c| c.free_vars().into_keys().collect())
-                    .collect();
+                let vars = variables(&conjuncts);
                 let mut context = related(&conjuncts, &vars, conjuncts.len() - 1);
                 if mutants::active(Mutant::ContextHoldsItsConjunct) {
                     context.push(conjunct.clone());
@@ -312,6 +306,14 @@ fn decided_by_rules(atom: &Term, facts: &[&Term], simplifier: &mut Simplifier) -
         }
     }
     None
+}
+
+/// The free variables of each of `conjuncts`, for [`related`].
+fn variables(conjuncts: &[Term]) -> Vec<BTreeSet<Name>> {
+    conjuncts
+        .iter()
+        .map(|c| c.free_vars().into_keys().collect())
+        .collect()
 }
 
 /// The conjuncts other than `conjuncts[i]` that share variables with it,
