@@ -1,0 +1,331 @@
+//! Negating branches on several workers (`concolic --jobs N`) without
+//! changing what the search reports. Solving a worklist entry — running its
+//! run's input again up to the fork and asking Z3 for an input that takes
+//! the other branch ([`negate`]) — depends on the entry alone: each
+//! negation gets a solver and a Z3 context of its own, so no query sees
+//! another's. The
+//! search itself stays on one thread and takes entries in the order one
+//! job takes them; when the entry it takes was not solved yet, it solves it
+//! together with the entries the worklist would give next
+//! ([`super::worklist::Worklist::upcoming`]), a round of up to [`AHEAD`]
+//! negations per worker, and keeps their outcomes until their turn (work
+//! ahead of its turn, as a processor executes instructions speculatively).
+//! The report is therefore the one-job report for any `--jobs`: only the
+//! time and what a limit cuts short can differ.
+//!
+//! Terms, configurations and Z3 contexts belong to the thread that made
+//! them, so each worker builds its own program and systems (the caller's
+//! `worker` closure does) and receives inputs as [`SentValuation`]s.
+
+use super::coverage::Sites;
+use super::run::{self, Fork, Systems};
+use super::sent::{SentSolved, SentValuation};
+use super::solve::{self, Solved};
+use crate::explore::workers::on_workers;
+use crate::explore::Bounds;
+use crate::solver::Solver;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
+use symex_semantics::eval::Valuation;
+use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
+
+/// Negations solved per worker in a round: enough that a slow query does
+/// not leave the other workers idle, few enough that a search stopped by a
+/// goal or `--iterations` wastes little.
+pub const AHEAD: usize = 4;
+
+/// A worklist entry as it is solved: the run's input, and its branch at
+/// depth index `fork` (after `step` transitions) to negate by taking the
+/// successor `alternative`.
+#[derive(Clone, Debug)]
+pub struct Negation {
+    pub input: Valuation,
+    /// The iteration that ran `input`, for messages.
+    pub iteration: usize,
+    pub fork: usize,
+    pub step: usize,
+    pub alternative: usize,
+}
+
+/// What solving a negation needs besides the program's systems.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub bounds: Bounds,
+    /// Per query.
+    pub timeout_ms: u64,
+    /// No query runs past it (`--time-limit-ms`).
+    pub deadline: Option<Instant>,
+}
+
+/// The outcome of a negation, or why it could not be attempted.
+pub type Outcome = Result<Solved, String>;
+
+/// Solves negations, on this thread or on workers.
+pub trait Solving {
+    /// How many negations a round may solve.
+    fn round(&self) -> usize;
+
+    /// The outcome of each of `negations`, in their order.
+    fn solve(&mut self, negations: Vec<Negation>) -> Vec<Outcome>;
+}
+
+/// Solving on the search's own thread, one negation at a time.
+pub struct Here<'a, S: TransitionSystem, C: TransitionSystem> {
+    pub systems: &'a Systems<'a, S, C>,
+    pub sites: &'a Sites,
+    pub limits: Limits,
+}
+
+impl<S, C> Solving for Here<'_, S, C>
+where
+    S: TransitionSystem,
+    S::Config: SymbolicConfiguration,
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
+    fn round(&self) -> usize {
+        1
+    }
+
+    fn solve(&mut self, negations: Vec<Negation>) -> Vec<Outcome> {
+        negations
+            .iter()
+            .map(|negation| negate(self.systems, self.sites, &self.limits, negation))
+            .collect()
+    }
+}
+
+/// An input that takes `negation`'s branch, from its run's input run again
+/// up to the fork (the same path: the semantics are deterministic), with a
+/// solver of its own.
+pub fn negate<S, C>(
+    systems: &Systems<'_, S, C>,
+    sites: &Sites,
+    limits: &Limits,
+    negation: &Negation,
+) -> Outcome
+where
+    S: TransitionSystem,
+    S::Config: SymbolicConfiguration,
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
+    let fork = fork_of(systems, sites, &limits.bounds, negation)?;
+    let target = &fork.successors[negation.alternative];
+    let inputs = solve::Inputs {
+        globals: sites.program().globals.clone(),
+        read: sites.program().inputs(),
+    };
+    Ok(in_a_context_of_its_own(|| {
+        let mut solver = Solver::new(limits.timeout_ms);
+        solver.set_deadline(limits.deadline);
+        solve::solve(
+            &mut solver,
+            &target.next,
+            &target.guard,
+            &negation.input,
+            &inputs,
+        )
+    }))
+}
+
+/// `solve` in a new Z3 context: Z3's models depend on what its context
+/// has seen before (the terms it has made, its learned lemmas), so a
+/// negation solved in the thread's context could get another input after
+/// other queries than after none.
+fn in_a_context_of_its_own<T>(solve: impl FnOnce() -> T) -> T {
+    let solve = OnThisThread(solve);
+    z3::with_z3_config(&z3::Config::new(), move || OnThisThread(solve.call())).0
+}
+
+/// A closure, or its result, passed through [`z3::with_z3_config`], whose
+/// `Send + Sync` bounds keep Z3 objects from leaving their context.
+struct OnThisThread<T>(T);
+
+// SAFETY: `with_z3_config` runs its closure on the calling thread before
+// it returns, so nothing wrapped crosses threads; no Z3 object leaves the
+// context either: the closure makes its solver and drops it.
+unsafe impl<T> Send for OnThisThread<T> {}
+unsafe impl<T> Sync for OnThisThread<T> {}
+
+impl<T, F: FnOnce() -> T> OnThisThread<F> {
+    fn call(self) -> T {
+        (self.0)()
+    }
+}
+
+fn fork_of<S, C>(
+    systems: &Systems<'_, S, C>,
+    sites: &Sites,
+    bounds: &Bounds,
+    negation: &Negation,
+) -> Result<Fork<S::Config>, String>
+where
+    S: TransitionSystem,
+    S::Config: SymbolicConfiguration,
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
+    let bounds = Bounds {
+        depth: negation.step + 1,
+        ..*bounds
+    };
+    let run = run::run(systems, sites, negation.input.clone(), &bounds, 0)?;
+    run.forks.into_iter().nth(negation.fork).ok_or_else(|| {
+        format!(
+            "iteration {}'s input, run again, did not reach its fork",
+            negation.iteration
+        )
+    })
+}
+
+/// A negation on its way to a worker, numbered within its round.
+struct Sent {
+    number: usize,
+    input: SentValuation,
+    iteration: usize,
+    fork: usize,
+    step: usize,
+    alternative: usize,
+}
+
+/// A worker's answer: the negation's number and its outcome.
+type Answer = (usize, Result<SentSolved, String>);
+
+/// How a round's outcomes are matched with its negations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// Each with its own negation.
+    InTurn,
+    /// In the order the workers finish: a deliberately broken fold, for
+    /// the test that shows the comparison with one job catches it.
+    #[cfg(any(test, feature = "mutants"))]
+    AsTheyCome,
+}
+
+/// A worker's end of the channels: the negations all workers take from,
+/// and where its answers go.
+pub struct Endpoint<'a> {
+    negations: &'a Mutex<Receiver<Sent>>,
+    answers: Sender<Answer>,
+    pub limits: Limits,
+}
+
+impl Endpoint<'_> {
+    /// Solves negations on `systems` (the worker's own) until the search ends.
+    pub fn serve<S, C>(self, systems: &Systems<'_, S, C>, sites: &Sites)
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        loop {
+            let next = self
+                .negations
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .recv();
+            let Ok(sent) = next else {
+                return;
+            };
+            let negation = Negation {
+                input: sent.input.receive(),
+                iteration: sent.iteration,
+                fork: sent.fork,
+                step: sent.step,
+                alternative: sent.alternative,
+            };
+            let outcome = negate(systems, sites, &self.limits, &negation);
+            let answer = outcome.map(|solved| SentSolved::send(&solved));
+            if self.answers.send((sent.number, answer)).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// Solving on `jobs` workers.
+struct Workers {
+    jobs: usize,
+    fold: Fold,
+    negations: Sender<Sent>,
+    answers: Receiver<Answer>,
+}
+
+impl Solving for Workers {
+    fn round(&self) -> usize {
+        self.jobs * AHEAD
+    }
+
+    fn solve(&mut self, negations: Vec<Negation>) -> Vec<Outcome> {
+        let count = negations.len();
+        for (number, negation) in negations.into_iter().enumerate() {
+            let sent = Sent {
+                number,
+                input: SentValuation::send(&negation.input),
+                iteration: negation.iteration,
+                fork: negation.fork,
+                step: negation.step,
+                alternative: negation.alternative,
+            };
+            if self.negations.send(sent).is_err() {
+                break;
+            }
+        }
+        let mut outcomes: Vec<Option<Outcome>> = (0..count).map(|_| None).collect();
+        for _ in 0..count {
+            let Ok((number, answer)) = self.answers.recv() else {
+                break;
+            };
+            let slot = match self.fold {
+                Fold::InTurn => number,
+                #[cfg(any(test, feature = "mutants"))]
+                Fold::AsTheyCome => outcomes.iter().flatten().count(),
+            };
+            outcomes[slot] = Some(answer.map(SentSolved::receive));
+        }
+        outcomes
+            .into_iter()
+            .map(|outcome| outcome.unwrap_or_else(|| Err("a worker did not finish".to_string())))
+            .collect()
+    }
+}
+
+/// Runs `search` on this thread with `jobs` workers solving its
+/// negations, each running `worker` with its end of the channels (the
+/// caller builds the worker's own program and systems there and calls
+/// [`Endpoint::serve`]).
+pub fn on<T>(
+    jobs: usize,
+    fold: Fold,
+    limits: Limits,
+    worker: impl Fn(Endpoint<'_>) + Sync,
+    search: impl FnOnce(&mut dyn Solving) -> T,
+) -> T {
+    let (to_workers, negations) = mpsc::channel();
+    let negations = Mutex::new(negations);
+    let (_, found) = on_workers(
+        jobs,
+        |_, answers| {
+            worker(Endpoint {
+                negations: &negations,
+                answers,
+                limits,
+            })
+        },
+        |answers| {
+            let mut workers = Workers {
+                jobs,
+                fold,
+                negations: to_workers,
+                answers,
+            };
+            // Dropping `workers` after the search closes the channel the
+            // workers wait on, so that they end.
+            search(&mut workers)
+        },
+    );
+    found
+}
