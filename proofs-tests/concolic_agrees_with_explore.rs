@@ -39,7 +39,7 @@ fn bounds() -> Bounds {
 }
 
 /// Trees with more paths are left out (a case would take long).
-const MOST_PATHS: usize = 16;
+pub(crate) const MOST_PATHS: usize = 16;
 
 /// What the iterations of a case exercised.
 #[derive(Default)]
@@ -99,15 +99,7 @@ fn agrees(program: BasicProgram, inputs: Inputs, expansion: Expansion) -> TestRe
         start: &start,
     };
     let sites = Sites::new(program.0.clone());
-    let concolic = ConcolicOptions {
-        bounds: bounds(),
-        timeout_ms: TIMEOUT_MS,
-        // Paths are compared, not where a cut run would end alone: no run
-        // goes on past its cut (a looping one would take a million steps).
-        max_steps: 0,
-        expansion,
-        ..ConcolicOptions::default()
-    };
+    let concolic = concolic_options(expansion);
     let mut tally = Tally::default();
     let summary = match search(&systems, &sites, vec![inputs.0], &concolic, &mut tally) {
         Ok(Ok(summary)) => summary,
@@ -152,6 +144,19 @@ fn agrees(program: BasicProgram, inputs: Inputs, expansion: Expansion) -> TestRe
         TestResult::error(format!(
             "concolic search missed {missed:?} and reached {extra:?} besides the explorer's paths"
         ))
+    }
+}
+
+/// The search's options: the explorer's bounds.
+pub(crate) fn concolic_options(expansion: Expansion) -> ConcolicOptions {
+    ConcolicOptions {
+        bounds: bounds(),
+        timeout_ms: TIMEOUT_MS,
+        // Paths are compared, not where a cut run would end alone: no run
+        // goes on past its cut (a looping one would take a million steps).
+        max_steps: 0,
+        expansion,
+        ..ConcolicOptions::default()
     }
 }
 

@@ -238,6 +238,10 @@ pub struct Summary {
     pub stop: Stop,
     pub flips: Flips,
     pub time_ms: u64,
+    /// Rounds of negations solved ([`jobs`]): one per negation on one job.
+    pub rounds: usize,
+    /// Negations solved in a round ahead of their turn.
+    pub solved_ahead: usize,
 }
 
 /// A worklist entry: a run's branch at depth index `fork`, negated to take
@@ -358,6 +362,7 @@ where
         solving,
         ahead: HashMap::new(),
         negations: 0,
+        rounds: 0,
         worklist: Worklist::new(&options.strategy),
         coverage: Coverage::default(),
         outcomes: BTreeSet::new(),
@@ -379,6 +384,8 @@ where
         stop,
         flips: search.flips,
         time_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
+        rounds: search.rounds,
+        solved_ahead: search.negations as usize - search.rounds,
     }))
 }
 
@@ -391,6 +398,8 @@ struct Search<'a, 'l, S: TransitionSystem, C: TransitionSystem> {
     ahead: HashMap<usize, Outcome>,
     /// Negations solved so far.
     negations: u64,
+    /// Rounds they were solved in.
+    rounds: usize,
     worklist: Worklist<Entry>,
     coverage: Coverage,
     /// The branch taken at every fork any run passed.
@@ -490,6 +499,7 @@ where
             upcoming.into_iter().flatten().unzip();
         negations.insert(0, negation(entry));
         self.negations += negations.len() as u64;
+        self.rounds += 1;
         let mut outcomes = self.solving.solve(negations).into_iter();
         let outcome = outcomes
             .next()
