@@ -91,17 +91,13 @@ fn agrees(program: BasicProgram, inputs: Inputs, expansion: Expansion) -> TestRe
         .iter()
         .map(|(node, leaf)| (tree.rules_to(*node), leaf.status.to_string()))
         .collect();
-    let start = |v: Valuation| simulation.concrete_initial(&v);
-    let systems = Systems {
-        symbolic: simulation.symbolic(),
-        initial: &initial,
-        concrete: simulation.concrete(),
-        start: &start,
-    };
     let sites = Sites::new(program.0.clone());
     let concolic = concolic_options(expansion);
     let mut tally = Tally::default();
-    let summary = match search(&systems, &sites, vec![inputs.0], &concolic, &mut tally) {
+    let searched = on_systems(&simulation, |systems| {
+        search(systems, &sites, vec![inputs.0], &concolic, &mut tally)
+    });
+    let summary = match searched {
         Ok(Ok(summary)) => summary,
         Ok(Err(why)) => return TestResult::error(why),
         Err(error) => return TestResult::error(error.to_string()),
@@ -145,6 +141,21 @@ fn agrees(program: BasicProgram, inputs: Inputs, expansion: Expansion) -> TestRe
             "concolic search missed {missed:?} and reached {extra:?} besides the explorer's paths"
         ))
     }
+}
+
+/// `with` on the systems of `simulation`.
+pub(crate) fn on_systems<M: Simulation, T>(
+    simulation: &M,
+    with: impl FnOnce(&Systems<'_, M::Symbolic, M::Concrete>) -> T,
+) -> T {
+    let initial = simulation.symbolic_initial();
+    let start = |v: Valuation| simulation.concrete_initial(&v);
+    with(&Systems {
+        symbolic: simulation.symbolic(),
+        initial: &initial,
+        concrete: simulation.concrete(),
+        start: &start,
+    })
 }
 
 /// The search's options: the explorer's bounds.

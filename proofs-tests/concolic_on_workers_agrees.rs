@@ -9,7 +9,7 @@
 //! of their turn, a limit that stops the search with some of them unused)
 //! must each occur in a twentieth of the cases.
 
-use crate::concolic_agrees_with_explore::{concolic_options, MOST_PATHS};
+use crate::concolic_agrees_with_explore::{concolic_options, on_systems, MOST_PATHS};
 use crate::distribution::{self, Required};
 use crate::generators::{BasicProgram, Inputs};
 use crate::{build, catches_on, holds_on, options, Real, Systems as _};
@@ -23,9 +23,9 @@ use symex::concolic::{
     search, search_on_workers, ConcolicOptions, Expansion, Iteration, Jobs, Listener, Summary,
     Undecided,
 };
-use symex::theorems::Simulation;
-use symex_semantics::eval::{ShowValuation, Valuation};
+use symex_semantics::eval::ShowValuation;
 use symex_semantics::syntax::parse_program;
+use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 
 /// A quarter of the usual number of cases (250 by default): each runs a
 /// search twice, once on up to four threads.
@@ -114,15 +114,8 @@ fn worker(source: &str, endpoint: Endpoint<'_>) {
     let Ok(simulation) = Real::build(program.clone(), options(false)) else {
         return;
     };
-    let initial = simulation.symbolic_initial();
-    let start = |v: Valuation| simulation.concrete_initial(&v);
-    let systems = Systems {
-        symbolic: simulation.symbolic(),
-        initial: &initial,
-        concrete: simulation.concrete(),
-        start: &start,
-    };
-    endpoint.serve(&systems, &Sites::new(program));
+    let sites = Sites::new(program);
+    on_systems(&simulation, |systems| endpoint.serve(systems, &sites));
 }
 
 fn agrees(program: BasicProgram, inputs: Inputs, workers: Workers, fold: Fold) -> TestResult {
@@ -130,14 +123,25 @@ fn agrees(program: BasicProgram, inputs: Inputs, workers: Workers, fold: Fold) -
         Ok(simulation) => simulation,
         Err(error) => return error,
     };
-    let initial = simulation.symbolic_initial();
-    let start = |v: Valuation| simulation.concrete_initial(&v);
-    let systems = Systems {
-        symbolic: simulation.symbolic(),
-        initial: &initial,
-        concrete: simulation.concrete(),
-        start: &start,
-    };
+    on_systems(&simulation, |systems| {
+        compare(systems, &program, inputs, workers, fold)
+    })
+}
+
+/// [`agrees`] on the systems of `program`.
+fn compare<S, C>(
+    systems: &Systems<'_, S, C>,
+    program: &BasicProgram,
+    inputs: Inputs,
+    workers: Workers,
+    fold: Fold,
+) -> TestResult
+where
+    S: TransitionSystem,
+    S::Config: SymbolicConfiguration,
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
     let sites = Sites::new(program.0.clone());
     let options = ConcolicOptions {
         iterations: workers.iterations,
@@ -166,7 +170,7 @@ fn agrees(program: BasicProgram, inputs: Inputs, workers: Workers, fold: Fold) -
     let mut shared = Transcript::default();
     let many = match search_on_workers(
         jobs,
-        &systems,
+        systems,
         &sites,
         vec![inputs.0],
         &options,
