@@ -8,7 +8,7 @@ use crate::concolic::jobs::{Endpoint, Fold};
 use crate::concolic::run::Systems;
 use crate::concolic::worklist::Order;
 use crate::concolic::{
-    search, search_on_workers, ConcolicOptions, Expansion, Goal, Jobs, Listener, Stop, Summary,
+    search_on_workers, ConcolicOptions, Expansion, Goal, Jobs, Listener, Stop, Summary,
 };
 use crate::explore::run::MAX_STEPS;
 use crate::explore::Bounds;
@@ -136,15 +136,12 @@ impl Visitor for Concolic<'_> {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
+        let jobs = Jobs {
+            count: self.jobs,
+            fold: Fold::InTurn,
+        };
+        let source = self.source;
         on_systems(&semantics, |systems| {
-            if self.jobs <= 1 {
-                return search(systems, self.sites, self.seeds, self.options, self.listener);
-            }
-            let jobs = Jobs {
-                count: self.jobs,
-                fold: Fold::InTurn,
-            };
-            let source = self.source;
             search_on_workers(
                 jobs,
                 systems,

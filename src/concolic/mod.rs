@@ -286,14 +286,11 @@ where
     C: TransitionSystem,
     C::Config: ConcreteConfiguration,
 {
-    let start = Instant::now();
-    let limits = limits(options, start);
-    let mut here = Here {
-        systems,
-        sites,
-        limits,
+    let one = Jobs {
+        count: 1,
+        fold: Fold::InTurn,
     };
-    search_with(systems, sites, seeds, options, listener, &mut here, start)
+    search_on_workers(one, systems, sites, seeds, options, listener, |_| {})
 }
 
 /// Workers for [`search_on_workers`].
@@ -307,7 +304,7 @@ pub struct Jobs {
 /// [`search`] with its negations solved on `jobs` workers ([`jobs`]): the
 /// same report. Each worker runs `worker` on a thread of its own, which
 /// builds the worker's own systems and sites from the program and calls
-/// [`Endpoint::serve`] on them.
+/// [`Endpoint::serve`] on them. One job solves them on this thread.
 pub fn search_on_workers<S, C>(
     jobs: Jobs,
     systems: &Systems<'_, S, C>,
@@ -325,9 +322,18 @@ where
 {
     let start = Instant::now();
     let limits = limits(options, start);
-    jobs::on(jobs.count, jobs.fold, limits, worker, |solving| {
+    let search = |solving: &mut dyn Solving| {
         search_with(systems, sites, seeds, options, listener, solving, start)
-    })
+    };
+    if jobs.count <= 1 {
+        let mut here = Here {
+            systems,
+            sites,
+            limits,
+        };
+        return search(&mut here);
+    }
+    jobs::on(jobs.count, jobs.fold, limits, worker, search)
 }
 
 /// What solving a negation needs of `options`, for a search started at `start`.
