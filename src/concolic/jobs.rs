@@ -111,6 +111,10 @@ where
     C: TransitionSystem,
     C::Config: ConcreteConfiguration,
 {
+    if crate::stop::reached(limits.deadline).is_some() {
+        // A round's negations after Ctrl-C or the time limit: not run again.
+        return Ok(Solved::Interrupted);
+    }
     let fork = fork_of(systems, sites, &limits.bounds, negation)?;
     let target = &fork.successors[negation.alternative];
     let inputs = solve::Inputs {
