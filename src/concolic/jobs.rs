@@ -1,17 +1,17 @@
 //! Negating branches on several workers (`concolic --jobs N`) without
-//! changing what the search reports. Solving a worklist entry — running its
-//! run's input again up to the fork and asking Z3 for an input that takes
-//! the other branch ([`negate`]) — depends on the entry alone: each
-//! negation gets a solver and a Z3 context of its own, so no query sees
-//! another's. The
-//! search itself stays on one thread and takes entries in the order one
-//! job takes them; when the entry it takes was not solved yet, it solves it
-//! together with the entries the worklist would give next
-//! ([`super::worklist::Worklist::upcoming`]), a round of up to [`AHEAD`]
-//! negations per worker, and keeps their outcomes until their turn (work
+//! changing what the search reports. The search stays on one thread and
+//! takes entries in its order; when the entry it takes was not solved yet,
+//! it solves it in a **round** together with the entries the worklist
+//! would give next ([`super::worklist::Worklist::upcoming`]), up to
+//! [`LANES`] negations, and keeps their outcomes until their turn (work
 //! ahead of its turn, as a processor executes instructions speculatively).
-//! The report is therefore the one-job report for any `--jobs`: only the
-//! time and what a limit cuts short can differ.
+//! Rounds do not depend on the number of jobs, and the `k`-th negation of
+//! every round is solved in *lane* `k`: a Z3 context and solver of its own,
+//! on whichever thread hosts the lane. Z3's models depend on what its
+//! context has seen before, so a lane sees the same queries in the same
+//! order for any `--jobs`, and every negation gets the same input: the
+//! report is the one-job report, but for the time and what a limit cuts
+//! short.
 //!
 //! Terms, configurations and Z3 contexts belong to the thread that made
 //! them, so each worker builds its own program and systems (the caller's
@@ -30,10 +30,9 @@ use std::time::Instant;
 use symex_semantics::eval::Valuation;
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 
-/// Negations solved per worker in a round: enough that a slow query does
-/// not leave the other workers idle, few enough that a search stopped by a
-/// goal or `--iterations` wastes little.
-pub const AHEAD: usize = 4;
+/// Negations in a round, and lanes: enough for 8 workers, few enough that a
+/// search stopped by a goal or `--iterations` wastes little.
+pub const LANES: usize = 8;
 
 /// A worklist entry as it is solved: the run's input, and its branch at
 /// depth index `fork` (after `step` transitions) to negate by taking the
@@ -61,20 +60,46 @@ pub struct Limits {
 /// The outcome of a negation, or why it could not be attempted.
 pub type Outcome = Result<Solved, String>;
 
-/// Solves negations, on this thread or on workers.
+/// Solves a round of negations, on this thread or on workers.
 pub trait Solving {
-    /// How many negations a round may solve.
-    fn round(&self) -> usize;
-
-    /// The outcome of each of `negations`, in their order.
+    /// The outcome of each of `negations` (at most [`LANES`]), in their order.
     fn solve(&mut self, negations: Vec<Negation>) -> Vec<Outcome>;
 }
 
-/// Solving on the search's own thread, one negation at a time.
+/// A Z3 context and the solver that lives in it.
+pub struct Lane {
+    // Dropped before its context.
+    solver: Solver,
+    context: z3::Context,
+}
+
+/// The lanes a thread hosts, made as they are first needed.
+#[derive(Default)]
+pub struct Lanes(Vec<Option<Lane>>);
+
+impl Lanes {
+    fn lane(&mut self, k: usize, limits: &Limits) -> &mut Lane {
+        if self.0.len() <= k {
+            self.0.resize_with(k + 1, || None);
+        }
+        self.0[k].get_or_insert_with(|| {
+            let context = z3::with_z3_config(&z3::Config::new(), || {
+                OnThisThread(z3::Context::thread_local())
+            })
+            .0;
+            let mut solver = in_context(&context, || Solver::new(limits.timeout_ms));
+            solver.set_deadline(limits.deadline);
+            Lane { solver, context }
+        })
+    }
+}
+
+/// Solving on the search's own thread, each negation in its lane.
 pub struct Here<'a, S: TransitionSystem, C: TransitionSystem> {
     pub systems: &'a Systems<'a, S, C>,
     pub sites: &'a Sites,
     pub limits: Limits,
+    pub lanes: Lanes,
 }
 
 impl<S, C> Solving for Here<'_, S, C>
@@ -84,25 +109,26 @@ where
     C: TransitionSystem,
     C::Config: ConcreteConfiguration,
 {
-    fn round(&self) -> usize {
-        1
-    }
-
     fn solve(&mut self, negations: Vec<Negation>) -> Vec<Outcome> {
         negations
             .iter()
-            .map(|negation| negate(self.systems, self.sites, &self.limits, negation))
+            .enumerate()
+            .map(|(k, negation)| {
+                let lane = self.lanes.lane(k, &self.limits);
+                negate(self.systems, self.sites, &self.limits, lane, negation)
+            })
             .collect()
     }
 }
 
 /// An input that takes `negation`'s branch, from its run's input run again
-/// up to the fork (the same path: the semantics are deterministic), with a
-/// solver of its own.
+/// up to the fork (the same path: the semantics are deterministic), solved
+/// in `lane`.
 pub fn negate<S, C>(
     systems: &Systems<'_, S, C>,
     sites: &Sites,
     limits: &Limits,
+    lane: &mut Lane,
     negation: &Negation,
 ) -> Outcome
 where
@@ -121,11 +147,10 @@ where
         globals: sites.program().globals.clone(),
         read: sites.program().inputs(),
     };
-    Ok(in_a_context_of_its_own(|| {
-        let mut solver = Solver::new(limits.timeout_ms);
-        solver.set_deadline(limits.deadline);
+    let solver = &mut lane.solver;
+    Ok(in_context(&lane.context, || {
         solve::solve(
-            &mut solver,
+            solver,
             &target.next,
             &target.guard,
             &negation.input,
@@ -134,22 +159,21 @@ where
     }))
 }
 
-/// `solve` in a new Z3 context: Z3's models depend on what its context
-/// has seen before (the terms it has made, its learned lemmas), so a
-/// negation solved in the thread's context could get another input after
-/// other queries than after none.
-fn in_a_context_of_its_own<T>(solve: impl FnOnce() -> T) -> T {
-    let solve = OnThisThread(solve);
-    z3::with_z3_config(&z3::Config::new(), move || OnThisThread(solve.call())).0
+/// `f` with `context` as the thread's Z3 context (terms `f` encodes are made there).
+fn in_context<T>(context: &z3::Context, f: impl FnOnce() -> T) -> T {
+    let f = OnThisThread(f);
+    z3::with_z3_context(context, move || OnThisThread(f.call())).0
 }
 
-/// A closure, or its result, passed through [`z3::with_z3_config`], whose
-/// `Send + Sync` bounds keep Z3 objects from leaving their context.
+/// A closure, its result, or a context, passed through
+/// [`z3::with_z3_context`], whose `Send + Sync` bounds keep Z3 objects
+/// from leaving their context.
 struct OnThisThread<T>(T);
 
-// SAFETY: `with_z3_config` runs its closure on the calling thread before
-// it returns, so nothing wrapped crosses threads; no Z3 object leaves the
-// context either: the closure makes its solver and drops it.
+// SAFETY: `with_z3_context` runs its closure on the calling thread before
+// it returns, so nothing wrapped crosses threads. What leaves the closure
+// is a lane's context itself, or a solver used only in that context
+// (every call on it is made through `in_context`).
 unsafe impl<T> Send for OnThisThread<T> {}
 unsafe impl<T> Sync for OnThisThread<T> {}
 
@@ -213,7 +237,7 @@ pub enum Fold {
 pub struct Endpoint<'a> {
     negations: &'a Mutex<Receiver<Sent>>,
     answers: Sender<Answer>,
-    pub limits: Limits,
+    limits: Limits,
 }
 
 impl Endpoint<'_> {
@@ -225,6 +249,7 @@ impl Endpoint<'_> {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
+        let mut lanes = Lanes::default();
         loop {
             let next = self
                 .negations
@@ -234,6 +259,7 @@ impl Endpoint<'_> {
             let Ok(sent) = next else {
                 return;
             };
+            let lane = lanes.lane(sent.number, &self.limits);
             let negation = Negation {
                 input: sent.input.receive(),
                 iteration: sent.iteration,
@@ -241,7 +267,7 @@ impl Endpoint<'_> {
                 step: sent.step,
                 alternative: sent.alternative,
             };
-            let outcome = negate(systems, sites, &self.limits, &negation);
+            let outcome = negate(systems, sites, &self.limits, lane, &negation);
             let answer = outcome.map(|solved| SentSolved::send(&solved));
             if self.answers.send((sent.number, answer)).is_err() {
                 return;
@@ -250,19 +276,14 @@ impl Endpoint<'_> {
     }
 }
 
-/// Solving on `jobs` workers.
+/// Solving on workers, lane `k` on worker `k` modulo their number.
 struct Workers {
-    jobs: usize,
     fold: Fold,
-    negations: Sender<Sent>,
+    negations: Vec<Sender<Sent>>,
     answers: Receiver<Answer>,
 }
 
 impl Solving for Workers {
-    fn round(&self) -> usize {
-        self.jobs * AHEAD
-    }
-
     fn solve(&mut self, negations: Vec<Negation>) -> Vec<Outcome> {
         let count = negations.len();
         for (number, negation) in negations.into_iter().enumerate() {
@@ -274,7 +295,10 @@ impl Solving for Workers {
                 step: negation.step,
                 alternative: negation.alternative,
             };
-            if self.negations.send(sent).is_err() {
+            if self.negations[number % self.negations.len()]
+                .send(sent)
+                .is_err()
+            {
                 break;
             }
         }
@@ -308,20 +332,23 @@ pub fn on<T>(
     worker: impl Fn(Endpoint<'_>) + Sync,
     search: impl FnOnce(&mut dyn Solving) -> T,
 ) -> T {
-    let (to_workers, negations) = mpsc::channel();
-    let negations = Mutex::new(negations);
+    let (to_workers, negations): (Vec<_>, Vec<_>) = (0..jobs.min(LANES))
+        .map(|_| {
+            let (sender, receiver) = mpsc::channel();
+            (sender, Mutex::new(receiver))
+        })
+        .unzip();
     let (_, found) = on_workers(
-        jobs,
-        |_, answers| {
+        to_workers.len(),
+        |me, answers| {
             worker(Endpoint {
-                negations: &negations,
+                negations: &negations[me.shard.index],
                 answers,
                 limits,
             })
         },
         |answers| {
             let mut workers = Workers {
-                jobs,
                 fold,
                 negations: to_workers,
                 answers,

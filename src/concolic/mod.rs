@@ -27,7 +27,7 @@ pub mod worklist;
 use crate::explore::run::{RunEnd, MAX_STEPS};
 use crate::explore::{Bounds, Candidate, Limit, Promise, Status, Strategy};
 use coverage::{Branch, Coverage, Site, Sites};
-use jobs::{Endpoint, Fold, Here, Limits, Negation, Outcome, Solving};
+use jobs::{Endpoint, Fold, Here, Lanes, Limits, Negation, Outcome, Solving, LANES};
 use run::Systems;
 use solve::{Pinned, Solved};
 use std::collections::{BTreeSet, HashMap};
@@ -330,6 +330,7 @@ where
             systems,
             sites,
             limits,
+            lanes: Lanes::default(),
         };
         return search(&mut here);
     }
@@ -496,11 +497,11 @@ where
         }
         let outcomes = &self.outcomes;
         let ahead = &self.ahead;
-        let upcoming = self.worklist.upcoming(
-            self.solving.round() - 1,
-            &|entry| candidate(entry, outcomes),
-            |entry| (!ahead.contains_key(&entry.number)).then(|| (entry.number, negation(entry))),
-        );
+        let upcoming =
+            self.worklist
+                .upcoming(LANES - 1, &|entry| candidate(entry, outcomes), |entry| {
+                    (!ahead.contains_key(&entry.number)).then(|| (entry.number, negation(entry)))
+                });
         let (numbers, mut negations): (Vec<usize>, Vec<Negation>) =
             upcoming.into_iter().flatten().unzip();
         negations.insert(0, negation(entry));
