@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::Sender;
 use symex_semantics::machine::Integers;
 use symex_semantics::program::Language;
 use symex_semantics::system::Rule;
@@ -36,7 +36,7 @@ struct ReplayAsFound<'a> {
     options: &'a ExploreOptions,
     shows: &'a Shows,
     /// A worker's: where it sends the tests of each stretch it finishes.
-    to_main: Option<Sender<Stretch>>,
+    to_main: Option<Sender<(usize, Stretch)>>,
 }
 
 /// The tests made, and what a limit left undone.
@@ -51,7 +51,6 @@ struct Found {
 
 /// The tests of a finished stretch of a worker's exploration ([`Segment`]).
 struct Stretch {
-    slot: usize,
     /// Numbered from the stretch's first path.
     tests: Vec<ShownTest>,
     paths: usize,
@@ -59,7 +58,7 @@ struct Stretch {
 
 /// A worker's side of [`Replaying`].
 struct Stretches {
-    to_main: Sender<Stretch>,
+    to_main: Sender<(usize, Stretch)>,
     /// The paths reported before the stretch under way.
     paths_before: usize,
     rest: Collected,
@@ -118,13 +117,12 @@ where
             .collect();
         stretches.paths_before = self.found.paths;
         let stretch = Stretch {
-            slot: segment.slot(),
             tests,
             paths: self.found.paths - before,
         };
         stretches
             .to_main
-            .send(stretch)
+            .send((segment.slot(), stretch))
             .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the tests' collector stopped"))
     }
 
@@ -246,13 +244,10 @@ fn on_workers(
         return Err(CliError::new(conflict.replace("--shard", "--jobs")));
     }
     let source = session.loaded.text();
-    let in_order = |stretches: Receiver<Stretch>| -> BTreeMap<usize, Stretch> {
-        stretches.into_iter().map(|s| (s.slot, s)).collect()
-    };
     let (found, stretches) = workers::on_workers(
         jobs,
         |worker, to_main| worker_tests(common, &source, &worker, to_main),
-        in_order,
+        workers::in_order,
     );
     let found = found
         .into_iter()
@@ -287,7 +282,7 @@ fn worker_tests(
     common: &Common,
     source: &Source,
     worker: &Worker,
-    to_main: Sender<Stretch>,
+    to_main: Sender<(usize, Stretch)>,
 ) -> Result<Found, CliError> {
     let mut own = common.session_of(source.clone().parse()?, "tests")?;
     drop(own.backstop.take());

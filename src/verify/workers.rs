@@ -19,11 +19,10 @@ use super::{Explorer, Unit};
 use crate::explore::share::{Claims, Segment, Shard};
 use crate::explore::workers::{self, Worker};
 use crate::explore::{Finished, Limit, Observer, Pruned, Stats, Status, Unexplored};
-use std::collections::BTreeMap;
 use std::io;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use symex_semantics::program::Program;
 use symex_semantics::system::Options as SemanticsOptions;
@@ -100,7 +99,7 @@ struct Tallying {
     tally: Tally,
     /// The stretch under way is at least this one.
     at_least: usize,
-    to_main: Sender<Tally>,
+    to_main: Sender<(usize, Tally)>,
     end: WorkerEnd,
 }
 
@@ -165,7 +164,7 @@ impl Observer for Tallying {
         self.at_least = slot + 1;
         let tally = std::mem::take(&mut self.tally);
         self.to_main
-            .send(Tally { slot, ..tally })
+            .send((slot, Tally { slot, ..tally }))
             .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the verifier stopped"))
     }
 
@@ -205,7 +204,7 @@ pub(super) fn explore(
     let all = collector.all();
     let first_error: FirstError = Arc::new(AtomicUsize::new(usize::MAX));
     let name = UnitName::of(unit);
-    let work = |worker: Worker, to_main: Sender<Tally>| -> Result<WorkerEnd, String> {
+    let work = |worker: Worker, to_main: Sender<(usize, Tally)>| -> Result<WorkerEnd, String> {
         let (program, explorer) = on.load(&worker)?;
         let encoding = encode(&program, &name.unit(), Treatment::Explore, semantics);
         let mut tallying = Tallying {
@@ -222,10 +221,7 @@ pub(super) fn explore(
             ..tallying.end
         })
     };
-    let in_order = |tallies: Receiver<Tally>| -> BTreeMap<usize, Tally> {
-        tallies.into_iter().map(|t| (t.slot, t)).collect()
-    };
-    let (ends, tallies) = workers::on_workers(jobs, work, in_order);
+    let (ends, tallies) = workers::on_workers(jobs, work, workers::in_order);
     let ends = ends
         .into_iter()
         .map(|end| end.unwrap_or_else(|| Err("internal error: a worker did not finish".into())))
