@@ -194,13 +194,14 @@ pub struct TestsArgs {
     pub jobs: usize,
 }
 
-/// What rendering the tests of `session`'s program needs.
-fn shows(session: &Session) -> Shows {
+/// What rendering the tests of `session`'s program as `args` asks needs.
+fn shows(args: &TestsArgs, session: &Session) -> Shows {
     let integers = session.loaded.integers;
     Shows {
         header: session.header(),
+        json: args.format == ReportFormat::Json,
         heaps: session.choice.language == Language::Oo,
-        saved: SavedTest {
+        saved: args.output.as_ref().map(|_| SavedTest {
             program: session.loaded.path.clone(),
             language: session.choice.language.to_string(),
             checked_arrays: session.semantics.checked_arrays,
@@ -209,14 +210,14 @@ fn shows(session: &Session) -> Shows {
             inputs: Value::Null,
             outcome: String::new(),
             final_state: Value::Null,
-        },
+        }),
     }
 }
 
 /// The tests of `session`'s program, made by this thread alone.
-fn one_job(session: &Session) -> Result<(Vec<ShownTest>, Untested), CliError> {
+fn one_job(args: &TestsArgs, session: &Session) -> Result<(Vec<ShownTest>, Untested), CliError> {
     let program = session.loaded.program.clone();
-    let shows = shows(session);
+    let shows = shows(args, session);
     let visitor = ReplayAsFound {
         inputs: &program.globals,
         options: &session.explore,
@@ -235,18 +236,14 @@ fn one_job(session: &Session) -> Result<(Vec<ShownTest>, Untested), CliError> {
 /// The tests of `session`'s program made by `jobs` workers, each loading
 /// the program again on its own thread: the stretches they send are put in
 /// depth-first order, which numbers the paths as one job does.
-fn on_workers(
-    common: &Common,
-    session: &Session,
-    jobs: usize,
-) -> Result<(Vec<ShownTest>, Untested), CliError> {
+fn on_workers(args: &TestsArgs, session: &Session) -> Result<(Vec<ShownTest>, Untested), CliError> {
     if let Some(conflict) = share::conflict(&session.explore) {
         return Err(CliError::new(conflict.replace("--shard", "--jobs")));
     }
     let source = session.loaded.text();
     let (found, stretches) = workers::on_workers(
-        jobs,
-        |worker, to_main| worker_tests(common, &source, &worker, to_main),
+        args.jobs,
+        |worker, to_main| worker_tests(args, &source, &worker, to_main),
         workers::in_order,
     );
     let found = found
@@ -279,16 +276,16 @@ fn on_workers(
 
 /// One worker's tests: its own copy of the program, its share of the tree.
 fn worker_tests(
-    common: &Common,
+    args: &TestsArgs,
     source: &Source,
     worker: &Worker,
     to_main: Sender<(usize, Stretch)>,
 ) -> Result<Found, CliError> {
-    let mut own = common.session_of(source.clone().parse()?, "tests")?;
+    let mut own = args.common.session_of(source.clone().parse()?, "tests")?;
     drop(own.backstop.take());
     worker.share(&mut own.explore);
     let program = own.loaded.program.clone();
-    let shows = shows(&own);
+    let shows = shows(args, &own);
     let visitor = ReplayAsFound {
         inputs: &program.globals,
         options: &own.explore,
@@ -302,8 +299,8 @@ pub fn command(args: &TestsArgs, out: &mut dyn Write) -> Result<Exit, CliError> 
     let mut session = args.common.session("tests")?;
     let progress = crate::stop::progress::show();
     let (tests, untested) = match args.jobs {
-        0 | 1 => one_job(&session)?,
-        jobs => on_workers(&args.common, &session, jobs)?,
+        0 | 1 => one_job(args, &session)?,
+        _ => on_workers(args, &session)?,
     };
     drop(progress);
     // Stopped in time: the report is written whole, however long that takes.
@@ -314,7 +311,7 @@ pub fn command(args: &TestsArgs, out: &mut dyn Write) -> Result<Exit, CliError> 
                 "`--output` saves tests of a program file, not of standard input",
             ));
         }
-        let saved: Vec<SavedTest> = tests.iter().map(|test| test.saved.clone()).collect();
+        let saved: Vec<SavedTest> = tests.iter().filter_map(|test| test.saved.clone()).collect();
         saved::save(dir, &saved).map_err(|error| {
             CliError::new(format!("{}: cannot save the tests: {error}", dir.display()))
         })?;

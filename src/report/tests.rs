@@ -19,36 +19,47 @@ pub enum Ending {
     Failed,
 }
 
-/// One test, rendered.
+/// One test, rendered as the report asks (tests are kept until the
+/// report is written: only the forms it shows).
 #[derive(Clone, Debug)]
 pub struct ShownTest {
     /// The number of the path it drives.
     pub path: usize,
     pub ending: Ending,
-    /// The text report's line after `test of path N: `.
-    pub line: String,
-    /// The JSON report's entry, without its `path`.
-    pub json: Value,
+    /// The text report's line after `test of path N: `, or the JSON
+    /// report's entry without its `path`.
+    pub shown: Shown,
     /// The saved file (`--output`), its `path` included.
-    pub saved: SavedTest,
+    pub saved: Option<SavedTest>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Shown {
+    Line(String),
+    Json(Value),
 }
 
 impl ShownTest {
     /// The same test with its path numbered `path`.
     pub fn numbered(mut self, path: usize) -> ShownTest {
         self.path = path;
-        self.saved.path = path;
+        if let Some(saved) = &mut self.saved {
+            saved.path = path;
+        }
         self
     }
 }
 
-/// What rendering a test needs to know of the program.
+/// What rendering a test needs to know of the program and the report.
 pub struct Shows {
     pub header: Header,
+    /// Whether the report is JSON (else text).
+    pub json: bool,
     /// Whether the JSON entry shows the heaps (oo programs).
     pub heaps: bool,
-    /// The saved file's fields that name the program and its semantics.
-    pub saved: SavedTest,
+    /// The saved file's fields that name the program and its semantics,
+    /// when tests are saved.
+    pub saved: Option<SavedTest>,
 }
 
 impl Shows {
@@ -60,35 +71,38 @@ impl Shows {
             Verdict::Undecided(why) => (Ending::Undecided, why.to_string()),
             Verdict::Failed(why) => (Ending::Failed, format!("NOT replayed: {why}")),
         };
-        let line = format!(
-            "inputs {} → {}, final state {}: {verdict}",
-            ShowValuation(&inputs),
-            test.expected_outcome,
-            ShowValuation(&test.expected_state)
-        );
-        let mut entry = json!({
-            "inputs": valuation_json(&inputs),
-            "outcome": test.expected_outcome.to_string(),
-            "final_state": valuation_json(&test.expected_state),
-            "replayed": test.mismatch.is_none(),
-            "mismatch": test.mismatch,
-        });
-        if self.heaps {
-            entry["heap"] = heap_json(&test.inputs);
-            entry["final_heap"] = heap_json(&test.expected_state);
-        }
-        let saved = SavedTest {
+        let shown = if self.json {
+            let mut entry = json!({
+                "inputs": valuation_json(&inputs),
+                "outcome": test.expected_outcome.to_string(),
+                "final_state": valuation_json(&test.expected_state),
+                "replayed": test.mismatch.is_none(),
+                "mismatch": test.mismatch,
+            });
+            if self.heaps {
+                entry["heap"] = heap_json(&test.inputs);
+                entry["final_heap"] = heap_json(&test.expected_state);
+            }
+            Shown::Json(entry)
+        } else {
+            Shown::Line(format!(
+                "inputs {} → {}, final state {}: {verdict}",
+                ShowValuation(&inputs),
+                test.expected_outcome,
+                ShowValuation(&test.expected_state)
+            ))
+        };
+        let saved = self.saved.as_ref().map(|saved| SavedTest {
             path,
             inputs: heap_json(&inputs),
             outcome: test.expected_outcome.to_string(),
             final_state: heap_json(&test.expected_state),
-            ..self.saved.clone()
-        };
+            ..saved.clone()
+        });
         ShownTest {
             path,
             ending,
-            line,
-            json: entry,
+            shown,
             saved,
         }
     }
@@ -115,7 +129,9 @@ pub fn write_json(tests: &[ShownTest], rest: &Untested, out: &mut dyn Write) -> 
         .iter()
         .map(|test| {
             let mut entry = json!({ "path": test.path });
-            if let (Value::Object(entry), Value::Object(fields)) = (&mut entry, &test.json) {
+            if let (Value::Object(entry), Shown::Json(Value::Object(fields))) =
+                (&mut entry, &test.shown)
+            {
                 entry.extend(fields.clone());
             }
             entry
@@ -131,7 +147,9 @@ pub fn write_json(tests: &[ShownTest], rest: &Untested, out: &mut dyn Write) -> 
 
 pub fn write_text(tests: &[ShownTest], rest: &Untested, out: &mut dyn Write) -> io::Result<()> {
     for test in tests {
-        writeln!(out, "test of path {}: {}", test.path, test.line)?;
+        if let Shown::Line(line) = &test.shown {
+            writeln!(out, "test of path {}: {line}", test.path)?;
+        }
     }
     let undecided = ending(tests, Ending::Undecided);
     let replayed = ending(tests, Ending::Replayed);
