@@ -63,12 +63,8 @@ impl UnitName {
 #[derive(Debug, Default)]
 struct Tally {
     slot: usize,
-    paths: usize,
-    terminated: usize,
-    errors: usize,
-    bounded: usize,
-    unknown: usize,
-    pruned: usize,
+    /// The explorer's counters of the stretch (paths, their ends, pruned branches).
+    stats: Stats,
     proved_checks: usize,
     incomplete: usize,
     abstracted: usize,
@@ -85,7 +81,7 @@ impl Tally {
     }
 
     fn is_empty(&self) -> bool {
-        self.paths == 0 && self.pruned == 0 && self.nodes == 0
+        self.stats.paths == 0 && self.stats.pruned == 0 && self.nodes == 0
     }
 }
 
@@ -111,14 +107,14 @@ struct WorkerEnd {
     limit: Option<Limit>,
     /// Whether it left configurations once the answer was known.
     answered: bool,
-    solver_calls: u64,
-    time_ms: u64,
+    /// Its solver calls and time (the rest is counted per stretch).
+    stats: Stats,
     raw: bool,
 }
 
 impl Observer for Tallying {
     fn pruned(&mut self, pruned: Pruned) -> io::Result<()> {
-        self.tally.pruned += 1;
+        self.tally.stats.pruned += 1;
         if pruned.rule == symex_semantics::system::Rule::AssertFails {
             self.tally.proved_checks += 1;
         }
@@ -135,15 +131,8 @@ impl Observer for Tallying {
             self.at_least = place.slot();
         }
         let tally = &mut self.tally;
-        let position = tally.paths;
-        tally.paths += 1;
-        match &path.leaf.status {
-            Status::Terminated | Status::AssumptionViolated => tally.terminated += 1,
-            Status::Error(_) => tally.errors += 1,
-            Status::Bounded(_) => tally.bounded += 1,
-            Status::Unknown(_) => tally.unknown += 1,
-            Status::Infeasible | Status::Subsumed(_) | Status::Abstracted(_) => {}
-        }
+        let position = tally.stats.paths;
+        tally.stats.count_path(&path.leaf.status);
         match Ending::of(&path) {
             Ending::Failed => {
                 let error = matches!(path.leaf.status, Status::Error(_));
@@ -184,8 +173,11 @@ impl Observer for Tallying {
             limited: limited.len(),
             limit: limited.first().map(|left| left.reason),
             answered: limited.len() < unexplored.len(),
-            solver_calls: stats.solver_calls,
-            time_ms: stats.time_ms,
+            stats: Stats {
+                solver_calls: stats.solver_calls,
+                time_ms: stats.time_ms,
+                ..Stats::default()
+            },
             raw: false,
         };
         Ok(())
@@ -245,20 +237,14 @@ pub(super) fn explore(
         if !positions.is_empty() {
             wanted.push((tally.slot, stats.paths, positions));
         }
-        stats.paths += tally.paths;
-        stats.terminated += tally.terminated;
-        stats.errors += tally.errors;
-        stats.bounded += tally.bounded;
-        stats.unknown += tally.unknown;
-        stats.pruned += tally.pruned;
+        stats.add(&tally.stats);
         collector.proved_checks += tally.proved_checks;
         collector.incomplete += tally.incomplete;
         collector.abstracted += tally.abstracted;
         after_error = !all && tally.has_error();
     }
     for end in &ends {
-        stats.solver_calls += end.solver_calls;
-        stats.time_ms = stats.time_ms.max(end.time_ms);
+        stats.add(&end.stats);
         collector.unexplored += end.limited;
         collector.limit = collector.limit.or(end.limit);
         collector.stopped |= after_error && end.answered;
