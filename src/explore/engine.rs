@@ -855,7 +855,7 @@ where
                 // folded to its literal with the guard.
                 *value = match self.guards.literal(value) {
                     Some(literal) => literal,
-                    None => self.simplifier.simplify(value),
+                    None => self.simplifier.simplify(&known.facts.resolve(value)),
                 };
             }
             let reported = match path_condition.kind() {

@@ -25,7 +25,7 @@
 use num_bigint::{BigInt, Sign};
 use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeMap, BTreeSet};
-use symex_semantics::eval::{eval, eval_bool, Valuation};
+use symex_semantics::eval::{eval, eval_bool, Conjunction, Valuation};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 use symex_semantics::valuation::natural_order;
 use symex_semantics::value::{ArrayValue, Oid, Value};
@@ -85,10 +85,11 @@ const ROUNDS: usize = 3;
 /// integer moved towards 0, each change confirmed, until nothing moves.
 fn shrunk(model: Valuation, phi: &Term) -> Valuation {
     let mut model = read_entries_only(model, phi);
+    let phi = Conjunction::new(phi);
     for _ in 0..ROUNDS {
         let before = model.clone();
         for atom in atoms(&model) {
-            model = towards_zero(model, &atom, phi);
+            model = towards_zero(model, &atom, &phi);
         }
         if model == before {
             break;
@@ -192,7 +193,7 @@ fn atoms(model: &Valuation) -> Vec<Atom> {
 /// `model` with the atom moved as close to 0 as the evaluator allows:
 /// 0, then one step closer (a value held by a bound stays after two
 /// evaluations), then a binary search on the magnitude.
-fn towards_zero(model: Valuation, atom: &Atom, phi: &Term) -> Valuation {
+fn towards_zero(model: Valuation, atom: &Atom, phi: &Conjunction) -> Valuation {
     let Some(value) = atom.get(&model) else {
         return model;
     };
@@ -201,7 +202,7 @@ fn towards_zero(model: Valuation, atom: &Atom, phi: &Term) -> Valuation {
     }
     let holds = |n: &BigInt| {
         atom.set(&model, n.clone())
-            .filter(|candidate| eval_bool(phi, candidate) == Ok(true))
+            .filter(|candidate| phi.holds(candidate))
     };
     if let Some(zero) = holds(&BigInt::zero()) {
         return zero;

@@ -94,15 +94,32 @@ pub struct HeapFacts {
 }
 
 thread_local! {
-    /// Equalities of references decided on this thread (the properties'
-    /// coverage count).
-    static DECIDED: Cell<u64> = const { Cell::new(0) };
+    /// Equalities of references decided on this thread, by a `nil` fact
+    /// and by a refuted cycle (the properties' coverage counts).
+    static DECIDED: Cell<Decided> = const { Cell::new(Decided { by_nil: 0, by_acyclic_chain: 0 }) };
 }
 
-/// How many equalities of references [`HeapFacts::resolve`] has decided on
-/// this thread.
-pub fn decided() -> u64 {
+/// How many equalities of references [`HeapFacts::resolve`] has decided
+/// on this thread, by how.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Decided {
+    pub by_nil: u64,
+    pub by_acyclic_chain: u64,
+}
+
+pub fn decided() -> Decided {
     DECIDED.with(Cell::get)
+}
+
+fn count(acyclic_chain: bool) {
+    DECIDED.with(|decided| {
+        let mut n = decided.get();
+        match acyclic_chain {
+            true => n.by_acyclic_chain += 1,
+            false => n.by_nil += 1,
+        }
+        decided.set(n);
+    });
 }
 
 impl HeapFacts {
@@ -152,32 +169,33 @@ impl HeapFacts {
         }
         let decided = match (is_nil(a), is_nil(b)) {
             (true, true) => None,
-            (true, false) => self.nil_of(&reference(b)?),
-            (false, true) => self.nil_of(&reference(a)?),
-            (false, false) => self.distinct(&reference(a)?, &reference(b)?).then_some(false),
+            (true, false) => self.nil_of(&reference(b)?).inspect(|_| count(false)),
+            (false, true) => self.nil_of(&reference(a)?).inspect(|_| count(false)),
+            (false, false) => self.distinct(&reference(a)?, &reference(b)?),
         }?;
-        DECIDED.with(|n| n.set(n.get() + 1));
         Some(decided != mutants::active(Mutant::AliasingDecidedWrongWay))
     }
 
-    /// Whether two references are known to be two objects: one is `nil`
-    /// and the other not, or one extends the other and a cycle between
-    /// them is refuted (see the module documentation).
-    fn distinct(&self, a: &Reference, b: &Reference) -> bool {
+    /// `Some(false)` when two references are known to be two objects: one
+    /// is `nil` and the other not, or one extends the other and a cycle
+    /// between them is refuted (see the module documentation).
+    fn distinct(&self, a: &Reference, b: &Reference) -> Option<bool> {
         if let (Some(x), Some(y)) = (self.nil_of(a), self.nil_of(b)) {
             if x != y {
-                return true;
+                count(false);
+                return Some(false);
             }
         }
         if a.base != b.base {
-            return false;
+            return None;
         }
         let (short, long) = match a.steps.len() <= b.steps.len() {
             true => (a, b),
             false => (b, a),
         };
-        long.steps.starts_with(&short.steps)
-            && self.acyclic(&short.base, &short.steps, &long.steps[short.steps.len()..])
+        let refuted = long.steps.starts_with(&short.steps)
+            && self.acyclic(&short.base, &short.steps, &long.steps[short.steps.len()..]);
+        refuted.then(|| count(true)).map(|()| false)
     }
 
     /// Whether the facts refute `a = a.π` for `a` = `base.alpha`.
@@ -225,12 +243,10 @@ impl HeapFacts {
     /// `node`, whose children are settled, with its own operation settled.
     fn settled(&self, node: Term) -> Term {
         match node.kind() {
-            TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
-                match self.equal(a, b) {
-                    Some(equal) => Term::bool(equal == (*op == BinOp::Eq)),
-                    None => node,
-                }
-            }
+            TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => match self.equal(a, b) {
+                Some(equal) => Term::bool(equal == (*op == BinOp::Eq)),
+                None => node,
+            },
             TermKind::Ite(c, then, otherwise) => match c.kind() {
                 TermKind::Bool(true) => then.clone(),
                 TermKind::Bool(false) => otherwise.clone(),
