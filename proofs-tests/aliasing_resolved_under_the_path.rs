@@ -5,8 +5,9 @@
 //! incremental form against the resolved one, on random traces.
 //!
 //! The traces of [`Trace`] start with a walk along `x.next` that ends in
-//! `nil` after one to three steps (as the list programs' first loop does),
-//! so that the refuted cycles are reached, not only the `nil` facts; both
+//! `nil` after one to three steps (as the list programs' first loop does)
+//! and end with a write and a read along it, so that the refuted cycles
+//! are reached, not only the `nil` facts; both
 //! ways of deciding must be exercised, and conditionals `if h = h' then …`
 //! settled. Shown to fail when every decided equality is decided the wrong
 //! way round.
@@ -22,46 +23,72 @@ use std::fmt;
 use symex::mutants::Mutant;
 use symex::simplify::{aliasing_decided, GuardFolder, HeapFacts};
 use symex::solver::{prove, Proof};
-use symex_semantics::oo::action::Action;
+use symex_semantics::oo::action::{Action, Location};
 use symex_semantics::oo::wp;
+use symex_semantics::oo::ShowTrace;
 use symex_semantics::term::{BinOp, Sort, Term, TermKind};
 
-/// A random trace after a walk `x != nil; x.next != nil; …; x.next^k = nil`.
+/// A walk `x != nil; x.next != nil; …; x.next^k = nil`, a random trace,
+/// then a probe: `x.next^i.val := c` and the test `x.next^j.val = c`,
+/// whose read over the write asks whether the two are one object.
 #[derive(Clone)]
-pub struct Walked(usize, Trace);
+pub struct Walked {
+    k: usize,
+    trace: Trace,
+    probe: (usize, usize),
+}
+
+/// `x.next^steps`.
+fn along(steps: usize) -> Term {
+    let node = Sort::Object("N".into());
+    (0..steps).fold(Term::var("x", node.clone()), |at, _| {
+        Term::field(at, "next", node.clone())
+    })
+}
 
 impl Walked {
     fn actions(&self) -> Vec<Action> {
-        let node = Sort::Object("N".into());
-        let mut at = Term::var("x", node.clone());
-        let mut walk = Vec::new();
-        for _ in 0..self.0 {
-            walk.push(Action::Test(Term::binary(
-                BinOp::Ne,
-                at.clone(),
-                Term::nil("N"),
-            )));
-            at = Term::field(at, "next", node.clone());
-        }
-        walk.push(Action::Test(Term::binary(BinOp::Eq, at, Term::nil("N"))));
-        walk.into_iter().chain(self.1 .0.iter().cloned()).collect()
+        let nil = || Term::nil("N");
+        let walk = (0..self.k).map(|i| Action::Test(Term::binary(BinOp::Ne, along(i), nil())));
+        let end = Action::Test(Term::binary(BinOp::Eq, along(self.k), nil()));
+        let c = Term::var("c", Sort::Int);
+        let (i, j) = self.probe;
+        let write = Action::Assign(
+            Location::Field(along(i), "val".into(), Sort::Int),
+            c.clone(),
+        );
+        let read = Term::field(along(j), "val", Sort::Int);
+        let probe = [write, Action::Test(Term::binary(BinOp::Eq, read, c))];
+        walk.chain([end])
+            .chain(self.trace.0.iter().cloned())
+            .chain(probe)
+            .collect()
     }
 }
 
 impl fmt::Debug for Walked {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "walk of {} steps, then {:?}", self.0, self.1)
+        write!(f, "{}", ShowTrace(&self.actions()))
     }
 }
 
 impl Arbitrary for Walked {
     fn arbitrary(g: &mut Gen) -> Walked {
-        Walked(1 + usize::arbitrary(g) % 3, Trace::arbitrary(g))
+        let k = 1 + usize::arbitrary(g) % 3;
+        Walked {
+            k,
+            trace: Trace::arbitrary(g),
+            probe: (usize::arbitrary(g) % k, usize::arbitrary(g) % k),
+        }
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Walked>> {
-        let k = self.0;
-        Box::new(self.1.shrink().map(move |trace| Walked(k, trace)))
+        let (k, probe) = (self.k, self.probe);
+        Box::new(
+            self.trace
+                .shrink()
+                .map(move |trace| Walked { k, trace, probe }),
+        )
     }
 }
 
@@ -91,9 +118,11 @@ fn property(walked: Walked) -> TestResult {
         let claim = Term::implies(prefix.clone(), iff(raw.clone(), resolved.clone()));
         match prove(&claim, &claim.free_vars(), TIMEOUT_MS) {
             Proof::Valid => {}
-            Proof::Counterexample(v) => return TestResult::error(format!(
+            Proof::Counterexample(v) => {
+                return TestResult::error(format!(
                 "under {prefix}\nthe guard {raw}\nresolves to {resolved}\nwhich differs at {v:?}"
-            )),
+            ))
+            }
             Proof::Unknown | Proof::Interrupted => return TestResult::discard(),
         }
         facts = facts.with(&resolved);
