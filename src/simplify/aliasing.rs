@@ -259,19 +259,30 @@ impl HeapFacts {
     }
 
     /// `(F[h] := v)[w]` as `v` when `h = w` is decided true, as `F[w]` when
-    /// it is decided false (McCarthy's read over write), repeatedly.
-    fn read_over_writes(&self, mut node: Term) -> Term {
-        while let TermKind::Select(array, w) = node.kind() {
+    /// it is decided false (McCarthy's read over write), repeatedly; a read
+    /// that reaches the initial field `f` this way is written `w.f`, as
+    /// the paper writes a read of the initial heap.
+    fn read_over_writes(&self, node: Term) -> Term {
+        let mut read = node.clone();
+        while let TermKind::Select(array, w) = read.kind() {
             let TermKind::Store(inner, h, v) = array.kind() else {
                 break;
             };
-            node = match self.equal(h, w) {
+            read = match self.equal(h, w) {
                 Some(true) => return v.clone(),
                 Some(false) => Term::select(inner.clone(), w.clone()),
                 None => break,
             };
         }
-        node
+        match read.kind() {
+            TermKind::Select(array, w) if read != node => match array.kind() {
+                TermKind::FieldArray(f, Sort::Field(_, element)) => {
+                    Term::field(w.clone(), f, (**element).clone())
+                }
+                _ => read,
+            },
+            _ => read,
+        }
     }
 }
 
@@ -322,7 +333,7 @@ mod tests {
         let array = Term::field_array("next", "Node", node());
         let written = Term::store(array.clone(), l(), nil());
         let read = Term::select(written, next(l()));
-        assert_eq!(facts.resolve(&read), Term::select(array, next(l())));
+        assert_eq!(facts.resolve(&read), next(next(l())));
     }
 
     #[test]
