@@ -20,7 +20,7 @@
 
 use crate::mutants::{self, Mutant};
 use std::cell::Cell;
-use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind, UnOp};
+use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
 
 /// One step from an object to another: a field of the initial heap (`e.f`
 /// and `C.f[e]` are one read), or a read of any other fixed array of
@@ -227,17 +227,7 @@ impl HeapFacts {
         if self.nil.is_empty() {
             return term.clone();
         }
-        let mut memo: IdMap<Term> = IdMap::default();
-        for node in term.nodes() {
-            let children: Vec<Term> = node
-                .children()
-                .into_iter()
-                .map(|c| memo[&c.id()].clone())
-                .collect();
-            let rebuilt = self.settled(node.with_children(&children));
-            memo.insert(node.id(), rebuilt);
-        }
-        memo.remove(&term.id()).unwrap_or_else(|| term.clone())
+        term.rebuilt(|node, children| self.settled(node.with_children(children)))
     }
 
     /// `node`, whose children are settled, with its own operation settled.
