@@ -10,6 +10,7 @@
 //! (`cargo test --test proofs -- --nocapture`). The seed is drawn at random,
 //! or taken from `PROOFS_SEED`, and printed.
 
+mod aliasing_resolved_under_the_path;
 mod checkers_see_everything;
 mod concolic_agrees_with_explore;
 mod concolic_on_workers_agrees;

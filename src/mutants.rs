@@ -43,6 +43,9 @@ pub enum Mutant {
     ContextHoldsItsConjunct,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
+    /// An equality of references that a path's `nil` facts decide is
+    /// resolved the wrong way round ([`crate::simplify::HeapFacts`]).
+    AliasingDecidedWrongWay,
     /// `explore --jobs` writes the workers' blocks in the order they
     /// finish instead of depth-first order.
     BlocksWrittenAsTheyFinish,

@@ -220,6 +220,44 @@ pub fn eval_bool(b: &Term, v: &Valuation) -> Result<bool, EvalError> {
         .ok_or_else(|| EvalError::IllTyped(format!("`{b}` is not boolean")))
 }
 
+/// A condition that many valuations are tried against (model shrinking):
+/// the conjunct that failed last is evaluated first, then the whole
+/// condition (one memo table for the subterms its conjuncts share). A
+/// valuation that fails mostly fails where the one before did, and then
+/// costs one conjunct rather than the whole condition.
+pub struct Conjunction {
+    phi: Term,
+    conjuncts: Vec<Term>,
+    failed: std::cell::Cell<Option<usize>>,
+}
+
+impl Conjunction {
+    pub fn new(phi: &Term) -> Conjunction {
+        Conjunction {
+            phi: phi.clone(),
+            conjuncts: phi.conjuncts(),
+            failed: std::cell::Cell::new(None),
+        }
+    }
+
+    /// Whether `V(φ)` is `true` (an error is not).
+    pub fn holds(&self, v: &Valuation) -> bool {
+        let last = self.failed.get().and_then(|i| self.conjuncts.get(i));
+        if last.is_some_and(|conjunct| eval_bool(conjunct, v) != Ok(true)) {
+            return false;
+        }
+        if eval_bool(&self.phi, v) == Ok(true) {
+            return true;
+        }
+        let failing = self
+            .conjuncts
+            .iter()
+            .position(|conjunct| eval_bool(conjunct, v) != Ok(true));
+        self.failed.set(failing);
+        false
+    }
+}
+
 /// `V ∘ σ`, on every variable of `V` and of σ's domain: `(V ∘ σ)(x) = V(σ(x))`.
 pub fn compose(v: &Valuation, sigma: &Substitution) -> Result<Valuation, EvalError> {
     let mut composed = v.clone();

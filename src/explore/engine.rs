@@ -16,7 +16,7 @@ use super::tree::{
     Unexplored, UnknownReason,
 };
 use crate::mutants::{self, Mutant};
-use crate::simplify::{GuardFolder, InContext, Pins, Simplifier};
+use crate::simplify::{GuardFolder, HeapFacts, InContext, Pins, Simplifier};
 use crate::solver::SatResult;
 use crate::subsume::{Abstraction, Matcher};
 use std::collections::{BTreeMap, BTreeSet};
@@ -123,6 +123,10 @@ struct Known {
     /// `reported` is literally the conjunction of the conditions of the
     /// edges from the root (as [`Term::and`] builds it from `true`).
     literal: bool,
+    /// What the path condition says about `nil` ([`HeapFacts`]): each
+    /// guard is resolved under it before the solver or the simplifier
+    /// sees it.
+    facts: HeapFacts,
 }
 
 /// What became of one successor.
@@ -458,6 +462,7 @@ where
             reported: config.path_condition().clone(),
             readable: config.path_condition().clone(),
             literal: false,
+            facts: HeapFacts::new().with(config.path_condition()),
         };
         Ok(Pending {
             node,
@@ -634,7 +639,7 @@ where
             guard,
             mut next,
         } = step;
-        let folded = self.guards.fold(&guard);
+        let folded = self.guards.fold(&known.facts.resolve(&guard));
         let feasibility = self.solver.check_step(&known.link, &folded);
         let mut end = match feasibility.result {
             SatResult::Sat => None,
@@ -775,11 +780,16 @@ where
             guards,
         });
         self.made(&node)?;
+        let facts = match parent {
+            Some((_, known)) => known.facts.with(guard),
+            None => HeapFacts::new().with(guard),
+        };
         let known = Known {
             link,
             reported,
             readable,
             literal,
+            facts,
         };
         Ok((node, known))
     }
@@ -845,7 +855,7 @@ where
                 // folded to its literal with the guard.
                 *value = match self.guards.literal(value) {
                     Some(literal) => literal,
-                    None => self.simplifier.simplify(value),
+                    None => self.simplifier.simplify(&known.facts.resolve(value)),
                 };
             }
             let reported = match path_condition.kind() {

@@ -25,7 +25,7 @@
 use num_bigint::{BigInt, Sign};
 use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeMap, BTreeSet};
-use symex_semantics::eval::{eval, eval_bool, Valuation};
+use symex_semantics::eval::{eval, eval_bool, Conjunction, Valuation};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind};
 use symex_semantics::valuation::natural_order;
 use symex_semantics::value::{ArrayValue, Oid, Value};
@@ -83,18 +83,50 @@ const ROUNDS: usize = 3;
 
 /// Steps 1 and 2: arrays reduced to the entries `phi` reads, then every
 /// integer moved towards 0, each change confirmed, until nothing moves.
+/// A change is confirmed on the conjuncts that read the integer's name
+/// (the others hold as they did), so a long path condition costs each
+/// integer only its own conjuncts; the result is confirmed on the whole.
 fn shrunk(model: Valuation, phi: &Term) -> Valuation {
-    let mut model = read_entries_only(model, phi);
+    let model = read_entries_only(model, phi);
+    let conjuncts: Vec<(Term, BTreeSet<Name>)> = phi
+        .conjuncts()
+        .into_iter()
+        .map(|conjunct| {
+            let names = names_read(&conjunct);
+            (conjunct, names)
+        })
+        .collect();
+    let mut shrunk = model.clone();
     for _ in 0..ROUNDS {
-        let before = model.clone();
-        for atom in atoms(&model) {
-            model = towards_zero(model, &atom, phi);
+        let before = shrunk.clone();
+        for atom in atoms(&shrunk) {
+            let reading = conjuncts
+                .iter()
+                .filter(|(_, names)| names.contains(atom.name()))
+                .map(|(conjunct, _)| conjunct.clone());
+            let phi = Conjunction::new(&Term::conjunction(reading));
+            shrunk = towards_zero(shrunk, &atom, &phi);
         }
-        if model == before {
+        if shrunk == before {
             break;
         }
     }
-    model
+    match eval_bool(phi, &shrunk) {
+        Ok(true) => shrunk,
+        _ => model,
+    }
+}
+
+/// The variables and fields `t` reads, by name.
+fn names_read(t: &Term) -> BTreeSet<Name> {
+    t.nodes()
+        .iter()
+        .filter_map(|node| match node.kind() {
+            TermKind::Var(x, _) | TermKind::Len(x) => Some(x.clone()),
+            TermKind::Field(_, f, _) | TermKind::FieldArray(f, _) => Some(f.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// An integer of a model: a scalar input, an array's length, an entry, or
@@ -108,6 +140,14 @@ enum Atom {
 }
 
 impl Atom {
+    /// The name a term reads the atom by: its variable, array or field.
+    fn name(&self) -> &Name {
+        match self {
+            Atom::Var(x) | Atom::Len(x) | Atom::Entry(x, _) => x,
+            Atom::Field(_, f) => f,
+        }
+    }
+
     fn get(&self, model: &Valuation) -> Option<BigInt> {
         match self {
             Atom::Var(x) => model.get(x)?.as_int().cloned(),
@@ -192,7 +232,7 @@ fn atoms(model: &Valuation) -> Vec<Atom> {
 /// `model` with the atom moved as close to 0 as the evaluator allows:
 /// 0, then one step closer (a value held by a bound stays after two
 /// evaluations), then a binary search on the magnitude.
-fn towards_zero(model: Valuation, atom: &Atom, phi: &Term) -> Valuation {
+fn towards_zero(model: Valuation, atom: &Atom, phi: &Conjunction) -> Valuation {
     let Some(value) = atom.get(&model) else {
         return model;
     };
@@ -201,7 +241,7 @@ fn towards_zero(model: Valuation, atom: &Atom, phi: &Term) -> Valuation {
     }
     let holds = |n: &BigInt| {
         atom.set(&model, n.clone())
-            .filter(|candidate| eval_bool(phi, candidate) == Ok(true))
+            .filter(|candidate| phi.holds(candidate))
     };
     if let Some(zero) = holds(&BigInt::zero()) {
         return zero;

@@ -166,7 +166,7 @@ impl GuardFolder {
             None => {
                 let folded: SmallVec<[Term; 3]> =
                     children.iter().map(|child| child.term.clone()).collect();
-                turned_round(offsets_added(node.with_children(&folded)))
+                pushed_into_branches(turned_round(offsets_added(node.with_children(&folded))))
             }
         };
         Folded {
@@ -245,6 +245,44 @@ fn turned_round(term: Term) -> Term {
         BinOp::Ne => Term::binary(BinOp::Eq, a, b),
         _ => term,
     }
+}
+
+/// `(if c then a else b) = k` for literals `a` and `k` as `c || b = k`
+/// when `a` is `k` and `!c && b = k` when it is not (so too with `b`
+/// literal, and for `!=`), pushed on into `b`: a read over a chain of field
+/// writes compared with a literal (`r1.f = 1` after `r1.f := 1; …; rn.f :=
+/// n`, wp's nested aliasing conditionals) becomes a conjunction of the
+/// aliasing it needs, which the solver and the e-graph take in their
+/// stride; any other term as it is.
+fn pushed_into_branches(term: Term) -> Term {
+    let TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), left, right) = term.kind() else {
+        return term;
+    };
+    if is_literal(left) && is_literal(right) {
+        return Term::bool((left == right) == (*op == BinOp::Eq));
+    }
+    let (conditional, k) = match (left.kind(), right.kind()) {
+        (TermKind::Ite(..), _) if is_literal(right) => (left, right),
+        (_, TermKind::Ite(..)) if is_literal(left) => (right, left),
+        _ => return term,
+    };
+    let TermKind::Ite(c, a, b) = conditional.kind() else {
+        return term;
+    };
+    let (c, literal, other) = match (is_literal(a), is_literal(b)) {
+        (true, _) => (c.clone(), a, b),
+        (false, true) => (Term::not(c.clone()), b, a),
+        _ => return term,
+    };
+    let rest = pushed_into_branches(Term::binary(*op, other.clone(), k.clone()));
+    match (literal == k) == (*op == BinOp::Eq) {
+        true => Term::or(c, rest),
+        false => Term::and(Term::not(c), rest),
+    }
+}
+
+fn is_literal(t: &Term) -> bool {
+    matches!(t.kind(), TermKind::Int(_) | TermKind::Bool(_))
 }
 
 /// The value of `term` when folding alone decides it (the rule-soundness

@@ -11,6 +11,7 @@
 //! holds wherever the original term is defined; `proofs` checks each rule,
 //! and the whole, on random valuations and with Z3.
 
+mod aliasing;
 mod append;
 mod bounds;
 mod context;
@@ -24,6 +25,7 @@ mod rules;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use aliasing::{decided as aliasing_decided, Decided, HeapFacts};
 pub use context::{Entailment, InContext, Pins};
 pub use explain::Step;
 pub(crate) use fold::offset;

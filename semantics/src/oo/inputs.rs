@@ -6,7 +6,7 @@
 //! exhibit the failure — then numbered `o1, o2, …` in the order a
 //! breadth-first walk from the variables meets the objects.
 
-use crate::eval::{eval_bool, Valuation};
+use crate::eval::{Conjunction, Valuation};
 use crate::heap::{Heap, Object};
 use crate::program::Program;
 use crate::term::{Name, Term};
@@ -77,7 +77,8 @@ impl Slot {
 /// Greedily redirects references to `nil` or to another object of the same
 /// class while `phi` holds and fewer objects stay reachable.
 fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
-    let holds = |v: &Valuation| eval_bool(phi, v).unwrap_or(false);
+    let phi = Conjunction::new(phi);
+    let holds = |v: &Valuation| phi.holds(v);
     if !holds(&v) {
         return v;
     }
