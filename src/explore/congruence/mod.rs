@@ -532,37 +532,93 @@ impl Search {
                 vec![(c.clone(), true), (t.clone(), truth)],
                 vec![(c.clone(), false), (e.clone(), truth)],
             ),
-            TermKind::Binary(op, l, r) if op.is_comparison() => match first_conditional(b) {
-                Some((node, c, then, otherwise)) => {
-                    let on = |image: &Term| {
-                        b.rebuilt(|n, children| {
-                            if n.id() == node.id() {
-                                image.clone()
-                            } else {
-                                n.with_children(children)
-                            }
-                        })
-                    };
-                    pair(
-                        vec![(c.clone(), true), (on(&then), truth)],
-                        vec![(c, false), (on(&otherwise), truth)],
-                    )
+            TermKind::Binary(op, l, r) if op.is_comparison() => {
+                let reduced = self.reduced(literals, b);
+                if reduced.id() != b.id() {
+                    return Ok(Step::Conjuncts(vec![(reduced, truth)]));
                 }
-                // An integer `l != r` is two cases, `l < r` or `l > r`.
-                None if l.sort() == Sort::Int && effective(*op, truth) == BinOp::Ne => pair(
-                    vec![(Term::binary(BinOp::Lt, l.clone(), r.clone()), true)],
-                    vec![(Term::binary(BinOp::Gt, l.clone(), r.clone()), true)],
-                ),
-                None => Ok(Step::Literal(self.literal(literals, *op, l, r, truth)?)),
-            },
+                self.comparison(literals, b, (*op, l, r), truth)
+            }
             _ => Err(OutsideFragment),
         }
     }
 
-    /// Whether the literals decide the conditional-free reference equality `c`.
+    /// What the comparison `b` = `l op r`, with no conditional the literals
+    /// decide, comes to: a split on its first conditional, or a literal.
+    fn comparison(
+        &mut self,
+        literals: &mut Literals,
+        b: &Term,
+        (op, l, r): (BinOp, &Term, &Term),
+        truth: bool,
+    ) -> Result<Step, OutsideFragment> {
+        let pair = |first: Pending, second: Pending| Ok(Step::Split(first, second));
+        match first_conditional(b) {
+            Some((node, c, then, otherwise)) => {
+                let on = |image: &Term| {
+                    b.rebuilt(|n, children| {
+                        if n.id() == node.id() {
+                            image.clone()
+                        } else {
+                            n.with_children(children)
+                        }
+                    })
+                };
+                pair(
+                    vec![(c.clone(), true), (on(&then), truth)],
+                    vec![(c, false), (on(&otherwise), truth)],
+                )
+            }
+            // An integer `l != r` is two cases, `l < r` or `l > r`.
+            None if l.sort() == Sort::Int && effective(op, truth) == BinOp::Ne => pair(
+                vec![(Term::binary(BinOp::Lt, l.clone(), r.clone()), true)],
+                vec![(Term::binary(BinOp::Gt, l.clone(), r.clone()), true)],
+            ),
+            None => Ok(Step::Literal(self.literal(literals, op, l, r, truth)?)),
+        }
+    }
+
+    /// `b` with each conditional whose condition the literals decide
+    /// replaced by the term it chooses, children first (one pass over the DAG).
+    fn reduced(&mut self, literals: &mut Literals, b: &Term) -> Term {
+        b.rebuilt(|node, children| {
+            let unchanged = node
+                .children()
+                .iter()
+                .zip(children)
+                .all(|(old, new)| old.id() == new.id());
+            let node = if unchanged {
+                node.clone()
+            } else {
+                node.with_children(children)
+            };
+            match choice(&node) {
+                Some((c, then, otherwise)) => match self.truth(literals, &c) {
+                    Some(true) => then,
+                    Some(false) => otherwise,
+                    None => node,
+                },
+                None => node,
+            }
+        })
+    }
+
+    /// Whether the literals decide `c`: a conditional-free reference
+    /// equality, or a boolean combination of such.
     fn truth(&mut self, literals: &mut Literals, c: &Term) -> Option<bool> {
-        let TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), l, r) = c.kind() else {
-            return None;
+        let (op, l, r) = match c.kind() {
+            TermKind::Bool(value) => return Some(*value),
+            TermKind::Unary(UnOp::Not, a) => return self.truth(literals, a).map(|a| !a),
+            TermKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+                let absorbing = *op == BinOp::Or;
+                return match self.truth(literals, a) {
+                    Some(value) if value == absorbing => Some(value),
+                    Some(_) => self.truth(literals, b),
+                    None => self.truth(literals, b).filter(|value| *value == absorbing),
+                };
+            }
+            TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), l, r) => (op, l, r),
+            _ => return None,
         };
         if !matches!(l.sort(), Sort::Object(_)) {
             return None;
@@ -651,14 +707,22 @@ impl Search {
 }
 
 /// The first conditional of `b`, children first (so its condition has none),
-/// with the condition and the two terms it chooses between; a read of an
-/// updated field `(f[i] := v)[j]` is `if i = j then v else f[j] fi`.
+/// with the condition and the two terms it chooses between.
 fn first_conditional(b: &Term) -> Option<(Term, Term, Term, Term)> {
-    b.nodes().into_iter().find_map(|node| match node.kind() {
-        TermKind::Ite(c, t, e) => Some((node.clone(), c.clone(), t.clone(), e.clone())),
+    b.nodes().into_iter().find_map(|node| {
+        let (c, then, otherwise) = choice(&node)?;
+        Some((node, c, then, otherwise))
+    })
+}
+
+/// The condition of `node` and the terms it chooses between, if `node` is a
+/// conditional; a read of an updated field `(f[i] := v)[j]` is
+/// `if i = j then v else f[j] fi`.
+fn choice(node: &Term) -> Option<(Term, Term, Term)> {
+    match node.kind() {
+        TermKind::Ite(c, t, e) => Some((c.clone(), t.clone(), e.clone())),
         TermKind::Select(array, j) => match array.kind() {
             TermKind::Store(a, i, v) => Some((
-                node.clone(),
                 Term::binary(BinOp::Eq, i.clone(), j.clone()),
                 v.clone(),
                 Term::select(a.clone(), j.clone()),
@@ -666,7 +730,7 @@ fn first_conditional(b: &Term) -> Option<(Term, Term, Term, Term)> {
             _ => None,
         },
         _ => None,
-    })
+    }
 }
 
 /// The comparison that `op` taken with the truth value `truth` is.
