@@ -20,6 +20,7 @@ mod distribution;
 mod forward_agrees_with_wp;
 mod fuzz;
 mod generators;
+mod jobs_agree_with_one_job;
 mod king_1976_properties;
 mod king_1976_properties_merged;
 mod king_1976_verifier;

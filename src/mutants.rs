@@ -53,6 +53,9 @@ pub enum Mutant {
     DisequalityForgotten,
     /// The congruence closure's integer bounds take `x < y` as `x ≤ y - 2`.
     StrictBoundTooStrict,
+    /// `tests --jobs` and `verify --jobs` take the workers' stretches in
+    /// the order they finish instead of depth-first order.
+    StretchesInCompletionOrder,
 }
 
 symex_semantics::mutant_switch!(Mutant);

@@ -81,6 +81,14 @@ pub struct Claims {
 }
 
 impl Claims {
+    /// Claims whose first `taken` prefixes are taken already: a worker
+    /// given them expands prefix `taken` and those after it, none before.
+    pub fn after(taken: usize) -> Claims {
+        Claims {
+            taken: AtomicUsize::new(taken),
+        }
+    }
+
     /// Whether the calling worker takes `prefix` (no other worker has).
     fn take(&self, prefix: usize) -> bool {
         self.taken
@@ -97,6 +105,13 @@ impl Claims {
 pub struct Place {
     pub after: usize,
     pub top: bool,
+}
+
+impl Place {
+    /// The stretch it is in ([`Segment::slot`]).
+    pub fn slot(&self) -> usize {
+        2 * self.after - usize::from(!self.top)
+    }
 }
 
 /// A stretch of a worker's exploration that is over, so that its paths
@@ -122,7 +137,7 @@ impl Segment {
     /// The stretch's number in depth-first order: above the split after
     /// `k` prefixes is `2k`, prefix `k`'s subtree `2k + 1`.
     pub fn slot(&self) -> usize {
-        2 * self.place.after - usize::from(!self.place.top)
+        self.place.slot()
     }
 }
 
