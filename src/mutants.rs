@@ -3,7 +3,7 @@
 //! `proofs-tests/`, beside the property each one breaks): the explorer's
 //! intervals, model repair and solver chain, constraint independence, the simplifier's gcd
 //! rounding, the §4 agreement, the input generator, state subsumption and
-//! the split into shards, the models left unreadable, the readable path
+//! the split into shards, the congruence closure, the models left unreadable, the readable path
 //! conditions kept per node. Compiled in with the `mutants` feature only,
 //! switched on for the current thread by [`set`]; without the feature
 //! [`active`] is the constant `false`. (The Z3 encoding has its own,
@@ -49,6 +49,13 @@ pub enum Mutant {
     /// `explore --jobs` writes the workers' blocks in the order they
     /// finish instead of depth-first order.
     BlocksWrittenAsTheyFinish,
+    /// The congruence closure merges what equalities say and not their
+    /// consequences (`x = y` without `x.f = y.f`).
+    CongruenceForgotten,
+    /// The congruence closure drops the disequalities of references.
+    DisequalityForgotten,
+    /// The congruence closure's integer bounds take `x < y` as `x ≤ y - 2`.
+    StrictBoundTooStrict,
     /// `tests --jobs` and `verify --jobs` take the workers' stretches in
     /// the order they finish instead of depth-first order.
     StretchesInCompletionOrder,

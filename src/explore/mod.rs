@@ -4,6 +4,7 @@
 
 pub mod blame;
 mod bounds;
+mod congruence;
 mod engine;
 mod hook;
 mod merge;

@@ -25,6 +25,7 @@
 //! the path, which a child's model inherits by re-evaluating only the
 //! guards that mention the inputs where it differs ([`super::summary`]).
 
+use super::congruence::{decide, Decision};
 use super::ranges::Ranges;
 use super::readable::BoundedModels;
 use super::repair::{candidates, repaired};
@@ -349,6 +350,20 @@ impl PathSolver {
         if Ranges::new(&confined).truth(guard) == Some(false) {
             return Feasibility::unsat();
         }
+        let query: Vec<Term> = path_guards(node).chain([guard]).cloned().collect();
+        match decide(&query) {
+            Decision::Unsat => return Feasibility::unsat(),
+            // The evaluator confirmed it on every guard of the path.
+            Decision::Sat(model) => {
+                return Feasibility {
+                    result: SatResult::Sat,
+                    model: Some(self.with_inputs(model)),
+                    confirmed: true,
+                    solved: false,
+                }
+            }
+            Decision::Unknown => {}
+        }
         let vars = self.vars_of(guard);
         let found = match node
             .model
@@ -410,6 +425,8 @@ impl PathSolver {
                 // The inputs only, over the heap their references point into.
                 (model.retain(is_input), node.solved)
             }
+        } else if let Some(model) = self.decided(node, path_condition) {
+            (model, false)
         } else {
             self.sync(node);
             let mut inputs = Cow::Borrowed(&self.inputs);
@@ -430,6 +447,26 @@ impl PathSolver {
             (model, true)
         };
         Ok(Some((with_reads(model, reads), solved)))
+    }
+
+    /// A model of the path condition of `node` by [`decide`], without Z3.
+    fn decided(&self, node: &Link, path_condition: &Term) -> Option<Valuation> {
+        let guards: Vec<Term> = path_guards(node).cloned().collect();
+        match decide(&guards) {
+            Decision::Sat(model) => Some(self.with_inputs(model))
+                .filter(|model| eval_bool(path_condition, model) == Ok(true)),
+            Decision::Unsat | Decision::Unknown => None,
+        }
+    }
+
+    /// `model` with every input it leaves free at its default value.
+    fn with_inputs(&self, mut model: Valuation) -> Valuation {
+        for (x, sort) in &self.inputs {
+            if model.get(x).is_none() {
+                model.insert(x.clone(), Value::default_of(sort));
+            }
+        }
+        model
     }
 
     pub(crate) fn calls(&self) -> u64 {
@@ -611,6 +648,11 @@ impl BoundedModels for PathSolver {
 
 impl Entailment for PathSolver {
     fn entails(&mut self, context: &Term, goal: &Term) -> Option<bool> {
+        match decide(&[context.clone(), Term::not(goal.clone())]) {
+            Decision::Unsat => return Some(true),
+            Decision::Sat(_) => return Some(false),
+            Decision::Unknown => {}
+        }
         self.report().entails(context, goal)
     }
 }
