@@ -6,6 +6,7 @@ pub mod blame;
 mod bounds;
 mod engine;
 mod hook;
+pub mod lanes;
 mod merge;
 mod node;
 mod observer;

@@ -7,8 +7,8 @@
 //! counters), which the caller combines in shard order.
 
 use super::engine::ExploreOptions;
+use super::lanes::{Lane, Lanes};
 use super::share::{Claims, Shard};
-use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 
 /// One worker of an exploration on several threads.
@@ -30,18 +30,20 @@ impl Worker {
 /// `work` for each of `jobs` workers, each on a thread of its own with the
 /// stack a command gets ([`crate::commands::STACK_BYTES`]), in worker
 /// order; `None` for a worker that could not start or did not finish.
-/// Each worker is given a sender to the calling thread, which runs
-/// `beside` on the receiver meanwhile (writing what the workers send it)
-/// before it waits for them. The receiver closes when every worker has
-/// ended, whether it finished or not.
+/// Each worker is given its lane to the calling thread ([`super::lanes`]),
+/// which runs `beside` on the lanes meanwhile (writing what the workers
+/// send it) before it waits for them. A lane closes when its worker ends,
+/// whether it finished or not; when `beside` returns, workers still
+/// sending are told the writer stopped.
 pub fn on_workers<T: Send, M: Send, R>(
     jobs: usize,
-    work: impl Fn(Worker, Sender<M>) -> T + Sync,
-    beside: impl FnOnce(Receiver<M>) -> R,
+    work: impl Fn(Worker, Lane<'_, M>) -> T + Sync,
+    beside: impl FnOnce(&Lanes<M>) -> R,
 ) -> (Vec<Option<T>>, R) {
     let work = &work;
     let claims = Arc::new(Claims::default());
-    let (sender, receiver) = mpsc::channel();
+    let lanes = Lanes::new(jobs);
+    let lanes = &lanes;
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
             .map(|index| {
@@ -49,18 +51,18 @@ pub fn on_workers<T: Send, M: Send, R>(
                     shard: Shard { index, count: jobs },
                     claims: claims.clone(),
                 };
-                let sender = sender.clone();
+                let lane = lanes.lane(index);
                 std::thread::Builder::new()
                     .stack_size(crate::commands::STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        let done = work(worker, sender);
+                        let done = work(worker, lane);
                         crate::memory::flush();
                         done
                     })
             })
             .collect();
-        drop(sender);
-        let besides = beside(receiver);
+        let besides = beside(lanes);
+        lanes.close();
         let done = workers
             .into_iter()
             .map(|worker| worker.ok()?.join().ok())
