@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 /// The bytes of pieces a lane holds before its worker waits for the writer.
-pub const LANE_BYTES: usize = 4 << 20;
+pub const LANE_BYTES: usize = 2 << 20;
 
 /// The lanes of all workers, shared by them and the writer.
 pub struct Lanes<M> {

@@ -47,7 +47,7 @@ pub const PREFIXES_PER_SHARD: usize = 8;
 /// a shard, because a worker that finishes a prefix before the one being
 /// written holds its report until then ([`super::lanes`] bounds how much),
 /// so subtrees must be small for neither to wait.
-pub const PREFIXES_PER_WORKER: usize = 128;
+pub const PREFIXES_PER_WORKER: usize = 256;
 
 /// The prefixes the split of `shard` aims for: per shard, or per worker
 /// when the workers of one process take them as they go.
