@@ -348,11 +348,14 @@ fn run_once(
         models,
         ..
     } = timed;
+    // A worker waiting for the writer neither explores nor writes.
+    let waited = collected.as_ref().map_or(Duration::ZERO, Streamed::waited);
+    let output_time = output_time.saturating_sub(waited);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let split = Split {
         front_end_ms: ms(front_end),
         exploration_ms: ms(exploration
-            .saturating_sub(stats.timings.solver + stats.timings.simplifier + output_time)),
+            .saturating_sub(stats.timings.solver + stats.timings.simplifier + output_time + waited)),
         solver_ms: ms(stats.timings.solver),
         simplifier_ms: ms(stats.timings.simplifier),
         output_ms: ms(output_time),

@@ -8,6 +8,7 @@
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 /// The bytes of pieces a lane holds before its worker waits for the writer.
 pub const LANE_BYTES: usize = 2 << 20;
@@ -129,9 +130,12 @@ impl<M> Lanes<M> {
 
 impl<M> Lane<'_, M> {
     /// Sends `piece`, of `bytes` bytes, waiting while the lane is full
-    /// (a piece bigger than the lane still goes into an empty one).
-    pub fn send(&self, piece: M, bytes: usize) -> Result<(), Closed> {
+    /// (a piece bigger than the lane still goes into an empty one); the
+    /// time it waited.
+    pub fn send(&self, piece: M, bytes: usize) -> Result<Duration, Closed> {
         let lanes = self.lanes;
+        let begun = Instant::now();
+        let mut waited = false;
         let mut state = lanes.state();
         loop {
             if !state.reading {
@@ -142,6 +146,7 @@ impl<M> Lane<'_, M> {
                 break;
             }
             state.waiting += 1;
+            waited = true;
             lanes.arrived.notify_all();
             state = lanes
                 .room
@@ -153,7 +158,11 @@ impl<M> Lane<'_, M> {
         queue.pieces.push_back((piece, bytes));
         queue.bytes += bytes;
         lanes.arrived.notify_all();
-        Ok(())
+        Ok(if waited {
+            begun.elapsed()
+        } else {
+            Duration::ZERO
+        })
     }
 }
 
@@ -188,7 +197,7 @@ mod tests {
             let lane = lanes.lane(0);
             let sender = scope.spawn(move || {
                 // The second piece waits for room: the first is never taken.
-                lane.send(1, LANE_BYTES).and_then(|()| lane.send(2, 1))
+                lane.send(1, LANE_BYTES).and_then(|_| lane.send(2, 1))
             });
             assert!(lanes.next(|&n| n == 0).is_err());
             lanes.close();

@@ -53,6 +53,8 @@ pub struct Streamed<'a> {
     bytes: usize,
     /// The nodes this worker made below the prefixes it expanded and left.
     own_nodes: usize,
+    /// The time it waited for room in its lane.
+    waited: Duration,
     to_writer: Lane<'a, Piece>,
     rest: Collected,
 }
@@ -67,8 +69,14 @@ impl<'a> Streamed<'a> {
             paths: Vec::new(),
             bytes: 0,
             own_nodes: 0,
+            waited: Duration::ZERO,
             to_writer,
         }
+    }
+
+    /// The time the worker waited for the writer (its lane full).
+    pub fn waited(&self) -> Duration {
+        self.waited
     }
 
     /// The worker's report without its paths (they were sent): its
@@ -85,9 +93,11 @@ impl<'a> Streamed<'a> {
             ends,
         };
         let bytes = std::mem::take(&mut self.bytes);
-        self.to_writer
+        self.waited += self
+            .to_writer
             .send(Piece::Block(block), bytes)
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the report's writer stopped"))
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the report's writer stopped"))?;
+        Ok(())
     }
 }
 
