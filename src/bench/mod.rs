@@ -354,8 +354,9 @@ fn run_once(
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let split = Split {
         front_end_ms: ms(front_end),
-        exploration_ms: ms(exploration
-            .saturating_sub(stats.timings.solver + stats.timings.simplifier + output_time + waited)),
+        exploration_ms: ms(exploration.saturating_sub(
+            stats.timings.solver + stats.timings.simplifier + output_time + waited,
+        )),
         solver_ms: ms(stats.timings.solver),
         simplifier_ms: ms(stats.timings.simplifier),
         output_ms: ms(output_time),

@@ -96,7 +96,9 @@ impl<'a> Streamed<'a> {
         self.waited += self
             .to_writer
             .send(Piece::Block(block), bytes)
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the report's writer stopped"))?;
+            .map_err(|_| {
+                io::Error::new(io::ErrorKind::BrokenPipe, "the report's writer stopped")
+            })?;
         Ok(())
     }
 }
