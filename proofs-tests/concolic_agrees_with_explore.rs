@@ -39,7 +39,7 @@ fn bounds() -> Bounds {
 }
 
 /// Trees with more paths are left out (a case would take long).
-const MOST_PATHS: usize = 16;
+pub(crate) const MOST_PATHS: usize = 16;
 
 /// What the iterations of a case exercised.
 #[derive(Default)]
@@ -91,25 +91,13 @@ fn agrees(program: BasicProgram, inputs: Inputs, expansion: Expansion) -> TestRe
         .iter()
         .map(|(node, leaf)| (tree.rules_to(*node), leaf.status.to_string()))
         .collect();
-    let start = |v: Valuation| simulation.concrete_initial(&v);
-    let systems = Systems {
-        symbolic: simulation.symbolic(),
-        initial: &initial,
-        concrete: simulation.concrete(),
-        start: &start,
-    };
     let sites = Sites::new(program.0.clone());
-    let concolic = ConcolicOptions {
-        bounds: bounds(),
-        timeout_ms: TIMEOUT_MS,
-        // Paths are compared, not where a cut run would end alone: no run
-        // goes on past its cut (a looping one would take a million steps).
-        max_steps: 0,
-        expansion,
-        ..ConcolicOptions::default()
-    };
+    let concolic = concolic_options(expansion);
     let mut tally = Tally::default();
-    let summary = match search(&systems, &sites, vec![inputs.0], &concolic, &mut tally) {
+    let searched = on_systems(&simulation, |systems| {
+        search(systems, &sites, vec![inputs.0], &concolic, &mut tally)
+    });
+    let summary = match searched {
         Ok(Ok(summary)) => summary,
         Ok(Err(why)) => return TestResult::error(why),
         Err(error) => return TestResult::error(error.to_string()),
@@ -152,6 +140,34 @@ fn agrees(program: BasicProgram, inputs: Inputs, expansion: Expansion) -> TestRe
         TestResult::error(format!(
             "concolic search missed {missed:?} and reached {extra:?} besides the explorer's paths"
         ))
+    }
+}
+
+/// `with` on the systems of `simulation`.
+pub(crate) fn on_systems<M: Simulation, T>(
+    simulation: &M,
+    with: impl FnOnce(&Systems<'_, M::Symbolic, M::Concrete>) -> T,
+) -> T {
+    let initial = simulation.symbolic_initial();
+    let start = |v: Valuation| simulation.concrete_initial(&v);
+    with(&Systems {
+        symbolic: simulation.symbolic(),
+        initial: &initial,
+        concrete: simulation.concrete(),
+        start: &start,
+    })
+}
+
+/// The search's options: the explorer's bounds.
+pub(crate) fn concolic_options(expansion: Expansion) -> ConcolicOptions {
+    ConcolicOptions {
+        bounds: bounds(),
+        timeout_ms: TIMEOUT_MS,
+        // Paths are compared, not where a cut run would end alone: no run
+        // goes on past its cut (a looping one would take a million steps).
+        max_steps: 0,
+        expansion,
+        ..ConcolicOptions::default()
     }
 }
 

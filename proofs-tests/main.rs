@@ -12,6 +12,7 @@
 
 mod checkers_see_everything;
 mod concolic_agrees_with_explore;
+mod concolic_on_workers_agrees;
 mod corollary_2_2_soundness_assignment;
 mod corollary_3_2_no_locals_in_path_conditions;
 mod corollary_3_4_soundness_assignment;
@@ -20,6 +21,7 @@ mod distribution;
 mod forward_agrees_with_wp;
 mod fuzz;
 mod generators;
+mod jobs_agree_with_one_job;
 mod king_1976_properties;
 mod king_1976_properties_merged;
 mod king_1976_verifier;

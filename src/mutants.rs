@@ -46,6 +46,9 @@ pub enum Mutant {
     /// `explore --jobs` writes the workers' blocks in the order they
     /// finish instead of depth-first order.
     BlocksWrittenAsTheyFinish,
+    /// `tests --jobs` and `verify --jobs` take the workers' stretches in
+    /// the order they finish instead of depth-first order.
+    StretchesInCompletionOrder,
 }
 
 symex_semantics::mutant_switch!(Mutant);

@@ -470,6 +470,14 @@ fn every_priority_reaches_the_same_paths() {
 
 #[test]
 fn the_search_says_why_it_stopped() {
+    for jobs in ["1", "2"] {
+        stops(&["--jobs", jobs]);
+    }
+}
+
+/// The stops of a search with the options `jobs`.
+fn stops(jobs: &[&str]) {
+    let symex = |args: &[&str]| symex(&[args, jobs].concat());
     let limited = symex(&["concolic", KING_SEARCH, "--iterations", "3"]);
     assert_eq!(limited.status.code(), Some(3));
     assert!(
@@ -489,6 +497,37 @@ fn the_search_says_why_it_stopped() {
     let timed = symex(&["concolic", KING_SEARCH, "--time-limit-ms", "0"]);
     assert_eq!(timed.status.code(), Some(3));
     assert!(text(&timed).contains("stopped: time limit reached"));
+}
+
+/// On every paper example, and with every stop on King's SEARCH, the
+/// report of `--jobs 3` is the report of one job, but for the time it took.
+#[test]
+fn the_report_does_not_depend_on_jobs() {
+    let report = |file: &str, options: &[&str], jobs: &str| {
+        let mut args = vec!["concolic", file, "--format", "json", "--jobs", jobs];
+        args.extend(options);
+        let mut report = json(&symex(&args));
+        report["stats"].as_object_mut().unwrap().remove("time_ms");
+        report
+    };
+    let mut compared = 0;
+    for (file, options) in examples() {
+        let options: Vec<&str> = options.iter().map(String::as_str).collect();
+        assert_eq!(
+            report(&file, &options, "1"),
+            report(&file, &options, "3"),
+            "{file}"
+        );
+        compared += 1;
+    }
+    assert!(compared >= 25, "only {compared} examples compared");
+    for stop in [&["--iterations", "4"][..], &["--coverage", "branches"]] {
+        assert_eq!(
+            report(KING_SEARCH, stop, "1"),
+            report(KING_SEARCH, stop, "3"),
+            "{stop:?}"
+        );
+    }
 }
 
 /// JSON names why the search stopped in kebab-case, as every other
@@ -594,22 +633,24 @@ fn branches(name: &str, n: usize) -> PathBuf {
 #[test]
 fn ctrl_c_stops_the_search_with_the_tests_found() {
     let file = branches("interrupt", 16);
-    let child = Command::new(env!("CARGO_BIN_EXE_symex"))
-        .args(["concolic", file.to_str().unwrap()])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let signalled = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(signalled.success());
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(130));
-    let report = text(&output);
-    assert!(report.contains("stopped: interrupted"), "{report}");
-    assert!(report.contains("  1. symex run "), "no test kept: {report}");
+    for jobs in ["1", "2"] {
+        let child = Command::new(env!("CARGO_BIN_EXE_symex"))
+            .args(["concolic", file.to_str().unwrap(), "--jobs", jobs])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let signalled = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(signalled.success());
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(130), "--jobs {jobs}");
+        let report = text(&output);
+        assert!(report.contains("stopped: interrupted"), "{report}");
+        assert!(report.contains("  1. symex run "), "no test kept: {report}");
+    }
 }
 
 /// Ctrl-C on a terminal, where the report streams iteration by iteration:
@@ -620,10 +661,16 @@ fn ctrl_c_stops_the_search_with_the_tests_found() {
 #[test]
 fn ctrl_c_on_a_terminal_ends_a_long_search_at_once() {
     let file = branches("terminal", 24);
+    for jobs in [1, 2] {
+        ctrl_c_on_a_terminal(&file, jobs);
+    }
+}
+
+fn ctrl_c_on_a_terminal(file: &std::path::Path, jobs: usize) {
     // `script` gives the command a pseudo-terminal: a Ctrl-C typed into it
     // reaches the command as the user's would.
     let command = format!(
-        "{} concolic {}",
+        "{} concolic {} --jobs {jobs}",
         env!("CARGO_BIN_EXE_symex"),
         file.display()
     );
@@ -644,7 +691,10 @@ fn ctrl_c_on_a_terminal_ends_a_long_search_at_once() {
     let status = child.wait().unwrap();
     let took = typed.elapsed();
     let shown = String::from_utf8_lossy(&reader.join().unwrap().unwrap()).into_owned();
-    assert!(took < Duration::from_secs(2), "ended {took:?} after Ctrl-C");
+    assert!(
+        took < Duration::from_secs(2),
+        "--jobs {jobs}: ended {took:?} after Ctrl-C"
+    );
     assert_eq!(status.code(), Some(130), "{shown}");
     assert!(shown.contains("stopped: interrupted"), "{shown}");
     assert!(shown.contains("  1. symex run "), "no test kept: {shown}");

@@ -31,32 +31,81 @@ fn saved_files(dir: &Path) -> usize {
     std::fs::read_dir(dir).map_or(0, |entries| entries.count())
 }
 
+/// The saved tests of `dir`: each file's name and outcome.
+fn outcomes(dir: &Path) -> Vec<(String, String)> {
+    let mut outcomes: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let file = entry.unwrap().path();
+            let test: Json =
+                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            let name = file.file_name().unwrap().to_string_lossy().into_owned();
+            (name, test["outcome"].to_string())
+        })
+        .collect();
+    outcomes.sort();
+    outcomes
+}
+
+/// The options `--jobs` refuses (workers explore depth first, each on its own).
+const UNSHARED: [&str; 5] = [
+    "--subsume",
+    "--abstract",
+    "--merge",
+    "--strategy",
+    "--max-paths",
+];
+
+/// With `--jobs 2` too: the same files with the same outcomes (the
+/// inputs are models Z3 picks, which depend on the queries each worker's
+/// Z3 answered before), each of which replays.
 #[test]
 fn every_paper_examples_saved_tests_replay() {
-    let (mut programs, mut tests) = (0, 0);
+    let (mut programs, mut tests, mut shared) = (0, 0, 0);
     for (program, options) in common::programs("paper-examples") {
         let program = program.to_string_lossy().into_owned();
-        let dir = scratch(&format!("all-{programs}"));
-        let mut args = vec!["tests", program.as_str(), "--output", dir.to_str().unwrap()];
-        args.extend(options.iter().map(String::as_str));
-        let (status, report, errors) = symex(&args);
-        assert_eq!(status, 0, "{program}: {report}{errors}");
-        let (status, replayed, errors) = symex(&["replay", dir.to_str().unwrap()]);
-        assert_eq!(status, 0, "{program}:\n{replayed}{errors}");
-        let count = saved_files(&dir);
-        assert!(
-            replayed.ends_with(&format!(
-                "{count} test{}: {count} passed, 0 failed\n",
-                if count == 1 { "" } else { "s" }
-            )),
-            "{replayed}"
-        );
-        tests += count;
+        let mut saved = Vec::new();
+        let jobs: &[&str] = if options.iter().any(|o| UNSHARED.contains(&o.as_str())) {
+            &["1"]
+        } else {
+            &["1", "2"]
+        };
+        for &jobs in jobs {
+            let dir = scratch(&format!("all-{programs}-{jobs}"));
+            let mut args = vec![
+                "tests",
+                program.as_str(),
+                "--output",
+                dir.to_str().unwrap(),
+                "--jobs",
+                jobs,
+            ];
+            args.extend(options.iter().map(String::as_str));
+            let (status, report, errors) = symex(&args);
+            assert_eq!(status, 0, "{program} --jobs {jobs}: {report}{errors}");
+            let (status, replayed, errors) = symex(&["replay", dir.to_str().unwrap()]);
+            assert_eq!(status, 0, "{program} --jobs {jobs}:\n{replayed}{errors}");
+            let count = saved_files(&dir);
+            assert!(
+                replayed.ends_with(&format!(
+                    "{count} test{}: {count} passed, 0 failed\n",
+                    if count == 1 { "" } else { "s" }
+                )),
+                "{replayed}"
+            );
+            tests += count;
+            saved.push(outcomes(&dir));
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        if let [one, two] = &saved[..] {
+            assert_eq!(one, two, "{program}: --jobs 2 saved other tests");
+            shared += 1;
+        }
         programs += 1;
-        std::fs::remove_dir_all(&dir).unwrap();
     }
     assert!(programs >= 37, "{programs} examples");
-    assert!(tests >= 110, "only {tests} tests saved");
+    assert!(tests >= 2 * 110, "only {tests} tests saved");
+    assert!(shared >= 30, "only {shared} examples run with --jobs 2");
 }
 
 /// Changes `field` of the first saved test, and returns its file.

@@ -1,12 +1,15 @@
 //! `symex concolic FILE`: concolic testing with a prioritised worklist
 //! (`src/concolic/`), from given or random inputs.
 
-use super::language::{with_semantics, Semantics, Visitor};
+use super::language::{with_semantics, Choice, Semantics, Visitor};
 use super::{heap, inputs, int_options, load, CliError, Exit, IntArg, SemanticsArgs};
 use crate::concolic::coverage::Sites;
+use crate::concolic::jobs::{Endpoint, Fold};
 use crate::concolic::run::Systems;
 use crate::concolic::worklist::Order;
-use crate::concolic::{search, ConcolicOptions, Expansion, Goal, Listener, Stop, Summary};
+use crate::concolic::{
+    search_on_workers, ConcolicOptions, Expansion, Goal, Jobs, Listener, Stop, Summary,
+};
 use crate::explore::run::MAX_STEPS;
 use crate::explore::Bounds;
 use crate::report::concolic::{test_file, JsonListener, RunForm, TextListener};
@@ -18,6 +21,7 @@ use std::io::{self, IsTerminal, Write};
 use std::rc::Rc;
 use std::time::Duration;
 use symex_semantics::eval::Valuation;
+use symex_semantics::machine::Integers;
 use symex_semantics::program::{Language, Program};
 use symex_semantics::system::{
     ConcreteConfiguration, Options, SymbolicConfiguration, TransitionSystem,
@@ -97,14 +101,29 @@ pub struct ConcolicArgs {
     pub tests: Option<String>,
     #[arg(long, value_enum, default_value_t = ConcolicFormat::Text)]
     pub format: ConcolicFormat,
+    /// Solve the negated branches on N workers; the report is the same for any N (docs/concolic.md).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
 }
 
-/// The search on a program's semantics, reported to a listener.
+/// What a worker builds its own program and systems from: terms and Z3
+/// contexts do not cross threads.
+struct Source<'a> {
+    text: &'a str,
+    integers: Integers,
+    choice: Choice,
+    semantics: Options,
+}
+
+/// The search on a program's semantics, reported to a listener, its
+/// negations solved on `jobs` workers built from `source`.
 struct Concolic<'a> {
     sites: &'a Sites,
     seeds: Vec<Valuation>,
     options: &'a ConcolicOptions,
     listener: &'a mut dyn Listener,
+    jobs: usize,
+    source: &'a Source<'a>,
 }
 
 impl Visitor for Concolic<'_> {
@@ -117,24 +136,80 @@ impl Visitor for Concolic<'_> {
         C: TransitionSystem,
         C::Config: ConcreteConfiguration,
     {
-        let start = |inputs| semantics.start(inputs);
-        let systems = Systems {
-            symbolic: &semantics.symbolic,
-            initial: &semantics.initial,
-            concrete: &semantics.concrete,
-            start: &start,
+        let jobs = Jobs {
+            count: self.jobs,
+            fold: Fold::InTurn,
         };
-        search(
-            &systems,
-            self.sites,
-            self.seeds,
-            self.options,
-            self.listener,
-        )
+        let source = self.source;
+        on_systems(&semantics, |systems| {
+            search_on_workers(
+                jobs,
+                systems,
+                self.sites,
+                self.seeds,
+                self.options,
+                self.listener,
+                |endpoint| serve(source, endpoint),
+            )
+        })
+    }
+}
+
+/// `with` on the systems of `semantics`.
+fn on_systems<S, C, T>(semantics: &Semantics<S, C>, with: impl FnOnce(&Systems<'_, S, C>) -> T) -> T
+where
+    S: TransitionSystem,
+    C: TransitionSystem,
+{
+    let start = |inputs| semantics.start(inputs);
+    with(&Systems {
+        symbolic: &semantics.symbolic,
+        initial: &semantics.initial,
+        concrete: &semantics.concrete,
+        start: &start,
+    })
+}
+
+/// A worker: its own program from `source`, solving what `endpoint` gives it.
+fn serve(source: &Source<'_>, endpoint: Endpoint<'_>) {
+    let Ok((program, _)) = symex_semantics::syntax::parse_with(source.text, source.integers) else {
+        return;
+    };
+    let program = Rc::new(program);
+    let worker = Worker {
+        sites: Sites::new(program.clone()),
+        endpoint,
+    };
+    // A worker that cannot start ends, and the search says a worker did not finish.
+    let _ = with_semantics(program, source.choice, source.semantics, worker);
+}
+
+/// A worker's search-free part: negations solved on its own semantics.
+struct Worker<'a> {
+    sites: Sites,
+    endpoint: Endpoint<'a>,
+}
+
+impl Visitor for Worker<'_> {
+    type Output = ();
+
+    fn visit<S, C>(self, semantics: Semantics<S, C>)
+    where
+        S: TransitionSystem,
+        S::Config: SymbolicConfiguration,
+        C: TransitionSystem,
+        C::Config: ConcreteConfiguration,
+    {
+        on_systems(&semantics, |systems| {
+            self.endpoint.serve(systems, &self.sites)
+        });
     }
 }
 
 pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    if args.jobs == 0 {
+        return Err(CliError::new("--jobs must be at least 1"));
+    }
     let loaded = load(&args.file, args.int)?;
     let program = loaded.program.clone();
     let choice = args.semantics.choice(&program)?;
@@ -190,7 +265,12 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
         form.options.push("--checked-arrays".to_string());
     }
     form.options.extend(int_options(loaded.integers));
-    let semantics = args.semantics.options(args.checked_arrays);
+    let source = Source {
+        text: &loaded.source,
+        integers: loaded.integers,
+        choice,
+        semantics: args.semantics.options(args.checked_arrays),
+    };
     let priority = args
         .priority
         .to_possible_value()
@@ -207,8 +287,8 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
                 &sites,
                 seeds,
                 &options,
-                choice,
-                semantics,
+                &source,
+                args.jobs,
                 &mut listener,
             )?;
             listener.summary(&summary, args.tests.as_deref())?;
@@ -221,8 +301,8 @@ pub fn command(args: &ConcolicArgs, out: &mut dyn Write) -> Result<Exit, CliErro
                 &sites,
                 seeds,
                 &options,
-                choice,
-                semantics,
+                &source,
+                args.jobs,
                 &mut listener,
             )?;
             writeln!(out, "{:#}", listener.document(&summary, &priority))?;
@@ -252,8 +332,8 @@ fn run(
     sites: &Sites,
     seeds: Vec<Valuation>,
     options: &ConcolicOptions,
-    choice: super::language::Choice,
-    semantics: Options,
+    source: &Source<'_>,
+    jobs: usize,
     listener: &mut dyn Listener,
 ) -> Result<Summary, CliError> {
     let visitor = Concolic {
@@ -261,8 +341,10 @@ fn run(
         seeds,
         options,
         listener,
+        jobs,
+        source,
     };
-    with_semantics(program.clone(), choice, semantics, visitor)??
+    with_semantics(program.clone(), source.choice, source.semantics, visitor)??
         .map_err(|why| CliError::new(format!("internal error: {why}")))
 }
 

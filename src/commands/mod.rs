@@ -153,34 +153,69 @@ pub fn parse_generated(name: &str, source: &str) -> Result<Rc<Program>, CliError
 
 /// Reads and parses `path` (`-` for standard input), `int` meaning `integers`.
 pub fn load(path: &str, integers: impl Into<Integers>) -> Result<Loaded, CliError> {
-    let integers = integers.into();
-    let (name, source) = if path == "-" {
+    let text = if path == "-" {
         let mut source = String::new();
         std::io::stdin()
             .read_to_string(&mut source)
             .map_err(|error| CliError::new(format!("<stdin>: cannot read the program: {error}")))?;
-        ("<stdin>", source)
+        source
     } else {
-        let source = std::fs::read_to_string(path)
-            .map_err(|error| CliError::new(format!("{path}: cannot read the program: {error}")))?;
-        (path, source)
+        std::fs::read_to_string(path)
+            .map_err(|error| CliError::new(format!("{path}: cannot read the program: {error}")))?
     };
-    let (program, positions) =
-        symex_semantics::syntax::parse_with(&source, integers).map_err(|d| {
+    Source {
+        path: path.to_string(),
+        text,
+        integers: integers.into(),
+    }
+    .parse()
+}
+
+/// A program's text as read, which each thread parses into its own terms
+/// (`--jobs`: the interner is per thread).
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The path as given (`-` for standard input).
+    pub path: String,
+    pub text: String,
+    pub integers: Integers,
+}
+
+impl Source {
+    pub fn parse(self) -> Result<Loaded, CliError> {
+        let name = if self.path == "-" {
+            "<stdin>"
+        } else {
+            &self.path
+        };
+        let (program, positions) = symex_semantics::syntax::parse_with(&self.text, self.integers)
+            .map_err(|d| {
             CliError::new(diagnostic::render(
                 &d,
                 name,
-                &source,
+                &self.text,
                 diagnostic::colour_allowed(),
             ))
         })?;
-    Ok(Loaded {
-        path: path.to_string(),
-        program: Rc::new(program),
-        positions,
-        source,
-        integers,
-    })
+        Ok(Loaded {
+            path: self.path,
+            program: Rc::new(program),
+            positions,
+            source: self.text,
+            integers: self.integers,
+        })
+    }
+}
+
+impl Loaded {
+    /// What another thread parses again into the same program.
+    pub fn text(&self) -> Source {
+        Source {
+            path: self.path.clone(),
+            text: self.source.clone(),
+            integers: self.integers,
+        }
+    }
 }
 
 /// `--lang`.
@@ -494,7 +529,11 @@ impl Session {
 impl Common {
     /// Loads the program and checks the options against it, for `symex command`.
     pub fn session(&self, command: &str) -> Result<Session, CliError> {
-        let loaded = load(&self.file, self.int)?;
+        self.session_of(load(&self.file, self.int)?, command)
+    }
+
+    /// [`Common::session`] for a program already loaded (a worker's copy).
+    pub fn session_of(&self, loaded: Loaded, command: &str) -> Result<Session, CliError> {
         let choice = self.semantics.choice(&loaded.program)?;
         if self.max_objects.is_some() && choice.method != Method::Lazy {
             return Err(CliError::new(

@@ -6,11 +6,15 @@
 
 use super::language::{with_semantics, Choice, Semantics, Visitor};
 use super::run::Execute;
-use super::{int_options, CliError, Common, Exit, ReportFormat, Session};
+use super::{int_options, CliError, Common, Exit, ReportFormat, Session, Source};
 use crate::explore::run::{run, RunEnd, RunLimits};
+use crate::explore::share;
+use crate::explore::workers::Worker;
 use crate::explore::{explore_into, replay_path, ExploreOptions, Leaf, Observer, Route};
 use crate::report::verify::{json_report, text_report, Shown};
-use crate::verify::{verify, Explorer, FailureKind, Options, PathReplay, Ran, Verdict};
+use crate::verify::{
+    verify_on, Explorer, FailureKind, OnWorkers, Options, PathReplay, Ran, Verdict,
+};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::rc::Rc;
@@ -45,6 +49,11 @@ pub struct VerifyArgs {
     pub show_programs: bool,
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
+    /// Explore on N workers sharing the tree's prefixes, with the verdict,
+    /// report and first counterexample of one job; no effect on
+    /// k-induction's proofs (docs/verify.md).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
 }
 
 /// Concrete runs stop after this many steps when confirming a counterexample.
@@ -99,6 +108,36 @@ impl Explorer for Chosen {
                 state: Valuation::new(),
             },
         }
+    }
+}
+
+/// `verify --jobs N`: each worker parses the program again (its terms are
+/// its thread's) and explores its share of the tree.
+struct VerifyWorkers<'a> {
+    common: &'a Common,
+    source: Source,
+    jobs: usize,
+}
+
+impl OnWorkers for VerifyWorkers<'_> {
+    fn jobs(&self) -> usize {
+        self.jobs
+    }
+
+    fn load(&self, worker: &Worker) -> Result<(Program, Box<dyn Explorer>), String> {
+        let loaded = self.source.clone().parse().map_err(|e| e.to_string())?;
+        let mut own = self
+            .common
+            .session_of(loaded, "verify")
+            .map_err(|e| e.to_string())?;
+        drop(own.backstop.take());
+        worker.share(&mut own.explore);
+        let chosen = Chosen {
+            choice: own.choice,
+            semantics: own.semantics,
+            explore: own.explore,
+        };
+        Ok((Program::clone(&own.loaded.program), Box::new(chosen)))
     }
 }
 
@@ -278,8 +317,19 @@ pub fn command(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, CliError>
         semantics: session.semantics,
         explore: session.explore.clone(),
     };
+    if args.jobs > 1 {
+        if let Some(conflict) = share::conflict(&session.explore) {
+            return Err(CliError::new(conflict.replace("--shard", "--jobs")));
+        }
+    }
+    let workers = VerifyWorkers {
+        common,
+        source: session.loaded.text(),
+        jobs: args.jobs,
+    };
+    let workers = (args.jobs > 1).then_some(&workers as &dyn OnWorkers);
     let progress = crate::stop::progress::show();
-    let report = verify(&program, &chosen, options);
+    let report = verify_on(&program, &chosen, workers, options);
     drop(progress);
     // Stopped in time: the report is written whole, however long that takes.
     drop(session.backstop.take());

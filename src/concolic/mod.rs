@@ -18,15 +18,17 @@
 //! `proofs-tests/concolic_agrees_with_explore.rs`).
 
 pub mod coverage;
+pub mod jobs;
 pub mod run;
+pub mod sent;
 pub mod solve;
 pub mod worklist;
 
 use crate::explore::run::{RunEnd, MAX_STEPS};
 use crate::explore::{Bounds, Candidate, Limit, Promise, Status, Strategy};
-use crate::solver::Solver;
 use coverage::{Branch, Coverage, Site, Sites};
-use run::{Fork, Systems};
+use jobs::{Endpoint, Fold, Here, Lanes, Limits, Negation, Outcome, Solving, LANES};
+use run::Systems;
 use solve::{Pinned, Solved};
 use std::collections::{BTreeSet, HashMap};
 use std::io;
@@ -236,12 +238,16 @@ pub struct Summary {
     pub stop: Stop,
     pub flips: Flips,
     pub time_ms: u64,
+    /// Rounds of negations solved ([`jobs`]): one per negation on one job.
+    pub rounds: usize,
+    /// Negations solved in a round ahead of their turn.
+    pub solved_ahead: usize,
 }
 
 /// A worklist entry: a run's branch at depth index `fork`, negated to take
 /// the successor `alternative`. It keeps the run's input, not its
 /// configurations (as SAGE keeps inputs): solving it runs the input again
-/// up to the fork ([`Search::fork_of`]), so that an entry costs a few words
+/// up to the fork ([`jobs::negate`]), so that an entry costs a few words
 /// and a long search's worklist stays small enough to drop at once.
 struct Entry {
     run: Rc<Ran>,
@@ -280,17 +286,90 @@ where
     C: TransitionSystem,
     C::Config: ConcreteConfiguration,
 {
+    let one = Jobs {
+        count: 1,
+        fold: Fold::InTurn,
+    };
+    search_on_workers(one, systems, sites, seeds, options, listener, |_| {})
+}
+
+/// Workers for [`search_on_workers`].
+#[derive(Clone, Copy, Debug)]
+pub struct Jobs {
+    /// How many.
+    pub count: usize,
+    pub fold: Fold,
+}
+
+/// [`search`] with its negations solved on `jobs` workers ([`jobs`]): the
+/// same report. Each worker runs `worker` on a thread of its own, which
+/// builds the worker's own systems and sites from the program and calls
+/// [`Endpoint::serve`] on them. One job solves them on this thread.
+pub fn search_on_workers<S, C>(
+    jobs: Jobs,
+    systems: &Systems<'_, S, C>,
+    sites: &Sites,
+    seeds: Vec<Valuation>,
+    options: &ConcolicOptions,
+    listener: &mut dyn Listener,
+    worker: impl Fn(Endpoint<'_>) + Sync,
+) -> io::Result<Result<Summary, String>>
+where
+    S: TransitionSystem,
+    S::Config: SymbolicConfiguration,
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
     let start = Instant::now();
+    let limits = limits(options, start);
+    let search = |solving: &mut dyn Solving| {
+        search_with(systems, sites, seeds, options, listener, solving, start)
+    };
+    if jobs.count <= 1 {
+        let mut here = Here {
+            systems,
+            sites,
+            limits,
+            lanes: Lanes::default(),
+        };
+        return search(&mut here);
+    }
+    jobs::on(jobs.count, jobs.fold, limits, worker, search)
+}
+
+/// What solving a negation needs of `options`, for a search started at `start`.
+fn limits(options: &ConcolicOptions, start: Instant) -> Limits {
+    Limits {
+        bounds: options.bounds,
+        timeout_ms: options.timeout_ms,
+        deadline: options.bounds.time_limit.map(|limit| start + limit),
+    }
+}
+
+fn search_with<S, C>(
+    systems: &Systems<'_, S, C>,
+    sites: &Sites,
+    seeds: Vec<Valuation>,
+    options: &ConcolicOptions,
+    listener: &mut dyn Listener,
+    solving: &mut dyn Solving,
+    start: Instant,
+) -> io::Result<Result<Summary, String>>
+where
+    S: TransitionSystem,
+    S::Config: SymbolicConfiguration,
+    C: TransitionSystem,
+    C::Config: ConcreteConfiguration,
+{
     let deadline = options.bounds.time_limit.map(|limit| start + limit);
     let mut search = Search {
         systems,
         sites,
         options,
-        solver: Solver::new(options.timeout_ms),
-        inputs: solve::Inputs {
-            globals: sites.program().globals.clone(),
-            read: sites.program().inputs(),
-        },
+        solving,
+        ahead: HashMap::new(),
+        negations: 0,
+        rounds: 0,
         worklist: Worklist::new(&options.strategy),
         coverage: Coverage::default(),
         outcomes: BTreeSet::new(),
@@ -300,7 +379,6 @@ where
         iterations: 0,
         listener,
     };
-    search.solver.set_deadline(deadline);
     let stop = match search.run(seeds, deadline)? {
         Ok(stop) => stop,
         Err(why) => return Ok(Err(why)),
@@ -313,6 +391,8 @@ where
         stop,
         flips: search.flips,
         time_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
+        rounds: search.rounds,
+        solved_ahead: search.negations as usize - search.rounds,
     }))
 }
 
@@ -320,8 +400,13 @@ struct Search<'a, 'l, S: TransitionSystem, C: TransitionSystem> {
     systems: &'a Systems<'a, S, C>,
     sites: &'a Sites,
     options: &'a ConcolicOptions,
-    solver: Solver,
-    inputs: solve::Inputs,
+    solving: &'a mut dyn Solving,
+    /// Outcomes of entries solved ahead of their turn, by entry number.
+    ahead: HashMap<usize, Outcome>,
+    /// Negations solved so far.
+    negations: u64,
+    /// Rounds they were solved in.
+    rounds: usize,
     worklist: Worklist<Entry>,
     coverage: Coverage,
     /// The branch taken at every fork any run passed.
@@ -370,18 +455,10 @@ where
                 fork: entry.fork,
                 branch,
             };
-            let fork = match self.fork_of(&entry) {
-                Ok(fork) => fork,
+            let solved = match self.solved(&entry) {
+                Ok(solved) => solved,
                 Err(why) => return Ok(Err(why)),
             };
-            let target = &fork.successors[entry.alternative];
-            let solved = solve::solve(
-                &mut self.solver,
-                &target.next,
-                &target.guard,
-                &entry.run.input,
-                &self.inputs,
-            );
             match solved {
                 Solved::Input { input, pinned } => {
                     self.flips.solved += 1;
@@ -412,26 +489,30 @@ where
         }
     }
 
-    /// The fork of `entry`, from its run's input run again up to it (the
-    /// same path: the semantics are deterministic).
-    fn fork_of(&self, entry: &Entry) -> Result<Fork<S::Config>, String> {
-        let bounds = Bounds {
-            depth: entry.step + 1,
-            ..self.options.bounds
-        };
-        let run = run::run(
-            self.systems,
-            self.sites,
-            entry.run.input.clone(),
-            &bounds,
-            0,
-        )?;
-        run.forks.into_iter().nth(entry.fork).ok_or_else(|| {
-            format!(
-                "iteration {}'s input, run again, did not reach its fork",
-                entry.run.iteration
-            )
-        })
+    /// The outcome of negating `entry`: solved ahead of its turn, or now
+    /// in a round with the entries the worklist gives next.
+    fn solved(&mut self, entry: &Entry) -> Outcome {
+        if let Some(outcome) = self.ahead.remove(&entry.number) {
+            return outcome;
+        }
+        let outcomes = &self.outcomes;
+        let ahead = &self.ahead;
+        let upcoming =
+            self.worklist
+                .upcoming(LANES - 1, &|entry| candidate(entry, outcomes), |entry| {
+                    (!ahead.contains_key(&entry.number)).then(|| (entry.number, negation(entry)))
+                });
+        let (numbers, mut negations): (Vec<usize>, Vec<Negation>) =
+            upcoming.into_iter().flatten().unzip();
+        negations.insert(0, negation(entry));
+        self.negations += negations.len() as u64;
+        self.rounds += 1;
+        let mut outcomes = self.solving.solve(negations).into_iter();
+        let outcome = outcomes
+            .next()
+            .unwrap_or_else(|| Err("no outcome for a negation".to_string()));
+        self.ahead.extend(numbers.into_iter().zip(outcomes));
+        outcome
     }
 
     /// The stop the goal or the iteration limit calls for now, if any.
@@ -476,7 +557,7 @@ where
         };
         self.iterations += 1;
         crate::stop::progress::ran(self.iterations as u64);
-        crate::stop::progress::explored(self.paths.len(), run.choices.len(), self.solver.calls());
+        crate::stop::progress::explored(self.paths.len(), run.choices.len(), self.negations);
         let number = self.iterations;
         let diverged = expected.is_some_and(|prefix| !run.choices.starts_with(prefix));
         let repeated = self.paths.get(&run.choices).copied();
@@ -555,6 +636,17 @@ where
         }
         self.worklist.extend(entries);
         Ok(Ok(()))
+    }
+}
+
+/// `entry` as it is solved.
+fn negation(entry: &Entry) -> Negation {
+    Negation {
+        input: entry.run.input.clone(),
+        iteration: entry.run.iteration,
+        fork: entry.fork,
+        step: entry.step,
+        alternative: entry.alternative,
     }
 }
 

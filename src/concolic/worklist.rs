@@ -70,6 +70,17 @@ impl<T> Worklist<T> {
         self.frontier.pop_current(candidate)
     }
 
+    /// What `n` pops would give, as `key` sees each entry, if nothing were
+    /// added meanwhile; the entries stay, to be popped in that order.
+    pub fn upcoming<K>(
+        &mut self,
+        n: usize,
+        candidate: &dyn Fn(&T) -> Candidate,
+        key: impl Fn(&T) -> K,
+    ) -> Vec<K> {
+        self.frontier.upcoming(n, candidate, key)
+    }
+
     /// Entries waiting.
     pub fn len(&self) -> usize {
         self.frontier.len()

@@ -975,16 +975,8 @@ where
             return Ok(());
         }
         let place = self.sharing.as_ref().map(Sharing::place);
-        let stats = &mut self.stats;
-        let id = stats.paths;
-        stats.paths += 1;
-        match leaf.status {
-            Status::Terminated | Status::AssumptionViolated => stats.terminated += 1,
-            Status::Error(_) => stats.errors += 1,
-            Status::Bounded(_) => stats.bounded += 1,
-            Status::Unknown(_) => stats.unknown += 1,
-            Status::Infeasible | Status::Subsumed(_) | Status::Abstracted(_) => {}
-        }
+        let id = self.stats.paths;
+        self.stats.count_path(&leaf.status);
         self.observer.path(Finished {
             id,
             node,

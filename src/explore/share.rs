@@ -81,6 +81,14 @@ pub struct Claims {
 }
 
 impl Claims {
+    /// Claims whose first `taken` prefixes are taken already: a worker
+    /// given them expands prefix `taken` and those after it, none before.
+    pub fn after(taken: usize) -> Claims {
+        Claims {
+            taken: AtomicUsize::new(taken),
+        }
+    }
+
     /// Whether the calling worker takes `prefix` (no other worker has).
     fn take(&self, prefix: usize) -> bool {
         self.taken

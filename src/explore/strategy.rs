@@ -171,14 +171,47 @@ impl<T> Frontier<T> {
         let Frontier::Heap(heap, priority, _) = self else {
             return self.pop();
         };
-        loop {
-            let mut top = heap.pop()?;
-            let now = priority(&rescore(&top.item));
-            if now >= top.key.0 {
-                return Some(top.item);
+        pop_ranked(heap, priority, rescore).map(|ranked| ranked.item)
+    }
+
+    /// What `n` calls of [`Frontier::pop_current`] would give, as `key`
+    /// sees it, if nothing were added meanwhile; the items stay, and the
+    /// pops to come give the same items as they would have (a heap item
+    /// keeps the priority it was re-scored to, which only lowers it to
+    /// its current one). For work done on items ahead of their turn.
+    pub(crate) fn upcoming<K>(
+        &mut self,
+        n: usize,
+        rescore: Rescore<'_, T>,
+        key: impl Fn(&T) -> K,
+    ) -> Vec<K> {
+        match self {
+            Frontier::Stack(stack) => stack.iter().rev().take(n).map(key).collect(),
+            Frontier::Queue(queue) => queue.iter().take(n).map(key).collect(),
+            Frontier::Random(pool, rng) => {
+                // The pops' draws and swaps, on a copy of the generator and
+                // with the swapped positions noted instead of made.
+                let mut rng = rng.clone();
+                let mut swapped = std::collections::HashMap::new();
+                let mut keys = Vec::new();
+                for len in (1..=pool.len()).rev().take(n) {
+                    let at = |i: usize| *swapped.get(&i).unwrap_or(&i);
+                    let index = rng.gen_range(0..len);
+                    keys.push(key(&pool[at(index)]));
+                    let last = at(len - 1);
+                    swapped.insert(index, last);
+                }
+                keys
             }
-            top.key.0 = now;
-            heap.push(top);
+            Frontier::Heap(heap, priority, _) => {
+                let ahead: Vec<Ranked<T>> =
+                    std::iter::from_fn(|| pop_ranked(heap, priority, rescore))
+                        .take(n)
+                        .collect();
+                let keys = ahead.iter().map(|ranked| key(&ranked.item)).collect();
+                heap.extend(ahead);
+                keys
+            }
         }
     }
 
@@ -189,5 +222,22 @@ impl<T> Frontier<T> {
             Frontier::Queue(queue) => queue.len(),
             Frontier::Heap(heap, ..) => heap.len(),
         }
+    }
+}
+
+/// The top item of `heap` by its priority now ([`Frontier::pop_current`]).
+fn pop_ranked<T>(
+    heap: &mut BinaryHeap<Ranked<T>>,
+    priority: &Priority,
+    rescore: Rescore<'_, T>,
+) -> Option<Ranked<T>> {
+    loop {
+        let mut top = heap.pop()?;
+        let now = priority(&rescore(&top.item));
+        if now >= top.key.0 {
+            return Some(top);
+        }
+        top.key.0 = now;
+        heap.push(top);
     }
 }

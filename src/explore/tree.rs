@@ -341,6 +341,18 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Counts a path that ends with `status`.
+    pub fn count_path(&mut self, status: &Status) {
+        self.paths += 1;
+        match status {
+            Status::Terminated | Status::AssumptionViolated => self.terminated += 1,
+            Status::Error(_) => self.errors += 1,
+            Status::Bounded(_) => self.bounded += 1,
+            Status::Unknown(_) => self.unknown += 1,
+            Status::Infeasible | Status::Subsumed(_) | Status::Abstracted(_) => {}
+        }
+    }
+
     /// Adds the counters of another shard of the same exploration
     /// ([`super::share`]): paths and calls add up, the time is the longer.
     pub fn add(&mut self, other: &Stats) {

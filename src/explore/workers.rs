@@ -71,6 +71,17 @@ pub fn on_workers<T: Send, M: Send, R>(
     })
 }
 
+/// The workers' `stretches`, each with its slot ([`super::share::Segment::slot`]),
+/// keyed by slot: in depth-first order.
+pub fn in_order<T>(stretches: Receiver<(usize, T)>) -> std::collections::BTreeMap<usize, T> {
+    let completed = crate::mutants::active(crate::mutants::Mutant::StretchesInCompletionOrder);
+    stretches
+        .into_iter()
+        .enumerate()
+        .map(|(arrival, (slot, stretch))| (if completed { arrival } else { slot }, stretch))
+        .collect()
+}
+
 /// The number of cores this process may use (1 if unknown).
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)

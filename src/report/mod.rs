@@ -13,6 +13,7 @@ pub mod shell;
 pub mod smtlib;
 pub mod stream;
 pub mod svg;
+pub mod tests;
 pub mod text;
 pub mod values;
 pub mod verify;

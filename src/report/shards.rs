@@ -187,6 +187,11 @@ impl Merged {
     pub fn cut_off(&self) -> bool {
         !self.unexplored.is_empty()
     }
+
+    /// The configurations a limit left unexplored, each once.
+    pub fn unexplored(&self) -> usize {
+        self.unexplored.len()
+    }
 }
 
 /// The one-process report of the shards' `reports`: one of each shard of

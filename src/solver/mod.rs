@@ -73,6 +73,11 @@ impl Solver {
         // Always the incremental core: the one-shot tactics (nlsat on nonlinear
         // integer problems) do not notice interrupts and can run forever.
         params.set_bool("ignore_solver1", true);
+        // No SIGINT handler of Z3's own around each check: checks on
+        // several threads install and restore it out of order, leaving a
+        // handler to a finished check that crashes on Ctrl-C
+        // ([`crate::stop`] and the watchdog interrupt queries instead).
+        params.set_bool("ctrl_c", false);
         z3.set_params(&params);
         let watchdog = Watchdog::new(z3.get_context(), Duration::from_millis(timeout_ms));
         Solver {

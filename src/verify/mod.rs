@@ -26,6 +26,7 @@ mod encode;
 mod induction;
 mod mutant;
 mod observer;
+mod workers;
 mod writes;
 
 pub use classify::{Failure, FailureKind};
@@ -34,6 +35,7 @@ pub use encode::{encode, Encoding, Treatment};
 #[cfg(any(test, feature = "mutants"))]
 pub use mutant::break_verifier;
 pub use mutant::Mutant;
+pub use workers::OnWorkers;
 
 use crate::explore::run::RunEnd;
 use crate::explore::{Leaf, Observer, Replay, Route};
@@ -169,9 +171,22 @@ impl Checked {
 
 /// Verifies `program`.
 pub fn verify(program: &Program, explorer: &dyn Explorer, options: Options) -> Report {
+    verify_on(program, explorer, None, options)
+}
+
+/// Verifies `program`, exploring the units explored as they are on
+/// `workers` when given ([`workers`]: k-induction's and Houdini's
+/// programs hold terms, and are explored by `explorer` alone).
+pub fn verify_on(
+    program: &Program,
+    explorer: &dyn Explorer,
+    workers: Option<&dyn OnWorkers>,
+    options: Options,
+) -> Report {
     let verifier = Verifier {
         program,
         explorer,
+        workers,
         options,
         instrumented: instrument(program),
     };
@@ -181,6 +196,7 @@ pub fn verify(program: &Program, explorer: &dyn Explorer, options: Options) -> R
 struct Verifier<'a> {
     program: &'a Program,
     explorer: &'a dyn Explorer,
+    workers: Option<&'a dyn OnWorkers>,
     options: Options,
     instrumented: Instrumented,
 }
@@ -278,9 +294,19 @@ impl Verifier<'_> {
 
     /// Explores the verification program of `unit` and classifies its failures.
     fn check(&self, unit: &Unit, treatment: Treatment, all: bool) -> Checked {
+        let as_written = matches!(treatment, Treatment::Explore);
         let encoding = encode(self.program, unit, treatment, self.options.semantics);
         let mut collector = Collector::new(all);
-        let raw = self.explorer.explore(&encoding.program, &mut collector);
+        let on_workers = self
+            .workers
+            .filter(|_| as_written)
+            .and_then(|on| workers::explore(on, unit, self.options.semantics, &mut collector).ok());
+        // A worker that cannot load the program the caller loaded (it
+        // cannot happen) leaves the unit to one job.
+        let raw = on_workers.unwrap_or_else(|| {
+            collector = Collector::new(all);
+            self.explorer.explore(&encoding.program, &mut collector)
+        });
         let failures = collector
             .failed
             .iter()

@@ -42,6 +42,37 @@ impl FailedPath {
     }
 }
 
+/// What a path's end means to the verifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// An error, or undecided at an assertion: kept ([`FailedPath`]).
+    Failed,
+    /// Cut by a bound or undecided outside an assertion.
+    Incomplete,
+    /// Cut by abstract subsumption.
+    Abstracted,
+    Fine,
+}
+
+impl Ending {
+    pub fn of(path: &Finished<'_>) -> Ending {
+        let ends_at_assertion = path
+            .node
+            .edge()
+            .is_some_and(|edge| edge.rule == Rule::AssertFails);
+        match &path.leaf.status {
+            Status::Error(_) => Ending::Failed,
+            Status::Unknown(_) if ends_at_assertion => Ending::Failed,
+            Status::Bounded(_) | Status::Unknown(_) => Ending::Incomplete,
+            Status::Abstracted(_) => Ending::Abstracted,
+            Status::Terminated
+            | Status::AssumptionViolated
+            | Status::Infeasible
+            | Status::Subsumed(_) => Ending::Fine,
+        }
+    }
+}
+
 /// Collects failed paths; ends the exploration at the first error unless `all`.
 pub struct Collector {
     all: bool,
@@ -77,6 +108,11 @@ impl Collector {
         }
     }
 
+    /// Whether every failed path is wanted.
+    pub fn all(&self) -> bool {
+        self.all
+    }
+
     /// Whether some path ends in an error.
     fn has_error(&self) -> bool {
         self.failed
@@ -103,25 +139,17 @@ impl Observer for Collector {
     }
 
     fn path(&mut self, path: Finished<'_>) -> io::Result<()> {
-        let ends_at_assertion = path
-            .node
-            .edge()
-            .is_some_and(|edge| edge.rule == Rule::AssertFails);
-        let kept = match &path.leaf.status {
-            Status::Error(_) => true,
-            Status::Unknown(_) if ends_at_assertion => true,
-            Status::Bounded(_) | Status::Unknown(_) => {
+        let kept = match Ending::of(&path) {
+            Ending::Failed => true,
+            Ending::Incomplete => {
                 self.incomplete += 1;
                 false
             }
-            Status::Abstracted(_) => {
+            Ending::Abstracted => {
                 self.abstracted += 1;
                 false
             }
-            Status::Terminated
-            | Status::AssumptionViolated
-            | Status::Infeasible
-            | Status::Subsumed(_) => false,
+            Ending::Fine => false,
         };
         if kept {
             let state = &path.leaf.state;
