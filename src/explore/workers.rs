@@ -9,6 +9,7 @@
 use super::engine::ExploreOptions;
 use super::lanes::{Lane, Lanes};
 use super::share::{Claims, Shard};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 
 /// One worker of an exploration on several threads.
@@ -30,39 +31,66 @@ impl Worker {
 /// `work` for each of `jobs` workers, each on a thread of its own with the
 /// stack a command gets ([`crate::commands::STACK_BYTES`]), in worker
 /// order; `None` for a worker that could not start or did not finish.
-/// Each worker is given its lane to the calling thread ([`super::lanes`]),
-/// which runs `beside` on the lanes meanwhile (writing what the workers
-/// send it) before it waits for them. A lane closes when its worker ends,
-/// whether it finished or not; when `beside` returns, workers still
-/// sending are told the writer stopped.
+/// Each worker is given a sender to the calling thread, which runs
+/// `beside` on the receiver meanwhile (writing what the workers send it)
+/// before it waits for them. The receiver closes when every worker has
+/// ended, whether it finished or not.
 pub fn on_workers<T: Send, M: Send, R>(
+    jobs: usize,
+    work: impl Fn(Worker, Sender<M>) -> T + Sync,
+    beside: impl FnOnce(Receiver<M>) -> R,
+) -> (Vec<Option<T>>, R) {
+    let (sender, receiver) = mpsc::channel();
+    spawned(vec![sender; jobs], work, || beside(receiver))
+}
+
+/// [`on_workers`] with a bounded lane per worker instead of one channel
+/// ([`super::lanes`]): a worker ahead of the calling thread waits for it.
+/// A lane closes when its worker ends; when `beside` returns, workers
+/// still sending are told the writer stopped.
+pub fn on_workers_in_lanes<T: Send, M: Send, R>(
     jobs: usize,
     work: impl Fn(Worker, Lane<'_, M>) -> T + Sync,
     beside: impl FnOnce(&Lanes<M>) -> R,
 ) -> (Vec<Option<T>>, R) {
-    let work = &work;
-    let claims = Arc::new(Claims::default());
     let lanes = Lanes::new(jobs);
-    let lanes = &lanes;
+    let links = (0..jobs).map(|index| lanes.lane(index)).collect();
+    spawned(links, work, || {
+        let besides = beside(&lanes);
+        lanes.close();
+        besides
+    })
+}
+
+/// `work` on a thread per link (worker `i` given `links[i]`), `beside`
+/// run on the calling thread meanwhile, then the workers joined.
+fn spawned<T: Send, L: Send, R>(
+    links: Vec<L>,
+    work: impl Fn(Worker, L) -> T + Sync,
+    beside: impl FnOnce() -> R,
+) -> (Vec<Option<T>>, R) {
+    let work = &work;
+    let jobs = links.len();
+    let claims = Arc::new(Claims::default());
     std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs)
-            .map(|index| {
+        let workers: Vec<_> = links
+            .into_iter()
+            .enumerate()
+            .map(|(index, link)| {
                 let worker = Worker {
                     shard: Shard { index, count: jobs },
                     claims: claims.clone(),
                 };
-                let lane = lanes.lane(index);
                 std::thread::Builder::new()
                     .stack_size(crate::commands::STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        let done = work(worker, lane);
+                        let done = work(worker, link);
                         crate::memory::flush();
                         done
                     })
             })
             .collect();
-        let besides = beside(lanes);
-        lanes.close();
+        let besides = beside();
         let done = workers
             .into_iter()
             .map(|worker| worker.ok()?.join().ok())

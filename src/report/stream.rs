@@ -215,7 +215,7 @@ pub struct Streaming<T> {
     pub writing: Duration,
 }
 
-/// Explores on `jobs` workers ([`workers::on_workers`]): `work` is each
+/// Explores on `jobs` workers ([`workers::on_workers_in_lanes`]): `work` is each
 /// worker's exploration, given its lane to this thread, which writes the
 /// blocks into `out` in depth-first order as they become writable
 /// ([`Reorder`]) and at the end the frontier and counters of the workers'
@@ -248,7 +248,7 @@ pub fn on_workers<T: Send, E: Send, W: Write>(
         }
         Ok(())
     };
-    let (done, written) = workers::on_workers(jobs, work, write);
+    let (done, written) = workers::on_workers_in_lanes(jobs, work, write);
     if let Err(Failed::Output(error)) = written {
         return Err(Failed::Output(error));
     }
