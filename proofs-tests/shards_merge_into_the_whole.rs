@@ -24,14 +24,12 @@ use crate::{build, catches_on, holds_on, Real, TIMEOUT_MS};
 use quickcheck::TestResult;
 use serde_json::Value;
 use std::rc::Rc;
-use std::sync::mpsc::Receiver;
 use symex::explore::share::Shard;
-use symex::explore::workers::on_workers;
 use symex::explore::{explore_into, Bounds, ExploreOptions, Observer};
 use symex::mutants::Mutant;
 use symex::report::json::JsonReport;
 use symex::report::shards::{merge, write_json, ShardReport};
-use symex::report::stream::{Piece, Reorder, Streamed};
+use symex::report::stream::{self, Failed, Streamed};
 use symex::report::Header;
 use symex::theorems::{Basic, Simulation};
 use symex_semantics::program::Language;
@@ -203,15 +201,9 @@ fn tally(shards: &[ShardReport], whole: &Value) {
 fn on_threads(source: &str, jobs: usize) -> Result<Value, String> {
     let broken = symex::mutants::active(Mutant::ShardSkipsItsFirstPrefix);
     let mut out = Vec::new();
-    let mut reorder = Reorder::new(&mut out);
-    let write = move |pieces: Receiver<Piece>| -> Result<_, String> {
-        for piece in pieces {
-            reorder.take(piece).map_err(|e| e.to_string())?;
-        }
-        Ok(reorder)
-    };
-    let (reports, reorder) = on_workers(
+    stream::on_workers(
         jobs,
+        &mut out,
         |worker, to_writer| {
             if broken {
                 symex::mutants::set(Some(Mutant::ShardSkipsItsFirstPrefix));
@@ -221,15 +213,14 @@ fn on_threads(source: &str, jobs: usize) -> Result<Value, String> {
             let name = format!("worker {}", worker.shard);
             let mut streamed = Streamed::new(name, header(&simulation), to_writer);
             explore(&simulation, |options| worker.share(options), &mut streamed)?;
-            Ok(streamed.into_report())
+            Ok(Some(streamed.into_report()))
         },
-        write,
-    );
-    let reports = reports
-        .into_iter()
-        .map(|report| report.unwrap_or_else(|| Err("a worker did not finish".to_string())))
-        .collect::<Result<Vec<_>, String>>()?;
-    reorder?.finish(reports)?;
+        Option::take,
+    )
+    .map_err(|failed| match failed {
+        Failed::Output(error) => error.to_string(),
+        Failed::Worker(error) | Failed::Internal(error) => error,
+    })?;
     serde_json::from_slice(&out).map_err(|e| e.to_string())
 }
 

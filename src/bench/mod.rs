@@ -11,15 +11,16 @@ pub mod path;
 
 use crate::commands::language::{with_semantics, Choice, Semantics, Visitor};
 use crate::commands::{parse_generated, CliError, Method};
+use crate::explore::lanes::Lane;
 use crate::explore::share::Segment;
-use crate::explore::workers::{on_workers, Worker};
+use crate::explore::workers::Worker;
 use crate::explore::{
     explore_into, Bounds, ExploreOptions, Finished, Merge, Observer, PathNode, Pruned, Stats,
     Unexplored,
 };
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::shards::ShardReport;
-use crate::report::stream::{Piece, Reorder, Streamed};
+use crate::report::stream::{self, Piece, Streamed};
 use crate::report::text::TextReport;
 use crate::report::Header;
 use clap::ValueEnum;
@@ -27,7 +28,6 @@ use families::Family;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
 use symex_semantics::oo::inline::ThisRule;
 use symex_semantics::system::{
@@ -234,24 +234,12 @@ fn run_on(
         ));
     }
     let start = Instant::now();
-    // The report, as `explore --jobs` writes it: on this thread, block by block.
+    // The report, as `explore --jobs` writes it: on this thread, as the blocks come.
     let mut sink = Counted::default();
-    let mut reorder = Reorder::new(&mut sink);
-    let write = move |pieces: Receiver<Piece>| -> io::Result<_> {
-        let cpu_begun = thread_cpu_time();
-        let mut busy = Duration::ZERO;
-        for piece in pieces {
-            let begun = Instant::now();
-            reorder.take(piece)?;
-            busy += begun.elapsed();
-        }
-        let cpu = thread_cpu_time()
-            .zip(cpu_begun)
-            .map(|(end, start)| end - start);
-        Ok((reorder, busy, cpu))
-    };
-    let (runs, written) = on_workers(
+    let writer_cpu = thread_cpu_time();
+    let streaming = stream::on_workers(
         jobs,
+        &mut sink,
         |worker, to_writer| {
             run_once(
                 family,
@@ -261,38 +249,26 @@ fn run_on(
                 Some((&worker, to_writer)),
             )
         },
-        write,
-    );
-    let runs = runs
-        .into_iter()
-        .map(|run| {
-            run.unwrap_or_else(|| {
-                Err(CliError::new(
-                    "internal error: a bench worker did not finish",
-                ))
-            })
-        })
-        .collect::<Result<Vec<Run>, CliError>>()?;
-    let mut reports = Vec::new();
-    let mut runs = runs.into_iter();
+        |run| run.collected.take(),
+    )
+    .map_err(CliError::from)?;
+    let writer_cpu = thread_cpu_time()
+        .zip(writer_cpu)
+        .map(|(end, start)| end - start);
+    let mut runs = streaming.done.into_iter();
     let Some(mut all) = runs.next() else {
         return Err(CliError::new("internal error: no bench worker ran"));
     };
-    reports.extend(all.collected.take());
     for run in runs {
         all.cpu = all.cpu.zip(run.cpu).map(|(a, b)| a + b);
         all.split.add(&run.split);
         all.stats.add(&run.stats);
         all.models += run.models;
         all.bytes += run.bytes;
-        reports.extend(run.collected);
     }
-    let (reorder, busy, cpu) = written?;
-    if !reports.is_empty() {
-        let begun = Instant::now();
-        reorder.finish(reports).map_err(CliError::new)?;
-        all.split.output_ms += (busy + begun.elapsed()).as_secs_f64() * 1e3;
-        all.cpu = all.cpu.zip(cpu).map(|(a, b)| a + b);
+    if streaming.merged.is_some() {
+        all.split.output_ms += streaming.writing.as_secs_f64() * 1e3;
+        all.cpu = all.cpu.zip(writer_cpu).map(|(a, b)| a + b);
         all.bytes = sink.0;
     }
     all.total = start.elapsed();
@@ -307,7 +283,7 @@ fn run_once(
     n: usize,
     method: Option<Method>,
     (output, merge): (BenchOutput, Merge),
-    worker: Option<(&Worker, Sender<Piece>)>,
+    worker: Option<(&Worker, Lane<'_, Piece>)>,
 ) -> Result<Run, CliError> {
     let (worker, to_writer) = worker.unzip();
     let start = Instant::now();
@@ -372,11 +348,15 @@ fn run_once(
         models,
         ..
     } = timed;
+    // A worker waiting for the writer neither explores nor writes.
+    let waited = collected.as_ref().map_or(Duration::ZERO, Streamed::waited);
+    let output_time = output_time.saturating_sub(waited);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let split = Split {
         front_end_ms: ms(front_end),
-        exploration_ms: ms(exploration
-            .saturating_sub(stats.timings.solver + stats.timings.simplifier + output_time)),
+        exploration_ms: ms(exploration.saturating_sub(
+            stats.timings.solver + stats.timings.simplifier + output_time + waited,
+        )),
         solver_ms: ms(stats.timings.solver),
         simplifier_ms: ms(stats.timings.simplifier),
         output_ms: ms(output_time),

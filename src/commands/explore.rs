@@ -5,20 +5,20 @@
 use super::language::{with_semantics, Semantics, Visitor};
 use super::merge::exit_of;
 use super::{CliError, Common, Exit, Format};
+use crate::explore::lanes::Lane;
 use crate::explore::share::{self, Shard};
-use crate::explore::workers::{self, Worker};
+use crate::explore::workers::Worker;
 use crate::explore::{explore_into, ExploreOptions, NotesLimit, Observer, TreeRecorder};
 use crate::report::json::{JsonLinesReport, JsonReport};
 use crate::report::shards::ShardReport;
 use crate::report::smtlib::SmtlibFiles;
-use crate::report::stream::{Piece, Reorder, Streamed};
+use crate::report::stream::{self, Failed, Piece, Streamed};
 use crate::report::text::TextReport;
 use crate::report::{dot, latex, svg};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, Sender};
 use symex_semantics::system::{ConcreteConfiguration, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{Name, Sort};
 
@@ -102,9 +102,8 @@ pub fn command(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError
 }
 
 /// `explore --jobs N`: each worker explores its shard, sending the paths
-/// of each stretch of the tree it finishes to this thread, which writes
-/// them in the one-process order as soon as the stretches before them are
-/// written ([`Reorder`]); the frontier and counters are merged at the end.
+/// it finds to this thread, which writes them in the one-process order
+/// ([`stream::on_workers`]); the frontier and counters are merged at the end.
 fn on_workers(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     if args.view.format != Format::Json || args.smtlib.is_some() {
         return Err(CliError::new(
@@ -112,27 +111,27 @@ fn on_workers(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError>
         ));
     }
     let mut out = BufWriter::new(out);
-    let mut reorder = Reorder::new(&mut out);
-    let write = move |pieces: Receiver<Piece>| -> io::Result<_> {
-        for piece in pieces {
-            reorder.take(piece)?;
-        }
-        Ok(reorder)
-    };
-    let (reports, reorder) = workers::on_workers(
+    let streaming = stream::on_workers(
         args.jobs,
+        &mut out,
         |worker, to_writer| shard_report(&args.common, &worker, to_writer),
-        write,
-    );
-    let reports = reports
-        .into_iter()
-        .map(|report| {
-            report.unwrap_or_else(|| Err(CliError::new("internal error: a worker did not finish")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let merged = reorder?.finish(reports).map_err(CliError::new)?;
+        |report| report.take(),
+    )?;
     out.flush()?;
+    let merged = streaming
+        .merged
+        .ok_or_else(|| CliError::new("internal error: no worker reported"))?;
     Ok(exit_of(&merged))
+}
+
+impl From<Failed<CliError>> for CliError {
+    fn from(failed: Failed<CliError>) -> CliError {
+        match failed {
+            Failed::Output(error) => CliError::from(error),
+            Failed::Worker(error) => error,
+            Failed::Internal(message) => CliError::new(message),
+        }
+    }
 }
 
 /// One shard's report, explored by the calling thread from the program it
@@ -140,8 +139,8 @@ fn on_workers(args: &ExploreArgs, out: &mut dyn Write) -> Result<Exit, CliError>
 fn shard_report(
     common: &Common,
     worker: &Worker,
-    to_writer: Sender<Piece>,
-) -> Result<ShardReport, CliError> {
+    to_writer: Lane<'_, Piece>,
+) -> Result<Option<ShardReport>, CliError> {
     let mut session = common.session("explore")?;
     worker.share(&mut session.explore);
     if let Some(conflict) = share::conflict(&session.explore) {
@@ -156,7 +155,7 @@ fn shard_report(
         observer: &mut streamed,
     };
     with_semantics(program.clone(), session.choice, session.semantics, visitor)??;
-    Ok(streamed.into_report())
+    Ok(Some(streamed.into_report()))
 }
 
 /// What only `explore` itself does besides showing the tree.

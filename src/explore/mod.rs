@@ -7,6 +7,7 @@ mod bounds;
 mod congruence;
 mod engine;
 mod hook;
+pub mod lanes;
 mod merge;
 mod node;
 mod observer;

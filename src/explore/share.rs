@@ -108,7 +108,8 @@ pub struct Place {
 }
 
 impl Place {
-    /// The stretch it is in ([`Segment::slot`]).
+    /// The number of its stretch in depth-first order: above the split
+    /// after `k` prefixes is `2k`, prefix `k`'s subtree `2k + 1`.
     pub fn slot(&self) -> usize {
         2 * self.after - usize::from(!self.top)
     }
@@ -134,8 +135,7 @@ pub struct Segment {
 }
 
 impl Segment {
-    /// The stretch's number in depth-first order: above the split after
-    /// `k` prefixes is `2k`, prefix `k`'s subtree `2k + 1`.
+    /// The stretch's number in depth-first order ([`Place::slot`]).
     pub fn slot(&self) -> usize {
         self.place.slot()
     }

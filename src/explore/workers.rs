@@ -7,6 +7,7 @@
 //! counters), which the caller combines in shard order.
 
 use super::engine::ExploreOptions;
+use super::lanes::{Lane, Lanes};
 use super::share::{Claims, Shard};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
@@ -39,28 +40,57 @@ pub fn on_workers<T: Send, M: Send, R>(
     work: impl Fn(Worker, Sender<M>) -> T + Sync,
     beside: impl FnOnce(Receiver<M>) -> R,
 ) -> (Vec<Option<T>>, R) {
-    let work = &work;
-    let claims = Arc::new(Claims::default());
     let (sender, receiver) = mpsc::channel();
+    spawned(vec![sender; jobs], work, || beside(receiver))
+}
+
+/// [`on_workers`] with a bounded lane per worker instead of one channel
+/// ([`super::lanes`]): a worker ahead of the calling thread waits for it.
+/// A lane closes when its worker ends; when `beside` returns, workers
+/// still sending are told the writer stopped.
+pub fn on_workers_in_lanes<T: Send, M: Send, R>(
+    jobs: usize,
+    work: impl Fn(Worker, Lane<'_, M>) -> T + Sync,
+    beside: impl FnOnce(&Lanes<M>) -> R,
+) -> (Vec<Option<T>>, R) {
+    let lanes = Lanes::new(jobs);
+    let links = (0..jobs).map(|index| lanes.lane(index)).collect();
+    spawned(links, work, || {
+        let besides = beside(&lanes);
+        lanes.close();
+        besides
+    })
+}
+
+/// `work` on a thread per link (worker `i` given `links[i]`), `beside`
+/// run on the calling thread meanwhile, then the workers joined.
+fn spawned<T: Send, L: Send, R>(
+    links: Vec<L>,
+    work: impl Fn(Worker, L) -> T + Sync,
+    beside: impl FnOnce() -> R,
+) -> (Vec<Option<T>>, R) {
+    let work = &work;
+    let jobs = links.len();
+    let claims = Arc::new(Claims::default());
     std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs)
-            .map(|index| {
+        let workers: Vec<_> = links
+            .into_iter()
+            .enumerate()
+            .map(|(index, link)| {
                 let worker = Worker {
                     shard: Shard { index, count: jobs },
                     claims: claims.clone(),
                 };
-                let sender = sender.clone();
                 std::thread::Builder::new()
                     .stack_size(crate::commands::STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        let done = work(worker, sender);
+                        let done = work(worker, link);
                         crate::memory::flush();
                         done
                     })
             })
             .collect();
-        drop(sender);
-        let besides = beside(receiver);
+        let besides = beside();
         let done = workers
             .into_iter()
             .map(|worker| worker.ok()?.join().ok())
