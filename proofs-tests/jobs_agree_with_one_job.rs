@@ -16,6 +16,7 @@
 use crate::distribution::{self, Required};
 use crate::generators::BasicProgram;
 use crate::mutated::with_mutant;
+use crate::shards_merge_into_the_whole::solver_gave_up;
 use crate::{catches_on, holds_on, TIMEOUT_MS};
 use clap::Parser;
 use quickcheck::TestResult;
@@ -144,14 +145,20 @@ fn jobs_agree(program: BasicProgram, jobs: u8) -> TestResult {
     let result = compare(&name, jobs);
     let _ = std::fs::remove_file(&file);
     match result {
-        Ok(()) => TestResult::passed(),
+        Ok(true) => TestResult::passed(),
+        Ok(false) => TestResult::discard(),
         Err(error) => TestResult::error(format!("--jobs {jobs}: {error}")),
     }
 }
 
-fn compare(file: &str, jobs: usize) -> Result<(), String> {
+/// Whether the reports of one job and of `jobs` agree, or `false` when Z3
+/// gave up in either (see [`solver_gave_up`]).
+fn compare(file: &str, jobs: usize) -> Result<bool, String> {
     let mut one = tests_report(file, 1)?;
     let mut many = tests_report(file, jobs)?;
+    if solver_gave_up(&one) || solver_gave_up(&many) {
+        return Ok(false);
+    }
     let tests = one["tests"].as_array().map_or(0, Vec::len);
     if tests >= 2 {
         distribution::record_case("several tests");
@@ -163,6 +170,9 @@ fn compare(file: &str, jobs: usize) -> Result<(), String> {
     }
     let mut one = verify_report(file, 1)?;
     let mut many = verify_report(file, jobs)?;
+    if solver_gave_up(&one) || solver_gave_up(&many) {
+        return Ok(false);
+    }
     match one["counterexample"]["path"].as_u64() {
         Some(0) => distribution::record_case("a counterexample on the first path"),
         Some(_) => distribution::record_case("a counterexample after the first path"),
@@ -176,7 +186,7 @@ fn compare(file: &str, jobs: usize) -> Result<(), String> {
     if one != many {
         return Err(format!("verify:\n{many:#}\none job:\n{one:#}"));
     }
-    Ok(())
+    Ok(true)
 }
 
 fn required() -> Required {
