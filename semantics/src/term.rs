@@ -10,7 +10,8 @@
 //! values of substitutions and path conditions, following the paper: a
 //! substitution maps variables to expressions of the programming language.
 
-use hashbrown::{DefaultHashBuilder, HashTable};
+use foldhash::fast::FixedState;
+use hashbrown::HashTable;
 use num_bigint::BigInt;
 use smallvec::{smallvec, SmallVec};
 use std::cell::RefCell;
@@ -247,22 +248,42 @@ thread_local! {
     static INTERNER: RefCell<Interner> = RefCell::new(Interner::default());
 }
 
-/// A node's shape with its children named by id: what interning compares
-/// (ids are never reused, so a dead node's id can never match).
+/// A node's shape with its children named by their nodes: what interning
+/// compares (by id: ids are never reused, so a dead node's id can never
+/// match) and hashes (by the children's hashes, so a node's hash is a
+/// function of its structure alone, [`Term::structure_hash`]).
 #[derive(PartialEq, Eq, Hash)]
 enum Shape<'a> {
     Int(&'a BigInt),
     Bool(bool),
     Var(&'a Name, &'a Sort),
     Len(&'a Name),
-    Unary(UnOp, u64),
-    Binary(BinOp, u64, u64),
-    Ite(u64, u64, u64),
-    Select(u64, u64),
-    Store(u64, u64, u64),
+    Unary(UnOp, Child<'a>),
+    Binary(BinOp, Child<'a>, Child<'a>),
+    Ite(Child<'a>, Child<'a>, Child<'a>),
+    Select(Child<'a>, Child<'a>),
+    Store(Child<'a>, Child<'a>, Child<'a>),
     Nil(&'a Name),
     FieldArray(&'a Name, &'a Sort),
-    Field(u64, &'a Name, &'a Sort),
+    Field(Child<'a>, &'a Name, &'a Sort),
+}
+
+/// A child in a [`Shape`]: equal when it is the same node, hashed as its
+/// node's structure.
+struct Child<'a>(&'a Term);
+
+impl PartialEq for Child<'_> {
+    fn eq(&self, other: &Child<'_>) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for Child<'_> {}
+
+impl Hash for Child<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.structure_hash());
+    }
 }
 
 impl Shape<'_> {
@@ -272,14 +293,14 @@ impl Shape<'_> {
             TermKind::Bool(b) => Shape::Bool(*b),
             TermKind::Var(name, sort) => Shape::Var(name, sort),
             TermKind::Len(name) => Shape::Len(name),
-            TermKind::Unary(op, a) => Shape::Unary(*op, a.id()),
-            TermKind::Binary(op, a, b) => Shape::Binary(*op, a.id(), b.id()),
-            TermKind::Ite(a, b, c) => Shape::Ite(a.id(), b.id(), c.id()),
-            TermKind::Select(a, b) => Shape::Select(a.id(), b.id()),
-            TermKind::Store(a, b, c) => Shape::Store(a.id(), b.id(), c.id()),
+            TermKind::Unary(op, a) => Shape::Unary(*op, Child(a)),
+            TermKind::Binary(op, a, b) => Shape::Binary(*op, Child(a), Child(b)),
+            TermKind::Ite(a, b, c) => Shape::Ite(Child(a), Child(b), Child(c)),
+            TermKind::Select(a, b) => Shape::Select(Child(a), Child(b)),
+            TermKind::Store(a, b, c) => Shape::Store(Child(a), Child(b), Child(c)),
             TermKind::Nil(class) => Shape::Nil(class),
             TermKind::FieldArray(f, sort) => Shape::FieldArray(f, sort),
-            TermKind::Field(a, f, sort) => Shape::Field(a.id(), f, sort),
+            TermKind::Field(a, f, sort) => Shape::Field(Child(a), f, sort),
         }
     }
 }
@@ -293,7 +314,9 @@ struct Interner {
     /// (each node keeps its own): the table is read at random on every
     /// term made, so the smaller it is, the more of it the caches hold.
     nodes: HashTable<Weak<Node>>,
-    hasher: DefaultHashBuilder,
+    /// Seeded the same in every thread and run, so that a node's hash is
+    /// the same wherever and whenever it is made.
+    hasher: FixedState,
     next_id: u64,
 }
 
@@ -377,9 +400,18 @@ impl Term {
         &self.0.kind
     }
 
-    /// A per-thread unique node number: the key for memo tables.
+    /// A per-thread unique node number: the key for memo tables. Ids
+    /// follow the order nodes were made in, so they depend on everything
+    /// the thread built before: nothing printed may depend on them.
     pub fn id(&self) -> u64 {
         self.0.id
+    }
+
+    /// A hash of the term's structure: equal terms have equal hashes in
+    /// every thread and run, whatever was built before (unlike
+    /// [`Term::id`]), so it may order or sample terms.
+    pub fn structure_hash(&self) -> u64 {
+        self.0.hash
     }
 
     pub fn int(value: impl Into<BigInt>) -> Term {

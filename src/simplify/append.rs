@@ -15,25 +15,30 @@ use super::linear::complement;
 use symex_semantics::term::{BinOp, Term, TermKind};
 
 /// A plain conjunction's linear forms and other conjuncts, as a Bloom
-/// filter of their term ids: "absent" is certain, "present" may be wrong
-/// (the full normal form then decides).
+/// filter of their structure hashes: "absent" is certain, "present" may
+/// be wrong (the full normal form then decides). Structure, not ids: a
+/// form re-made after the memo forgot it (a new id) is still found, and
+/// which appends take the fast path does not depend on what the thread
+/// built before (ids in creation order hashed onto a few bits for whole
+/// explorations, a second exploration of array(14) three times slower).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tags([u64; 4]);
 
 impl Tags {
-    /// The word and bit of `id` (Fibonacci hashing onto 256 bits).
-    fn bit(id: u64) -> (usize, u64) {
-        let h = id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56;
+    /// The word and bit of `term` (the top byte of its structure hash,
+    /// scrambled once more).
+    fn bit(term: &Term) -> (usize, u64) {
+        let h = term.structure_hash().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56;
         ((h >> 6) as usize, 1 << (h & 63))
     }
 
-    fn insert(&mut self, id: u64) {
-        let (word, bit) = Tags::bit(id);
+    fn insert(&mut self, term: &Term) {
+        let (word, bit) = Tags::bit(term);
         self.0[word] |= bit;
     }
 
-    fn may_contain(&self, id: u64) -> bool {
-        let (word, bit) = Tags::bit(id);
+    fn may_contain(&self, term: &Term) -> bool {
+        let (word, bit) = Tags::bit(term);
         self.0[word] & bit != 0
     }
 }
@@ -109,8 +114,7 @@ impl NormalForm {
             let pins = comparison.op == BinOp::Eq && variable(&comparison.lhs).is_some();
             let form = self
                 .forms
-                .get_or_insert_with(conjunct.id(), || comparison.lhs.term())
-                .id();
+                .get_or_insert_with(conjunct.id(), || comparison.lhs.term());
             if written != conjunct || pins || tags.may_contain(form) {
                 return false;
             }
@@ -120,12 +124,12 @@ impl NormalForm {
         // Not a comparison (looked up above), so its complement is `!t`'s.
         let complement = complement(conjunct);
         if self.normalise(conjunct) != *conjunct
-            || tags.may_contain(conjunct.id())
-            || tags.may_contain(complement.id())
+            || tags.may_contain(conjunct)
+            || tags.may_contain(&complement)
         {
             return false;
         }
-        tags.insert(conjunct.id());
+        tags.insert(conjunct);
         true
     }
 }

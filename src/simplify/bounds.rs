@@ -202,7 +202,7 @@ pub struct NormalForm {
     /// their conjuncts are.
     pub(super) plain: Generations<Tags>,
     /// The term of each compared linear form, by the comparison's term
-    /// (kept so that one form keeps one id).
+    /// (built once per comparison, for its structure hash).
     pub(super) forms: Generations<Term>,
 }
 
