@@ -12,34 +12,71 @@
 
 use super::bounds::{connective, variable, NormalForm};
 use super::linear::complement;
+use std::rc::Rc;
 use symex_semantics::term::{BinOp, Term, TermKind};
 
-/// A plain conjunction's linear forms and other conjuncts, as a Bloom
-/// filter of their structure hashes: "absent" is certain, "present" may
-/// be wrong (the full normal form then decides). Structure, not ids: a
-/// form re-made after the memo forgot it (a new id) is still found, and
-/// which appends take the fast path does not depend on what the thread
-/// built before (ids in creation order hashed onto a few bits for whole
-/// explorations, a second exploration of array(14) three times slower).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Tags([u64; 4]);
+/// A plain conjunction's linear forms and other conjuncts, by their
+/// structure hashes: a Bloom filter, whose "absent" is certain, over the
+/// hashes themselves, read only when the filter says "maybe" (a filter
+/// alone loses the fast path for a whole subtree on one false positive).
+/// Structure, not ids: a form re-made after the memo forgot it (a new id)
+/// is still found, and which appends are fast does not depend on what the
+/// thread built before (ids in creation order fell on a few of the bits
+/// after another exploration: array(14) three times slower).
+#[derive(Clone, Debug, Default)]
+pub struct Tags {
+    filter: [u64; 4],
+    /// Newest first, shared with the tags of the conjunction's prefixes.
+    hashes: Option<Rc<Hashes>>,
+}
+
+#[derive(Debug)]
+struct Hashes {
+    hash: u64,
+    rest: Option<Rc<Hashes>>,
+}
+
+impl Drop for Hashes {
+    /// Iteratively: a path condition may have many thousand conjuncts.
+    fn drop(&mut self) {
+        let mut rest = self.rest.take();
+        while let Some(hashes) = rest {
+            rest = Rc::try_unwrap(hashes).ok().and_then(|mut h| h.rest.take());
+        }
+    }
+}
 
 impl Tags {
-    /// The word and bit of `term` (the top byte of its structure hash,
-    /// scrambled once more).
-    fn bit(term: &Term) -> (usize, u64) {
-        let h = term.structure_hash().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56;
+    /// The word and bit of `hash` in the filter.
+    fn bit(hash: u64) -> (usize, u64) {
+        let h = hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56;
         ((h >> 6) as usize, 1 << (h & 63))
     }
 
     fn insert(&mut self, term: &Term) {
-        let (word, bit) = Tags::bit(term);
-        self.0[word] |= bit;
+        let hash = term.structure_hash();
+        let (word, bit) = Tags::bit(hash);
+        self.filter[word] |= bit;
+        let rest = self.hashes.take();
+        self.hashes = Some(Rc::new(Hashes { hash, rest }));
     }
 
+    /// Whether a term of `term`'s structure may be there (wrongly only
+    /// when two structures' hashes collide).
     fn may_contain(&self, term: &Term) -> bool {
-        let (word, bit) = Tags::bit(term);
-        self.0[word] & bit != 0
+        let hash = term.structure_hash();
+        let (word, bit) = Tags::bit(hash);
+        if self.filter[word] & bit == 0 {
+            return false;
+        }
+        let mut hashes = self.hashes.as_deref();
+        while let Some(known) = hashes {
+            if known.hash == hash {
+                return true;
+            }
+            hashes = known.rest.as_deref();
+        }
+        false
     }
 }
 
@@ -53,7 +90,7 @@ impl NormalForm {
             return merged;
         }
         let tags = match left.kind() {
-            TermKind::Binary(BinOp::And, ..) => self.plain.get(&left.id()).copied(),
+            TermKind::Binary(BinOp::And, ..) => self.plain.get(&left.id()).cloned(),
             _ => self.plain_tags(left),
         };
         if let Some((appended, tags)) = tags.and_then(|tags| self.appended(left, right, tags)) {
