@@ -8,7 +8,7 @@ use super::node::{Arrival, PathNode};
 use super::observer::{Finished, Observer, TreeRecorder};
 use super::path_solver::{Feasibility, Link, PathSolver, Stopped};
 use super::readable::readable;
-use super::share::{split_depth, Claims, Shard, Sharing, Survey};
+use super::share::{prefixes_wanted, split_depth, Claims, Shard, Sharing, Survey};
 use super::strategy::{Candidate, Frontier, Strategy};
 use super::trace::trace_entry;
 use super::tree::{
@@ -259,15 +259,16 @@ where
     S: TransitionSystem,
     S::Config: SymbolicConfiguration,
 {
+    let wanted = prefixes_wanted(shard, options.claims.is_some());
     let options = ExploreOptions {
         strategy: Strategy::Bfs,
         shard: None,
         claims: None,
         ..options.clone()
     };
-    let mut survey = Survey::new(shard.count);
+    let mut survey = Survey::new(wanted);
     explore_with(system, initial, inputs, &options, &mut survey, &mut NoHook)?;
-    Ok(split_depth(&survey.pending(), shard.count))
+    Ok(split_depth(&survey.pending(), wanted))
 }
 
 struct Explorer<'a, S: TransitionSystem> {

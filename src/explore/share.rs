@@ -8,9 +8,9 @@
 //! before the `else` branch); shard `I` of `N` expands the prefixes whose
 //! number is `I` modulo `N`, and shard 0 also reports the paths that end
 //! above the split. The split depth is the shallowest with at least
-//! [`PREFIXES_PER_SHARD`]·N prefixes, found by a breadth-first survey of
-//! the top of the tree, so that every shard has work where the tree is
-//! that wide.
+//! [`PREFIXES_PER_SHARD`]·N prefixes ([`PREFIXES_PER_WORKER`]·N for
+//! workers), found by a breadth-first survey of the top of the tree, so
+//! that every shard has work where the tree is that wide.
 //!
 //! Workers on one machine (`--jobs`, [`super::workers`]) share the
 //! prefixes out as they go instead ([`Claims`]): each reaches the prefixes
@@ -42,6 +42,23 @@ use std::sync::Arc;
 /// Prefixes the split aims to give each shard (so that one slow subtree
 /// does not leave the other shards idle).
 pub const PREFIXES_PER_SHARD: usize = 8;
+
+/// Prefixes the split aims to give each worker on one machine: more than
+/// a shard, because a worker that finishes a prefix before the one being
+/// written holds its report until then ([`super::lanes`] bounds how much),
+/// so subtrees must be small for neither to wait.
+pub const PREFIXES_PER_WORKER: usize = 256;
+
+/// The prefixes the split of `shard` aims for: per shard, or per worker
+/// when the workers of one process take them as they go.
+pub(crate) fn prefixes_wanted(shard: Shard, workers: bool) -> usize {
+    let per_shard = if workers {
+        PREFIXES_PER_WORKER
+    } else {
+        PREFIXES_PER_SHARD
+    };
+    per_shard * shard.count
+}
 
 /// Shard `index` of `count` (`--shard I/N`, counted from 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -294,11 +311,10 @@ impl Sharing {
     }
 }
 
-/// The split depth for `count` shards, from the pending configurations
-/// per depth the survey counted: the shallowest depth with
-/// [`PREFIXES_PER_SHARD`]·`count` of them, else the one with the most.
-pub(crate) fn split_depth(pending: &[usize], count: usize) -> usize {
-    let wanted = PREFIXES_PER_SHARD * count;
+/// The split depth, from the pending configurations per depth the survey
+/// counted: the shallowest depth with the `wanted` prefixes
+/// ([`prefixes_wanted`]), else the one with the most.
+pub(crate) fn split_depth(pending: &[usize], wanted: usize) -> usize {
     pending
         .iter()
         .position(|&n| n >= wanted)
@@ -319,9 +335,9 @@ pub(crate) struct Survey {
 }
 
 impl Survey {
-    pub(crate) fn new(count: usize) -> Survey {
+    pub(crate) fn new(wanted: usize) -> Survey {
         Survey {
-            wanted: PREFIXES_PER_SHARD * count,
+            wanted,
             made: Vec::new(),
             ended: Vec::new(),
             done: false,
