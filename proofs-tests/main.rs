@@ -38,6 +38,7 @@ mod mutated;
 mod oo_generators;
 mod oo_mutants;
 mod oo_programs;
+mod output_independent_of_history;
 mod parse_print_roundtrip;
 mod proposition_3_1_no_locals;
 mod recursive_agrees_with_basic;

@@ -42,7 +42,7 @@ fn tenth() -> u64 {
 
 /// Explores `simulation`'s program, or the share of it `share` sets,
 /// reporting to `observer`.
-fn explore(
+pub(crate) fn explore(
     simulation: &Basic,
     share: impl FnOnce(&mut ExploreOptions),
     observer: &mut dyn Observer,
@@ -68,7 +68,7 @@ fn explore(
     .map_err(|e| e.to_string())
 }
 
-fn header(simulation: &Basic) -> Header {
+pub(crate) fn header(simulation: &Basic) -> Header {
     Header {
         program: "random".to_string(),
         language: Language::Basic,
@@ -99,7 +99,7 @@ fn merged(shards: Vec<ShardReport>) -> Result<Value, String> {
 
 /// `report` with each model replaced by whether there is one, without
 /// the solver's calls and time.
-fn comparable(mut report: Value) -> Value {
+pub(crate) fn comparable(mut report: Value) -> Value {
     for path in report["paths"].as_array_mut().into_iter().flatten() {
         path["model"] = Value::Bool(!path["model"].is_null());
     }
@@ -161,7 +161,7 @@ fn merges_into_the_whole(program: BasicProgram, count: u8) -> TestResult {
 }
 
 /// Where `merged` first differs from `whole`: a path, or the rest.
-fn difference(merged: &Value, whole: &Value) -> Option<String> {
+pub(crate) fn difference(merged: &Value, whole: &Value) -> Option<String> {
     if merged == whole {
         return None;
     }

@@ -59,6 +59,9 @@ pub enum Mutant {
     /// `tests --jobs` and `verify --jobs` take the workers' stretches in
     /// the order they finish instead of depth-first order.
     StretchesInCompletionOrder,
+    /// The normal form orders the atoms of a sum by term id (the order
+    /// they were made in) instead of by their printed form.
+    AtomsOrderedById,
 }
 
 symex_semantics::mutant_switch!(Mutant);

@@ -83,9 +83,19 @@ impl Ord for Atom {
         if self.term == other.term {
             return Ordering::Equal;
         }
+        if mutants::active(Mutant::AtomsOrderedById) {
+            return (self.rank, self.term.id()).cmp(&(other.rank, other.term.id()));
+        }
         self.rank
             .cmp(&other.rank)
             .then_with(|| self.printed().cmp(other.printed()))
+            // Two terms printed alike (`nil` of two classes): by structure,
+            // so the order does not depend on which was made first; by id
+            // only if their hashes collide.
+            .then_with(|| {
+                let hash = |atom: &Atom| atom.term.structure_hash();
+                hash(self).cmp(&hash(other))
+            })
             .then_with(|| self.term.id().cmp(&other.term.id()))
     }
 }
