@@ -56,6 +56,9 @@ pub enum Mutant {
     DisequalityForgotten,
     /// The congruence closure's integer bounds take `x < y` as `x ≤ y - 2`.
     StrictBoundTooStrict,
+    /// Popping the congruence closure's guards keeps what the popped
+    /// guards said (`explore::congruence::ClosureStack`).
+    ClosureNotRolledBack,
     /// `tests --jobs` and `verify --jobs` take the workers' stretches in
     /// the order they finish instead of depth-first order.
     StretchesInCompletionOrder,
