@@ -7,6 +7,7 @@
 
 use super::generate::{Kind, Shape};
 use crate::commands::simplify::parse_expression;
+use crate::mutants::Mutant;
 use crate::simplify::{Entailment, InContext, Pins, Simplifier};
 use crate::solver::{prove, Proof, SatResult, Solver};
 use quickcheck::{Arbitrary, Gen};
@@ -239,6 +240,14 @@ fn z3_catches_an_entailment_that_means_satisfiable() {
     );
 }
 
+/// `run` with `mutant` switched on (on this thread).
+fn under<T>(mutant: Mutant, run: impl FnOnce() -> T) -> T {
+    crate::mutants::set(Some(mutant));
+    let result = run();
+    crate::mutants::set(None);
+    result
+}
+
 /// What became of random conjunctions read guard by guard.
 #[derive(Default)]
 struct Incremental {
@@ -293,9 +302,7 @@ fn z3_proves_the_per_guard_rewriting_equivalent_to_the_whole() {
 
 #[test]
 fn z3_catches_a_guard_rewritten_under_itself() {
-    crate::mutants::set(Some(crate::mutants::Mutant::ContextHoldsItsConjunct));
-    let counts = check_incremental(200);
-    crate::mutants::set(None);
+    let counts = under(Mutant::ContextHoldsItsConjunct, || check_incremental(200));
     assert!(
         !counts.refuted.is_empty(),
         "no counterexample to the mutant in {} cases",
@@ -378,7 +385,9 @@ fn check_spared(cases: usize) -> Spared {
         counts.spared += shortcut.spared();
         counts.by_solver += usize::from(asked != by_rules);
         if spared != asked {
-            counts.differing.push(format!("{phi}:  {spared}  vs  {asked}"));
+            counts
+                .differing
+                .push(format!("{phi}:  {spared}  vs  {asked}"));
         }
     }
     counts
@@ -408,9 +417,7 @@ fn a_refuted_conjunct_spares_only_questions_whose_answer_is_no() {
 
 #[test]
 fn sparing_every_atom_of_a_refuted_conjunct_is_caught() {
-    crate::mutants::set(Some(crate::mutants::Mutant::RefutedConjunctSparesEveryAtom));
-    let counts = check_spared(150);
-    crate::mutants::set(None);
+    let counts = under(Mutant::RefutedConjunctSparesEveryAtom, || check_spared(150));
     assert!(
         !counts.differing.is_empty(),
         "no difference from the mutant in {} cases",
