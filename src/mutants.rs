@@ -41,6 +41,9 @@ pub enum Mutant {
     /// (so it is entailed and goes) when a node extends its parent's
     /// readable path condition.
     ContextHoldsItsConjunct,
+    /// A conjunct whose entailment is refuted spares the questions about
+    /// all its atoms, not only its disjuncts ([`crate::simplify::InContext`]).
+    RefutedConjunctSparesEveryAtom,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
     /// An equality of references that a path's `nil` facts decide is
