@@ -41,6 +41,9 @@ pub enum Mutant {
     /// (so it is entailed and goes) when a node extends its parent's
     /// readable path condition.
     ContextHoldsItsConjunct,
+    /// A conjunct whose entailment is refuted spares the questions about
+    /// all its atoms, not only its disjuncts ([`crate::simplify::InContext`]).
+    RefutedConjunctSparesEveryAtom,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
     /// An equality of references that a path's `nil` facts decide is
@@ -56,6 +59,9 @@ pub enum Mutant {
     DisequalityForgotten,
     /// The congruence closure's integer bounds take `x < y` as `x ≤ y - 2`.
     StrictBoundTooStrict,
+    /// Popping the congruence closure's guards keeps what the popped
+    /// guards said (`explore::congruence::ClosureStack`).
+    ClosureNotRolledBack,
     /// `tests --jobs` and `verify --jobs` take the workers' stretches in
     /// the order they finish instead of depth-first order.
     StretchesInCompletionOrder,

@@ -14,6 +14,9 @@
 //! - a query holds only the conjuncts that share variables, transitively,
 //!   with the guard; the others keep their values from the parent's model.
 //!   Identical independent queries are answered from a cache;
+//! - before Z3, the congruence closure ([`super::congruence`]) decides
+//!   the query if it is in its fragment; it follows the path like the
+//!   solver does (below), so a query costs the closure what its guard adds;
 //! - when every conjunct is relevant, the solver holds the guards of the
 //!   path to one node, one push level per non-trivial guard (a bound the
 //!   next guard implies is left out: `2 < n` under `3 < n`); moving to
@@ -25,7 +28,7 @@
 //! the path, which a child's model inherits by re-evaluating only the
 //! guards that mention the inputs where it differs ([`super::summary`]).
 
-use super::congruence::{decide, Decision};
+use super::congruence::{decide, ClosureStack, Decision};
 use super::ranges::Ranges;
 use super::readable::BoundedModels;
 use super::repair::{candidates, repaired};
@@ -170,6 +173,9 @@ pub(crate) struct PathSolver {
     inputs: BTreeMap<Name, Sort>,
     /// The guards currently asserted in `solver`, outermost first.
     stack: Vec<Rc<GuardNode>>,
+    /// The congruence closure of the guards in `closed`, outermost first.
+    closure: ClosureStack,
+    closed: Vec<Rc<GuardNode>>,
     slices: HashMap<SliceKey, (SatResult, Option<Valuation>)>,
 }
 
@@ -187,6 +193,8 @@ impl PathSolver {
             deadline,
             inputs: inputs.clone(),
             stack: Vec::new(),
+            closure: ClosureStack::default(),
+            closed: Vec::new(),
             slices: HashMap::new(),
         }
     }
@@ -350,8 +358,9 @@ impl PathSolver {
         if Ranges::new(&confined).truth(guard) == Some(false) {
             return Feasibility::unsat();
         }
+        self.close(node);
         let query: Vec<Term> = path_guards(node).chain([guard]).cloned().collect();
-        match decide(&query) {
+        match self.closure.top().extended(guard).decide(&query) {
             Decision::Unsat => return Feasibility::unsat(),
             // The evaluator confirmed it on every guard of the path.
             Decision::Sat(model) => {
@@ -449,10 +458,11 @@ impl PathSolver {
         Ok(Some((with_reads(model, reads), solved)))
     }
 
-    /// A model of the path condition of `node` by [`decide`], without Z3.
-    fn decided(&self, node: &Link, path_condition: &Term) -> Option<Valuation> {
+    /// A model of the path condition of `node` by the congruence closure, without Z3.
+    fn decided(&mut self, node: &Link, path_condition: &Term) -> Option<Valuation> {
+        self.close(node);
         let guards: Vec<Term> = path_guards(node).cloned().collect();
-        match decide(&guards) {
+        match self.closure.top().decide(&guards) {
             Decision::Sat(model) => Some(self.with_inputs(model))
                 .filter(|model| eval_bool(path_condition, model) == Ok(true)),
             Decision::Unsat | Decision::Unknown => None,
@@ -604,30 +614,44 @@ impl PathSolver {
     /// Makes the solver hold exactly the path condition of `node`.
     fn sync(&mut self, node: &Link) {
         let solver = Self::make(&mut self.solver, self.timeout_ms, self.deadline);
-        let mut missing = Vec::new();
-        let mut current = node.anchor.as_ref();
-        while let Some(g) = current {
-            if self
-                .stack
-                .get(g.level)
-                .is_some_and(|held| Rc::ptr_eq(held, g))
-            {
-                break;
-            }
-            missing.push(g.clone());
-            current = g.previous.as_ref();
-        }
-        let keep = current.map_or(0, |g| g.level + 1);
+        let (keep, missing) = divergence(&self.stack, node);
         while self.stack.len() > keep {
             solver.pop();
             self.stack.pop();
         }
-        for g in missing.into_iter().rev() {
+        for g in missing {
             solver.push();
             solver.assert(&g.guard);
             self.stack.push(g);
         }
     }
+
+    /// Makes the congruence closure hold exactly the path condition of `node`.
+    fn close(&mut self, node: &Link) {
+        let (keep, missing) = divergence(&self.closed, node);
+        self.closure.truncate(keep);
+        self.closed.truncate(keep);
+        for g in missing {
+            self.closure.push(&g.guard);
+            self.closed.push(g);
+        }
+    }
+}
+
+/// How many guards of `held` (a path's guard nodes, outermost first) the
+/// path to `node` shares, and its guards after those, outermost first.
+fn divergence(held: &[Rc<GuardNode>], node: &Link) -> (usize, Vec<Rc<GuardNode>>) {
+    let mut missing = Vec::new();
+    let mut current = node.anchor.as_ref();
+    while let Some(g) = current {
+        if held.get(g.level).is_some_and(|h| Rc::ptr_eq(h, g)) {
+            break;
+        }
+        missing.push(g.clone());
+        current = g.previous.as_ref();
+    }
+    missing.reverse();
+    (current.map_or(0, |g| g.level + 1), missing)
 }
 
 /// The time limit of a query of [`PathSolver::report`], in milliseconds.

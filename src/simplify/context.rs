@@ -45,14 +45,44 @@ const CACHE_LIMIT: usize = 4096;
 
 /// Rewrites conditions and values under a path condition, caching the
 /// solver's answers by (context, goal) (term ids are never reused).
-#[derive(Default)]
 pub struct InContext {
     cache: HashMap<(u64, u64), Option<bool>>,
+    /// Whether a refuted conjunct spares the questions about its
+    /// disjuncts (see [`InContext::rewrite`]); off only to compare.
+    refuted_spares_disjuncts: bool,
+    /// Questions that shortcut spared.
+    spared: usize,
+}
+
+impl Default for InContext {
+    fn default() -> InContext {
+        InContext {
+            cache: HashMap::new(),
+            refuted_spares_disjuncts: true,
+            spared: 0,
+        }
+    }
 }
 
 impl InContext {
     pub fn new() -> InContext {
         InContext::default()
+    }
+
+    /// An [`InContext`] that asks the solver about every atom, the plain
+    /// definition the shortcut is checked against.
+    #[cfg(test)]
+    pub(crate) fn asking_every_atom() -> InContext {
+        InContext {
+            refuted_spares_disjuncts: false,
+            ..InContext::default()
+        }
+    }
+
+    /// How many entailment questions the refuted conjuncts spared.
+    #[cfg(test)]
+    pub(crate) fn spared(&self) -> usize {
+        self.spared
     }
 
     /// `phi`, a simplified path condition, with each non-atomic conjunct
@@ -153,7 +183,13 @@ impl InContext {
         simplifier.simplify(&pinned)
     }
 
-    /// `conjunct` under `context` (the related other conjuncts).
+    /// `conjunct` under `context` (the related other conjuncts): its atoms
+    /// the rules decide replaced, then the whole asked about, then each
+    /// atom and its negation. A disjunct implies the disjunction, so when
+    /// a model of the context falsifies the whole (it is refuted), the
+    /// context entails none of its disjuncts and they are not asked about
+    /// (on heap programs the conjuncts left at a leaf are disjunctions of
+    /// aliasing, `p3 = p5 || p3 = p4`, each question a case split).
     fn rewrite(
         &mut self,
         conjunct: &Term,
@@ -173,12 +209,24 @@ impl InContext {
             return rewritten;
         }
         let context = Term::conjunction(context.iter().cloned());
-        if self.entails(solver, &context, &rewritten) == Some(true) {
+        let whole = self.entails(solver, &context, &rewritten);
+        if whole == Some(true) {
             return Term::bool(true);
         }
+        let not_entailed: BTreeSet<u64> = match whole {
+            Some(false) if self.refuted_spares_disjuncts => {
+                match mutants::active(Mutant::RefutedConjunctSparesEveryAtom) {
+                    true => atoms(&rewritten).iter().map(Term::id).collect(),
+                    false => disjuncts(&rewritten).iter().map(Term::id).collect(),
+                }
+            }
+            _ => BTreeSet::new(),
+        };
         let mut decided = HashMap::new();
         for atom in atoms(&rewritten) {
-            if self.entails(solver, &context, &atom) == Some(true) {
+            let spared = not_entailed.contains(&atom.id());
+            self.spared += usize::from(spared);
+            if !spared && self.entails(solver, &context, &atom) == Some(true) {
                 decided.insert(atom.id(), Term::bool(true));
             } else if self.entails(solver, &context, &Term::not(atom.clone())) == Some(true) {
                 decided.insert(atom.id(), Term::bool(false));
@@ -264,6 +312,22 @@ fn is_atom(term: &Term) -> bool {
 
 fn is_literal(term: &Term) -> bool {
     matches!(term.kind(), TermKind::Int(_) | TermKind::Bool(_))
+}
+
+/// The disjuncts of `term`, a disjunction nested either way (`term` itself
+/// when it is none).
+fn disjuncts(term: &Term) -> Vec<Term> {
+    let mut found = Vec::new();
+    let mut pending = vec![term.clone()];
+    while let Some(term) = pending.pop() {
+        match term.kind() {
+            TermKind::Binary(BinOp::Or, left, right) => {
+                pending.extend([left.clone(), right.clone()]);
+            }
+            _ => found.push(term),
+        }
+    }
+    found
 }
 
 /// The atoms of a boolean term, below its connectives, each once.

@@ -28,11 +28,15 @@
 //! (arithmetic beyond `x + c`, arrays, booleans as values) or past a budget
 //! of cases: Z3 is then asked as before.
 
+mod classes;
+mod incremental;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use incremental::ClosureStack;
+
 use crate::mutants::{self, Mutant};
-use ena::unify::{InPlaceUnificationTable, UnifyKey};
+use classes::Classes;
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 use std::collections::{BTreeMap, HashMap};
@@ -56,7 +60,7 @@ pub(crate) enum Decision {
 /// Cases split (both ways) at most before answering `Unknown`.
 const CASE_BUDGET: usize = 4096;
 
-/// Whether the conjunction of `conjuncts` is satisfiable.
+/// Whether the conjunction of `conjuncts` is satisfiable, from scratch.
 pub(crate) fn decide(conjuncts: &[Term]) -> Decision {
     let decision = decision(conjuncts);
     #[cfg(test)]
@@ -65,17 +69,26 @@ pub(crate) fn decide(conjuncts: &[Term]) -> Decision {
 }
 
 fn decision(conjuncts: &[Term]) -> Decision {
-    let mut search = Search {
-        terms: Terms::default(),
-        cases: 0,
-    };
+    let mut search = Search::new(Terms::default());
     let pending = conjuncts.iter().map(|c| (c.clone(), true)).collect();
-    match search.case(Literals::default(), pending, Vec::new()) {
+    let found = search.case(Literals::default(), pending, Vec::new());
+    answer(found, &search.terms, conjuncts)
+}
+
+/// The answer for `conjuncts` from the outcome of the search over `terms`:
+/// `Sat` only with the model of the consistent case that the evaluator
+/// confirms on every conjunct.
+fn answer(
+    found: Result<Option<Literals>, OutsideFragment>,
+    terms: &Terms,
+    conjuncts: &[Term],
+) -> Decision {
+    match found {
         Err(OutsideFragment) => Decision::Unknown,
         Ok(None) => Decision::Unsat,
         Ok(Some(mut literals)) => {
             let query = Term::conjunction(conjuncts.iter().cloned());
-            let model = search.terms.model(&mut literals, &query);
+            let model = terms.model(&mut literals, &query);
             let confirmed = conjuncts.iter().all(|c| eval_bool(c, &model) == Ok(true));
             if confirmed {
                 Decision::Sat(model)
@@ -87,27 +100,12 @@ fn decision(conjuncts: &[Term]) -> Decision {
 }
 
 /// The query leaves the fragment, or the budget ran out.
+#[derive(Clone, Copy, Debug)]
 struct OutsideFragment;
 
 /// A term of the closure: an index into [`Terms`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Key(u32);
-
-impl UnifyKey for Key {
-    type Value = ();
-
-    fn index(&self) -> u32 {
-        self.0
-    }
-
-    fn from_index(i: u32) -> Key {
-        Key(i)
-    }
-
-    fn tag() -> &'static str {
-        "congruence"
-    }
-}
 
 /// What a term of the closure is.
 #[derive(Clone, Debug)]
@@ -119,12 +117,13 @@ enum Shape {
 }
 
 /// The terms met so far in any case, shared by all cases: a term a case
-/// does not mention constrains nothing there.
-#[derive(Default)]
+/// does not mention constrains nothing there. Persistent (`im`), like
+/// [`Classes`], so that a node's closure shares its parent's terms.
+#[derive(Clone, Default)]
 struct Terms {
-    shapes: Vec<(Shape, Sort)>,
-    index: HashMap<(Name, Key), Key>,
-    leaves: HashMap<u64, Key>,
+    shapes: im::Vector<(Shape, Sort)>,
+    index: im::HashMap<(Name, Key), Key>,
+    leaves: im::HashMap<u64, Key>,
 }
 
 impl Terms {
@@ -168,7 +167,7 @@ impl Terms {
 
     fn add(&mut self, shape: Shape, sort: Sort) -> Key {
         let key = Key(self.shapes.len() as u32);
-        self.shapes.push((shape, sort));
+        self.shapes.push_back((shape, sort));
         key
     }
 
@@ -288,12 +287,12 @@ impl Terms {
 type Bound = (Option<Key>, Option<Key>, BigInt);
 
 /// The literals of one case: the closure's classes, its disequalities and
-/// the integer bounds.
+/// the integer bounds (persistent, like [`Terms`]).
 #[derive(Clone, Default)]
 struct Literals {
-    classes: InPlaceUnificationTable<Key>,
-    disequal: Vec<(Key, Key)>,
-    bounds: Vec<Bound>,
+    classes: Classes,
+    disequal: im::Vector<(Key, Key)>,
+    bounds: im::Vector<Bound>,
 }
 
 impl Literals {
@@ -304,7 +303,7 @@ impl Literals {
             return;
         }
         while self.classes.len() < terms.shapes.len() {
-            self.classes.new_key(());
+            self.classes.new_key();
         }
         if !mutants::active(Mutant::CongruenceForgotten) {
             self.close(terms);
@@ -413,6 +412,9 @@ struct Search {
 /// A boolean term with the truth value the case gives it.
 type Pending = Vec<(Term, bool)>;
 
+/// A disjunction not yet decided: the first or the second list of terms.
+type Splits = Vec<(Pending, Pending)>;
+
 /// What one boolean term of a case comes to.
 enum Step {
     /// Terms to take in its stead (the conjuncts of a conjunction).
@@ -424,16 +426,48 @@ enum Step {
 }
 
 impl Search {
+    fn new(terms: Terms) -> Search {
+        Search { terms, cases: 0 }
+    }
+
     /// A consistent extension of `literals` by `pending` and one case of
-    /// each of `splits`, if there is one. The literals go first; a split
-    /// whose condition they decide then takes its case (DPLL's unit
-    /// propagation); only then is a split tried both ways.
+    /// each of `splits`, if there is one. The literals go first
+    /// ([`Search::propagated`]); only then is a split tried both ways.
     fn case(
+        &mut self,
+        literals: Literals,
+        pending: Pending,
+        splits: Splits,
+    ) -> Result<Option<Literals>, OutsideFragment> {
+        let Some((literals, mut splits)) = self.propagated(literals, pending, splits)? else {
+            return Ok(None);
+        };
+        let Some((first, second)) = splits.pop() else {
+            return Ok(Some(literals));
+        };
+        self.cases += 1;
+        if self.cases > CASE_BUDGET {
+            return Err(OutsideFragment);
+        }
+        for case in [first, second] {
+            let pending = case.into_iter().rev().collect();
+            if let Some(found) = self.case(literals.clone(), pending, splits.clone())? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `literals` extended by `pending`, with the splits they leave
+    /// undecided; `None` on a contradiction. The literals go first; a split
+    /// whose condition they decide then takes its case (DPLL's unit
+    /// propagation), until nothing is pending.
+    fn propagated(
         &mut self,
         mut literals: Literals,
         mut pending: Pending,
-        mut splits: Vec<(Pending, Pending)>,
-    ) -> Result<Option<Literals>, OutsideFragment> {
+        mut splits: Splits,
+    ) -> Result<Option<(Literals, Splits)>, OutsideFragment> {
         loop {
             while let Some((b, truth)) = pending.pop() {
                 match self.step(&mut literals, &b, truth)? {
@@ -452,23 +486,9 @@ impl Search {
                 }
             }
             splits = undecided;
-            if !pending.is_empty() {
-                continue;
+            if pending.is_empty() {
+                return Ok(Some((literals, splits)));
             }
-            let Some((first, second)) = splits.pop() else {
-                return Ok(Some(literals));
-            };
-            self.cases += 1;
-            if self.cases > CASE_BUDGET {
-                return Err(OutsideFragment);
-            }
-            for case in [first, second] {
-                let pending = case.into_iter().rev().collect();
-                if let Some(found) = self.case(literals.clone(), pending, splits.clone())? {
-                    return Ok(Some(found));
-                }
-            }
-            return Ok(None);
         }
     }
 
@@ -659,7 +679,7 @@ impl Search {
                 BinOp::Eq => literals.merge(&self.terms, a, b),
                 BinOp::Ne => {
                     if !mutants::active(Mutant::DisequalityForgotten) {
-                        literals.disequal.push((a, b));
+                        literals.disequal.push_back((a, b));
                     }
                     literals.consistent(&self.terms)
                 }

@@ -6,9 +6,10 @@
 //! asks while exploring random oo programs, under wp and forward. Each
 //! deliberately broken rule (congruence forgotten, disequalities
 //! forgotten, a strict bound made stricter) is caught, and sat, unsat and
-//! don't-know all occur.
+//! don't-know all occur. The closure extended guard by guard, with pushes
+//! and pops, answers as the closure of the same guards from scratch.
 
-use super::{decision, Decision};
+use super::{decision, ClosureStack, Decision};
 use crate::explore::{explore, ExploreOptions};
 use crate::mutants::{self, Mutant};
 use crate::solver::{SatResult, Solver};
@@ -301,5 +302,101 @@ fn queries_of_random_oo_programs_agree_with_z3() {
     assert!(
         counts.sat >= 20 && counts.unsat >= 20 && counts.unknown >= 5,
         "every answer occurs: {counts:?}"
+    );
+}
+
+/// How the incremental closure fared against the closure from scratch.
+#[derive(Debug, Default)]
+struct Walk {
+    counts: Counts,
+    pops: usize,
+    /// Queries only the closure from scratch answered (a different case order).
+    unanswered: usize,
+}
+
+/// The property on a random walk of `steps` pushes and pops of random
+/// guards (after `p`, `q`, `r` non-`nil`): after each push, the stack's
+/// answer is the answer from scratch whenever both answer.
+fn random_walk(steps: usize) -> Result<Walk, String> {
+    let mut generator = Conjunctions {
+        random: StdRng::seed_from_u64(41),
+    };
+    let (base, _) = generator.query();
+    let base = &base[..3];
+    let mut stack = ClosureStack::default();
+    let mut guards: Vec<Term> = Vec::new();
+    for guard in base {
+        stack.push(guard);
+        guards.push(guard.clone());
+    }
+    let mut walk = Walk::default();
+    for _ in 0..steps {
+        if guards.len() > base.len() && generator.random.gen_bool(0.4) {
+            let keep = generator.random.gen_range(base.len()..guards.len());
+            stack.truncate(keep);
+            guards.truncate(keep);
+            walk.pops += 1;
+            continue;
+        }
+        let guard = generator.conjunct();
+        stack.push(&guard);
+        guards.push(guard);
+        let incremental = stack.top().decide(&guards);
+        let scratch = decision(&guards);
+        match (&incremental, &scratch) {
+            (Decision::Sat(model), _)
+                if eval_bool(&Term::conjunction(guards.clone()), model) != Ok(true) =>
+            {
+                return Err(format!("the model {model:?} does not satisfy {guards:?}"));
+            }
+            (Decision::Sat(_), Decision::Sat(_)) => walk.counts.sat += 1,
+            (Decision::Unsat, Decision::Unsat) => walk.counts.unsat += 1,
+            (Decision::Unknown, Decision::Unknown) => walk.counts.unknown += 1,
+            (Decision::Unknown, _) => walk.unanswered += 1,
+            (Decision::Sat(_), Decision::Unknown) => walk.counts.sat += 1,
+            (Decision::Unsat, Decision::Unknown) => walk.counts.unsat += 1,
+            _ => {
+                return Err(format!(
+                    "incrementally {incremental:?}, from scratch {scratch:?}: {guards:?}"
+                ))
+            }
+        }
+        if matches!(scratch, Decision::Unsat) {
+            // An infeasible node has no children: back to its parent.
+            stack.truncate(guards.len() - 1);
+            guards.pop();
+            walk.pops += 1;
+        }
+    }
+    Ok(walk)
+}
+
+#[test]
+fn the_closure_along_a_path_answers_as_from_scratch() {
+    let walk = random_walk(1500).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("random walk: {walk:?}");
+    let Walk {
+        counts,
+        pops,
+        unanswered,
+    } = &walk;
+    assert!(
+        counts.sat >= 100 && counts.unsat >= 100 && *pops >= 300,
+        "sat, unsat and pops all occur: {walk:?}"
+    );
+    assert!(
+        *unanswered * 20 <= counts.sat + counts.unsat,
+        "the incremental closure answers (almost) whenever the closure from scratch does: {walk:?}"
+    );
+}
+
+#[test]
+fn a_pop_that_keeps_what_it_popped_is_caught() {
+    mutants::set(Some(Mutant::ClosureNotRolledBack));
+    let found = random_walk(1500);
+    mutants::set(None);
+    assert!(
+        found.is_err(),
+        "the stale closure goes unnoticed: {found:?}"
     );
 }

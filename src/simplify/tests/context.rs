@@ -7,6 +7,7 @@
 
 use super::generate::{Kind, Shape};
 use crate::commands::simplify::parse_expression;
+use crate::mutants::Mutant;
 use crate::simplify::{Entailment, InContext, Pins, Simplifier};
 use crate::solver::{prove, Proof, SatResult, Solver};
 use quickcheck::{Arbitrary, Gen};
@@ -239,6 +240,14 @@ fn z3_catches_an_entailment_that_means_satisfiable() {
     );
 }
 
+/// `run` with `mutant` switched on (on this thread).
+fn under<T>(mutant: Mutant, run: impl FnOnce() -> T) -> T {
+    crate::mutants::set(Some(mutant));
+    let result = run();
+    crate::mutants::set(None);
+    result
+}
+
 /// What became of random conjunctions read guard by guard.
 #[derive(Default)]
 struct Incremental {
@@ -293,12 +302,125 @@ fn z3_proves_the_per_guard_rewriting_equivalent_to_the_whole() {
 
 #[test]
 fn z3_catches_a_guard_rewritten_under_itself() {
-    crate::mutants::set(Some(crate::mutants::Mutant::ContextHoldsItsConjunct));
-    let counts = check_incremental(200);
-    crate::mutants::set(None);
+    let counts = under(Mutant::ContextHoldsItsConjunct, || check_incremental(200));
     assert!(
         !counts.refuted.is_empty(),
         "no counterexample to the mutant in {} cases",
+        counts.cases
+    );
+}
+
+/// A reference: `o`, `p`, one of their `next` fields, or `nil`.
+fn reference(g: &mut Gen) -> Shape {
+    let base = |g: &mut Gen| Shape::Var(*g.choose(&["o", "p"]).unwrap_or(&"o"), Kind::Object);
+    match u8::arbitrary(g) % 4 {
+        0 => Shape::Nil,
+        1 => Shape::Field(Box::new(base(g)), "next"),
+        _ => base(g),
+    }
+}
+
+/// A conjunct of a heap program's path condition: aliasing and `nil`
+/// tests, their disjunctions (a branch on a field written through
+/// several names), negated conjunctions and conditionals, or one of the
+/// integer conjuncts above.
+fn heap_conjunct(g: &mut Gen) -> Shape {
+    let aliasing = |g: &mut Gen| {
+        let op = *g.choose(&[BinOp::Eq, BinOp::Ne]).unwrap_or(&BinOp::Eq);
+        Shape::Binary(op, Box::new(reference(g)), Box::new(reference(g)))
+    };
+    match u8::arbitrary(g) % 6 {
+        0 | 1 => aliasing(g),
+        2 => {
+            let n = 2 + u8::arbitrary(g) % 2;
+            (1..n).fold(aliasing(g), |or, _| {
+                Shape::Binary(BinOp::Or, Box::new(or), Box::new(aliasing(g)))
+            })
+        }
+        3 => Shape::Unary(
+            UnOp::Not,
+            Box::new(Shape::Binary(
+                BinOp::And,
+                Box::new(aliasing(g)),
+                Box::new(aliasing(g)),
+            )),
+        ),
+        4 => Shape::Ite(
+            Box::new(aliasing(g)),
+            Box::new(aliasing(g)),
+            Box::new(atom(g)),
+        ),
+        _ => conjunct(g),
+    }
+}
+
+/// What the shortcut did on random heap conjunctions.
+#[derive(Default)]
+struct Spared {
+    cases: usize,
+    /// Questions the refuted conjuncts spared.
+    spared: usize,
+    /// Conditions the solver rewrote (so its answers mattered).
+    by_solver: usize,
+    differing: Vec<String>,
+}
+
+/// [`InContext::condition`] of random heap conjunctions with the
+/// shortcut and asking about every atom, compared term for term.
+fn check_spared(cases: usize) -> Spared {
+    let mut g = Gen::from_size_and_seed(8, SEED);
+    let mut counts = Spared::default();
+    let mut solver = Solver::new(2_000);
+    for _ in 0..cases {
+        let n = 3 + usize::from(u8::arbitrary(&mut g) % 3);
+        let phi = Term::conjunction((0..n).map(|_| heap_conjunct(&mut g).term()));
+        let mut simplifier = Simplifier::new();
+        let simplified = simplifier.simplify(&phi);
+        let mut shortcut = InContext::new();
+        let spared = shortcut.condition(&simplified, &mut simplifier, &mut solver);
+        let asked =
+            InContext::asking_every_atom().condition(&simplified, &mut simplifier, &mut solver);
+        let by_rules = InContext::new().condition(&simplified, &mut simplifier, &mut Unknown);
+        counts.cases += 1;
+        counts.spared += shortcut.spared();
+        counts.by_solver += usize::from(asked != by_rules);
+        if spared != asked {
+            counts
+                .differing
+                .push(format!("{phi}:  {spared}  vs  {asked}"));
+        }
+    }
+    counts
+}
+
+#[test]
+fn a_refuted_conjunct_spares_only_questions_whose_answer_is_no() {
+    let counts = check_spared(150);
+    assert!(
+        counts.differing.is_empty(),
+        "the shortcut changed (seed {SEED:#x}):\n{}",
+        counts.differing.join("\n")
+    );
+    assert!(
+        counts.spared >= 60,
+        "only {} questions spared in {} cases",
+        counts.spared,
+        counts.cases
+    );
+    assert!(
+        counts.by_solver >= 15,
+        "only {} of {} conditions rewritten by the solver",
+        counts.by_solver,
+        counts.cases
+    );
+}
+
+#[test]
+fn sparing_every_atom_of_a_refuted_conjunct_is_caught() {
+    let counts = under(Mutant::RefutedConjunctSparesEveryAtom, || check_spared(150));
+    assert!(
+        !counts.differing.is_empty(),
+        "no difference from the mutant in {} cases",
         counts.cases
     );
 }

@@ -1,0 +1,103 @@
+//! The closure of a path condition extended guard by guard along the tree,
+//! where [`decide`] starts from scratch for each query: a node's closure is
+//! its parent's (persistent, shared) plus what its guard adds, so the
+//! closure work of a query is what its guard adds, not the whole path. A
+//! guard's literals are propagated when it is pushed; a disjunction the
+//! path leaves undecided stays a split, tried both ways only when a query
+//! is answered.
+
+use super::{answer, decide, Decision, Literals, OutsideFragment, Search, Splits, Terms};
+use crate::mutants::{self, Mutant};
+use symex_semantics::term::Term;
+
+/// What the closure knows of a path's guards: consistent so far (with the
+/// splits they leave undecided), contradictory (`None`), or outside the
+/// fragment.
+#[derive(Clone)]
+pub(crate) struct Closure(Result<Option<Path>, OutsideFragment>);
+
+/// The closure of a consistent path.
+#[derive(Clone, Default)]
+struct Path {
+    terms: Terms,
+    literals: Literals,
+    splits: Splits,
+}
+
+impl Default for Closure {
+    /// The closure of the empty path.
+    fn default() -> Closure {
+        Closure(Ok(Some(Path::default())))
+    }
+}
+
+impl Closure {
+    /// The closure of the path conjoined with `guard`.
+    pub(crate) fn extended(&self, guard: &Term) -> Closure {
+        let Ok(Some(path)) = &self.0 else {
+            return self.clone();
+        };
+        let mut search = Search::new(path.terms.clone());
+        let pending = vec![(guard.clone(), true)];
+        let found = search.propagated(path.literals.clone(), pending, path.splits.clone());
+        Closure(found.map(|found| {
+            found.map(|(literals, splits)| Path {
+                terms: search.terms,
+                literals,
+                splits,
+            })
+        }))
+    }
+
+    /// Whether the path, whose guards are `conjuncts`, is satisfiable (its
+    /// model confirmed on them); from scratch ([`decide`]) when the path
+    /// leaves the fragment, where the order of the guards may matter (a
+    /// later contradiction is found before an earlier product).
+    pub(crate) fn decide(&self, conjuncts: &[Term]) -> Decision {
+        let decision = match &self.0 {
+            Err(OutsideFragment) => return decide(conjuncts),
+            Ok(None) => Decision::Unsat,
+            Ok(Some(path)) => {
+                let mut search = Search::new(path.terms.clone());
+                let found = search.case(path.literals.clone(), Vec::new(), path.splits.clone());
+                answer(found, &search.terms, conjuncts)
+            }
+        };
+        #[cfg(test)]
+        super::tests::record(conjuncts, &decision);
+        decision
+    }
+}
+
+/// The closures of the guards of the path being explored, outermost
+/// first: moving to another node pops to the common prefix and pushes the
+/// rest, like the solver's push levels.
+#[derive(Default)]
+pub(crate) struct ClosureStack {
+    empty: Closure,
+    levels: Vec<Closure>,
+}
+
+impl ClosureStack {
+    /// Pops to the first `len` guards.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        let top = self.levels.last().cloned();
+        self.levels.truncate(len);
+        if mutants::active(Mutant::ClosureNotRolledBack) {
+            if let (Some(top), Some(last)) = (top, self.levels.last_mut()) {
+                *last = top;
+            }
+        }
+    }
+
+    /// Pushes `guard` on the guards held.
+    pub(crate) fn push(&mut self, guard: &Term) {
+        let next = self.top().extended(guard);
+        self.levels.push(next);
+    }
+
+    /// The closure of the guards held.
+    pub(crate) fn top(&self) -> &Closure {
+        self.levels.last().unwrap_or(&self.empty)
+    }
+}
