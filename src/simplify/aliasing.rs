@@ -19,8 +19,9 @@
 //! solver uses (`C.f[o]` is a function of `o`), whatever the heap.
 
 use crate::mutants::{self, Mutant};
-use std::cell::Cell;
-use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind, UnOp};
 
 /// One step from an object to another: a field of the initial heap (`e.f`
 /// and `C.f[e]` are one read), or a read of any other fixed array of
@@ -91,6 +92,11 @@ fn is_nil(t: &Term) -> bool {
 #[derive(Clone, Default)]
 pub struct HeapFacts {
     nil: im::HashMap<Term, im::HashMap<Vec<Step>, bool>>,
+    /// What [`HeapFacts::resolve`] made of each term (by id) under these
+    /// facts, shared by the nodes below whose guards add none: a guard
+    /// mostly repeats the heap terms of the guards before it, so each is
+    /// resolved once, not once per node along the path.
+    resolved: Rc<RefCell<IdMap<Term>>>,
 }
 
 thread_local! {
@@ -130,7 +136,8 @@ impl HeapFacts {
     /// These facts with those the conjuncts of `guard` state (`t = nil`,
     /// `t != nil` for a reference `t`).
     pub fn with(&self, guard: &Term) -> HeapFacts {
-        let mut facts = self.clone();
+        let mut nil = self.nil.clone();
+        let mut learned = false;
         for conjunct in guard.conjuncts() {
             let (op, a, b) = match conjunct.kind() {
                 TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => (*op, a, b),
@@ -147,14 +154,17 @@ impl HeapFacts {
                 _ => continue,
             };
             if let Some(Reference { base, steps }) = reference(t) {
-                facts
-                    .nil
-                    .entry(base)
-                    .or_default()
-                    .insert(steps, op == BinOp::Eq);
+                let is_nil = op == BinOp::Eq;
+                learned |= nil.entry(base).or_default().insert(steps, is_nil) != Some(is_nil);
             }
         }
-        facts
+        match learned {
+            false => self.clone(),
+            true => HeapFacts {
+                nil,
+                resolved: Rc::default(),
+            },
+        }
     }
 
     /// Whether the facts say `r` is `nil`.
@@ -222,12 +232,23 @@ impl HeapFacts {
     /// `term` with every equality of references the facts decide replaced
     /// by its value, and the conditionals and reads over writes that
     /// settles replaced by their branch; equivalent to `term` wherever the
-    /// facts hold. Linear in the term's DAG.
+    /// facts hold. Linear in the part of the term's DAG not resolved
+    /// under these facts before.
     pub fn resolve(&self, term: &Term) -> Term {
         if self.nil.is_empty() {
             return term.clone();
         }
-        term.rebuilt(|node, children| self.settled(node.with_children(children)))
+        let mut resolved = self.resolved.borrow_mut();
+        for node in term.nodes_besides(|n| resolved.contains_key(&n.id())) {
+            let children: Vec<Term> = node
+                .children()
+                .into_iter()
+                .map(|c| resolved[&c.id()].clone())
+                .collect();
+            let settled = self.settled(node.with_children(&children));
+            resolved.insert(node.id(), settled);
+        }
+        resolved[&term.id()].clone()
     }
 
     /// `node`, whose children are settled, with its own operation settled.
