@@ -620,9 +620,20 @@ impl Term {
     /// images)`, computed once per distinct node, children first: the
     /// memoised bottom-up rewrite that substitution and the calculi share,
     /// linear in the DAG size.
-    pub fn rebuilt(&self, mut image: impl FnMut(&Term, &[Term]) -> Term) -> Term {
-        let mut memo: IdMap<Term> = IdMap::default();
-        for node in self.nodes() {
+    pub fn rebuilt(&self, image: impl FnMut(&Term, &[Term]) -> Term) -> Term {
+        self.rebuilt_into(&mut IdMap::default(), image)
+    }
+
+    /// [`Term::rebuilt`] over a memo kept by the caller: the nodes `memo`
+    /// holds already (with every node below them) keep their images, the
+    /// others get theirs added, so rewriting many terms that share nodes
+    /// under one `image` costs the new nodes only.
+    pub fn rebuilt_into(
+        &self,
+        memo: &mut IdMap<Term>,
+        mut image: impl FnMut(&Term, &[Term]) -> Term,
+    ) -> Term {
+        for node in self.nodes_besides(|n| memo.contains_key(&n.id())) {
             let children: Vec<Term> = node
                 .children()
                 .into_iter()
@@ -631,7 +642,7 @@ impl Term {
             let rebuilt = image(&node, &children);
             memo.insert(node.id(), rebuilt);
         }
-        memo.remove(&self.id()).unwrap_or_else(|| self.clone())
+        memo[&self.id()].clone()
     }
 
     /// Every distinct node reachable from this term, children before parents.

@@ -238,17 +238,9 @@ impl HeapFacts {
         if self.nil.is_empty() {
             return term.clone();
         }
-        let mut resolved = self.resolved.borrow_mut();
-        for node in term.nodes_besides(|n| resolved.contains_key(&n.id())) {
-            let children: Vec<Term> = node
-                .children()
-                .into_iter()
-                .map(|c| resolved[&c.id()].clone())
-                .collect();
-            let settled = self.settled(node.with_children(&children));
-            resolved.insert(node.id(), settled);
-        }
-        resolved[&term.id()].clone()
+        term.rebuilt_into(&mut self.resolved.borrow_mut(), |node, children| {
+            self.settled(node.with_children(children))
+        })
     }
 
     /// `node`, whose children are settled, with its own operation settled.
