@@ -38,6 +38,7 @@ use egg::{EGraph, Extractor, Rewrite, Runner, StopReason};
 use fold::ConstantFold;
 use language::{from_expr, to_expr, Node};
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use symex_semantics::memo::Generations;
 use symex_semantics::term::{BinOp, Term, TermKind};
@@ -105,10 +106,15 @@ pub fn explain(term: &Term) -> Simplification {
     Simplifier::new().run(term, true)
 }
 
+/// `rules` as egg rewrites.
+fn compiled(rules: &[Rule]) -> Arc<[Rewrite<Node, ConstantFold>]> {
+    rules.iter().map(rules::rewrite).collect()
+}
+
 /// A simplifier with its rules, limits and memo table (keep one per
 /// exploration: path conditions share their prefixes).
 pub struct Simplifier {
-    rules: Vec<Rewrite<Node, ConstantFold>>,
+    rules: Arc<[Rewrite<Node, ConstantFold>]>,
     limits: Limits,
     /// Each term simplified, kept with the term itself: a term re-made
     /// after its last use (a guard met again in a sibling subtree) would
@@ -133,13 +139,22 @@ impl Default for Simplifier {
 }
 
 impl Simplifier {
+    /// A simplifier with [`RULES`], compiled once per process: parsing and
+    /// compiling their patterns costs about 2 M instructions, as much as
+    /// the whole simplification of a small program.
     pub fn new() -> Simplifier {
-        Simplifier::with_rules(RULES, Limits::default())
+        static COMPILED: OnceLock<Arc<[Rewrite<Node, ConstantFold>]>> = OnceLock::new();
+        let rules = COMPILED.get_or_init(|| compiled(RULES));
+        Simplifier::with_compiled(rules.clone(), Limits::default())
     }
 
     pub fn with_rules(rules: &[Rule], limits: Limits) -> Simplifier {
+        Simplifier::with_compiled(compiled(rules), limits)
+    }
+
+    fn with_compiled(rules: Arc<[Rewrite<Node, ConstantFold>]>, limits: Limits) -> Simplifier {
         Simplifier {
-            rules: rules.iter().map(rules::rewrite).collect(),
+            rules,
             limits,
             memo: Generations::default(),
             normal: NormalForm::new(),
@@ -242,7 +257,7 @@ impl Simplifier {
                 .with_iter_limit(self.limits.iterations)
                 .with_node_limit(self.limits.nodes)
                 .with_time_limit(Duration::from_secs(3600))
-                .run(&self.rules);
+                .run(self.rules.iter());
             let limited = match runner.stop_reason {
                 Some(StopReason::IterationLimit(n)) => Some(Stop::IterationLimit(n)),
                 Some(StopReason::NodeLimit(n)) => Some(Stop::NodeLimit(n)),

@@ -5,6 +5,7 @@
 mod append;
 mod context;
 pub(crate) mod generate;
+mod shared;
 mod soundness;
 
 use super::{explain, simplify, Limits, Simplifier, Stop, RULES};
