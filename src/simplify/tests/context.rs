@@ -7,6 +7,7 @@
 
 use super::generate::{Kind, Shape};
 use crate::commands::simplify::parse_expression;
+use crate::explore::PathSolver;
 use crate::mutants::Mutant;
 use crate::simplify::{Entailment, InContext, Pins, Simplifier};
 use crate::solver::{prove, Proof, SatResult, Solver};
@@ -418,6 +419,79 @@ fn a_refuted_conjunct_spares_only_questions_whose_answer_is_no() {
 #[test]
 fn sparing_every_atom_of_a_refuted_conjunct_is_caught() {
     let counts = under(Mutant::RefutedConjunctSparesEveryAtom, || check_spared(150));
+    assert!(
+        !counts.differing.is_empty(),
+        "no difference from the mutant in {} cases",
+        counts.cases
+    );
+}
+
+/// What the models of refuted questions did on random heap conjunctions.
+#[derive(Default)]
+struct ByModels {
+    cases: usize,
+    /// Questions the models spared.
+    spared: usize,
+    /// Conditions the solver rewrote (so its answers mattered).
+    by_solver: usize,
+    differing: Vec<String>,
+}
+
+/// [`InContext::condition`] of random heap conjunctions with the models of
+/// refuted questions sparing questions and without, under the explorer's
+/// entailment (the congruence closure, which has models, then Z3),
+/// compared term for term.
+fn check_models(cases: usize) -> ByModels {
+    let mut g = Gen::from_size_and_seed(8, SEED);
+    let mut counts = ByModels::default();
+    for _ in 0..cases {
+        let n = 3 + usize::from(u8::arbitrary(&mut g) % 3);
+        let phi = Term::conjunction((0..n).map(|_| heap_conjunct(&mut g).term()));
+        let mut solver = PathSolver::new(2_000, None, &phi.free_vars());
+        let mut simplifier = Simplifier::new();
+        let simplified = simplifier.simplify(&phi);
+        let mut shortcut = InContext::new();
+        let spared = shortcut.condition(&simplified, &mut simplifier, &mut solver);
+        let asked =
+            InContext::without_models().condition(&simplified, &mut simplifier, &mut solver);
+        let by_rules = InContext::new().condition(&simplified, &mut simplifier, &mut Unknown);
+        counts.cases += 1;
+        counts.spared += shortcut.spared_by_models();
+        counts.by_solver += usize::from(asked != by_rules);
+        if spared != asked {
+            counts
+                .differing
+                .push(format!("{phi}:  {spared}  vs  {asked}"));
+        }
+    }
+    counts
+}
+
+#[test]
+fn models_of_refuted_questions_spare_only_questions_whose_answer_is_no() {
+    let counts = check_models(150);
+    assert!(
+        counts.differing.is_empty(),
+        "the models changed (seed {SEED:#x}):\n{}",
+        counts.differing.join("\n")
+    );
+    assert!(
+        counts.spared >= 40,
+        "only {} questions spared in {} cases",
+        counts.spared,
+        counts.cases
+    );
+    assert!(
+        counts.by_solver >= 15,
+        "only {} of {} conditions rewritten by the solver",
+        counts.by_solver,
+        counts.cases
+    );
+}
+
+#[test]
+fn a_model_sparing_the_other_question_is_caught() {
+    let counts = under(Mutant::ModelSparesTheOtherQuestion, || check_models(150));
     assert!(
         !counts.differing.is_empty(),
         "no difference from the mutant in {} cases",
