@@ -48,6 +48,10 @@ pub enum Mutant {
     /// whether the context entails its negation, and one where it is
     /// true the question about the atom ([`crate::simplify::InContext`]).
     ModelSparesTheOtherQuestion,
+    /// The simplifier searches only for the rules whose left sides'
+    /// operators the e-graph holds already, forgetting those the other
+    /// rules bring in (`implies-as-or` brings in `||` for `de-morgan-or`).
+    RulesForPresentOperatorsOnly,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
     /// An equality of references that a path's `nil` facts decide is
