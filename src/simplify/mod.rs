@@ -115,9 +115,10 @@ struct Compiled {
 }
 
 fn compiled(rules: &[Rule]) -> Arc<Compiled> {
+    let (rewrites, sides) = rules.iter().map(rules::rewrite).unzip();
     Arc::new(Compiled {
-        rewrites: rules.iter().map(rules::rewrite).collect(),
-        operators: RuleOperators::of(rules),
+        rewrites,
+        operators: RuleOperators(sides),
     })
 }
 

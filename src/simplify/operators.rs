@@ -14,10 +14,8 @@
 //! else (egg's scheduler keeps each rule's record on its own).
 
 use super::language::{Node, BINARY};
-use super::rules::pattern;
-use super::Rule;
 use crate::mutants::{self, Mutant};
-use egg::{EGraph, ENodeOrVar};
+use egg::{EGraph, ENodeOrVar, Pattern};
 use symex_semantics::term::UnOp;
 
 /// A set of operators, one bit each (literals, variables and fields
@@ -41,9 +39,8 @@ impl Operators {
     }
 
     /// The operators of a rule side.
-    fn of_side(source: &str) -> Operators {
-        pattern(source)
-            .ast
+    pub fn of_pattern(side: &Pattern<Node>) -> Operators {
+        side.ast
             .as_ref()
             .iter()
             .fold(Operators::default(), |set, node| match node {
@@ -71,20 +68,14 @@ impl Operators {
     }
 }
 
+/// The operators of a rule's left and right sides.
+pub type Sides = (Operators, Operators);
+
 /// The operators of each rule's two sides.
-#[derive(Clone, Debug)]
-pub struct RuleOperators(Vec<(Operators, Operators)>);
+#[derive(Clone, Debug, Default)]
+pub struct RuleOperators(pub Vec<Sides>);
 
 impl RuleOperators {
-    pub fn of(rules: &[Rule]) -> RuleOperators {
-        RuleOperators(
-            rules
-                .iter()
-                .map(|rule| (Operators::of_side(rule.lhs), Operators::of_side(rule.rhs)))
-                .collect(),
-        )
-    }
-
     /// Whether each rule can match while rules run on an e-graph with the
     /// operators `present`: its left side's operators are among those the
     /// rules that can match may bring in.
