@@ -205,11 +205,14 @@ where
     let start = Instant::now();
     let deadline = options.bounds.time_limit.map(|limit| start + limit);
     let sharing = match options.shard {
-        Some(shard) => Some(Sharing::new(
-            shard,
-            options.claims.clone(),
-            survey(system, initial.clone(), inputs, options, shard)?,
-        )),
+        Some(shard) => {
+            let survey = || survey(system, initial.clone(), inputs, options, shard);
+            let split_depth = match &options.claims {
+                Some(claims) => claims.split_depth(survey)?,
+                None => survey()?,
+            };
+            Some(Sharing::new(shard, options.claims.clone(), split_depth))
+        }
         None => None,
     };
     let mut explorer = Explorer {

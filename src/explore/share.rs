@@ -37,7 +37,7 @@ use std::fmt;
 use std::io;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Prefixes the split aims to give each shard (so that one slow subtree
 /// does not leave the other shards idle).
@@ -92,9 +92,15 @@ impl fmt::Display for Shard {
 /// them: a worker reaching prefix `p` takes it unless another worker has.
 /// Every worker tries every prefix it passes, in the same order, so the
 /// prefixes taken are always the first ones: one counter is the record.
+/// The workers share the split depth too: the first that needs it
+/// surveys the tree, the others wait for its answer instead of surveying
+/// the same tree again (the survey walks as much of the tree as the top
+/// above the split, and on a busy machine a second survey is that much
+/// processor time taken from the exploration).
 #[derive(Debug, Default)]
 pub struct Claims {
     taken: AtomicUsize,
+    split_depth: Mutex<Option<usize>>,
 }
 
 impl Claims {
@@ -103,7 +109,26 @@ impl Claims {
     pub fn after(taken: usize) -> Claims {
         Claims {
             taken: AtomicUsize::new(taken),
+            split_depth: Mutex::default(),
         }
+    }
+
+    /// The split depth of the workers' exploration: `survey`'s answer,
+    /// surveyed by the first worker that asks (the others wait for it).
+    pub(crate) fn split_depth(
+        &self,
+        survey: impl FnOnce() -> io::Result<usize>,
+    ) -> io::Result<usize> {
+        let mut split_depth = self
+            .split_depth
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(depth) = *split_depth {
+            return Ok(depth);
+        }
+        let depth = survey()?;
+        *split_depth = Some(depth);
+        Ok(depth)
     }
 
     /// Whether the calling worker takes `prefix` (no other worker has).
