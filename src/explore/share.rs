@@ -437,3 +437,34 @@ pub fn conflict(options: &ExploreOptions) -> Option<&'static str> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_workers_survey_once_and_share_the_split_depth() {
+        let claims = Claims::default();
+        let surveys = AtomicUsize::new(0);
+        let survey = || {
+            surveys.fetch_add(1, Ordering::Relaxed);
+            Ok(7)
+        };
+        let depths: Vec<usize> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| claims.split_depth(survey).unwrap()))
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        assert_eq!(depths, vec![7; 4]);
+        assert_eq!(surveys.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn a_survey_that_fails_is_tried_again_by_the_next_worker() {
+        let claims = Claims::default();
+        let failed = claims.split_depth(|| Err(io::Error::other("interrupted")));
+        assert!(failed.is_err());
+        assert_eq!(claims.split_depth(|| Ok(3)).unwrap(), 3);
+    }
+}
