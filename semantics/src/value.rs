@@ -301,3 +301,43 @@ impl fmt::Display for Value {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every write sequence over three references, up to length five, read
+    /// as `Writes` and as the plain list they replace: the latest write at
+    /// each reference, equality and order (oldest first) agree.
+    #[test]
+    fn shared_writes_read_as_the_plain_list() {
+        let value = |n: usize| Value::Int(BigInt::from(n));
+        let sequences: Vec<Vec<(Value, Value)>> = (0..=5)
+            .flat_map(|len| {
+                (0..3usize.pow(len)).map(move |code| {
+                    (0..len as usize)
+                        .map(|i| (value(code / 3usize.pow(i as u32) % 3), value(i)))
+                        .collect()
+                })
+            })
+            .collect();
+        let field = |plain: &Vec<(Value, Value)>| FieldValue {
+            field: "f".into(),
+            writes: plain.iter().cloned().collect(),
+        };
+        for plain in &sequences {
+            let shared = plain
+                .iter()
+                .fold(field(&Vec::new()), |f, (r, v)| f.set(r.clone(), v.clone()));
+            assert_eq!(shared, field(plain));
+            for r in 0..3 {
+                let latest = plain.iter().rev().find(|(at, _)| *at == value(r));
+                assert_eq!(shared.written(&value(r)), latest.map(|(_, v)| v));
+            }
+        }
+        let compared = sequences.iter().zip(sequences.iter().skip(7));
+        for (a, b) in compared {
+            assert_eq!(field(a).cmp(&field(b)), a.cmp(b), "{a:?} against {b:?}");
+        }
+    }
+}
