@@ -340,4 +340,17 @@ mod tests {
             assert_eq!(field(a).cmp(&field(b)), a.cmp(b), "{a:?} against {b:?}");
         }
     }
+
+    /// A field written a million times is freed without a stack frame a write.
+    #[test]
+    fn a_long_chain_of_writes_drops_iteratively() {
+        let field = (0..1_000_000).fold(
+            Value::default_of(&Sort::Field("C".into(), Box::new(Sort::Int))),
+            |f, i| match f {
+                Value::Field(f) => Value::Field(f.set(Value::Nil, Value::Int(BigInt::from(i)))),
+                other => other,
+            },
+        );
+        assert!(matches!(&field, Value::Field(f) if f.writes.newest_first().count() == 1_000_000));
+    }
 }
