@@ -44,6 +44,14 @@ pub enum Mutant {
     /// A conjunct whose entailment is refuted spares the questions about
     /// all its atoms, not only its disjuncts ([`crate::simplify::InContext`]).
     RefutedConjunctSparesEveryAtom,
+    /// A model of the context where an atom is false spares the question
+    /// whether the context entails its negation, and one where it is
+    /// true the question about the atom ([`crate::simplify::InContext`]).
+    ModelSparesTheOtherQuestion,
+    /// The simplifier searches only for the rules whose left sides'
+    /// operators the e-graph holds already, forgetting those the other
+    /// rules bring in (`implies-as-or` brings in `||` for `de-morgan-or`).
+    RulesForPresentOperatorsOnly,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
     /// An equality of references that a path's `nil` facts decide is

@@ -33,6 +33,8 @@ pub use hook::{LoopHook, NoHook, Stop};
 pub use merge::Merge;
 pub use node::PathNode;
 pub use observer::{Finished, NotesLimit, Observer, TreeRecorder};
+#[cfg(test)]
+pub(crate) use path_solver::PathSolver;
 pub use replay::{replay, replay_leaf, replay_path, state_difference, Replay, Route, Verdict};
 pub(crate) use strategy::Frontier;
 pub use strategy::{Candidate, Priority, Promise, Strategy};

@@ -672,12 +672,21 @@ impl BoundedModels for PathSolver {
 
 impl Entailment for PathSolver {
     fn entails(&mut self, context: &Term, goal: &Term) -> Option<bool> {
+        self.entails_or_refuting_model(context, goal).0
+    }
+
+    /// The congruence closure's model where it refutes (Z3's answers come
+    /// without one).
+    fn entails_or_refuting_model(
+        &mut self,
+        context: &Term,
+        goal: &Term,
+    ) -> (Option<bool>, Option<Valuation>) {
         match decide(&[context.clone(), Term::not(goal.clone())]) {
-            Decision::Unsat => return Some(true),
-            Decision::Sat(_) => return Some(false),
-            Decision::Unknown => {}
+            Decision::Unsat => (Some(true), None),
+            Decision::Sat(model) => (Some(false), Some(model)),
+            Decision::Unknown => (self.report().entails(context, goal), None),
         }
-        self.report().entails(context, goal)
     }
 }
 

@@ -31,13 +31,26 @@
 use super::Simplifier;
 use crate::mutants::{self, Mutant};
 use std::collections::{BTreeSet, HashMap};
+use symex_semantics::eval::{eval, Valuation};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
+use symex_semantics::value::Value;
 
 /// Decides entailment for [`InContext`]; the explorer asks Z3.
 pub trait Entailment {
     /// Whether `context` entails `goal`: `Some(true)` proved, `Some(false)`
     /// refuted (a model of `context` falsifies `goal`), `None` unknown.
     fn entails(&mut self, context: &Term, goal: &Term) -> Option<bool>;
+
+    /// [`Entailment::entails`] with, where it refutes and has one at hand,
+    /// a model of `context` that falsifies `goal`, confirmed by the
+    /// evaluator.
+    fn entails_or_refuting_model(
+        &mut self,
+        context: &Term,
+        goal: &Term,
+    ) -> (Option<bool>, Option<Valuation>) {
+        (self.entails(context, goal), None)
+    }
 }
 
 /// Entailment answers remembered at most; the cache is emptied when full.
@@ -52,6 +65,12 @@ pub struct InContext {
     refuted_spares_disjuncts: bool,
     /// Questions that shortcut spared.
     spared: usize,
+    /// Whether the models of a context found by refuted questions spare
+    /// the questions they answer (see [`InContext::rewrite`]); off only to
+    /// compare.
+    models_spare_questions: bool,
+    /// Questions those models spared.
+    spared_by_models: usize,
 }
 
 impl Default for InContext {
@@ -60,6 +79,8 @@ impl Default for InContext {
             cache: HashMap::new(),
             refuted_spares_disjuncts: true,
             spared: 0,
+            models_spare_questions: true,
+            spared_by_models: 0,
         }
     }
 }
@@ -83,6 +104,23 @@ impl InContext {
     #[cfg(test)]
     pub(crate) fn spared(&self) -> usize {
         self.spared
+    }
+
+    /// An [`InContext`] that asks every question the models of refuted
+    /// ones would spare, the plain definition that shortcut is checked
+    /// against.
+    #[cfg(test)]
+    pub(crate) fn without_models() -> InContext {
+        InContext {
+            models_spare_questions: false,
+            ..InContext::default()
+        }
+    }
+
+    /// How many entailment questions the models of refuted ones spared.
+    #[cfg(test)]
+    pub(crate) fn spared_by_models(&self) -> usize {
+        self.spared_by_models
     }
 
     /// `phi`, a simplified path condition, with each non-atomic conjunct
@@ -209,7 +247,8 @@ impl InContext {
             return rewritten;
         }
         let context = Term::conjunction(context.iter().cloned());
-        let whole = self.entails(solver, &context, &rewritten);
+        let mut models = Vec::new();
+        let whole = self.entails(solver, &context, &rewritten, &mut models);
         if whole == Some(true) {
             return Term::bool(true);
         }
@@ -226,9 +265,15 @@ impl InContext {
         for atom in atoms(&rewritten) {
             let spared = not_entailed.contains(&atom.id());
             self.spared += usize::from(spared);
-            if !spared && self.entails(solver, &context, &atom) == Some(true) {
+            if !spared
+                && !self.holds_in_some(&models, &atom, false)
+                && self.entails(solver, &context, &atom, &mut models) == Some(true)
+            {
                 decided.insert(atom.id(), Term::bool(true));
-            } else if self.entails(solver, &context, &Term::not(atom.clone())) == Some(true) {
+            } else if !self.holds_in_some(&models, &atom, true)
+                && self.entails(solver, &context, &Term::not(atom.clone()), &mut models)
+                    == Some(true)
+            {
                 decided.insert(atom.id(), Term::bool(false));
             }
         }
@@ -238,11 +283,28 @@ impl InContext {
         rewritten
     }
 
+    /// Whether `atom` has the value `value` in one of `models`, models
+    /// of the context: then the context entails neither `atom` (when
+    /// `value` is `false`) nor its negation (when `true`), and the
+    /// question is spared. A model comes from each refuted question.
+    fn holds_in_some(&mut self, models: &[Valuation], atom: &Term, value: bool) -> bool {
+        let value = value != mutants::active(Mutant::ModelSparesTheOtherQuestion);
+        let holds = self.models_spare_questions
+            && models
+                .iter()
+                .any(|model| matches!(eval(atom, model), Ok(Value::Bool(b)) if b == value));
+        self.spared_by_models += usize::from(holds);
+        holds
+    }
+
+    /// Whether `context` entails `goal`, cached; a model of `context` the
+    /// solver found refuting it joins `models`.
     fn entails(
         &mut self,
         solver: &mut dyn Entailment,
         context: &Term,
         goal: &Term,
+        models: &mut Vec<Valuation>,
     ) -> Option<bool> {
         let key = (context.id(), goal.id());
         if let Some(answer) = self.cache.get(&key) {
@@ -251,7 +313,8 @@ impl InContext {
         if self.cache.len() >= CACHE_LIMIT {
             self.cache.clear();
         }
-        let answer = solver.entails(context, goal);
+        let (answer, model) = solver.entails_or_refuting_model(context, goal);
+        models.extend(model);
         self.cache.insert(key, answer);
         answer
     }

@@ -78,7 +78,7 @@ impl Language for Node {
 }
 
 /// The binary operators by their source spelling.
-const BINARY: [BinOp; 14] = [
+pub const BINARY: [BinOp; 14] = [
     BinOp::Add,
     BinOp::Sub,
     BinOp::Mul,

@@ -20,6 +20,7 @@ mod explain;
 mod fold;
 mod language;
 mod linear;
+mod operators;
 mod rules;
 
 #[cfg(test)]
@@ -37,7 +38,9 @@ use cost::PrintedLength;
 use egg::{EGraph, Extractor, Rewrite, Runner, StopReason};
 use fold::ConstantFold;
 use language::{from_expr, to_expr, Node};
+use operators::{Operators, RuleOperators};
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use symex_semantics::memo::Generations;
 use symex_semantics::term::{BinOp, Term, TermKind};
@@ -105,10 +108,24 @@ pub fn explain(term: &Term) -> Simplification {
     Simplifier::new().run(term, true)
 }
 
+/// Rules as egg rewrites, with the operators of their sides.
+struct Compiled {
+    rewrites: Vec<Rewrite<Node, ConstantFold>>,
+    operators: RuleOperators,
+}
+
+fn compiled(rules: &[Rule]) -> Arc<Compiled> {
+    let (rewrites, sides) = rules.iter().map(rules::rewrite).unzip();
+    Arc::new(Compiled {
+        rewrites,
+        operators: RuleOperators(sides),
+    })
+}
+
 /// A simplifier with its rules, limits and memo table (keep one per
 /// exploration: path conditions share their prefixes).
 pub struct Simplifier {
-    rules: Vec<Rewrite<Node, ConstantFold>>,
+    rules: Arc<Compiled>,
     limits: Limits,
     /// Each term simplified, kept with the term itself: a term re-made
     /// after its last use (a guard met again in a sibling subtree) would
@@ -124,6 +141,11 @@ pub struct Simplifier {
     /// program); the only limit egg could check against it, time, is not
     /// used (the watchdog bounds a command's time).
     clock: quanta::Clock,
+    /// Whether every rule is searched for, even one whose operators the
+    /// e-graph cannot come to hold; on only to compare.
+    all_rules_searched: bool,
+    /// Rule searches left out so far (a rule in a round).
+    left_out: usize,
 }
 
 impl Default for Simplifier {
@@ -133,18 +155,45 @@ impl Default for Simplifier {
 }
 
 impl Simplifier {
+    /// A simplifier with [`RULES`], compiled once per process: parsing and
+    /// compiling their patterns costs about 2 M instructions, as much as
+    /// the whole simplification of a small program.
     pub fn new() -> Simplifier {
-        Simplifier::with_rules(RULES, Limits::default())
+        static COMPILED: OnceLock<Arc<Compiled>> = OnceLock::new();
+        let rules = COMPILED.get_or_init(|| compiled(RULES));
+        Simplifier::with_compiled(rules.clone(), Limits::default())
     }
 
     pub fn with_rules(rules: &[Rule], limits: Limits) -> Simplifier {
+        Simplifier::with_compiled(compiled(rules), limits)
+    }
+
+    fn with_compiled(rules: Arc<Compiled>, limits: Limits) -> Simplifier {
         Simplifier {
-            rules: rules.iter().map(rules::rewrite).collect(),
+            rules,
             limits,
             memo: Generations::default(),
             normal: NormalForm::new(),
             clock: quanta::Clock::mock().0,
+            all_rules_searched: false,
+            left_out: 0,
         }
+    }
+
+    /// A simplifier that searches for every rule in every round, the plain
+    /// computation that leaving rules out is checked against.
+    #[cfg(test)]
+    pub(crate) fn searching_every_rule() -> Simplifier {
+        Simplifier {
+            all_rules_searched: true,
+            ..Simplifier::new()
+        }
+    }
+
+    /// Rule searches left out so far (a rule in a round).
+    #[cfg(test)]
+    pub(crate) fn left_out(&self) -> usize {
+        self.left_out
     }
 
     /// [`simplify`] for the terms of one exploration, memoised: a
@@ -237,12 +286,21 @@ impl Simplifier {
         let mut stop = Stop::RoundLimit(self.limits.rounds);
         let mut result = term.clone();
         for _ in 0..self.limits.rounds {
+            // Only the rules that can match on this e-graph are searched for
+            // (see [`operators`]).
+            let present = Operators::in_egraph(&egraph);
+            let may_match = match self.all_rules_searched {
+                true => vec![true; self.rules.rewrites.len()],
+                false => self.rules.operators.may_match(present),
+            };
+            self.left_out += may_match.iter().filter(|may| !**may).count();
+            let searched = self.rules.rewrites.iter().zip(may_match);
             let runner = Runner::default()
                 .with_egraph(egraph)
                 .with_iter_limit(self.limits.iterations)
                 .with_node_limit(self.limits.nodes)
                 .with_time_limit(Duration::from_secs(3600))
-                .run(&self.rules);
+                .run(searched.filter_map(|(rule, may_match)| may_match.then_some(rule)));
             let limited = match runner.stop_reason {
                 Some(StopReason::IterationLimit(n)) => Some(Stop::IterationLimit(n)),
                 Some(StopReason::NodeLimit(n)) => Some(Stop::NodeLimit(n)),

@@ -8,6 +8,7 @@
 
 use super::fold::{Constant, ConstantFold};
 use super::language::Node;
+use super::operators::{Operators, Sides};
 use egg::{ConditionalApplier, EGraph, Id, Pattern, Rewrite, Subst, Var};
 
 /// What a side condition may ask of the subterm a pattern variable matched.
@@ -183,10 +184,15 @@ pub const MUTANT_ITE: Rule = rule(
 #[cfg(test)]
 pub const MUTANT_COMMUTE: Rule = rule("mutant-and-commutes", "(&& ?a ?b)", "(&& ?b ?a)");
 
-/// `rule` as an egg rewrite.
-pub fn rewrite(rule: &Rule) -> Rewrite<Node, ConstantFold> {
-    let lhs: Pattern<Node> = pattern(rule.lhs);
-    let rhs: Pattern<Node> = pattern(rule.rhs);
+/// `rule` as an egg rewrite, with the operators of its two sides (each
+/// side parsed once: parsing is most of what compiling a rule costs).
+pub fn rewrite(rule: &Rule) -> (Rewrite<Node, ConstantFold>, Sides) {
+    let (lhs, rhs) = (pattern(rule.lhs), pattern(rule.rhs));
+    let sides = (Operators::of_pattern(&lhs), Operators::of_pattern(&rhs));
+    (rewrite_of(rule, lhs, rhs), sides)
+}
+
+fn rewrite_of(rule: &Rule, lhs: Pattern<Node>, rhs: Pattern<Node>) -> Rewrite<Node, ConstantFold> {
     let result = match rule.condition {
         None => Rewrite::new(rule.name, lhs, rhs),
         Some(condition) => {

@@ -7,10 +7,12 @@
 
 use super::generate::{Kind, Shape};
 use crate::commands::simplify::parse_expression;
+use crate::explore::PathSolver;
 use crate::mutants::Mutant;
 use crate::simplify::{Entailment, InContext, Pins, Simplifier};
 use crate::solver::{prove, Proof, SatResult, Solver};
 use quickcheck::{Arbitrary, Gen};
+use std::collections::BTreeMap;
 use symex_semantics::term::{BinOp, Term, UnOp};
 
 const SEED: u64 = 0xC0_4E_E7;
@@ -354,35 +356,53 @@ fn heap_conjunct(g: &mut Gen) -> Shape {
     }
 }
 
-/// What the shortcut did on random heap conjunctions.
+/// What a shortcut did on random heap conjunctions.
 #[derive(Default)]
 struct Spared {
     cases: usize,
-    /// Questions the refuted conjuncts spared.
+    /// Questions the shortcut spared.
     spared: usize,
     /// Conditions the solver rewrote (so its answers mattered).
     by_solver: usize,
     differing: Vec<String>,
 }
 
+/// One of [`InContext`]'s shortcuts: the plain computation it is compared
+/// with, and how many questions it spared.
+struct Shortcut {
+    plain: fn() -> InContext,
+    spared: fn(&InContext) -> usize,
+}
+
+/// A refuted conjunct spares the questions about its disjuncts.
+const DISJUNCTS: Shortcut = Shortcut {
+    plain: InContext::asking_every_atom,
+    spared: InContext::spared,
+};
+
+/// The models of refuted questions spare the questions they answer.
+const MODELS: Shortcut = Shortcut {
+    plain: InContext::without_models,
+    spared: InContext::spared_by_models,
+};
+
 /// [`InContext::condition`] of random heap conjunctions with the
-/// shortcut and asking about every atom, compared term for term.
-fn check_spared(cases: usize) -> Spared {
+/// shortcuts and with `shortcut`'s plain computation, compared term for
+/// term, under `solver`.
+fn check_shortcut(shortcut: Shortcut, cases: usize, solver: &mut dyn Entailment) -> Spared {
     let mut g = Gen::from_size_and_seed(8, SEED);
     let mut counts = Spared::default();
-    let mut solver = Solver::new(2_000);
     for _ in 0..cases {
         let n = 3 + usize::from(u8::arbitrary(&mut g) % 3);
         let phi = Term::conjunction((0..n).map(|_| heap_conjunct(&mut g).term()));
         let mut simplifier = Simplifier::new();
         let simplified = simplifier.simplify(&phi);
-        let mut shortcut = InContext::new();
-        let spared = shortcut.condition(&simplified, &mut simplifier, &mut solver);
-        let asked =
-            InContext::asking_every_atom().condition(&simplified, &mut simplifier, &mut solver);
+        let mut with_shortcut = InContext::new();
+        let spared = with_shortcut.condition(&simplified, &mut simplifier, solver);
+        let asked = (shortcut.plain)().condition(&simplified, &mut simplifier, solver);
         let by_rules = InContext::new().condition(&simplified, &mut simplifier, &mut Unknown);
         counts.cases += 1;
-        counts.spared += shortcut.spared();
+        counts.spared += (shortcut.spared)(&with_shortcut);
         counts.by_solver += usize::from(asked != by_rules);
         if spared != asked {
             counts
@@ -393,16 +413,31 @@ fn check_spared(cases: usize) -> Spared {
     counts
 }
 
-#[test]
-fn a_refuted_conjunct_spares_only_questions_whose_answer_is_no() {
-    let counts = check_spared(150);
+/// [`check_shortcut`] of the refuted conjuncts' shortcut, asking Z3.
+fn check_spared(cases: usize) -> Spared {
+    check_shortcut(DISJUNCTS, cases, &mut Solver::new(2_000))
+}
+
+/// [`check_shortcut`] of the models' shortcut, under the explorer's
+/// entailment (the congruence closure, which has models, then Z3).
+fn check_models(cases: usize) -> Spared {
+    check_shortcut(
+        MODELS,
+        cases,
+        &mut PathSolver::new(2_000, None, &BTreeMap::new()),
+    )
+}
+
+/// Fails unless the shortcut changed nothing, spared at least `spared`
+/// questions, and the solver's answers mattered in at least 15 cases.
+fn assert_exact(counts: &Spared, spared: usize) {
     assert!(
         counts.differing.is_empty(),
         "the shortcut changed (seed {SEED:#x}):\n{}",
         counts.differing.join("\n")
     );
     assert!(
-        counts.spared >= 60,
+        counts.spared >= spared,
         "only {} questions spared in {} cases",
         counts.spared,
         counts.cases
@@ -415,12 +450,35 @@ fn a_refuted_conjunct_spares_only_questions_whose_answer_is_no() {
     );
 }
 
-#[test]
-fn sparing_every_atom_of_a_refuted_conjunct_is_caught() {
-    let counts = under(Mutant::RefutedConjunctSparesEveryAtom, || check_spared(150));
+/// Fails unless the mutant changed a condition.
+fn assert_caught(counts: &Spared) {
     assert!(
         !counts.differing.is_empty(),
         "no difference from the mutant in {} cases",
         counts.cases
     );
+}
+
+#[test]
+fn a_refuted_conjunct_spares_only_questions_whose_answer_is_no() {
+    assert_exact(&check_spared(150), 60);
+}
+
+#[test]
+fn sparing_every_atom_of_a_refuted_conjunct_is_caught() {
+    assert_caught(&under(Mutant::RefutedConjunctSparesEveryAtom, || {
+        check_spared(150)
+    }));
+}
+
+#[test]
+fn models_of_refuted_questions_spare_only_questions_whose_answer_is_no() {
+    assert_exact(&check_models(150), 40);
+}
+
+#[test]
+fn a_model_sparing_the_other_question_is_caught() {
+    assert_caught(&under(Mutant::ModelSparesTheOtherQuestion, || {
+        check_models(150)
+    }));
 }

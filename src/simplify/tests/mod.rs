@@ -5,6 +5,8 @@
 mod append;
 mod context;
 pub(crate) mod generate;
+mod operators;
+mod shared;
 mod soundness;
 
 use super::{explain, simplify, Limits, Simplifier, Stop, RULES};
