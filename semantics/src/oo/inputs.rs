@@ -6,6 +6,7 @@
 //! exhibit the failure — then numbered `o1, o2, …` in the order a
 //! breadth-first walk from the variables meets the objects.
 
+use super::needed::objects_needed;
 use crate::eval::{Conjunction, Valuation};
 use crate::heap::{Heap, Object};
 use crate::program::Program;
@@ -75,14 +76,21 @@ impl Slot {
 }
 
 /// Greedily redirects references to `nil` or to another object of the same
-/// class while `phi` holds and fewer objects stay reachable.
-fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
+/// class while `phi` holds and fewer objects stay reachable: the first
+/// candidate that does, slot by slot and target by target, is taken, and
+/// the search starts again from it. It stops without trying a candidate
+/// once `v` reaches no more objects than `phi` needs ([`objects_needed`]).
+pub fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
+    let needed = objects_needed(phi);
+    let mut size = reachable(&v).len();
+    if size <= needed {
+        return v;
+    }
     let phi = Conjunction::new(phi);
     let holds = |v: &Valuation| phi.holds(v);
     if !holds(&v) {
         return v;
     }
-    let mut size = reachable(&v).len();
     'improve: loop {
         for (slot, current) in slots(&v) {
             let class = &v.heap.get(current).map(|object| object.class.clone());
@@ -94,6 +102,9 @@ fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
                 let smaller = reachable(&candidate).len();
                 if smaller < size && holds(&candidate) {
                     (v, size) = (candidate, smaller);
+                    if size <= needed {
+                        return v;
+                    }
                     continue 'improve;
                 }
             }
