@@ -38,6 +38,9 @@ fn complete(model: Valuation, program: &Program) -> Valuation {
         let Some(class) = program.classes.get(&object.class) else {
             continue;
         };
+        if class.fields.keys().all(|f| object.fields.contains_key(f)) {
+            continue;
+        }
         let mut fields = object.fields.clone();
         for (f, sort) in &class.fields {
             fields
