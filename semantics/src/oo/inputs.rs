@@ -95,9 +95,12 @@ pub fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
         return v;
     }
     'improve: loop {
-        for (slot, current) in slots(&v) {
+        // `v` changes only where the search starts again: one walk serves
+        // every slot's targets.
+        let order = reachable(&v);
+        for (slot, current) in slots(&v, &order) {
             let class = &v.heap.get(current).map(|object| object.class.clone());
-            let others = reachable(&v).into_iter().filter(|o| {
+            let others = order.iter().copied().filter(|o| {
                 *o != current && v.heap.get(*o).map(|object| &object.class) == class.as_ref()
             });
             for target in std::iter::once(Value::Nil).chain(others.map(Value::Object)) {
@@ -116,12 +119,13 @@ pub fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
     }
 }
 
-/// Every slot that holds an object, among the variables and the fields of reachable objects.
-fn slots(v: &Valuation) -> Vec<(Slot, Oid)> {
+/// Every slot that holds an object, among the variables and the fields of
+/// the `reachable` objects.
+fn slots(v: &Valuation, reachable: &[Oid]) -> Vec<(Slot, Oid)> {
     let vars = v
         .iter()
         .filter_map(|(x, value)| Some((Slot::Var(x.clone()), value.as_reference()??)));
-    let fields = reachable(v).into_iter().flat_map(|o| {
+    let fields = reachable.iter().copied().flat_map(|o| {
         let object = v.heap.get(o).cloned();
         object.into_iter().flat_map(move |object| {
             object
