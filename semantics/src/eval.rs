@@ -350,7 +350,7 @@ fn eval_node(
         }
         TermKind::FieldArray(f, _) => Value::Field(FieldValue {
             field: f.clone(),
-            writes: im::Vector::new(),
+            writes: Default::default(),
         }),
         TermKind::Select(a, i) => match value(a) {
             // f[e] (§4.1): the latest write at V(e), else H(V(e).f); ⊥ for nil.

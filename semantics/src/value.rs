@@ -5,6 +5,7 @@
 use crate::term::Sort;
 use num_bigint::BigInt;
 use std::fmt;
+use std::rc::Rc;
 
 /// A value of the concrete semantics.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -26,28 +27,110 @@ pub enum Value {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FieldValue {
     pub field: crate::term::Name,
-    /// `(reference, value)`, oldest first.
-    pub writes: im::Vector<(Value, Value)>,
+    pub writes: Writes,
 }
 
 impl FieldValue {
     /// `(f[o] := v)`.
     pub fn set(&self, reference: Value, value: Value) -> FieldValue {
-        let mut writes = self.writes.clone();
-        writes.push_back((reference, value));
         FieldValue {
             field: self.field.clone(),
-            writes,
+            writes: self.writes.then(reference, value),
         }
     }
 
     /// The latest write at `reference`, if any.
     pub fn written(&self, reference: &Value) -> Option<&Value> {
         self.writes
-            .iter()
-            .rev()
+            .newest_first()
             .find(|(r, _)| r == reference)
             .map(|(_, v)| v)
+    }
+}
+
+/// The `(reference, value)` writes to a field, each sharing the ones
+/// before it: a field array is evaluated write by write, and each of
+/// those values stays alive (the evaluator memoises it), so adding a write
+/// must not copy the earlier ones. Compared, hashed and shown oldest first.
+#[derive(Clone, Default)]
+pub struct Writes(Option<Rc<Write>>);
+
+struct Write {
+    write: (Value, Value),
+    before: Writes,
+}
+
+impl Writes {
+    /// These writes, then `reference := value`.
+    pub fn then(&self, reference: Value, value: Value) -> Writes {
+        Writes(Some(Rc::new(Write {
+            write: (reference, value),
+            before: self.clone(),
+        })))
+    }
+
+    pub fn newest_first(&self) -> impl Iterator<Item = &(Value, Value)> {
+        std::iter::successors(self.0.as_deref(), |w| w.before.0.as_deref()).map(|w| &w.write)
+    }
+
+    pub fn oldest_first(&self) -> Vec<&(Value, Value)> {
+        let mut writes: Vec<_> = self.newest_first().collect();
+        writes.reverse();
+        writes
+    }
+}
+
+impl FromIterator<(Value, Value)> for Writes {
+    /// The writes in order, oldest first.
+    fn from_iter<I: IntoIterator<Item = (Value, Value)>>(writes: I) -> Writes {
+        writes
+            .into_iter()
+            .fold(Writes::default(), |before, (r, v)| before.then(r, v))
+    }
+}
+
+impl Drop for Write {
+    /// Frees a long chain of writes iteratively, not one stack frame a write.
+    fn drop(&mut self) {
+        let mut before = self.before.0.take();
+        while let Some(write) = before {
+            match Rc::try_unwrap(write) {
+                Ok(mut write) => before = write.before.0.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+impl PartialEq for Writes {
+    fn eq(&self, other: &Writes) -> bool {
+        self.newest_first().eq(other.newest_first())
+    }
+}
+
+impl Eq for Writes {}
+
+impl PartialOrd for Writes {
+    fn partial_cmp(&self, other: &Writes) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Writes {
+    fn cmp(&self, other: &Writes) -> std::cmp::Ordering {
+        self.oldest_first().cmp(&other.oldest_first())
+    }
+}
+
+impl std::hash::Hash for Writes {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.oldest_first().hash(state)
+    }
+}
+
+impl fmt::Debug for Writes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.oldest_first()).finish()
     }
 }
 
@@ -126,7 +209,7 @@ impl Value {
             Sort::Object(_) => Value::Nil,
             Sort::Field(_, _) => Value::Field(FieldValue {
                 field: "".into(),
-                writes: im::Vector::new(),
+                writes: Writes::default(),
             }),
         }
     }
@@ -176,7 +259,7 @@ impl fmt::Display for Value {
             Value::Object(o) => write!(f, "{o}"),
             Value::Field(array) => {
                 write!(f, "{}", array.field)?;
-                for (reference, value) in &array.writes {
+                for (reference, value) in array.writes.oldest_first() {
                     write!(f, "[{reference} := {value}]")?;
                 }
                 Ok(())
@@ -216,5 +299,58 @@ impl fmt::Display for Value {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every write sequence over three references, up to length five, read
+    /// as `Writes` and as the plain list they replace: the latest write at
+    /// each reference, equality and order (oldest first) agree.
+    #[test]
+    fn shared_writes_read_as_the_plain_list() {
+        let value = |n: usize| Value::Int(BigInt::from(n));
+        let sequences: Vec<Vec<(Value, Value)>> = (0..=5)
+            .flat_map(|len| {
+                (0..3usize.pow(len)).map(move |code| {
+                    (0..len as usize)
+                        .map(|i| (value(code / 3usize.pow(i as u32) % 3), value(i)))
+                        .collect()
+                })
+            })
+            .collect();
+        let field = |plain: &Vec<(Value, Value)>| FieldValue {
+            field: "f".into(),
+            writes: plain.iter().cloned().collect(),
+        };
+        for plain in &sequences {
+            let shared = plain
+                .iter()
+                .fold(field(&Vec::new()), |f, (r, v)| f.set(r.clone(), v.clone()));
+            assert_eq!(shared, field(plain));
+            for r in 0..3 {
+                let latest = plain.iter().rev().find(|(at, _)| *at == value(r));
+                assert_eq!(shared.written(&value(r)), latest.map(|(_, v)| v));
+            }
+        }
+        let compared = sequences.iter().zip(sequences.iter().skip(7));
+        for (a, b) in compared {
+            assert_eq!(field(a).cmp(&field(b)), a.cmp(b), "{a:?} against {b:?}");
+        }
+    }
+
+    /// A field written a million times is freed without a stack frame a write.
+    #[test]
+    fn a_long_chain_of_writes_drops_iteratively() {
+        let field = (0..1_000_000).fold(
+            Value::default_of(&Sort::Field("C".into(), Box::new(Sort::Int))),
+            |f, i| match f {
+                Value::Field(f) => Value::Field(f.set(Value::Nil, Value::Int(BigInt::from(i)))),
+                other => other,
+            },
+        );
+        assert!(matches!(&field, Value::Field(f) if f.writes.newest_first().count() == 1_000_000));
     }
 }

@@ -69,7 +69,8 @@ impl SentValue {
                 field: field.field.to_string(),
                 writes: field
                     .writes
-                    .iter()
+                    .oldest_first()
+                    .into_iter()
                     .map(|(r, v)| (SentValue::send(r), SentValue::send(v)))
                     .collect(),
             },

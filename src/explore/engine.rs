@@ -205,11 +205,14 @@ where
     let start = Instant::now();
     let deadline = options.bounds.time_limit.map(|limit| start + limit);
     let sharing = match options.shard {
-        Some(shard) => Some(Sharing::new(
-            shard,
-            options.claims.clone(),
-            survey(system, initial.clone(), inputs, options, shard)?,
-        )),
+        Some(shard) => {
+            let survey = || survey(system, initial.clone(), inputs, options, shard);
+            let split_depth = match &options.claims {
+                Some(claims) => claims.split_depth(survey)?,
+                None => survey()?,
+            };
+            Some(Sharing::new(shard, options.claims.clone(), split_depth))
+        }
         None => None,
     };
     let mut explorer = Explorer {
@@ -227,6 +230,7 @@ where
         deadline,
         unexplored: Vec::new(),
         next_id: 0,
+        expansions: 0,
         stats: Stats::default(),
         simplifier_time: Duration::ZERO,
         sharing,
@@ -271,6 +275,12 @@ where
     Ok(split_depth(&survey.pending(), wanted))
 }
 
+/// Expansions between two updates of the status line's counters
+/// ([`crate::stop::progress`]): they are shared by all threads, and
+/// workers writing them at every expansion would pass their cache line
+/// between the cores at every node.
+const PROGRESS_EVERY: usize = 64;
+
 struct Explorer<'a, S: TransitionSystem> {
     system: &'a S,
     inputs: &'a BTreeMap<Name, Sort>,
@@ -290,6 +300,8 @@ struct Explorer<'a, S: TransitionSystem> {
     /// Where a limit cut exploration off.
     unexplored: Vec<Unexplored>,
     next_id: NodeId,
+    /// Configurations expanded, for [`PROGRESS_EVERY`].
+    expansions: usize,
     stats: Stats,
     simplifier_time: Duration,
     /// This shard's share of the tree, when exploring one.
@@ -546,7 +558,10 @@ where
             self.end(&node, &known, &config, &loops, stuck)?;
             return Ok(Vec::new());
         }
-        crate::stop::progress::explored(self.stats.paths, node.depth, self.solver.calls());
+        self.expansions += 1;
+        if self.expansions % PROGRESS_EVERY == 0 {
+            crate::stop::progress::explored(self.stats.paths, node.depth, self.solver.calls());
+        }
         let mut children = Vec::with_capacity(steps.len());
         let forks = forks + usize::from(steps.len() > 1);
         for step in steps {

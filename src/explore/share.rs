@@ -37,7 +37,7 @@ use std::fmt;
 use std::io;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Prefixes the split aims to give each shard (so that one slow subtree
 /// does not leave the other shards idle).
@@ -92,9 +92,15 @@ impl fmt::Display for Shard {
 /// them: a worker reaching prefix `p` takes it unless another worker has.
 /// Every worker tries every prefix it passes, in the same order, so the
 /// prefixes taken are always the first ones: one counter is the record.
+/// The workers share the split depth too: the first that needs it
+/// surveys the tree, the others wait for its answer instead of surveying
+/// the same tree again (the survey walks as much of the tree as the top
+/// above the split, and on a busy machine a second survey is that much
+/// processor time taken from the exploration).
 #[derive(Debug, Default)]
 pub struct Claims {
     taken: AtomicUsize,
+    split_depth: Mutex<Option<usize>>,
 }
 
 impl Claims {
@@ -103,7 +109,26 @@ impl Claims {
     pub fn after(taken: usize) -> Claims {
         Claims {
             taken: AtomicUsize::new(taken),
+            split_depth: Mutex::default(),
         }
+    }
+
+    /// The split depth of the workers' exploration: `survey`'s answer,
+    /// surveyed by the first worker that asks (the others wait for it).
+    pub(crate) fn split_depth(
+        &self,
+        survey: impl FnOnce() -> io::Result<usize>,
+    ) -> io::Result<usize> {
+        let mut split_depth = self
+            .split_depth
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(depth) = *split_depth {
+            return Ok(depth);
+        }
+        let depth = survey()?;
+        *split_depth = Some(depth);
+        Ok(depth)
     }
 
     /// Whether the calling worker takes `prefix` (no other worker has).
@@ -410,5 +435,36 @@ pub fn conflict(options: &ExploreOptions) -> Option<&'static str> {
         Some("--shard: which paths --max-paths keeps depends on the other shards; use --time-limit-ms")
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_workers_survey_once_and_share_the_split_depth() {
+        let claims = Claims::default();
+        let surveys = AtomicUsize::new(0);
+        let survey = || {
+            surveys.fetch_add(1, Ordering::Relaxed);
+            Ok(7)
+        };
+        let depths: Vec<usize> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| claims.split_depth(survey).unwrap()))
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        assert_eq!(depths, vec![7; 4]);
+        assert_eq!(surveys.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn a_survey_that_fails_is_tried_again_by_the_next_worker() {
+        let claims = Claims::default();
+        let failed = claims.split_depth(|| Err(io::Error::other("interrupted")));
+        assert!(failed.is_err());
+        assert_eq!(claims.split_depth(|| Ok(3)).unwrap(), 3);
     }
 }

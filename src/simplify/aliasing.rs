@@ -19,6 +19,7 @@
 //! solver uses (`C.f[o]` is a function of `o`), whatever the heap.
 
 use crate::mutants::{self, Mutant};
+use rustc_hash::FxBuildHasher;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind, UnOp};
@@ -87,11 +88,17 @@ fn is_nil(t: &Term) -> bool {
     matches!(t.kind(), TermKind::Nil(_))
 }
 
+/// The facts about the references from one base: `nil` or not, by steps.
+/// Hashed with Fx: a guard looks facts up at every comparison of
+/// references, and SipHash over a path of field names cost more than the
+/// rest of the lookup.
+type Facts = im::HashMap<Vec<Step>, bool, FxBuildHasher>;
+
 /// What a path's guards say about its references: which are `nil` and
 /// which are not, by base term. Persistent: a node extends its parent's.
 #[derive(Clone, Default)]
 pub struct HeapFacts {
-    nil: im::HashMap<Term, im::HashMap<Vec<Step>, bool>>,
+    nil: im::HashMap<Term, Facts, FxBuildHasher>,
     /// What [`HeapFacts::resolve`] made of each term (by id) under these
     /// facts, shared by the nodes below whose guards add none: a guard
     /// mostly repeats the heap terms of the guards before it, so each is
@@ -213,19 +220,24 @@ impl HeapFacts {
         let Some(facts) = self.nil.get(base) else {
             return false;
         };
+        if pi.is_empty() {
+            return false;
+        }
+        let mut folded = alpha.to_vec();
         facts.iter().any(|(steps, nil)| {
+            // Only a fact at `a.π^r.τ` with `r > 0` can refute the cycle.
+            if steps.len() < alpha.len() + pi.len() {
+                return false;
+            }
             let Some(mut rest) = steps.strip_prefix(alpha) else {
                 return false;
             };
-            let mut turns = 0;
             while let Some(shorter) = rest.strip_prefix(pi) {
                 rest = shorter;
-                turns += 1;
             }
-            turns > 0 && {
-                let folded: Vec<Step> = alpha.iter().chain(rest).cloned().collect();
-                facts.get(&folded).is_some_and(|other| other != nil)
-            }
+            folded.truncate(alpha.len());
+            folded.extend_from_slice(rest);
+            facts.get(&folded).is_some_and(|other| other != nil)
         })
     }
 
