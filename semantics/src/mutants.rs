@@ -18,6 +18,9 @@ pub enum Mutant {
     ProductUnchecked,
     /// Under `--int i32`, `/` and `%` stay Euclidean, not C's.
     EuclideanMachineDivision,
+    /// `x.f…f != nil` with `m` reads taken to need `m + 1` distinct objects
+    /// (a one-object cycle satisfies it): model shrinking stops too early.
+    NonNilWalkNeedsDistinctObjects,
 }
 
 /// The thread-local switch of a mutant enum `$mutant` in the calling

@@ -6,6 +6,7 @@
 //! exhibit the failure — then numbered `o1, o2, …` in the order a
 //! breadth-first walk from the variables meets the objects.
 
+use super::needed::objects_needed;
 use crate::eval::{Conjunction, Valuation};
 use crate::heap::{Heap, Object};
 use crate::program::Program;
@@ -37,6 +38,9 @@ fn complete(model: Valuation, program: &Program) -> Valuation {
         let Some(class) = program.classes.get(&object.class) else {
             continue;
         };
+        if class.fields.keys().all(|f| object.fields.contains_key(f)) {
+            continue;
+        }
         let mut fields = object.fields.clone();
         for (f, sort) in &class.fields {
             fields
@@ -75,18 +79,28 @@ impl Slot {
 }
 
 /// Greedily redirects references to `nil` or to another object of the same
-/// class while `phi` holds and fewer objects stay reachable.
-fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
+/// class while `phi` holds and fewer objects stay reachable: the first
+/// candidate that does, slot by slot and target by target, is taken, and
+/// the search starts again from it. It stops without trying a candidate
+/// once `v` reaches no more objects than `phi` needs ([`objects_needed`]).
+pub fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
+    let needed = objects_needed(phi);
+    let mut size = reachable(&v).len();
+    if size <= needed {
+        return v;
+    }
     let phi = Conjunction::new(phi);
     let holds = |v: &Valuation| phi.holds(v);
     if !holds(&v) {
         return v;
     }
-    let mut size = reachable(&v).len();
     'improve: loop {
-        for (slot, current) in slots(&v) {
+        // `v` changes only where the search starts again: one walk serves
+        // every slot's targets.
+        let order = reachable(&v);
+        for (slot, current) in slots(&v, &order) {
             let class = &v.heap.get(current).map(|object| object.class.clone());
-            let others = reachable(&v).into_iter().filter(|o| {
+            let others = order.iter().copied().filter(|o| {
                 *o != current && v.heap.get(*o).map(|object| &object.class) == class.as_ref()
             });
             for target in std::iter::once(Value::Nil).chain(others.map(Value::Object)) {
@@ -94,6 +108,9 @@ fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
                 let smaller = reachable(&candidate).len();
                 if smaller < size && holds(&candidate) {
                     (v, size) = (candidate, smaller);
+                    if size <= needed {
+                        return v;
+                    }
                     continue 'improve;
                 }
             }
@@ -102,12 +119,13 @@ fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
     }
 }
 
-/// Every slot that holds an object, among the variables and the fields of reachable objects.
-fn slots(v: &Valuation) -> Vec<(Slot, Oid)> {
+/// Every slot that holds an object, among the variables and the fields of
+/// the `reachable` objects.
+fn slots(v: &Valuation, reachable: &[Oid]) -> Vec<(Slot, Oid)> {
     let vars = v
         .iter()
         .filter_map(|(x, value)| Some((Slot::Var(x.clone()), value.as_reference()??)));
-    let fields = reachable(v).into_iter().flat_map(|o| {
+    let fields = reachable.iter().copied().flat_map(|o| {
         let object = v.heap.get(o).cloned();
         object.into_iter().flat_map(move |object| {
             object

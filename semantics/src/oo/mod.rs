@@ -17,6 +17,7 @@ pub mod forward;
 pub mod inline;
 pub mod inputs;
 pub mod lazy;
+pub mod needed;
 #[cfg(test)]
 mod tests;
 pub mod unfold;
