@@ -189,12 +189,13 @@ fn compare(file: &str, jobs: usize) -> Result<bool, String> {
     Ok(true)
 }
 
+/// A counterexample after the first path comes in about one case in
+/// sixteen (3 to 11 of 100 over seeds), too close to the twentieth that
+/// `frequent` asks for to hold on every seed (`PROOFS_SEED=13785825642737884403`
+/// gave 3): it is required, not required often.
 fn required() -> Required {
-    Required::frequent(&[
-        "several tests",
-        "a counterexample after the first path",
-        "no counterexample",
-    ])
+    Required::frequent(&["several tests", "no counterexample"])
+        .and_cases(&["a counterexample after the first path"])
 }
 
 #[test]
