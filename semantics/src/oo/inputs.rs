@@ -85,8 +85,8 @@ impl Slot {
 /// once `v` reaches no more objects than `phi` needs ([`objects_needed`]).
 pub fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
     let needed = objects_needed(phi);
-    let mut size = reachable(&v).len();
-    if size <= needed {
+    let mut order = reachable(&v);
+    if order.len() <= needed {
         return v;
     }
     let phi = Conjunction::new(phi);
@@ -94,29 +94,37 @@ pub fn shrink(mut v: Valuation, phi: &Term) -> Valuation {
     if !holds(&v) {
         return v;
     }
-    'improve: loop {
-        // `v` changes only where the search starts again: one walk serves
-        // every slot's targets.
-        let order = reachable(&v);
-        for (slot, current) in slots(&v, &order) {
-            let class = &v.heap.get(current).map(|object| object.class.clone());
-            let others = order.iter().copied().filter(|o| {
-                *o != current && v.heap.get(*o).map(|object| &object.class) == class.as_ref()
-            });
-            for target in std::iter::once(Value::Nil).chain(others.map(Value::Object)) {
-                let candidate = slot.set(&v, target);
-                let smaller = reachable(&candidate).len();
-                if smaller < size && holds(&candidate) {
-                    (v, size) = (candidate, smaller);
-                    if size <= needed {
-                        return v;
-                    }
-                    continue 'improve;
-                }
+    while let Some(smaller) = improvement(&v, &order, &holds) {
+        (v, order) = smaller;
+        if order.len() <= needed {
+            return v;
+        }
+    }
+    v
+}
+
+/// The first candidate, slot by slot and target by target, that reaches
+/// fewer objects than `v` (whose reachable objects are `order`) and still
+/// satisfies the condition, with the objects it reaches.
+fn improvement(
+    v: &Valuation,
+    order: &[Oid],
+    holds: &impl Fn(&Valuation) -> bool,
+) -> Option<(Valuation, Vec<Oid>)> {
+    for (slot, current) in slots(v, order) {
+        let class = &v.heap.get(current).map(|object| object.class.clone());
+        let others = order.iter().copied().filter(|o| {
+            *o != current && v.heap.get(*o).map(|object| &object.class) == class.as_ref()
+        });
+        for target in std::iter::once(Value::Nil).chain(others.map(Value::Object)) {
+            let candidate = slot.set(v, target);
+            let reached = reachable(&candidate);
+            if reached.len() < order.len() && holds(&candidate) {
+                return Some((candidate, reached));
             }
         }
-        return v;
     }
+    None
 }
 
 /// Every slot that holds an object, among the variables and the fields of
