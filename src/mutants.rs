@@ -48,6 +48,9 @@ pub enum Mutant {
     /// whether the context entails its negation, and one where it is
     /// true the question about the atom ([`crate::simplify::InContext`]).
     ModelSparesTheOtherQuestion,
+    /// The path's model spares questions under a context it does not
+    /// satisfy ([`crate::simplify::InContext::condition_under`]).
+    PathModelUnchecked,
     /// The simplifier searches only for the rules whose left sides'
     /// operators the e-graph holds already, forgetting those the other
     /// rules bring in (`implies-as-or` brings in `||` for `de-morgan-or`).

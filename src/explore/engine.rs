@@ -895,30 +895,9 @@ where
         let from_nodes =
             self.options.assumption.is_true() && known.literal && reported == known.reported;
         let conjoined = config.path_condition() == &node.guards || from_nodes;
-        let (reported, from_nodes) = if self.options.simplify {
-            let start = Instant::now();
-            // The node's readable guards when they are the path condition:
-            // only their non-atomic conjuncts are rewritten again.
-            let base = match path_condition == node.guards {
-                true => &known.readable,
-                false => &reported,
-            };
-            let readable = self
-                .in_context
-                .condition(base, &mut self.simplifier, &mut self.solver);
-            if state.iter().any(|(x, value)| Pins::may_change(x, value)) {
-                let pins = Pins::of(&readable);
-                for (x, value) in &mut state {
-                    *value = self.in_context.value(x, value, &pins, &mut self.simplifier);
-                }
-            }
-            self.simplifier_time += start.elapsed();
-            let unchanged = readable == reported;
-            (readable, from_nodes && unchanged)
-        } else {
-            (reported, from_nodes)
-        };
-        let model = if wants_model {
+        // Found before the condition is rewritten for reading: it is a model
+        // of the path, which spares half of the entailment questions.
+        let valuation = if wants_model {
             self.solver
                 .model(
                     &known.link,
@@ -938,10 +917,36 @@ where
                         _ => Some(model),
                     },
                 )
-                .map(|model| config.inputs_from(self.as_shown(model)))
         } else {
             None
         };
+        let (reported, from_nodes) = if self.options.simplify {
+            let start = Instant::now();
+            // The node's readable guards when they are the path condition:
+            // only their non-atomic conjuncts are rewritten again.
+            let base = match path_condition == node.guards {
+                true => &known.readable,
+                false => &reported,
+            };
+            let readable = self.in_context.condition_under(
+                base,
+                valuation.as_ref(),
+                &mut self.simplifier,
+                &mut self.solver,
+            );
+            if state.iter().any(|(x, value)| Pins::may_change(x, value)) {
+                let pins = Pins::of(&readable);
+                for (x, value) in &mut state {
+                    *value = self.in_context.value(x, value, &pins, &mut self.simplifier);
+                }
+            }
+            self.simplifier_time += start.elapsed();
+            let unchanged = readable == reported;
+            (readable, from_nodes && unchanged)
+        } else {
+            (reported, from_nodes)
+        };
+        let model = valuation.map(|model| config.inputs_from(self.as_shown(model)));
         let prediction = model
             .as_ref()
             .map(|inputs| config.predicted_state(inputs, &mut self.ground));

@@ -31,7 +31,7 @@
 use super::Simplifier;
 use crate::mutants::{self, Mutant};
 use std::collections::{BTreeSet, HashMap};
-use symex_semantics::eval::{eval, Valuation};
+use symex_semantics::eval::{eval, eval_bool, Valuation};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
 use symex_semantics::value::Value;
 
@@ -71,6 +71,12 @@ pub struct InContext {
     models_spare_questions: bool,
     /// Questions those models spared.
     spared_by_models: usize,
+    /// A model of the whole path condition, when the caller has one (the
+    /// explorer's leaf, the inputs it prints), for the questions of
+    /// [`InContext::condition_under`].
+    path_model: Option<Valuation>,
+    /// Questions the path's model spared.
+    spared_by_path_model: usize,
 }
 
 impl Default for InContext {
@@ -81,6 +87,8 @@ impl Default for InContext {
             spared: 0,
             models_spare_questions: true,
             spared_by_models: 0,
+            path_model: None,
+            spared_by_path_model: 0,
         }
     }
 }
@@ -121,6 +129,31 @@ impl InContext {
     #[cfg(test)]
     pub(crate) fn spared_by_models(&self) -> usize {
         self.spared_by_models
+    }
+
+    /// How many entailment questions the path's model spared.
+    #[cfg(test)]
+    pub(crate) fn spared_by_path_model(&self) -> usize {
+        self.spared_by_path_model
+    }
+
+    /// [`InContext::condition`] given `model`, a model of `phi`: an atom it
+    /// makes false is not entailed by the other conjuncts, which it also
+    /// satisfies, and one it makes true has no entailed negation, so one
+    /// of each atom's two questions is spared (on heap programs each is a
+    /// case split of the congruence closure). A context `model` does not
+    /// satisfy takes nothing from it.
+    pub fn condition_under(
+        &mut self,
+        phi: &Term,
+        model: Option<&Valuation>,
+        simplifier: &mut Simplifier,
+        solver: &mut dyn Entailment,
+    ) -> Term {
+        self.path_model = model.cloned();
+        let readable = self.condition(phi, simplifier, solver);
+        self.path_model = None;
+        readable
     }
 
     /// `phi`, a simplified path condition, with each non-atomic conjunct
@@ -247,7 +280,11 @@ impl InContext {
             return rewritten;
         }
         let context = Term::conjunction(context.iter().cloned());
-        let mut models = Vec::new();
+        let path_model = self.path_model.as_ref().filter(|model| {
+            mutants::active(Mutant::PathModelUnchecked) || eval_bool(&context, model) == Ok(true)
+        });
+        let mut models = Vec::from_iter(path_model.cloned());
+        let from_path = models.len();
         let whole = self.entails(solver, &context, &rewritten, &mut models);
         if whole == Some(true) {
             return Term::bool(true);
@@ -266,11 +303,11 @@ impl InContext {
             let spared = not_entailed.contains(&atom.id());
             self.spared += usize::from(spared);
             if !spared
-                && !self.holds_in_some(&models, &atom, false)
+                && !self.holds_in_some(&models, from_path, &atom, false)
                 && self.entails(solver, &context, &atom, &mut models) == Some(true)
             {
                 decided.insert(atom.id(), Term::bool(true));
-            } else if !self.holds_in_some(&models, &atom, true)
+            } else if !self.holds_in_some(&models, from_path, &atom, true)
                 && self.entails(solver, &context, &Term::not(atom.clone()), &mut models)
                     == Some(true)
             {
@@ -286,13 +323,23 @@ impl InContext {
     /// Whether `atom` has the value `value` in one of `models`, models
     /// of the context: then the context entails neither `atom` (when
     /// `value` is `false`) nor its negation (when `true`), and the
-    /// question is spared. A model comes from each refuted question.
-    fn holds_in_some(&mut self, models: &[Valuation], atom: &Term, value: bool) -> bool {
+    /// question is spared. A model comes from each refuted question; the
+    /// first `from_path` are the path's (counted apart).
+    fn holds_in_some(
+        &mut self,
+        models: &[Valuation],
+        from_path: usize,
+        atom: &Term,
+        value: bool,
+    ) -> bool {
         let value = value != mutants::active(Mutant::ModelSparesTheOtherQuestion);
-        let holds = self.models_spare_questions
-            && models
-                .iter()
-                .any(|model| matches!(eval(atom, model), Ok(Value::Bool(b)) if b == value));
+        let holds_in =
+            |model: &Valuation| matches!(eval(atom, model), Ok(Value::Bool(b)) if b == value);
+        if models[..from_path].iter().any(holds_in) {
+            self.spared_by_path_model += 1;
+            return true;
+        }
+        let holds = self.models_spare_questions && models[from_path..].iter().any(holds_in);
         self.spared_by_models += usize::from(holds);
         holds
     }

@@ -13,6 +13,7 @@ use crate::simplify::{Entailment, InContext, Pins, Simplifier};
 use crate::solver::{prove, Proof, SatResult, Solver};
 use quickcheck::{Arbitrary, Gen};
 use std::collections::BTreeMap;
+use symex_semantics::eval::Valuation;
 use symex_semantics::term::{BinOp, Term, UnOp};
 
 const SEED: u64 = 0xC0_4E_E7;
@@ -372,19 +373,37 @@ struct Spared {
 struct Shortcut {
     plain: fn() -> InContext,
     spared: fn(&InContext) -> usize,
+    /// Whether the shortcut is given a model of the condition (in every
+    /// other case, a model of its negation, which must spare nothing
+    /// under a context it does not satisfy).
+    given_a_model: bool,
 }
 
 /// A refuted conjunct spares the questions about its disjuncts.
 const DISJUNCTS: Shortcut = Shortcut {
     plain: InContext::asking_every_atom,
     spared: InContext::spared,
+    given_a_model: false,
 };
 
 /// The models of refuted questions spare the questions they answer.
 const MODELS: Shortcut = Shortcut {
     plain: InContext::without_models,
     spared: InContext::spared_by_models,
+    given_a_model: false,
 };
+
+/// A model of the path spares the questions it answers.
+const PATH_MODEL: Shortcut = Shortcut {
+    plain: InContext::new,
+    spared: InContext::spared_by_path_model,
+    given_a_model: true,
+};
+
+/// A model of `phi` (the closure's refutation of `phi ⊨ false`).
+fn model_of(phi: &Term, solver: &mut dyn Entailment) -> Option<Valuation> {
+    solver.entails_or_refuting_model(phi, &Term::bool(false)).1
+}
 
 /// [`InContext::condition`] of random heap conjunctions with the
 /// shortcuts and with `shortcut`'s plain computation, compared term for
@@ -392,13 +411,19 @@ const MODELS: Shortcut = Shortcut {
 fn check_shortcut(shortcut: Shortcut, cases: usize, solver: &mut dyn Entailment) -> Spared {
     let mut g = Gen::from_size_and_seed(8, SEED);
     let mut counts = Spared::default();
-    for _ in 0..cases {
+    for case in 0..cases {
         let n = 3 + usize::from(u8::arbitrary(&mut g) % 3);
         let phi = Term::conjunction((0..n).map(|_| heap_conjunct(&mut g).term()));
         let mut simplifier = Simplifier::new();
         let simplified = simplifier.simplify(&phi);
+        let model = match (shortcut.given_a_model, case % 2) {
+            (false, _) => None,
+            (true, 0) => model_of(&simplified, solver),
+            (true, _) => model_of(&Term::not(simplified.clone()), solver),
+        };
         let mut with_shortcut = InContext::new();
-        let spared = with_shortcut.condition(&simplified, &mut simplifier, solver);
+        let spared =
+            with_shortcut.condition_under(&simplified, model.as_ref(), &mut simplifier, solver);
         let asked = (shortcut.plain)().condition(&simplified, &mut simplifier, solver);
         let by_rules = InContext::new().condition(&simplified, &mut simplifier, &mut Unknown);
         counts.cases += 1;
@@ -423,6 +448,16 @@ fn check_spared(cases: usize) -> Spared {
 fn check_models(cases: usize) -> Spared {
     check_shortcut(
         MODELS,
+        cases,
+        &mut PathSolver::new(2_000, None, &BTreeMap::new()),
+    )
+}
+
+/// [`check_shortcut`] of the path model's shortcut, under the explorer's
+/// entailment.
+fn check_path_model(cases: usize) -> Spared {
+    check_shortcut(
+        PATH_MODEL,
         cases,
         &mut PathSolver::new(2_000, None, &BTreeMap::new()),
     )
@@ -481,4 +516,14 @@ fn a_model_sparing_the_other_question_is_caught() {
     assert_caught(&under(Mutant::ModelSparesTheOtherQuestion, || {
         check_models(150)
     }));
+}
+
+#[test]
+fn a_model_of_the_path_spares_only_questions_whose_answer_is_no() {
+    assert_exact(&check_path_model(150), 25);
+}
+
+#[test]
+fn a_model_that_does_not_satisfy_the_context_is_caught() {
+    assert_caught(&under(Mutant::PathModelUnchecked, || check_path_model(150)));
 }
