@@ -745,7 +745,8 @@ where
                 // Timed as one block: a clock read costs about what a guard's
                 // simplification does.
                 let start = Instant::now();
-                let simplified = self.simplified(parent, edge.as_mut(), guard, &guards);
+                let model = feasibility.model.as_ref();
+                let simplified = self.simplified(parent, edge.as_mut(), (guard, model), &guards);
                 self.simplifier_time += start.elapsed();
                 simplified
             }
@@ -814,12 +815,13 @@ where
     /// solver (which has already evaluated the ground arithmetic a loop
     /// counter builds up), and returns the node's `guards` simplified (the
     /// parent's with the condition merged in, one merge per node) and
-    /// readable (the parent's with the condition rewritten under them).
+    /// readable (the parent's with the condition rewritten under them,
+    /// with `model`, the step's check's, sparing questions).
     fn simplified(
         &mut self,
         parent: Option<(&Rc<PathNode>, &Known)>,
         edge: Option<&mut Edge>,
-        folded: &Term,
+        (folded, model): (&Term, Option<&Valuation>),
         guards: &Term,
     ) -> (Term, Term) {
         let condition = edge.map(|edge| {
@@ -831,9 +833,9 @@ where
                 if *left == parent.guards =>
             {
                 let reported = self.simplifier.conjoin(&known.reported, &condition);
-                let readable = self.in_context.extended(
-                    &known.readable,
-                    &condition,
+                let readable = self.in_context.extended_under(
+                    (&known.readable, &condition),
+                    model,
                     &mut self.simplifier,
                     &mut self.solver,
                 );

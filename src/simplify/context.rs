@@ -137,12 +137,12 @@ impl InContext {
         self.spared_by_path_model
     }
 
-    /// [`InContext::condition`] given `model`, a model of `phi`: an atom it
-    /// makes false is not entailed by the other conjuncts, which it also
-    /// satisfies, and one it makes true has no entailed negation, so one
-    /// of each atom's two questions is spared (on heap programs each is a
-    /// case split of the congruence closure). A context `model` does not
-    /// satisfy takes nothing from it.
+    /// [`InContext::condition`] given `model`, a model of `phi` (the leaf's
+    /// inputs): an atom it makes false is not entailed by the other
+    /// conjuncts, which it also satisfies, and one it makes true has no
+    /// entailed negation, so one of each atom's two questions is spared
+    /// (on heap programs each is a case split of the congruence closure).
+    /// A context `model` does not satisfy takes nothing from it.
     pub fn condition_under(
         &mut self,
         phi: &Term,
@@ -150,10 +150,28 @@ impl InContext {
         simplifier: &mut Simplifier,
         solver: &mut dyn Entailment,
     ) -> Term {
+        self.under(model, |this| this.condition(phi, simplifier, solver))
+    }
+
+    /// [`InContext::extended`] given `model`, a model of the path to the
+    /// node (its feasibility check's), as [`InContext::condition_under`].
+    pub fn extended_under(
+        &mut self,
+        (prefix, guard): (&Term, &Term),
+        model: Option<&Valuation>,
+        simplifier: &mut Simplifier,
+        solver: &mut dyn Entailment,
+    ) -> Term {
+        self.under(model, |this| {
+            this.extended(prefix, guard, simplifier, solver)
+        })
+    }
+
+    fn under(&mut self, model: Option<&Valuation>, run: impl FnOnce(&mut Self) -> Term) -> Term {
         self.path_model = model.cloned();
-        let readable = self.condition(phi, simplifier, solver);
+        let rewritten = run(self);
         self.path_model = None;
-        readable
+        rewritten
     }
 
     /// `phi`, a simplified path condition, with each non-atomic conjunct

@@ -405,9 +405,10 @@ fn model_of(phi: &Term, solver: &mut dyn Entailment) -> Option<Valuation> {
     solver.entails_or_refuting_model(phi, &Term::bool(false)).1
 }
 
-/// [`InContext::condition`] of random heap conjunctions with the
-/// shortcuts and with `shortcut`'s plain computation, compared term for
-/// term, under `solver`.
+/// [`InContext::condition`] of random heap conjunctions, and
+/// [`InContext::extended`] of their last conjunct under the others, with
+/// the shortcuts and with `shortcut`'s plain computation, compared term
+/// for term, under `solver`.
 fn check_shortcut(shortcut: Shortcut, cases: usize, solver: &mut dyn Entailment) -> Spared {
     let mut g = Gen::from_size_and_seed(8, SEED);
     let mut counts = Spared::default();
@@ -433,6 +434,22 @@ fn check_shortcut(shortcut: Shortcut, cases: usize, solver: &mut dyn Entailment)
             counts
                 .differing
                 .push(format!("{phi}:  {spared}  vs  {asked}"));
+        }
+        // The last conjunct as a node's guard, under the others.
+        let mut conjuncts = simplified.conjuncts();
+        let guard = conjuncts.pop().unwrap_or_else(|| Term::bool(true));
+        let prefix = Term::conjunction(conjuncts);
+        let spared = with_shortcut.extended_under(
+            (&prefix, &guard),
+            model.as_ref(),
+            &mut simplifier,
+            solver,
+        );
+        let asked = (shortcut.plain)().extended(&prefix, &guard, &mut simplifier, solver);
+        if spared != asked {
+            counts
+                .differing
+                .push(format!("{prefix} with {guard}:  {spared}  vs  {asked}"));
         }
     }
     counts
