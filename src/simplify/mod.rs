@@ -108,18 +108,28 @@ pub fn explain(term: &Term) -> Simplification {
     Simplifier::new().run(term, true)
 }
 
-/// Rules as egg rewrites, with the operators of their sides.
+/// Rules read, with the operators of their sides, each compiled to an egg
+/// rewrite when a round first searches for it (on heap guards the rules
+/// of `/`, `%`, `select` and `store` never are).
 struct Compiled {
-    rewrites: Vec<Rewrite<Node, ConstantFold>>,
+    read: Vec<rules::Read>,
+    rewrites: Vec<OnceLock<Rewrite<Node, ConstantFold>>>,
     operators: RuleOperators,
 }
 
-fn compiled(rules: &[Rule]) -> Arc<Compiled> {
-    let (rewrites, sides) = rules.iter().map(rules::rewrite).unzip();
-    Arc::new(Compiled {
-        rewrites,
-        operators: RuleOperators(sides),
-    })
+impl Compiled {
+    fn new(rules: &[Rule]) -> Arc<Compiled> {
+        let read: Vec<rules::Read> = rules.iter().map(rules::Read::new).collect();
+        Arc::new(Compiled {
+            rewrites: read.iter().map(|_| OnceLock::new()).collect(),
+            operators: RuleOperators(read.iter().map(|rule| rule.operators).collect()),
+            read,
+        })
+    }
+
+    fn rewrite(&self, i: usize) -> &Rewrite<Node, ConstantFold> {
+        self.rewrites[i].get_or_init(|| self.read[i].compiled())
+    }
 }
 
 /// A simplifier with its rules, limits and memo table (keep one per
@@ -156,16 +166,16 @@ impl Default for Simplifier {
 
 impl Simplifier {
     /// A simplifier with [`RULES`], compiled once per process: parsing and
-    /// compiling their patterns costs about 2 M instructions, as much as
+    /// compiling all their patterns cost about 2 M instructions, as much as
     /// the whole simplification of a small program.
     pub fn new() -> Simplifier {
         static COMPILED: OnceLock<Arc<Compiled>> = OnceLock::new();
-        let rules = COMPILED.get_or_init(|| compiled(RULES));
+        let rules = COMPILED.get_or_init(|| Compiled::new(RULES));
         Simplifier::with_compiled(rules.clone(), Limits::default())
     }
 
     pub fn with_rules(rules: &[Rule], limits: Limits) -> Simplifier {
-        Simplifier::with_compiled(compiled(rules), limits)
+        Simplifier::with_compiled(Compiled::new(rules), limits)
     }
 
     fn with_compiled(rules: Arc<Compiled>, limits: Limits) -> Simplifier {
@@ -290,17 +300,18 @@ impl Simplifier {
             // (see [`operators`]).
             let present = Operators::in_egraph(&egraph);
             let may_match = match self.all_rules_searched {
-                true => vec![true; self.rules.rewrites.len()],
+                true => vec![true; self.rules.read.len()],
                 false => self.rules.operators.may_match(present),
             };
             self.left_out += may_match.iter().filter(|may| !**may).count();
-            let searched = self.rules.rewrites.iter().zip(may_match);
+            let rules = &self.rules;
+            let searched = may_match.iter().enumerate().filter(|(_, may)| **may);
             let runner = Runner::default()
                 .with_egraph(egraph)
                 .with_iter_limit(self.limits.iterations)
                 .with_node_limit(self.limits.nodes)
                 .with_time_limit(Duration::from_secs(3600))
-                .run(searched.filter_map(|(rule, may_match)| may_match.then_some(rule)));
+                .run(searched.map(|(i, _)| rules.rewrite(i)));
             let limited = match runner.stop_reason {
                 Some(StopReason::IterationLimit(n)) => Some(Stop::IterationLimit(n)),
                 Some(StopReason::NodeLimit(n)) => Some(Stop::NodeLimit(n)),

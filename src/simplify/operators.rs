@@ -15,7 +15,7 @@
 
 use super::language::{Node, BINARY};
 use crate::mutants::{self, Mutant};
-use egg::{EGraph, ENodeOrVar, Pattern};
+use egg::{EGraph, ENodeOrVar, PatternAst};
 use symex_semantics::term::UnOp;
 
 /// A set of operators, one bit each (literals, variables and fields
@@ -39,9 +39,8 @@ impl Operators {
     }
 
     /// The operators of a rule side.
-    pub fn of_pattern(side: &Pattern<Node>) -> Operators {
-        side.ast
-            .as_ref()
+    pub fn of_ast(side: &PatternAst<Node>) -> Operators {
+        side.as_ref()
             .iter()
             .fold(Operators::default(), |set, node| match node {
                 ENodeOrVar::ENode(node) => set.with(Operators::of(node)),

@@ -9,7 +9,10 @@
 use super::fold::{Constant, ConstantFold};
 use super::language::Node;
 use super::operators::{Operators, Sides};
-use egg::{ConditionalApplier, EGraph, Id, Pattern, Rewrite, Subst, Var};
+use egg::{
+    ConditionalApplier, EGraph, ENodeOrVar, FromOp, Id, Pattern, PatternAst, Rewrite, Subst, Var,
+};
+use std::iter::Peekable;
 
 /// What a side condition may ask of the subterm a pattern variable matched.
 #[derive(Clone, Debug)]
@@ -184,12 +187,35 @@ pub const MUTANT_ITE: Rule = rule(
 #[cfg(test)]
 pub const MUTANT_COMMUTE: Rule = rule("mutant-and-commutes", "(&& ?a ?b)", "(&& ?b ?a)");
 
-/// `rule` as an egg rewrite, with the operators of its two sides (each
-/// side parsed once: parsing is most of what compiling a rule costs).
-pub fn rewrite(rule: &Rule) -> (Rewrite<Node, ConstantFold>, Sides) {
-    let (lhs, rhs) = (pattern(rule.lhs), pattern(rule.rhs));
-    let sides = (Operators::of_pattern(&lhs), Operators::of_pattern(&rhs));
-    (rewrite_of(rule, lhs, rhs), sides)
+/// A rule's two sides read, with their operators, and not yet compiled:
+/// compiling a pattern costs several times reading it, and a rule no
+/// e-graph of a run can match never needs it.
+pub struct Read {
+    pub rule: Rule,
+    pub sides: (PatternAst<Node>, PatternAst<Node>),
+    pub operators: Sides,
+}
+
+impl Read {
+    pub fn new(rule: &Rule) -> Read {
+        let (lhs, rhs) = (pattern_ast(rule.lhs), pattern_ast(rule.rhs));
+        let operators = (Operators::of_ast(&lhs), Operators::of_ast(&rhs));
+        Read {
+            rule: *rule,
+            sides: (lhs, rhs),
+            operators,
+        }
+    }
+
+    /// The rule as an egg rewrite.
+    pub fn compiled(&self) -> Rewrite<Node, ConstantFold> {
+        let (lhs, rhs) = &self.sides;
+        rewrite_of(
+            &self.rule,
+            Pattern::new(lhs.clone()),
+            Pattern::new(rhs.clone()),
+        )
+    }
 }
 
 fn rewrite_of(rule: &Rule, lhs: Pattern<Node>, rhs: Pattern<Node>) -> Rewrite<Node, ConstantFold> {
@@ -218,9 +244,37 @@ fn rewrite_of(rule: &Rule, lhs: Pattern<Node>, rhs: Pattern<Node>) -> Rewrite<No
     result.unwrap_or_else(|error| panic!("rule {} is malformed: {error}", rule.name))
 }
 
-/// A rule side; the rules are constants of this file, checked by a test.
-pub fn pattern(source: &str) -> Pattern<Node> {
-    source
-        .parse()
-        .unwrap_or_else(|error| panic!("pattern `{source}` is malformed: {error:?}"))
+/// A rule side as egg's pattern tree, read by a reader of the rules'
+/// s-expressions alone (egg's general reader was a third of the cost of
+/// compiling the rules; a test checks the two read every rule alike). The
+/// rules are constants of this file: a malformed one is a bug, caught by
+/// that test.
+pub fn pattern_ast(source: &str) -> PatternAst<Node> {
+    let spaced = source.replace('(', " ( ").replace(')', " ) ");
+    let mut ast = PatternAst::default();
+    match read(&mut spaced.split_whitespace().peekable(), &mut ast) {
+        Some(_) => ast,
+        None => panic!("pattern `{source}` is malformed"),
+    }
+}
+
+/// The next s-expression of `tokens` added to `ast`, children first.
+fn read<'a>(
+    tokens: &mut Peekable<impl Iterator<Item = &'a str>>,
+    ast: &mut PatternAst<Node>,
+) -> Option<Id> {
+    let node = match tokens.next()? {
+        "(" => {
+            let op = tokens.next()?;
+            let mut children = Vec::new();
+            while tokens.peek() != Some(&")") {
+                children.push(read(tokens, ast)?);
+            }
+            tokens.next();
+            ENodeOrVar::ENode(Node::from_op(op, children).ok()?)
+        }
+        var if var.starts_with('?') => ENodeOrVar::Var(var.parse().ok()?),
+        leaf => ENodeOrVar::ENode(Node::from_op(leaf, Vec::new()).ok()?),
+    };
+    Some(ast.add(node))
 }
