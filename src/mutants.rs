@@ -51,6 +51,9 @@ pub enum Mutant {
     /// The path's model spares questions under a context it does not
     /// satisfy ([`crate::simplify::InContext::condition_under`]).
     PathModelUnchecked,
+    /// The operator egg indexes an e-class by depends on an e-node's
+    /// children, so a rule misses nodes its pattern matches.
+    DiscriminantSeesChildren,
     /// The simplifier searches only for the rules whose left sides'
     /// operators the e-graph holds already, forgetting those the other
     /// rules bring in (`implies-as-or` brings in `||` for `de-morgan-or`).

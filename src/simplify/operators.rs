@@ -1,10 +1,10 @@
 //! Which rules can match an e-graph at all, by the operators they name.
 //!
-//! egg indexes e-classes by an e-node's discriminant, which is one for
-//! every binary operator, so each of the rules is searched for in every
-//! e-class with a sum, a comparison or a connective: most of the
-//! simplifier's time on heap guards (`l.next != nil ==> l != nil`), where
-//! no `/`, `ite` or `store` occurs. A rule matches only where every
+//! egg indexes e-classes by an e-node's operator ([`super::language::Operator`]),
+//! so a rule is searched for only in the classes holding its left side's
+//! root operator; but each rule searched for still costs a pass over
+//! those, and on heap guards (`l.next != nil ==> l != nil`) no `/`,
+//! `ite` or `store` occurs. A rule matches only where every
 //! operator of its left side occurs; the e-graph gains operators only
 //! from a rule's right side (constant folding adds literals, which the
 //! sets leave out) and from the normal form joined between rounds. So the
