@@ -11,12 +11,6 @@
 //! ways of deciding must be exercised, and conditionals `if h = h' then …`
 //! settled. Shown to fail when every decided equality is decided the wrong
 //! way round.
-//!
-//! The images [`HeapFacts`] keeps across a new fact (those that asked no
-//! question a fact could answer) against resolving afresh: every guard of
-//! the walk so far, under the facts after each step and under those of
-//! the sibling that takes the other branch, must resolve to the very same
-//! term. Shown to fail when every image is kept.
 
 use crate::distribution::{self, Required};
 use crate::holds_on;
@@ -27,7 +21,7 @@ use crate::TIMEOUT_MS;
 use quickcheck::{Arbitrary, Gen, TestResult};
 use std::fmt;
 use symex::mutants::Mutant;
-use symex::simplify::{aliasing_decided, images_kept, GuardFolder, HeapFacts};
+use symex::simplify::{aliasing_decided, GuardFolder, HeapFacts};
 use symex::solver::{prove, Proof};
 use symex_semantics::oo::action::{Action, Location};
 use symex_semantics::oo::wp;
@@ -169,82 +163,6 @@ fn resolving_the_wrong_way_round_is_caught() {
         caught(
             "aliasing resolved under the path, decided the wrong way round",
             property as fn(Walked) -> TestResult,
-        )
-    });
-}
-
-/// The facts `guards` state, learned by facts with nothing resolved yet.
-fn afresh(guards: &[Term]) -> HeapFacts {
-    guards
-        .iter()
-        .fold(HeapFacts::new(), |facts, g| facts.with(g))
-}
-
-/// The first guard of `guards` that `facts` resolves otherwise than the
-/// facts of `learned` do afresh.
-fn disagreement(facts: &HeapFacts, learned: &[Term], guards: &[Term]) -> Option<String> {
-    let plain = afresh(learned);
-    guards.iter().find_map(|g| {
-        let (kept, fresh) = (facts.resolve(g), plain.resolve(g));
-        (kept != fresh).then(|| format!("{g}\nresolves to {kept}, afresh to {fresh}"))
-    })
-}
-
-fn kept_images_agree(walked: Walked) -> TestResult {
-    let before = images_kept();
-    let mut trace = wp::Trace::new();
-    let mut facts = HeapFacts::new();
-    let (mut guards, mut learned) = (Vec::new(), Vec::new());
-    for action in walked.actions() {
-        let raw = condition(&trace, &action);
-        guards.push(raw.clone());
-        let resolved = facts.resolve(&raw);
-        let mut otherwise = learned.clone();
-        otherwise.push(Term::not(resolved.clone()));
-        let sibling = facts.with(&Term::not(resolved.clone()));
-        let earlier: Vec<Term> = guards.iter().map(|g| facts.resolve(g)).collect();
-        learned.push(resolved.clone());
-        facts = facts.with(&resolved);
-        let mismatch = disagreement(&sibling, &otherwise, &guards)
-            .map(|m| format!("in the sibling: {m}"))
-            .or_else(|| disagreement(&facts, &learned, &guards));
-        if let Some(mismatch) = mismatch {
-            return TestResult::error(format!("after {}: {mismatch}", ShowTrace(&[action])));
-        }
-        if guards
-            .iter()
-            .zip(&earlier)
-            .any(|(g, e)| facts.resolve(g) != *e)
-        {
-            distribution::record_case("an image made again under a new fact");
-        }
-        trace = trace.then(action);
-    }
-    if images_kept() > before {
-        distribution::record_case("images kept across a new fact");
-    }
-    TestResult::passed()
-}
-
-#[test]
-fn images_kept_across_new_facts_agree_with_resolving_afresh() {
-    holds_on(
-        "aliasing images kept across new facts",
-        crate::cases() / 4,
-        &Required::frequent(&[
-            "images kept across a new fact",
-            "an image made again under a new fact",
-        ]),
-        kept_images_agree as fn(Walked) -> TestResult,
-    );
-}
-
-#[test]
-fn keeping_every_image_is_caught() {
-    with_mutant(Mutant::AliasingOpenImagesKept, || {
-        caught(
-            "aliasing images kept across new facts, the open ones too",
-            kept_images_agree as fn(Walked) -> TestResult,
         )
     });
 }

@@ -57,9 +57,6 @@ pub enum Mutant {
     /// An equality of references that a path's `nil` facts decide is
     /// resolved the wrong way round ([`crate::simplify::HeapFacts`]).
     AliasingDecidedWrongWay,
-    /// A new `nil` fact keeps every image [`crate::simplify::HeapFacts`]
-    /// resolved before it, also those it could resolve further.
-    AliasingOpenImagesKept,
     /// `explore --jobs` writes the workers' blocks in the order they
     /// finish instead of depth-first order.
     BlocksWrittenAsTheyFinish,

@@ -21,9 +21,8 @@
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxBuildHasher;
 use std::cell::{Cell, RefCell};
-use std::hash::BuildHasherDefault;
 use std::rc::Rc;
-use symex_semantics::term::{BinOp, IdHasher, IdMap, Name, Sort, Term, TermKind, UnOp};
+use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind, UnOp};
 
 /// One step from an object to another: a field of the initial heap (`e.f`
 /// and `C.f[e]` are one read), or a read of any other fixed array of
@@ -95,25 +94,16 @@ fn is_nil(t: &Term) -> bool {
 /// rest of the lookup.
 type Facts = im::HashMap<Vec<Step>, bool, FxBuildHasher>;
 
-/// Images of [`HeapFacts::resolve`] by term id that no further fact can
-/// change; persistent, so a node's facts copy their parent's in O(1).
-type Settled = im::HashMap<u64, Term, BuildHasherDefault<IdHasher>>;
-
 /// What a path's guards say about its references: which are `nil` and
 /// which are not, by base term. Persistent: a node extends its parent's.
-///
-/// What [`HeapFacts::resolve`] made of each term (by id) is remembered,
-/// shared by the nodes below whose guards add no fact: a guard mostly
-/// repeats the heap terms of the guards before it, so each is resolved
-/// once, not once per node along the path. An image that asked no
-/// question a further fact could answer (`settled`) is kept by the facts
-/// below that add facts, since a decided equality stays decided as facts
-/// are added; the others (`open`) are made again under the new facts.
 #[derive(Clone, Default)]
 pub struct HeapFacts {
     nil: im::HashMap<Term, Facts, FxBuildHasher>,
-    settled: Rc<RefCell<Settled>>,
-    open: Rc<RefCell<IdMap<Term>>>,
+    /// What [`HeapFacts::resolve`] made of each term (by id) under these
+    /// facts, shared by the nodes below whose guards add none: a guard
+    /// mostly repeats the heap terms of the guards before it, so each is
+    /// resolved once, not once per node along the path.
+    resolved: Rc<RefCell<IdMap<Term>>>,
 }
 
 thread_local! {
@@ -132,18 +122,6 @@ pub struct Decided {
 
 pub fn decided() -> Decided {
     DECIDED.with(Cell::get)
-}
-
-thread_local! {
-    /// How often new facts kept the settled images of the facts before
-    /// them on this thread (the properties' coverage counts).
-    static KEPT: Cell<u64> = const { Cell::new(0) };
-}
-
-/// How often [`HeapFacts::with`] has kept resolved images across a new
-/// fact on this thread.
-pub fn images_kept() -> u64 {
-    KEPT.with(Cell::get)
 }
 
 fn count(acyclic_chain: bool) {
@@ -166,7 +144,7 @@ impl HeapFacts {
     /// `t != nil` for a reference `t`).
     pub fn with(&self, guard: &Term) -> HeapFacts {
         let mut nil = self.nil.clone();
-        let (mut learned, mut contradicted) = (false, false);
+        let mut learned = false;
         for conjunct in guard.conjuncts() {
             let (op, a, b) = match conjunct.kind() {
                 TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => (*op, a, b),
@@ -184,48 +162,21 @@ impl HeapFacts {
             };
             if let Some(Reference { base, steps }) = reference(t) {
                 let is_nil = op == BinOp::Eq;
-                match nil.entry(base).or_default().insert(steps, is_nil) {
-                    None => learned = true,
-                    Some(was) if was != is_nil => (learned, contradicted) = (true, true),
-                    Some(_) => {}
-                }
+                learned |= nil.entry(base).or_default().insert(steps, is_nil) != Some(is_nil);
             }
         }
-        if !learned {
-            return self.clone();
-        }
-        if mutants::active(Mutant::AliasingOpenImagesKept) {
-            return HeapFacts {
+        match learned {
+            false => self.clone(),
+            true => HeapFacts {
                 nil,
-                ..self.clone()
-            };
-        }
-        // A fact that contradicts one before (an infeasible path) may
-        // undo a decided equality: nothing is kept then.
-        let settled = match contradicted {
-            false => self.settled.borrow().clone(),
-            true => Settled::default(),
-        };
-        if !settled.is_empty() {
-            KEPT.with(|kept| kept.set(kept.get() + 1));
-        }
-        HeapFacts {
-            nil,
-            settled: Rc::new(RefCell::new(settled)),
-            open: Rc::default(),
+                resolved: Rc::default(),
+            },
         }
     }
 
     /// Whether the facts say `r` is `nil`.
     fn nil_of(&self, r: &Reference) -> Option<bool> {
         self.nil.get(&r.base)?.get(&r.steps).copied()
-    }
-
-    /// Whether further facts could decide `a = b`: `nil` or references
-    /// on both sides.
-    fn decidable(a: &Term, b: &Term) -> bool {
-        let facts_about = |t: &Term| is_nil(t) || reference(t).is_some();
-        facts_about(a) && facts_about(b)
     }
 
     /// Whether `a = b` holds under the facts, when they decide it.
@@ -294,82 +245,51 @@ impl HeapFacts {
     /// by its value, and the conditionals and reads over writes that
     /// settles replaced by their branch; equivalent to `term` wherever the
     /// facts hold. Linear in the part of the term's DAG not resolved
-    /// under these facts before, nor settled under the path's earlier facts.
+    /// under these facts before.
     pub fn resolve(&self, term: &Term) -> Term {
         if self.nil.is_empty() {
             return term.clone();
         }
-        let mut settled = self.settled.borrow_mut();
-        let mut open = self.open.borrow_mut();
-        let new =
-            term.nodes_besides(|n| settled.contains_key(&n.id()) || open.contains_key(&n.id()));
-        for node in new {
-            let mut below_open = false;
-            let children: Vec<Term> = node
-                .children()
-                .into_iter()
-                .map(|c| match open.get(&c.id()) {
-                    Some(image) => {
-                        below_open = true;
-                        image.clone()
-                    }
-                    None => settled[&c.id()].clone(),
-                })
-                .collect();
-            let (image, undecided) = self.settled(node.with_children(&children));
-            match below_open || undecided {
-                true => open.insert(node.id(), image),
-                false => settled.insert(node.id(), image),
-            };
-        }
-        let id = term.id();
-        open.get(&id).unwrap_or_else(|| &settled[&id]).clone()
+        term.rebuilt_into(&mut self.resolved.borrow_mut(), |node, children| {
+            self.settled(node.with_children(children))
+        })
     }
 
-    /// `node`, whose children are settled, with its own operation settled,
-    /// and whether it asked a question that further facts could answer.
-    fn settled(&self, node: Term) -> (Term, bool) {
+    /// `node`, whose children are settled, with its own operation settled.
+    fn settled(&self, node: Term) -> Term {
         match node.kind() {
             TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => match self.equal(a, b) {
-                Some(equal) => (Term::bool(equal == (*op == BinOp::Eq)), false),
-                None => {
-                    let undecided = Self::decidable(a, b);
-                    (node, undecided)
-                }
+                Some(equal) => Term::bool(equal == (*op == BinOp::Eq)),
+                None => node,
             },
             TermKind::Ite(c, then, otherwise) => match c.kind() {
-                TermKind::Bool(true) => (then.clone(), false),
-                TermKind::Bool(false) => (otherwise.clone(), false),
-                _ if then == otherwise => (then.clone(), false),
-                _ => (node, false),
+                TermKind::Bool(true) => then.clone(),
+                TermKind::Bool(false) => otherwise.clone(),
+                _ if then == otherwise => then.clone(),
+                _ => node,
             },
             TermKind::Select(..) => self.read_over_writes(node),
-            _ => (node, false),
+            _ => node,
         }
     }
 
     /// `(F[h] := v)[w]` as `v` when `h = w` is decided true, as `F[w]` when
     /// it is decided false (McCarthy's read over write), repeatedly; a read
     /// that reaches the initial field `f` this way is written `w.f`, as
-    /// the paper writes a read of the initial heap; and whether a write it
-    /// stopped at could be skipped under further facts.
-    fn read_over_writes(&self, node: Term) -> (Term, bool) {
+    /// the paper writes a read of the initial heap.
+    fn read_over_writes(&self, node: Term) -> Term {
         let mut read = node.clone();
-        let mut undecided = false;
         while let TermKind::Select(array, w) = read.kind() {
             let TermKind::Store(inner, h, v) = array.kind() else {
                 break;
             };
             read = match self.equal(h, w) {
-                Some(true) => return (v.clone(), false),
+                Some(true) => return v.clone(),
                 Some(false) => Term::select(inner.clone(), w.clone()),
-                None => {
-                    undecided = Self::decidable(h, w);
-                    break;
-                }
+                None => break,
             };
         }
-        let read = match read.kind() {
+        match read.kind() {
             TermKind::Select(array, w) if read != node => match array.kind() {
                 TermKind::FieldArray(f, Sort::Field(_, element)) => {
                     Term::field(w.clone(), f, (**element).clone())
@@ -377,8 +297,7 @@ impl HeapFacts {
                 _ => read,
             },
             _ => read,
-        };
-        (read, undecided)
+        }
     }
 }
 
