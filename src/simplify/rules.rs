@@ -9,10 +9,7 @@
 use super::fold::{Constant, ConstantFold};
 use super::language::Node;
 use super::operators::{Operators, Sides};
-use egg::{
-    ConditionalApplier, EGraph, ENodeOrVar, FromOp, Id, Pattern, PatternAst, Rewrite, Subst, Var,
-};
-use std::iter::Peekable;
+use egg::{ConditionalApplier, EGraph, Id, Pattern, PatternAst, Rewrite, Subst, Var};
 
 /// What a side condition may ask of the subterm a pattern variable matched.
 #[derive(Clone, Debug)]
@@ -244,37 +241,10 @@ fn rewrite_of(rule: &Rule, lhs: Pattern<Node>, rhs: Pattern<Node>) -> Rewrite<No
     result.unwrap_or_else(|error| panic!("rule {} is malformed: {error}", rule.name))
 }
 
-/// A rule side as egg's pattern tree, read by a reader of the rules'
-/// s-expressions alone (egg's general reader was a third of the cost of
-/// compiling the rules; a test checks the two read every rule alike). The
-/// rules are constants of this file: a malformed one is a bug, caught by
-/// that test.
+/// A rule side as egg's pattern tree; the rules are constants of this
+/// file, checked by a test.
 pub fn pattern_ast(source: &str) -> PatternAst<Node> {
-    let spaced = source.replace('(', " ( ").replace(')', " ) ");
-    let mut ast = PatternAst::default();
-    match read(&mut spaced.split_whitespace().peekable(), &mut ast) {
-        Some(_) => ast,
-        None => panic!("pattern `{source}` is malformed"),
-    }
-}
-
-/// The next s-expression of `tokens` added to `ast`, children first.
-fn read<'a>(
-    tokens: &mut Peekable<impl Iterator<Item = &'a str>>,
-    ast: &mut PatternAst<Node>,
-) -> Option<Id> {
-    let node = match tokens.next()? {
-        "(" => {
-            let op = tokens.next()?;
-            let mut children = Vec::new();
-            while tokens.peek() != Some(&")") {
-                children.push(read(tokens, ast)?);
-            }
-            tokens.next();
-            ENodeOrVar::ENode(Node::from_op(op, children).ok()?)
-        }
-        var if var.starts_with('?') => ENodeOrVar::Var(var.parse().ok()?),
-        leaf => ENodeOrVar::ENode(Node::from_op(leaf, Vec::new()).ok()?),
-    };
-    Some(ast.add(node))
+    source
+        .parse()
+        .unwrap_or_else(|error| panic!("pattern `{source}` is malformed: {error:?}"))
 }

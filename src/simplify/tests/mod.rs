@@ -91,18 +91,13 @@ fn array_reads_over_updates_are_resolved() {
 }
 
 #[test]
-fn every_rule_is_read_as_egg_reads_it_and_compiles() {
+fn every_rule_parses_and_compiles() {
     let mutants = [
         super::rules::MUTANT,
         super::rules::MUTANT_ITE,
         super::rules::MUTANT_COMMUTE,
     ];
     for rule in RULES.iter().chain(&mutants) {
-        for side in [rule.lhs, rule.rhs] {
-            let by_egg: egg::PatternAst<super::language::Node> =
-                side.parse().expect("egg reads every rule side");
-            assert_eq!(super::rules::pattern_ast(side), by_egg, "{side}");
-        }
         super::rules::Read::new(rule).compiled();
     }
 }
