@@ -118,6 +118,13 @@ impl Eliminated {
                 continue;
             }
             let no = Term::bool(false);
+            let both = |p: Term, q: Term| {
+                if crate::mutants::active(crate::mutants::Mutant::MergedCasesWithoutCondition) {
+                    Term::or(p, q)
+                } else {
+                    choose(&c, p, q)
+                }
+            };
             merged.push(match (find(&a, value), find(&b, value)) {
                 (Some((Value::Initial(x), p)), Some((Value::Initial(y), q))) => {
                     let term = if x == y {
@@ -125,9 +132,9 @@ impl Eliminated {
                     } else {
                         Term::ite(c.clone(), x, y)
                     };
-                    (Value::Initial(term), choose(&c, p, q))
+                    (Value::Initial(term), both(p, q))
                 }
-                (Some((v, p)), Some((_, q))) => (v, choose(&c, p, q)),
+                (Some((v, p)), Some((_, q))) => (v, both(p, q)),
                 (Some((v, p)), None) => (v, choose(&c, p, no)),
                 (_, Some((v, q))) => (v, choose(&c, no, q)),
                 (None, None) => continue,
