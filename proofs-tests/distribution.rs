@@ -51,6 +51,11 @@ pub fn take() -> Tally {
     TALLY.with(|t| std::mem::take(&mut *t.borrow_mut()))
 }
 
+/// `f` of this thread's tally so far, which it keeps.
+pub fn with_tally<T>(f: impl FnOnce(&Tally) -> T) -> T {
+    TALLY.with(|t| f(&t.borrow()))
+}
+
 /// Records the cases one checker call reported.
 pub fn record_checked(cases: &Cases) {
     let count = |rules: &[Rule]| rules.iter().map(|r| cases.count(r.name())).sum();

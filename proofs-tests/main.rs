@@ -6,7 +6,9 @@
 //! Every property must check `QUICKCHECK_TESTS` cases (default 1000) within
 //! ten times as many tries (discarded ones do not count), and exercise every
 //! case it requires (each rule of the systems it is about, each case of its
-//! checker) at least a few times; each run prints its distribution report
+//! checker) at least a few times, within three runs of that many cases (a
+//! rare case one seed misses is looked for on the next); each property
+//! prints its distribution report
 //! (`cargo test --test proofs -- --nocapture`). The seed is drawn at random,
 //! or taken from `PROOFS_SEED`, and printed.
 
@@ -99,10 +101,17 @@ enum Failure {
     Uncovered(String),
 }
 
-/// Runs `property` on `tests` cases and prints its distribution report:
-/// a counterexample, or a required case seen too rarely
-/// ([`distribution::Required`]), is a failure.
-fn run<A: Testable>(
+/// How many runs of `tests` cases a property may take to see its required
+/// cases: a rare case a seed happens to miss (one in a hundred cases or
+/// fewer) is looked for again on the following seeds, while a case the
+/// generators never reach, or a checker skips, still fails.
+const ROUNDS: u64 = 3;
+
+/// Runs `property` on `tests` cases, and on up to [`ROUNDS`] runs of as
+/// many (seeds following the first) while a required case is seen too
+/// rarely ([`distribution::Required`]); prints its distribution report. A
+/// counterexample, or a required case still too rare, is a failure.
+fn run<A: Testable + Copy>(
     name: &str,
     tests: u64,
     required: &Required,
@@ -110,44 +119,64 @@ fn run<A: Testable>(
 ) -> Result<u64, Failure> {
     let seed = seed();
     distribution::reset();
-    let result = quickcheck(seed)
-        .tests(tests)
-        .max_tests(10 * tests)
-        .quicktest(property);
-    let tally = distribution::take();
-    println!("{}   seed: PROOFS_SEED={seed}", tally.report(name));
-    let checked = result.map_err(|counterexample| {
-        Failure::Counterexample(format!(
-            "{name} has a counterexample (PROOFS_SEED={seed}): {counterexample:?}"
-        ))
-    })?;
-    let missing = required.missing(&tally, tests);
-    if !missing.is_empty() {
-        let missing: Vec<String> = missing
-            .iter()
-            .map(|(case, seen, n)| format!("{case} ({seen}×, at least {n}×)"))
-            .collect();
-        return Err(Failure::Uncovered(format!(
-            "{name}: required cases seen too rarely: {} (PROOFS_SEED={seed})",
-            missing.join(", ")
-        )));
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for round in 0..ROUNDS {
+        let result = quickcheck(seed.wrapping_add(round))
+            .tests(tests)
+            .max_tests(10 * tests)
+            .quicktest(property);
+        let passed = match result {
+            Ok(passed) => passed,
+            Err(counterexample) => {
+                report(name, seed, round + 1);
+                return Err(Failure::Counterexample(format!(
+                    "{name} has a counterexample (PROOFS_SEED={seed}, run {}): {counterexample:?}",
+                    round + 1
+                )));
+            }
+        };
+        assert!(
+            passed >= tests,
+            "{name}: only {passed} of {tests} cases checked (PROOFS_SEED={seed}, run {})",
+            round + 1
+        );
+        checked += passed;
+        missing = distribution::with_tally(|tally| required.missing(tally, checked));
+        if missing.is_empty() {
+            report(name, seed, round + 1);
+            return Ok(checked);
+        }
     }
-    assert!(
-        checked >= tests,
-        "{name}: only {checked} of {tests} cases checked (PROOFS_SEED={seed})"
+    report(name, seed, ROUNDS);
+    let missing: Vec<String> = missing
+        .iter()
+        .map(|(case, seen, n)| format!("{case} ({seen}×, at least {n}×)"))
+        .collect();
+    Err(Failure::Uncovered(format!(
+        "{name}: required cases seen too rarely in {ROUNDS} runs: {} (PROOFS_SEED={seed})",
+        missing.join(", ")
+    )))
+}
+
+/// Prints the distribution report of a property's `runs` runs from `seed`.
+fn report(name: &str, seed: u64, runs: u64) {
+    let tally = distribution::take();
+    println!(
+        "{}   seed: PROOFS_SEED={seed}, {runs} run(s)",
+        tally.report(name)
     );
-    Ok(checked)
 }
 
 /// Runs `property` and fails on a counterexample, on fewer than
 /// `QUICKCHECK_TESTS` cases checked (the rest discarded), or on a required
 /// case exercised too rarely.
-pub fn holds<A: Testable>(name: &str, required: &Required, property: A) {
+pub fn holds<A: Testable + Copy>(name: &str, required: &Required, property: A) {
     holds_on(name, cases(), required, property);
 }
 
 /// [`holds`] on `tests` cases.
-pub fn holds_on<A: Testable>(name: &str, tests: u64, required: &Required, property: A) {
+pub fn holds_on<A: Testable + Copy>(name: &str, tests: u64, required: &Required, property: A) {
     match run(name, tests, required, property) {
         Ok(_) => {}
         Err(Failure::Counterexample(why) | Failure::Uncovered(why)) => panic!("{why}"),
@@ -155,12 +184,12 @@ pub fn holds_on<A: Testable>(name: &str, tests: u64, required: &Required, proper
 }
 
 /// Runs `property` against a mutant and fails unless it finds a counterexample.
-pub fn catches<A: Testable>(name: &str, required: &Required, property: A) {
+pub fn catches<A: Testable + Copy>(name: &str, required: &Required, property: A) {
     catches_on(name, cases(), required, property);
 }
 
 /// [`catches`] on `tests` cases.
-pub fn catches_on<A: Testable>(name: &str, tests: u64, required: &Required, property: A) {
+pub fn catches_on<A: Testable + Copy>(name: &str, tests: u64, required: &Required, property: A) {
     match run(name, tests, required, property) {
         Err(Failure::Counterexample(_)) => {}
         Err(Failure::Uncovered(why)) => {
@@ -174,7 +203,7 @@ pub fn catches_on<A: Testable>(name: &str, tests: u64, required: &Required, prop
 
 /// Runs `property` against a mutant checker that skips a case and fails
 /// unless the run reports that case as never (or too rarely) exercised.
-pub fn finds_uncovered<A: Testable>(name: &str, required: &Required, property: A) {
+pub fn finds_uncovered<A: Testable + Copy>(name: &str, required: &Required, property: A) {
     match run(name, cases(), required, property) {
         Err(Failure::Uncovered(_)) => {}
         Err(Failure::Counterexample(why)) => panic!("{name}: expected a coverage failure, got {why}"),

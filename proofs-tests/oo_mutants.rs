@@ -110,7 +110,7 @@ pub fn condition_without_delta_of_tests(rho: &wp::Trace, action: &Action) -> Ter
 /// broken clause shows only where a particular pattern of aliasing, `nil`
 /// and creation meets it, in one case of a few hundred; the run stops at
 /// the first counterexample, so the extra cases cost nothing when it does.
-pub fn caught<A: Testable>(name: &str, property: A) {
+pub fn caught<A: Testable + Copy>(name: &str, property: A) {
     crate::catches_on(
         name,
         5 * crate::cases(),
