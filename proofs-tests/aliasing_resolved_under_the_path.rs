@@ -11,6 +11,13 @@
 //! ways of deciding must be exercised, and conditionals `if h = h' then …`
 //! settled. Shown to fail when every decided equality is decided the wrong
 //! way round.
+//!
+//! The equalities [`HeapFacts`] remembers under a set of facts against
+//! resolving afresh: every guard of the walk so far, under the facts after
+//! each step and under those of the sibling that takes the other branch,
+//! must resolve to the very same term as under the same facts learned by
+//! facts that have resolved nothing. Shown to fail when a new fact keeps
+//! the equalities answered before it.
 
 use crate::distribution::{self, Required};
 use crate::holds_on;
@@ -21,7 +28,7 @@ use crate::TIMEOUT_MS;
 use quickcheck::{Arbitrary, Gen, TestResult};
 use std::fmt;
 use symex::mutants::Mutant;
-use symex::simplify::{aliasing_decided, GuardFolder, HeapFacts};
+use symex::simplify::{aliasing_decided, equalities_remembered, GuardFolder, HeapFacts};
 use symex::solver::{prove, Proof};
 use symex_semantics::oo::action::{Action, Location};
 use symex_semantics::oo::wp;
@@ -163,6 +170,82 @@ fn resolving_the_wrong_way_round_is_caught() {
         caught(
             "aliasing resolved under the path, decided the wrong way round",
             property as fn(Walked) -> TestResult,
+        )
+    });
+}
+
+/// The facts `guards` state, learned by facts that have resolved nothing.
+fn afresh(guards: &[Term]) -> HeapFacts {
+    guards
+        .iter()
+        .fold(HeapFacts::new(), |facts, g| facts.with(g))
+}
+
+/// The first guard of `guards` that `facts` resolves otherwise than the
+/// facts of `learned` do afresh.
+fn disagreement(facts: &HeapFacts, learned: &[Term], guards: &[Term]) -> Option<String> {
+    let plain = afresh(learned);
+    guards.iter().find_map(|g| {
+        let (remembered, fresh) = (facts.resolve(g), plain.resolve(g));
+        (remembered != fresh).then(|| format!("{g}\nresolves to {remembered}, afresh to {fresh}"))
+    })
+}
+
+fn remembered_equalities_agree(walked: Walked) -> TestResult {
+    let before = equalities_remembered();
+    let mut trace = wp::Trace::new();
+    let mut facts = HeapFacts::new();
+    let (mut guards, mut learned) = (Vec::new(), Vec::new());
+    for action in walked.actions() {
+        let raw = condition(&trace, &action);
+        guards.push(raw.clone());
+        let resolved = facts.resolve(&raw);
+        let earlier: Vec<Term> = guards.iter().map(|g| facts.resolve(g)).collect();
+        let mut otherwise = learned.clone();
+        otherwise.push(Term::not(resolved.clone()));
+        let sibling = facts.with(&Term::not(resolved.clone()));
+        learned.push(resolved.clone());
+        facts = facts.with(&resolved);
+        let mismatch = disagreement(&sibling, &otherwise, &guards)
+            .map(|m| format!("in the sibling: {m}"))
+            .or_else(|| disagreement(&facts, &learned, &guards));
+        if let Some(mismatch) = mismatch {
+            return TestResult::error(format!("after {}: {mismatch}", ShowTrace(&[action])));
+        }
+        if guards
+            .iter()
+            .zip(&earlier)
+            .any(|(g, e)| facts.resolve(g) != *e)
+        {
+            distribution::record_case("a guard resolved further under a new fact");
+        }
+        trace = trace.then(action);
+    }
+    if equalities_remembered() > before {
+        distribution::record_case("an equality answered from memory");
+    }
+    TestResult::passed()
+}
+
+#[test]
+fn remembered_equalities_agree_with_resolving_afresh() {
+    holds_on(
+        "aliasing equalities remembered",
+        crate::cases() / 4,
+        &Required::frequent(&[
+            "an equality answered from memory",
+            "a guard resolved further under a new fact",
+        ]),
+        remembered_equalities_agree as fn(Walked) -> TestResult,
+    );
+}
+
+#[test]
+fn equalities_kept_across_a_new_fact_are_caught() {
+    with_mutant(Mutant::AliasingEqualitiesKept, || {
+        caught(
+            "aliasing equalities remembered across a new fact",
+            remembered_equalities_agree as fn(Walked) -> TestResult,
         )
     });
 }

@@ -57,6 +57,9 @@ pub enum Mutant {
     /// An equality of references that a path's `nil` facts decide is
     /// resolved the wrong way round ([`crate::simplify::HeapFacts`]).
     AliasingDecidedWrongWay,
+    /// A new `nil` fact keeps the equalities [`crate::simplify::HeapFacts`]
+    /// answered under the facts before it.
+    AliasingEqualitiesKept,
     /// `explore --jobs` writes the workers' blocks in the order they
     /// finish instead of depth-first order.
     BlocksWrittenAsTheyFinish,

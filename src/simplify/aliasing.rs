@@ -21,6 +21,7 @@
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxBuildHasher;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind, UnOp};
 
@@ -104,6 +105,11 @@ pub struct HeapFacts {
     /// mostly repeats the heap terms of the guards before it, so each is
     /// resolved once, not once per node along the path.
     resolved: Rc<RefCell<IdMap<Term>>>,
+    /// What [`HeapFacts::equal`] answered for each pair of terms (by id,
+    /// the smaller first) under these facts, shared like `resolved`: the
+    /// reads over writes of different paths ask about the same references
+    /// again and again, and refuting a cycle walks every fact of the base.
+    equalities: Rc<RefCell<HashMap<(u64, u64), Option<bool>, FxBuildHasher>>>,
 }
 
 thread_local! {
@@ -122,6 +128,18 @@ pub struct Decided {
 
 pub fn decided() -> Decided {
     DECIDED.with(Cell::get)
+}
+
+thread_local! {
+    /// Equalities of references answered from [`HeapFacts`]'s memo on
+    /// this thread (the properties' coverage counts).
+    static EQUALITIES_REMEMBERED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many equalities [`HeapFacts::resolve`] has answered from its memo
+/// on this thread.
+pub fn equalities_remembered() -> u64 {
+    EQUALITIES_REMEMBERED.with(Cell::get)
 }
 
 fn count(acyclic_chain: bool) {
@@ -167,9 +185,14 @@ impl HeapFacts {
         }
         match learned {
             false => self.clone(),
-            true => HeapFacts {
+            true if mutants::active(Mutant::AliasingEqualitiesKept) => HeapFacts {
                 nil,
                 resolved: Rc::default(),
+                equalities: self.equalities.clone(),
+            },
+            true => HeapFacts {
+                nil,
+                ..HeapFacts::default()
             },
         }
     }
@@ -179,11 +202,24 @@ impl HeapFacts {
         self.nil.get(&r.base)?.get(&r.steps).copied()
     }
 
-    /// Whether `a = b` holds under the facts, when they decide it.
+    /// Whether `a = b` holds under the facts, when they decide it;
+    /// remembered per pair.
     fn equal(&self, a: &Term, b: &Term) -> Option<bool> {
         if a == b {
             return Some(true);
         }
+        let key = (a.id().min(b.id()), a.id().max(b.id()));
+        if let Some(known) = self.equalities.borrow().get(&key) {
+            EQUALITIES_REMEMBERED.with(|n| n.set(n.get() + 1));
+            return *known;
+        }
+        let decided = self.decide_equal(a, b);
+        self.equalities.borrow_mut().insert(key, decided);
+        decided
+    }
+
+    /// [`HeapFacts::equal`] for two distinct terms, from the facts.
+    fn decide_equal(&self, a: &Term, b: &Term) -> Option<bool> {
         let decided = match (is_nil(a), is_nil(b)) {
             (true, true) => None,
             (true, false) => self.nil_of(&reference(b)?).inspect(|_| count(false)),

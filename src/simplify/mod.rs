@@ -26,7 +26,7 @@ mod rules;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use aliasing::{decided as aliasing_decided, Decided, HeapFacts};
+pub use aliasing::{decided as aliasing_decided, equalities_remembered, Decided, HeapFacts};
 pub use context::{Entailment, InContext, Pins};
 pub use explain::Step;
 pub(crate) use fold::offset;
