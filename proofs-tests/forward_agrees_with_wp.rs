@@ -175,7 +175,7 @@ fn explored<F: PathState, W: PathState>(program: Rc<Program>) -> Result<Option<P
 
 /// Path by path, `φ_forward ⇔ φ_wp` (a missing path's condition is `false`),
 /// all pairs in one query; the first pair Z3 refutes is the counterexample.
-fn agreement<F: PathState, W: PathState>(generated: AnyProgram) -> TestResult {
+pub fn agreement<F: PathState, W: PathState>(generated: AnyProgram) -> TestResult {
     let program = generated.program();
     distribution::record_program(&program);
     let (forward, wp) = match explored::<F, W>(program.clone()) {
@@ -232,7 +232,7 @@ fn agreement<F: PathState, W: PathState>(generated: AnyProgram) -> TestResult {
 
 type Property = fn(AnyProgram) -> TestResult;
 
-fn cases() -> u64 {
+pub fn cases() -> u64 {
     from_env("QUICKCHECK_TESTS").unwrap_or(CASES)
 }
 

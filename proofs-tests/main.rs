@@ -35,6 +35,7 @@ mod lemma_4_3_definedness;
 mod lemma_4_4_field_assignment;
 mod lemma_4_4_object_creation;
 mod machine_integers;
+mod merged_cases_agree_with_plain;
 mod models_shrink_greedily;
 mod mutants;
 mod mutated;

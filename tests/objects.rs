@@ -502,3 +502,31 @@ fn models_of_independent_parts_of_a_path_keep_their_objects_apart() {
         }
     }
 }
+
+/// The fuzzer's program whose created objects are read through nested
+/// fields in a loop: `--method forward` finishes within a generous time
+/// limit (status 0, not the limit's 3) at every unfolding up to 5, with
+/// wp's paths. A test that it completes, not of its speed.
+#[test]
+fn forward_execution_of_nested_reads_of_created_objects_completes() {
+    let file = "tests/objects/nested_reads_of_created_objects.sx";
+    for unfold in ["1", "3", "5"] {
+        let summary = |method: &str| {
+            let args = [
+                "explore",
+                file,
+                "--method",
+                method,
+                "--unfold",
+                unfold,
+                "--time-limit-ms",
+                "60000",
+            ];
+            let output = symex(&args);
+            assert_eq!(status(&output), 0, "{method} --unfold {unfold}");
+            let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+            stdout.lines().last().unwrap_or_default().to_string()
+        };
+        assert_eq!(summary("forward"), summary("wp"), "--unfold {unfold}");
+    }
+}

@@ -14,6 +14,9 @@ pub enum Mutant {
     NewObjectNumberedByCount,
     /// `(x = y)[x := new C][y := new C]` true for two created objects.
     CreatedObjectsEqual,
+    /// Two cases of one value merged under `cₐ ∨ c_b`, not
+    /// `if c then cₐ else c_b fi`: the condition that chose between them forgotten.
+    MergedCasesWithoutCondition,
     /// Under `--int i32`, products are not checked for overflow.
     ProductUnchecked,
     /// Under `--int i32`, `/` and `%` stay Euclidean, not C's.

@@ -23,47 +23,150 @@ use super::wp::initial_value;
 use crate::term::{BinOp, IdMap, Sort, Term, TermKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
-/// A term after `[x := new C]` for every created `x`: over the initial
-/// state, or — for an object — possibly a created object, by cases.
+/// A value of a term after `[x := new C]` for every created `x`: the
+/// value of each case under its condition, over the initial state. The
+/// conditions exclude each other and together hold, so the last needs no
+/// test. The cases of one value are kept by value — one per created object
+/// and one for all initial terms (§2.1's `if c then a else b fi` of the
+/// two) — so a value has at most one case more than the path created
+/// objects, however deep the conditionals that chose it; the plain tree of
+/// conditionals ([`Creations::new`]) doubles with each level.
 #[derive(Clone)]
-enum Eliminated {
+struct Eliminated(Vec<(Value, Term)>);
+
+/// One case: a term over the initial state, or the variable of a created object.
+#[derive(Clone, PartialEq)]
+enum Value {
     Initial(Term),
-    /// The variable of a created object.
     Created(Term),
-    Cases(Term, Rc<Eliminated>, Rc<Eliminated>),
+}
+
+impl Value {
+    /// Whether two cases are kept as one: the same created object, or both initial.
+    fn merges_with(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Initial(_), Value::Initial(_)) => true,
+            (Value::Created(x), Value::Created(y)) => x == y,
+            _ => false,
+        }
+    }
+}
+
+/// `if c then p else q fi` for Booleans, folded where an arm is a constant
+/// or both arms are equal.
+fn choose(c: &Term, p: Term, q: Term) -> Term {
+    match (p.kind(), q.kind()) {
+        _ if p == q => p,
+        (TermKind::Bool(true), TermKind::Bool(false)) => c.clone(),
+        (TermKind::Bool(false), TermKind::Bool(true)) => Term::not(c.clone()),
+        (_, TermKind::Bool(false)) => Term::and(c.clone(), p),
+        (TermKind::Bool(false), _) => Term::and(Term::not(c.clone()), q),
+        _ => Term::ite(c.clone(), p, q),
+    }
 }
 
 impl Eliminated {
-    /// `if c then a else b fi`, a term again where both are.
-    fn cases(c: Term, a: Eliminated, b: Eliminated) -> Eliminated {
-        match (c.kind(), a, b) {
-            (TermKind::Bool(true), a, _) => a,
-            (TermKind::Bool(false), _, b) => b,
-            (_, Eliminated::Initial(a), Eliminated::Initial(b)) => {
-                Eliminated::Initial(Term::ite(c, a, b))
-            }
-            (_, a, b) => Eliminated::Cases(c, Rc::new(a), Rc::new(b)),
+    fn initial(term: Term) -> Eliminated {
+        Eliminated(vec![(Value::Initial(term), Term::bool(true))])
+    }
+
+    /// The term, when every case is over the initial state.
+    fn as_initial(&self) -> Option<Term> {
+        let (last, rest) = self.0.split_last()?;
+        let Value::Initial(mut term) = last.0.clone() else {
+            return None;
+        };
+        for (value, c) in rest.iter().rev() {
+            let Value::Initial(a) = value else {
+                return None;
+            };
+            term = Term::ite(c.clone(), a.clone(), term);
+        }
+        Some(term)
+    }
+
+    /// The created object, when it is the only case.
+    fn as_created(&self) -> Option<&Term> {
+        match self.0.as_slice() {
+            [(Value::Created(x), _)] => Some(x),
+            _ => None,
         }
     }
 
-    /// The same cases with each value `v` replaced by `f(v)`.
-    fn map(&self, f: &mut impl FnMut(&Eliminated) -> Eliminated) -> Eliminated {
-        match self {
-            Eliminated::Cases(c, a, b) => {
-                let a = a.map(f);
-                Eliminated::cases(c.clone(), a, b.map(f))
-            }
-            value => f(value),
+    /// `if c then a else b fi`; with `merge`, the cases of one value (see
+    /// [`Value::merges_with`]) become one, under `if c then cₐ else c_b fi`.
+    fn cases(c: Term, a: Eliminated, b: Eliminated, merge: bool) -> Eliminated {
+        match c.kind() {
+            TermKind::Bool(true) => return a,
+            TermKind::Bool(false) => return b,
+            _ => {}
         }
+        if !merge {
+            let under = |e: Eliminated, c: Term| {
+                e.0.into_iter()
+                    .map(move |(value, d)| (value, Term::and(c.clone(), d)))
+            };
+            let not_c = Term::not(c.clone());
+            return Eliminated(under(a, c).chain(under(b, not_c)).collect());
+        }
+        let find =
+            |e: &Eliminated, value: &Value| e.0.iter().find(|(v, _)| v.merges_with(value)).cloned();
+        let mut merged: Vec<(Value, Term)> = Vec::new();
+        for (value, _) in a.0.iter().chain(&b.0) {
+            if merged.iter().any(|(v, _)| v.merges_with(value)) {
+                continue;
+            }
+            let no = Term::bool(false);
+            let both = |p: Term, q: Term| {
+                if crate::mutants::active(crate::mutants::Mutant::MergedCasesWithoutCondition) {
+                    Term::or(p, q)
+                } else {
+                    choose(&c, p, q)
+                }
+            };
+            merged.push(match (find(&a, value), find(&b, value)) {
+                (Some((Value::Initial(x), p)), Some((Value::Initial(y), q))) => {
+                    let term = if x == y {
+                        x
+                    } else {
+                        Term::ite(c.clone(), x, y)
+                    };
+                    (Value::Initial(term), both(p, q))
+                }
+                (Some((v, p)), Some((_, q))) => (v, both(p, q)),
+                (Some((v, p)), None) => (v, choose(&c, p, no)),
+                (_, Some((v, q))) => (v, choose(&c, no, q)),
+                (None, None) => continue,
+            });
+        }
+        Eliminated(merged)
+    }
+
+    /// The same cases with each value `v` replaced by `f(v)`.
+    fn map(&self, merge: bool, f: &mut impl FnMut(&Value) -> Eliminated) -> Eliminated {
+        let Some(((last, _), rest)) = self.0.split_last() else {
+            return self.clone();
+        };
+        let mut result = f(last);
+        for (value, c) in rest.iter().rev() {
+            result = Eliminated::cases(c.clone(), f(value), result, merge);
+        }
+        result
     }
 }
 
 /// The memoised elimination, shared by all configurations of one exploration.
-#[derive(Default)]
 pub struct Creations {
+    /// Whether the cases of one value are merged ([`Eliminated::cases`]).
+    merge: bool,
     memo: RefCell<Memo>,
+}
+
+impl Default for Creations {
+    fn default() -> Creations {
+        Creations::new(true)
+    }
 }
 
 #[derive(Default)]
@@ -77,14 +180,21 @@ struct Memo {
 }
 
 impl Creations {
+    /// The elimination, with the cases of one value merged or (`merge`
+    /// false) as the plain tree of conditionals: exponential in the depth of
+    /// nested reads, kept as the definition the merged cases are checked against.
+    pub fn new(merge: bool) -> Creations {
+        Creations {
+            merge,
+            memo: RefCell::default(),
+        }
+    }
+
     /// `b[x := new C]` for every created `x` of a Boolean or integer term:
     /// a term over the initial state only.
     pub fn eliminate(&self, b: &Term) -> Term {
-        match self.eliminated(b) {
-            Eliminated::Initial(term) => term,
-            // Only object terms can be a created object; callers pass Booleans.
-            _ => b.clone(),
-        }
+        // Only object terms can be a created object; callers pass Booleans.
+        self.eliminated(b).as_initial().unwrap_or_else(|| b.clone())
     }
 
     /// Whether `e` mentions a created object; only the nodes not yet
@@ -107,23 +217,31 @@ impl Creations {
         memo.mentions.get(&e.id()).copied().unwrap_or(false)
     }
 
+    fn cases(&self, c: Term, a: Eliminated, b: Eliminated) -> Eliminated {
+        Eliminated::cases(c, a, b, self.merge)
+    }
+
+    fn map(&self, e: &Eliminated, mut f: impl FnMut(&Value) -> Eliminated) -> Eliminated {
+        e.map(self.merge, &mut f)
+    }
+
     fn eliminated(&self, e: &Term) -> Eliminated {
         if !self.mentions(e) {
-            return Eliminated::Initial(e.clone());
+            return Eliminated::initial(e.clone());
         }
         if let Some(known) = self.memo.borrow().eliminated.get(&e.id()) {
             return known.clone();
         }
         let result = match e.kind() {
-            TermKind::Var(..) => Eliminated::Created(e.clone()),
+            TermKind::Var(..) => Eliminated(vec![(Value::Created(e.clone()), Term::bool(true))]),
             TermKind::Ite(c, a, b) => {
-                Eliminated::cases(self.eliminate(c), self.eliminated(a), self.eliminated(b))
+                self.cases(self.eliminate(c), self.eliminated(a), self.eliminated(b))
             }
             TermKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
                 if matches!(a.sort(), Sort::Object(_)) =>
             {
                 let equal = self.equal(&self.eliminated(a), &self.eliminated(b));
-                Eliminated::Initial(if *op == BinOp::Eq {
+                Eliminated::initial(if *op == BinOp::Eq {
                     equal
                 } else {
                     Term::not(equal)
@@ -131,27 +249,26 @@ impl Creations {
             }
             // (x.f)[x := new C] = the default of f; (e.f)[x := new C] = e[x := new C].f
             TermKind::Field(object, f, sort) => {
-                self.eliminated(object).map(&mut |value| match value {
-                    Eliminated::Created(x) => Eliminated::Initial(
+                self.map(&self.eliminated(object), |value| match value {
+                    Value::Created(x) => Eliminated::initial(
                         initial_value(sort)
                             .unwrap_or_else(|| Term::field(x.clone(), f, sort.clone())),
                     ),
-                    Eliminated::Initial(object) => {
-                        Eliminated::Initial(Term::field(object.clone(), f, sort.clone()))
+                    Value::Initial(object) => {
+                        Eliminated::initial(Term::field(object.clone(), f, sort.clone()))
                     }
-                    cases => cases.clone(),
                 })
             }
-            TermKind::Select(array, index) if matches!(array.sort(), Sort::Field(..)) => self
-                .eliminated(index)
-                .map(&mut |value| self.read(array, value)),
+            TermKind::Select(array, index) if matches!(array.sort(), Sort::Field(..)) => {
+                self.map(&self.eliminated(index), |value| self.read(array, value))
+            }
             _ => {
                 let children: Vec<Term> = e
                     .children()
                     .into_iter()
                     .map(|child| self.eliminate(child))
                     .collect();
-                Eliminated::Initial(e.with_children(&children))
+                Eliminated::initial(e.with_children(&children))
             }
         };
         self.memo
@@ -161,35 +278,43 @@ impl Creations {
         result
     }
 
-    /// `a = b` for objects: `(x = x)[x := new C] = true`, `(x = e)[x := new C] = false`.
+    /// `a = b` for objects: `(x = x)[x := new C] = true`, `(x = e)[x := new C] = false`,
+    /// case by case: `if c₁ then (v₁ = b) else … fi` over the cases `vᵢ` of
+    /// `a`, a case left out where its answer is the next one's.
     fn equal(&self, a: &Eliminated, b: &Eliminated) -> Term {
-        match (a, b) {
-            (Eliminated::Cases(c, a1, a2), b) => {
-                Term::ite(c.clone(), self.equal(a1, b), self.equal(a2, b))
+        let chain = |cases: &Eliminated, test: &mut dyn FnMut(&Value) -> Term| {
+            let Some(((last, _), rest)) = cases.0.split_last() else {
+                return Term::bool(false);
+            };
+            let mut result = test(last);
+            for (value, c) in rest.iter().rev() {
+                let here = test(value);
+                if here != result {
+                    result = Term::ite(c.clone(), here, result);
+                }
             }
-            (a, Eliminated::Cases(c, b1, b2)) => {
-                Term::ite(c.clone(), self.equal(a, b1), self.equal(a, b2))
-            }
-            (Eliminated::Created(x), Eliminated::Created(y)) => Term::bool(
-                x == y || crate::mutants::active(crate::mutants::Mutant::CreatedObjectsEqual),
-            ),
-            (Eliminated::Created(_), Eliminated::Initial(_))
-            | (Eliminated::Initial(_), Eliminated::Created(_)) => Term::bool(false),
-            (Eliminated::Initial(a), Eliminated::Initial(b)) => {
-                Term::binary(BinOp::Eq, a.clone(), b.clone())
-            }
-        }
+            result
+        };
+        chain(a, &mut |va| {
+            chain(b, &mut |vb| match (va, vb) {
+                (Value::Created(x), Value::Created(y)) => Term::bool(
+                    x == y || crate::mutants::active(crate::mutants::Mutant::CreatedObjectsEqual),
+                ),
+                (Value::Initial(a), Value::Initial(b)) => {
+                    Term::binary(BinOp::Eq, a.clone(), b.clone())
+                }
+                _ => Term::bool(false),
+            })
+        })
     }
 
     /// `(f[v])[x := new C]` for a field array `f` and a value `v`. The
     /// updates whose index is surely not `v` are passed over in a loop (a
     /// created object is read through every later write of its field), and
     /// the read of each array passed over is memoised with the answer.
-    fn read(&self, array: &Term, at: &Eliminated) -> Eliminated {
-        let at_term = match at {
-            Eliminated::Initial(t) | Eliminated::Created(t) => t,
-            Eliminated::Cases(..) => return at.map(&mut |value| self.read(array, value)),
-        };
+    fn read(&self, array: &Term, at: &Value) -> Eliminated {
+        let (Value::Initial(at_term) | Value::Created(at_term)) = at;
+        let at_cases = Eliminated(vec![(at.clone(), Term::bool(true))]);
         let mut passed = Vec::new();
         let mut array = array.clone();
         let result = loop {
@@ -197,23 +322,21 @@ impl Creations {
                 break known.clone();
             }
             let part = match at {
-                Eliminated::Initial(_) => self.initial_part(&array),
-                _ => None,
+                Value::Initial(_) => self.initial_part(&array),
+                Value::Created(_) => None,
             };
             let read = match (array.kind(), at, part) {
-                (_, Eliminated::Initial(index), Some(part)) => {
-                    Eliminated::Initial(read(&part, index))
-                }
+                (_, Value::Initial(index), Some(part)) => Eliminated::initial(read(&part, index)),
                 // (f[x])[x := new C] = the default of f
-                (TermKind::FieldArray(f, Sort::Field(_, sort)), Eliminated::Created(x), _) => {
-                    Eliminated::Initial(
+                (TermKind::FieldArray(f, Sort::Field(_, sort)), Value::Created(x), _) => {
+                    Eliminated::initial(
                         initial_value(sort)
                             .unwrap_or_else(|| Term::field(x.clone(), f, (**sort).clone())),
                     )
                 }
                 // (a[e] := e')[e''] = if e = e'' then e' else a[e''] fi
-                (TermKind::Store(inner, written, value), at, _) => {
-                    let aliased = self.equal(&self.eliminated(written), at);
+                (TermKind::Store(inner, written, value), _, _) => {
+                    let aliased = self.equal(&self.eliminated(written), &at_cases);
                     match aliased.kind() {
                         TermKind::Bool(false) => {
                             passed.push(array.clone());
@@ -221,13 +344,11 @@ impl Creations {
                             continue;
                         }
                         TermKind::Bool(true) => self.eliminated(value),
-                        _ => {
-                            Eliminated::cases(aliased, self.eliminated(value), self.read(inner, at))
-                        }
+                        _ => self.cases(aliased, self.eliminated(value), self.read(inner, at)),
                     }
                 }
                 // No other array forward execution builds mentions a created object.
-                _ => Eliminated::Initial(read(&array, at_term)),
+                _ => Eliminated::initial(read(&array, at_term)),
             };
             passed.push(array.clone());
             break read;
@@ -263,11 +384,10 @@ impl Creations {
             below = inner;
         };
         for (update, index, value) in above.into_iter().rev() {
-            part = match (self.eliminated(&index), self.eliminated(&value)) {
-                (Eliminated::Created(_), _) => part,
-                (Eliminated::Initial(index), Eliminated::Initial(value)) => {
-                    part.map(|inner| Term::store(inner, index, value))
-                }
+            let (index, value) = (self.eliminated(&index), self.eliminated(&value));
+            part = match (index.as_created(), index.as_initial(), value.as_initial()) {
+                (Some(_), _, _) => part,
+                (_, Some(index), Some(value)) => part.map(|inner| Term::store(inner, index, value)),
                 _ => None,
             };
             self.memo

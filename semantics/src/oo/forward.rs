@@ -37,9 +37,15 @@ pub fn forward(program: Rc<Program>, options: Options, this: ThisRule) -> Forwar
     Unfold::with_state(program, options, this)
 }
 
-/// σ: the variables and the fields a path has assigned, and the objects it created.
-#[derive(Clone, Default)]
-pub struct State {
+/// Forward execution whose created objects are eliminated by the plain
+/// tree of conditionals ([`Creations::new`]), the definition the default
+/// is checked against.
+pub type PlainState = State<false>;
+
+/// σ: the variables and the fields a path has assigned, and the objects it
+/// created; `MERGED`: whether the elimination merges cases.
+#[derive(Clone)]
+pub struct State<const MERGED: bool = true> {
     sigma: Substitution,
     /// `σ(f)` for each field `f` of a class `C` the path wrote, by `(C, f)`;
     /// the initial field array `f` elsewhere.
@@ -49,7 +55,18 @@ pub struct State {
     creations: Rc<Creations>,
 }
 
-impl State {
+impl<const MERGED: bool> Default for State<MERGED> {
+    fn default() -> State<MERGED> {
+        State {
+            sigma: Substitution::default(),
+            fields: im::OrdMap::new(),
+            created: im::Vector::new(),
+            creations: Rc::new(Creations::new(MERGED)),
+        }
+    }
+}
+
+impl<const MERGED: bool> State<MERGED> {
     /// `σ(f)` for the field `f` of sort `sort` of the objects of `class`.
     fn array(&self, class: &Name, f: &Name, sort: &Sort) -> Term {
         self.fields
@@ -91,7 +108,7 @@ impl State {
 
     /// `σ[x := eσ]`, `σ[a := (σ(a)[iσ] := eσ)]` or `σ[f := (σ(f)[oσ] := eσ)]`
     /// (§2, §2.1 and §4.1, symbolic assignment)
-    fn symbolic_assignment(&self, h: &Location, e: &Term) -> State {
+    fn symbolic_assignment(&self, h: &Location, e: &Term) -> State<MERGED> {
         let mut next = self.clone();
         let value = self.apply(e);
         match h {
@@ -117,7 +134,7 @@ impl State {
 
     /// `x.f₁ := nil; …; x.fₙ := nil` for the fresh `x` of a new object of
     /// `class` (§4.1; each field set to its type's default)
-    fn symbolic_object_creation(&self, x: &Name, class: &Name, program: &Program) -> State {
+    fn symbolic_object_creation(&self, x: &Name, class: &Name, program: &Program) -> State<MERGED> {
         let mut next = self.clone();
         next.created.push_back((x.clone(), class.clone()));
         let object = Term::var(x, Sort::Object(class.clone()));
@@ -137,10 +154,10 @@ impl State {
     }
 }
 
-impl PathState for State {
+impl<const MERGED: bool> PathState for State<MERGED> {
     /// The action run forward on σ; its condition, taken in σ, with the
     /// created objects removed by `[x := new C]`.
-    fn then(&self, action: Action, program: &Program, checks: Checks) -> (State, Term) {
+    fn then(&self, action: Action, program: &Program, checks: Checks) -> (State<MERGED>, Term) {
         let condition = self
             .creations
             .eliminate(&self.apply(&action.condition(checks)));
@@ -204,7 +221,6 @@ impl PathState for State {
         Ok(predicted.with_heap(heap))
     }
 
-    /// Forward execution keeps no trace.
     /// Forward execution keeps `σ`, not a trace.
     fn trace(&self) -> Option<Vec<Action>> {
         None
@@ -215,12 +231,12 @@ impl PathState for State {
         self.apply(e)
     }
 
-    fn actions_since(&self, _: &State) -> Option<Vec<Action>> {
+    fn actions_since(&self, _: &State<MERGED>) -> Option<Vec<Action>> {
         None
     }
 }
 
-impl fmt::Display for State {
+impl<const MERGED: bool> fmt::Display for State<MERGED> {
     /// σ as `[x := e, …, C.f := a, …]`, or `id`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let fields = self
