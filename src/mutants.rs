@@ -58,6 +58,10 @@ pub enum Mutant {
     /// operators the e-graph holds already, forgetting those the other
     /// rules bring in (`implies-as-or` brings in `||` for `de-morgan-or`).
     RulesForPresentOperatorsOnly,
+    /// The check that no rule can rewrite a term before it enters egg
+    /// tries the rules' left sides at its root only, not at its subterms
+    /// (`crate::simplify::unmatched`).
+    UnmatchedLooksAtRootOnly,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
     /// An equality of references that a path's `nil` facts decide is

@@ -22,6 +22,7 @@ mod language;
 mod linear;
 mod operators;
 mod rules;
+mod unmatched;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -156,6 +157,11 @@ pub struct Simplifier {
     all_rules_searched: bool,
     /// Rule searches left out so far (a rule in a round).
     left_out: usize,
+    /// Whether a term no rule can rewrite still goes through egg; on only
+    /// to compare.
+    unmatched_run: bool,
+    /// Terms returned without an e-graph as [`unmatched`] found them.
+    unmatched: usize,
 }
 
 impl Default for Simplifier {
@@ -187,6 +193,8 @@ impl Simplifier {
             clock: quanta::Clock::mock().0,
             all_rules_searched: false,
             left_out: 0,
+            unmatched_run: false,
+            unmatched: 0,
         }
     }
 
@@ -204,6 +212,22 @@ impl Simplifier {
     #[cfg(test)]
     pub(crate) fn left_out(&self) -> usize {
         self.left_out
+    }
+
+    /// A simplifier that runs egg on every term, even one no rule can
+    /// rewrite: the plain computation that skipping those is checked against.
+    #[cfg(test)]
+    pub(crate) fn running_egg_always() -> Simplifier {
+        Simplifier {
+            unmatched_run: true,
+            ..Simplifier::new()
+        }
+    }
+
+    /// Terms returned without an e-graph so far.
+    #[cfg(test)]
+    pub(crate) fn unmatched(&self) -> usize {
+        self.unmatched
     }
 
     /// [`simplify`] for the terms of one exploration, memoised: a
@@ -279,19 +303,45 @@ impl Simplifier {
                 steps: None,
             };
         }
+        let original = to_expr(term);
+        if !explained && !self.unmatched_run && self.unchanged_by_egg(term, &original) {
+            self.unmatched += 1;
+            return Simplification {
+                term: term.clone(),
+                stop: Stop::Saturated,
+                steps: None,
+            };
+        }
         let clock = self.clock.clone();
-        quanta::with_clock(&clock, || self.saturate(term, explained))
+        quanta::with_clock(&clock, || self.saturate(term, original, explained))
+    }
+
+    /// Whether the rounds would end at once with `term` itself, saturated
+    /// ([`unmatched`]): its normal form is itself, no rule's left side
+    /// matches it, nothing in it folds, and egg's limits let the first
+    /// round search at all.
+    fn unchanged_by_egg(&mut self, term: &Term, original: &egg::RecExpr<Node>) -> bool {
+        let limits = self.limits;
+        let within_limits =
+            limits.rounds > 0 && limits.iterations > 0 && original.as_ref().len() <= limits.nodes;
+        within_limits
+            && self.normal.normalise(term) == *term
+            && !unmatched::may_change(&self.rules.read, original)
     }
 
     /// [`Simplifier::run`] on an e-graph: rounds of the rules, then the
     /// normal form, until neither changes the term.
-    fn saturate(&mut self, term: &Term, explained: bool) -> Simplification {
+    fn saturate(
+        &mut self,
+        term: &Term,
+        original: egg::RecExpr<Node>,
+        explained: bool,
+    ) -> Simplification {
         let normal_form = &mut self.normal;
         let mut egraph = EGraph::new(ConstantFold);
         if explained {
             egraph = egraph.with_explanations_enabled();
         }
-        let original = to_expr(term);
         let root = egraph.add_expr_uncanonical(&original);
         let mut stop = Stop::RoundLimit(self.limits.rounds);
         let mut result = term.clone();

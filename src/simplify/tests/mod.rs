@@ -8,6 +8,7 @@ pub(crate) mod generate;
 mod operators;
 mod shared;
 mod soundness;
+mod unmatched;
 
 use super::{explain, simplify, Limits, Simplifier, Stop, RULES};
 use crate::commands::simplify::parse_expression;
