@@ -160,7 +160,7 @@ pub struct Simplifier {
     /// Whether a term no rule can rewrite still goes through egg; on only
     /// to compare.
     unmatched_run: bool,
-    /// Terms returned without an e-graph as [`unmatched`] found them.
+    /// First rounds left out as [`unmatched`] found them.
     unmatched: usize,
 }
 
@@ -224,7 +224,7 @@ impl Simplifier {
         }
     }
 
-    /// Terms returned without an e-graph so far.
+    /// First rounds left out so far.
     #[cfg(test)]
     pub(crate) fn unmatched(&self) -> usize {
         self.unmatched
@@ -304,7 +304,9 @@ impl Simplifier {
             };
         }
         let original = to_expr(term);
-        if !explained && !self.unmatched_run && self.unchanged_by_egg(term, &original) {
+        let quiet = !self.unmatched_run && self.first_round_quiet(&original);
+        if quiet && !explained && self.normal.normalise(term) == *term {
+            // The first round ends with the term itself, saturated.
             self.unmatched += 1;
             return Simplification {
                 term: term.clone(),
@@ -313,29 +315,29 @@ impl Simplifier {
             };
         }
         let clock = self.clock.clone();
-        quanta::with_clock(&clock, || self.saturate(term, original, explained))
+        quanta::with_clock(&clock, || self.saturate(term, original, explained, quiet))
     }
 
-    /// Whether the rounds would end at once with `term` itself, saturated
-    /// ([`unmatched`]): its normal form is itself, no rule's left side
-    /// matches it, nothing in it folds, and egg's limits let the first
+    /// Whether the first round's search would find nothing, so that it
+    /// ends with the term itself ([`unmatched`]): no rule's left side
+    /// matches the term, nothing in it folds, and egg's limits let the
     /// round search at all.
-    fn unchanged_by_egg(&mut self, term: &Term, original: &egg::RecExpr<Node>) -> bool {
+    fn first_round_quiet(&self, original: &egg::RecExpr<Node>) -> bool {
         let limits = self.limits;
         let within_limits =
             limits.rounds > 0 && limits.iterations > 0 && original.as_ref().len() <= limits.nodes;
-        within_limits
-            && self.normal.normalise(term) == *term
-            && !unmatched::may_change(&self.rules.read, original)
+        within_limits && !unmatched::may_change(&self.rules.read, original)
     }
 
     /// [`Simplifier::run`] on an e-graph: rounds of the rules, then the
-    /// normal form, until neither changes the term.
+    /// normal form, until neither changes the term; the first round's
+    /// search left out when it is `quiet` ([`unmatched`]).
     fn saturate(
         &mut self,
         term: &Term,
         original: egg::RecExpr<Node>,
         explained: bool,
+        quiet: bool,
     ) -> Simplification {
         let normal_form = &mut self.normal;
         let mut egraph = EGraph::new(ConstantFold);
@@ -345,7 +347,21 @@ impl Simplifier {
         let root = egraph.add_expr_uncanonical(&original);
         let mut stop = Stop::RoundLimit(self.limits.rounds);
         let mut result = term.clone();
-        for _ in 0..self.limits.rounds {
+        for round in 0..self.limits.rounds {
+            if round == 0 && quiet {
+                self.unmatched += 1;
+                result = normal_form.normalise(term);
+                let normal = egraph.add_expr_uncanonical(&to_expr(&result));
+                if egraph.find(normal) == egraph.find(root) {
+                    stop = Stop::Saturated;
+                    break;
+                }
+                // As after a search: the term extracted is added again.
+                let best = egraph.add_expr_uncanonical(&original);
+                egraph.union_trusted(best, normal, "normal-form");
+                egraph.rebuild();
+                continue;
+            }
             // Only the rules that can match on this e-graph are searched for
             // (see [`operators`]).
             let present = Operators::in_egraph(&egraph);

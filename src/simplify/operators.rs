@@ -15,7 +15,7 @@
 
 use super::language::{Node, BINARY};
 use crate::mutants::{self, Mutant};
-use egg::{EGraph, ENodeOrVar, PatternAst};
+use egg::{EGraph, ENodeOrVar, PatternAst, RecExpr};
 use symex_semantics::term::UnOp;
 
 /// A set of operators, one bit each (literals, variables and fields
@@ -48,6 +48,15 @@ impl Operators {
             })
     }
 
+    /// The operators of a term's nodes.
+    pub fn of_expr(term: &RecExpr<Node>) -> Operators {
+        term.as_ref()
+            .iter()
+            .fold(Operators::default(), |set, node| {
+                set.with(Operators::of(node))
+            })
+    }
+
     /// The operators of every e-node of `egraph`.
     pub fn in_egraph<N: egg::Analysis<Node>>(egraph: &EGraph<Node, N>) -> Operators {
         egraph
@@ -62,7 +71,7 @@ impl Operators {
         Operators(self.0 | other.0)
     }
 
-    fn contains(self, other: Operators) -> bool {
+    pub fn contains(self, other: Operators) -> bool {
         self.0 & other.0 == other.0
     }
 }

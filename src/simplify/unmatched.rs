@@ -15,6 +15,7 @@
 
 use super::fold::{fold, Constant};
 use super::language::Node;
+use super::operators::Operators;
 use super::rules::Read;
 use crate::mutants::{self, Mutant};
 use egg::{ENodeOrVar, Id, Language, PatternAst, RecExpr, Var};
@@ -36,8 +37,14 @@ pub fn may_change(rules: &[Read], term: &RecExpr<Node>) -> bool {
         true => nodes.len().saturating_sub(1)..nodes.len(),
         false => 0..nodes.len(),
     };
+    // A left side matches only where all its operators occur.
+    let present = Operators::of_expr(term);
+    let candidates: Vec<&Read> = rules
+        .iter()
+        .filter(|rule| present.contains(rule.operators.0))
+        .collect();
     roots.into_iter().any(|at| {
-        rules
+        candidates
             .iter()
             .any(|rule| matches(&rule.sides.0, term, at.into()))
     })
