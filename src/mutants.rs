@@ -62,6 +62,9 @@ pub enum Mutant {
     /// tries the rules' left sides at its root only, not at its subterms
     /// (`crate::simplify::unmatched`).
     UnmatchedLooksAtRootOnly,
+    /// The simplifier's scheduler leaves out applying a rule that matched
+    /// once, not only one that matched nowhere (`crate::simplify::scheduler`).
+    SingleMatchUnapplied,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
     /// An equality of references that a path's `nil` facts decide is

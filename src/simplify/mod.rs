@@ -22,6 +22,7 @@ mod language;
 mod linear;
 mod operators;
 mod rules;
+mod scheduler;
 mod unmatched;
 
 #[cfg(test)]
@@ -40,7 +41,9 @@ use egg::{EGraph, Extractor, Rewrite, Runner, StopReason};
 use fold::ConstantFold;
 use language::{from_expr, to_expr, Node};
 use operators::{Operators, RuleOperators};
+use std::cell::Cell;
 use std::fmt;
+use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use symex_semantics::memo::Generations;
@@ -162,6 +165,11 @@ pub struct Simplifier {
     unmatched_run: bool,
     /// First rounds left out as [`unmatched`] found them.
     unmatched: usize,
+    /// Whether egg's own scheduler applies every rule searched for, even
+    /// one that found nothing ([`scheduler`]); on only to compare.
+    every_rule_applied: bool,
+    /// Applications of rules that found nothing left out so far.
+    unapplied: Rc<Cell<usize>>,
 }
 
 impl Default for Simplifier {
@@ -195,6 +203,8 @@ impl Simplifier {
             left_out: 0,
             unmatched_run: false,
             unmatched: 0,
+            every_rule_applied: false,
+            unapplied: Rc::default(),
         }
     }
 
@@ -222,6 +232,22 @@ impl Simplifier {
             unmatched_run: true,
             ..Simplifier::new()
         }
+    }
+
+    /// A simplifier whose egg applies every rule it searched for, even
+    /// one that found nothing: the plain computation for [`scheduler`].
+    #[cfg(test)]
+    pub(crate) fn applying_every_rule() -> Simplifier {
+        Simplifier {
+            every_rule_applied: true,
+            ..Simplifier::new()
+        }
+    }
+
+    /// Applications of rules that found nothing left out so far.
+    #[cfg(test)]
+    pub(crate) fn unapplied(&self) -> usize {
+        self.unapplied.get()
     }
 
     /// First rounds left out so far.
@@ -372,7 +398,12 @@ impl Simplifier {
             self.left_out += may_match.iter().filter(|may| !**may).count();
             let rules = &self.rules;
             let searched = may_match.iter().enumerate().filter(|(_, may)| **may);
-            let runner = Runner::default()
+            let runner = match self.every_rule_applied {
+                true => Runner::default(),
+                false => Runner::default()
+                    .with_scheduler(scheduler::Backoff::new(self.unapplied.clone())),
+            };
+            let runner = runner
                 .with_egraph(egraph)
                 .with_iter_limit(self.limits.iterations)
                 .with_node_limit(self.limits.nodes)

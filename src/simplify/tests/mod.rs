@@ -6,6 +6,7 @@ mod append;
 mod context;
 pub(crate) mod generate;
 mod operators;
+mod scheduler;
 mod shared;
 mod soundness;
 mod unmatched;
