@@ -6,6 +6,7 @@ mod append;
 mod context;
 pub(crate) mod generate;
 mod operators;
+mod plain;
 mod scheduler;
 mod shared;
 mod soundness;

@@ -3,6 +3,7 @@
 //! the operators egg indexes e-classes by ([`crate::simplify::language::Operator`]).
 
 use super::generate::Case;
+use super::plain::{against_plain, AgainstPlain};
 use crate::mutants::{self, Mutant};
 use crate::simplify::language::{to_expr, Node};
 use crate::simplify::rules::{pattern_ast, RULES};
@@ -10,38 +11,12 @@ use crate::simplify::Simplifier;
 use egg::{ENodeOrVar, Language};
 use quickcheck::{Arbitrary, Gen};
 
-/// What leaving rules out did on random terms.
-#[derive(Default)]
-struct LeftOut {
-    cases: usize,
-    /// Rule searches left out.
-    searches: usize,
-    differing: Vec<String>,
-}
-
-/// Each of `cases` random terms explained (egg always runs) with rules
-/// left out and with every rule searched for, compared with the rewrites
-/// that justify them.
-fn check(cases: usize) -> LeftOut {
-    let mut g = Gen::from_size_and_seed(12, 0x5EED_2021);
-    let mut counts = LeftOut::default();
-    for _ in 0..cases {
-        let term = Case::arbitrary(&mut g).shape.term();
-        let mut leaving_out = Simplifier::new();
-        let left_out = leaving_out.run(&term, true);
-        let every = Simplifier::searching_every_rule().run(&term, true);
-        counts.cases += 1;
-        counts.searches += leaving_out.left_out();
-        let explained = |s: &crate::simplify::Simplification| {
-            format!("{} ({}) by {:?}", s.term, s.stop, s.steps)
-        };
-        if explained(&left_out) != explained(&every) {
-            counts
-                .differing
-                .push(format!("{term}: {}  vs  {}", left_out.term, every.term));
-        }
-    }
-    counts
+fn check(cases: usize) -> AgainstPlain {
+    against_plain(
+        Simplifier::searching_every_rule,
+        Simplifier::left_out,
+        cases,
+    )
 }
 
 #[test]
@@ -53,9 +28,9 @@ fn rules_left_out_change_nothing() {
         counts.differing.join("\n")
     );
     assert!(
-        counts.searches >= 10 * counts.cases,
+        counts.taken >= 10 * counts.cases,
         "only {} rule searches left out in {} cases",
-        counts.searches,
+        counts.taken,
         counts.cases
     );
 }
