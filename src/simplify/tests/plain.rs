@@ -40,3 +40,29 @@ pub fn against_plain(
     }
     counts
 }
+
+impl AgainstPlain {
+    /// The shortcut changed nothing, taken at least `per_case` times a case.
+    pub fn assert_exact(&self, shortcut: &str, per_case: usize) {
+        assert!(
+            self.differing.is_empty(),
+            "{shortcut} changed:\n{}",
+            self.differing.join("\n")
+        );
+        assert!(
+            self.taken >= per_case * self.cases,
+            "{shortcut}: taken only {} times in {} cases",
+            self.taken,
+            self.cases
+        );
+    }
+
+    /// The comparison told the shortcut from the plain computation.
+    pub fn assert_caught(&self) {
+        assert!(
+            !self.differing.is_empty(),
+            "no difference from the mutant in {} cases",
+            self.cases
+        );
+    }
+}
