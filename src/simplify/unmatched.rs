@@ -43,7 +43,9 @@ pub fn may_change(rules: &[Read], term: &RecExpr<Node>) -> bool {
         .iter()
         .filter(|rule| present.contains(rule.operators.0))
         .collect();
-    roots.into_iter().any(|at| {
+    // From the root down: a term the rules rewrite is mostly rewritten
+    // near its root (a negation, a conditional compared).
+    roots.rev().any(|at| {
         candidates
             .iter()
             .any(|rule| matches(&rule.sides.0, term, at.into()))
