@@ -5,6 +5,11 @@
 //! guard's literals are propagated when it is pushed; a disjunction the
 //! path leaves undecided stays a split, tried both ways only when a query
 //! is answered.
+//!
+//! The entailment questions about one conjunct's atoms share their
+//! context ([`crate::simplify::InContext`] asks whether the other
+//! conjuncts entail each atom and its negation): [`ContextClosure`] builds
+//! the closure of the context once and extends it by each negated goal.
 
 use super::{answer, decide, Decision, Literals, OutsideFragment, Search, Splits, Terms};
 use crate::mutants::{self, Mutant};
@@ -99,5 +104,50 @@ impl ClosureStack {
     /// The closure of the guards held.
     pub(crate) fn top(&self) -> &Closure {
         self.levels.last().unwrap_or(&self.empty)
+    }
+}
+
+/// The closure of the context of the last entailment question, by the
+/// context's term id (ids are never reused), for the next question about
+/// the same context.
+#[derive(Default)]
+pub(crate) struct ContextClosure {
+    last: Option<(u64, Closure)>,
+    /// Questions answered with the closure of an earlier one.
+    #[cfg(test)]
+    reused: usize,
+}
+
+impl ContextClosure {
+    /// Whether `context && !goal` is satisfiable, as [`decide`] of the two
+    /// (from scratch where the extended closure does not answer: a case
+    /// order of its own may leave the fragment where the other does not).
+    pub(crate) fn decide_negated(&mut self, context: &Term, goal: &Term) -> Decision {
+        let negated = Term::not(goal.clone());
+        let conjuncts = [context.clone(), negated.clone()];
+        let known = match &self.last {
+            Some((id, _)) => *id == context.id() || mutants::active(Mutant::ContextClosureKeptAcrossContexts),
+            None => false,
+        };
+        #[cfg(test)]
+        {
+            self.reused += usize::from(known);
+        }
+        if !known {
+            self.last = None;
+        }
+        let (_, closure) = self
+            .last
+            .get_or_insert_with(|| (context.id(), Closure::default().extended(context)));
+        match closure.extended(&negated).decide(&conjuncts) {
+            Decision::Unknown => decide(&conjuncts),
+            decision => decision,
+        }
+    }
+
+    /// How many questions reused the closure of an earlier one.
+    #[cfg(test)]
+    pub(crate) fn reused(&self) -> usize {
+        self.reused
     }
 }

@@ -33,7 +33,7 @@ mod incremental;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use incremental::ClosureStack;
+pub(crate) use incremental::{ClosureStack, ContextClosure};
 
 use crate::mutants::{self, Mutant};
 use classes::Classes;
