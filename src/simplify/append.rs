@@ -89,9 +89,18 @@ impl NormalForm {
         if let Some(merged) = self.merged(left, right) {
             return merged;
         }
-        let tags = match left.kind() {
-            TermKind::Binary(BinOp::And, ..) => self.plain.get(&left.id()).cloned(),
-            _ => self.plain_tags(left),
+        let tags = match (left.kind(), self.plain.get(&left.id())) {
+            (_, Some(tags)) => Some(tags.clone()),
+            (TermKind::Binary(BinOp::And, ..), None) => None,
+            (_, None) => {
+                // A single conjunct is taken as the left of many appends
+                // (each fact of a context with each atom it may decide).
+                let tags = self.plain_tags(left);
+                if let Some(tags) = &tags {
+                    self.plain.insert(left.id(), tags.clone());
+                }
+                tags
+            }
         };
         if let Some((appended, tags)) = tags.and_then(|tags| self.appended(left, right, tags)) {
             self.plain.insert(appended.id(), tags);
