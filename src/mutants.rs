@@ -83,6 +83,9 @@ pub enum Mutant {
     /// next question although its context differs
     /// (`explore::congruence::ContextClosure`).
     ContextClosureKeptAcrossContexts,
+    /// A disjunction is appended to a plain conjunction without looking
+    /// for a disjunct that absorbs it (`simplify::append`).
+    DisjunctionAbsorptionIgnored,
     /// `tests --jobs` and `verify --jobs` take the workers' stretches in
     /// the order they finish instead of depth-first order.
     StretchesInCompletionOrder,
