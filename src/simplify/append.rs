@@ -13,8 +13,8 @@
 //! absorption) takes the full normal form.
 
 use super::bounds::{operands, variable, NormalForm};
-use crate::mutants::{self, Mutant};
 use super::linear::complement;
+use crate::mutants::{self, Mutant};
 use std::rc::Rc;
 use symex_semantics::term::{BinOp, Term, TermKind};
 

@@ -12,8 +12,8 @@
 //! the closure of the context once and extends it by each negated goal.
 
 use super::{answer, decide, Decision, Literals, OutsideFragment, Reads, Search, Splits, Terms};
-use std::cell::OnceCell;
 use crate::mutants::{self, Mutant};
+use std::cell::OnceCell;
 use symex_semantics::term::Term;
 
 /// What the closure knows of a path's guards: consistent so far (with the
@@ -132,7 +132,9 @@ impl ContextClosure {
         let negated = Term::not(goal.clone());
         let conjuncts = [context.clone(), negated.clone()];
         let known = match &self.last {
-            Some((id, ..)) => *id == context.id() || mutants::active(Mutant::ContextClosureKeptAcrossContexts),
+            Some((id, ..)) => {
+                *id == context.id() || mutants::active(Mutant::ContextClosureKeptAcrossContexts)
+            }
             None => false,
         };
         #[cfg(test)]

@@ -438,7 +438,9 @@ fn random_questions(cases: usize) -> Result<Questions, String> {
             (Decision::Sat(model), _)
                 if eval_bool(&Term::conjunction(conjuncts.clone()), model) != Ok(true) =>
             {
-                return Err(format!("the model {model:?} does not satisfy {conjuncts:?}"));
+                return Err(format!(
+                    "the model {model:?} does not satisfy {conjuncts:?}"
+                ));
             }
             (Decision::Sat(_), Decision::Sat(_)) => questions.counts.sat += 1,
             (Decision::Unsat, Decision::Unsat) => questions.counts.unsat += 1,

@@ -5,9 +5,9 @@
 //! comparisons the normal form wrote are read back from it).
 
 use super::generate::{Kind, Shape};
+use crate::mutants::{self, Mutant};
 use crate::simplify::bounds::NormalForm;
 use quickcheck::{Arbitrary, Gen};
-use crate::mutants::{self, Mutant};
 use symex_semantics::term::{BinOp, Sort, Term, TermKind, UnOp};
 
 const SEED: u64 = 0x5EED_2021;
@@ -122,5 +122,8 @@ fn a_disjunction_appended_beside_its_disjunct_is_caught() {
     mutants::set(Some(Mutant::DisjunctionAbsorptionIgnored));
     let found = appends_agree();
     mutants::set(None);
-    assert!(found.is_err(), "the absorbed disjunction goes unnoticed: {found:?}");
+    assert!(
+        found.is_err(),
+        "the absorbed disjunction goes unnoticed: {found:?}"
+    );
 }
