@@ -86,6 +86,13 @@ pub enum Mutant {
     /// Popping the congruence closure's guards keeps what the popped
     /// guards said (`explore::congruence::ClosureStack`).
     ClosureNotRolledBack,
+    /// The closure of an entailment question's context is kept for the
+    /// next question although its context differs
+    /// (`explore::congruence::ContextClosure`).
+    ContextClosureKeptAcrossContexts,
+    /// A disjunction is appended to a plain conjunction without looking
+    /// for a disjunct that absorbs it (`simplify::append`).
+    DisjunctionAbsorptionIgnored,
     /// `tests --jobs` and `verify --jobs` take the workers' stretches in
     /// the order they finish instead of depth-first order.
     StretchesInCompletionOrder,

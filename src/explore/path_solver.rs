@@ -28,7 +28,7 @@
 //! the path, which a child's model inherits by re-evaluating only the
 //! guards that mention the inputs where it differs ([`super::summary`]).
 
-use super::congruence::{decide, ClosureStack, Decision};
+use super::congruence::{ClosureStack, ContextClosure, Decision};
 use super::ranges::Ranges;
 use super::readable::BoundedModels;
 use super::repair::{candidates, repaired};
@@ -176,6 +176,8 @@ pub(crate) struct PathSolver {
     /// The congruence closure of the guards in `closed`, outermost first.
     closure: ClosureStack,
     closed: Vec<Rc<GuardNode>>,
+    /// The closure of the last entailment question's context.
+    context_closure: ContextClosure,
     slices: HashMap<SliceKey, (SatResult, Option<Valuation>)>,
 }
 
@@ -195,6 +197,7 @@ impl PathSolver {
             stack: Vec::new(),
             closure: ClosureStack::default(),
             closed: Vec::new(),
+            context_closure: ContextClosure::default(),
             slices: HashMap::new(),
         }
     }
@@ -682,7 +685,7 @@ impl Entailment for PathSolver {
         context: &Term,
         goal: &Term,
     ) -> (Option<bool>, Option<Valuation>) {
-        match decide(&[context.clone(), Term::not(goal.clone())]) {
+        match self.context_closure.decide_negated(context, goal) {
             Decision::Unsat => (Some(true), None),
             Decision::Sat(model) => (Some(false), Some(model)),
             Decision::Unknown => (self.report().entails(context, goal), None),

@@ -5,13 +5,16 @@
 //! A conjunction is *plain* when [`NormalForm::normalise`] would write each
 //! of its conjuncts as it stands and none meets another: every comparison
 //! on a linear form of its own and no equality pinning a variable, every
-//! other conjunct in normal form, neither a disjunction, a literal nor
-//! repeated, nor beside its complement. Appending conjuncts that keep it
-//! plain is then what the normal form does; anything else (bounds to
-//! merge, a pinned variable, a possible repeat) takes the full normal form.
+//! other conjunct in normal form, neither a conjunction, a literal nor
+//! repeated, nor beside its complement, and no disjunction beside one of
+//! its disjuncts (absorption: `a && (a || b)` is `a`). Appending
+//! conjuncts that keep it plain is then what the normal form does;
+//! anything else (bounds to merge, a pinned variable, a possible repeat or
+//! absorption) takes the full normal form.
 
-use super::bounds::{connective, variable, NormalForm};
+use super::bounds::{operands, variable, NormalForm};
 use super::linear::complement;
+use crate::mutants::{self, Mutant};
 use std::rc::Rc;
 use symex_semantics::term::{BinOp, Term, TermKind};
 
@@ -89,9 +92,18 @@ impl NormalForm {
         if let Some(merged) = self.merged(left, right) {
             return merged;
         }
-        let tags = match left.kind() {
-            TermKind::Binary(BinOp::And, ..) => self.plain.get(&left.id()).cloned(),
-            _ => self.plain_tags(left),
+        let tags = match (left.kind(), self.plain.get(&left.id())) {
+            (_, Some(tags)) => Some(tags.clone()),
+            (TermKind::Binary(BinOp::And, ..), None) => None,
+            (_, None) => {
+                // A single conjunct is taken as the left of many appends
+                // (each fact of a context with each atom it may decide).
+                let tags = self.plain_tags(left);
+                if let Some(tags) = &tags {
+                    self.plain.insert(left.id(), tags.clone());
+                }
+                tags
+            }
         };
         if let Some((appended, tags)) = tags.and_then(|tags| self.appended(left, right, tags)) {
             self.plain.insert(appended.id(), tags);
@@ -144,8 +156,10 @@ impl NormalForm {
     /// form would not simply append it: it may meet a conjunct already
     /// there, pins a variable, or is no single conjunct in normal form.
     fn admit(&mut self, conjunct: &Term, tags: &mut Tags) -> bool {
-        if connective(conjunct) || matches!(conjunct.kind(), TermKind::Bool(_)) {
-            return false;
+        match conjunct.kind() {
+            TermKind::Binary(BinOp::Or, ..) => return self.admit_disjunction(conjunct, tags),
+            TermKind::Binary(BinOp::And, ..) | TermKind::Bool(_) => return false,
+            _ => {}
         }
         if let Some((comparison, written)) = self.linear.compared(conjunct) {
             let pins = comparison.op == BinOp::Eq && variable(&comparison.lhs).is_some();
@@ -158,6 +172,39 @@ impl NormalForm {
             tags.insert(form);
             return true;
         }
+        self.admit_other(conjunct, tags)
+    }
+
+    /// [`NormalForm::admit`] for a disjunction: each of its disjuncts'
+    /// keys (a comparison's linear form, as a comparison conjunct's, or the
+    /// disjunct itself) must be new, and joins the tags, so that neither a
+    /// conjunct there nor a later one can be a disjunct that absorbs it.
+    fn admit_disjunction(&mut self, disjunction: &Term, tags: &mut Tags) -> bool {
+        let mut keys = Vec::new();
+        for disjunct in operands(disjunction, BinOp::Or) {
+            let key = match self.linear.compared(&disjunct) {
+                Some((comparison, _)) => self
+                    .forms
+                    .get_or_insert_with(disjunct.id(), || comparison.lhs.term())
+                    .clone(),
+                None => disjunct,
+            };
+            keys.push(key);
+        }
+        if mutants::active(Mutant::DisjunctionAbsorptionIgnored) {
+            keys.clear();
+        }
+        if keys.iter().any(|key| tags.may_contain(key)) || !self.admit_other(disjunction, tags) {
+            return false;
+        }
+        for key in &keys {
+            tags.insert(key);
+        }
+        true
+    }
+
+    /// [`NormalForm::admit`] for a conjunct that is not a comparison.
+    fn admit_other(&mut self, conjunct: &Term, tags: &mut Tags) -> bool {
         // Not a comparison (looked up above), so its complement is `!t`'s.
         let complement = complement(conjunct);
         if self.normalise(conjunct) != *conjunct

@@ -397,7 +397,7 @@ fn has_fields(term: &Term) -> bool {
 
 /// The operands of a chain of `op` (`a && (b && c)` and `(a && b) && c`
 /// alike), left to right, without recursion.
-fn operands(term: &Term, op: BinOp) -> Vec<Term> {
+pub(super) fn operands(term: &Term, op: BinOp) -> Vec<Term> {
     let mut found = Vec::new();
     let mut stack = vec![term.clone()];
     while let Some(t) = stack.pop() {

@@ -286,7 +286,11 @@ impl InContext {
         simplifier: &mut Simplifier,
         solver: &mut dyn Entailment,
     ) -> Term {
-        let facts: Vec<&Term> = context.iter().filter(|c| is_atom(c)).collect();
+        let facts: Vec<(&Term, BTreeSet<Name>)> = context
+            .iter()
+            .filter(|c| is_atom(c))
+            .map(|fact| (fact, fact.free_vars().into_keys().collect()))
+            .collect();
         let mut decided = HashMap::new();
         for atom in atoms(conjunct) {
             if let Some(value) = decided_by_rules(&atom, &facts, simplifier) {
@@ -482,12 +486,18 @@ fn atoms(term: &Term) -> Vec<Term> {
 }
 
 /// The value of `atom` that a fact decides by the rules: the fact itself or
-/// its negation, or bounds the normal form merges to `false`.
-fn decided_by_rules(atom: &Term, facts: &[&Term], simplifier: &mut Simplifier) -> Option<bool> {
+/// its negation, or bounds the normal form merges to `false`. Each fact
+/// comes with its free variables (taken once for all the atoms).
+fn decided_by_rules(
+    atom: &Term,
+    facts: &[(&Term, BTreeSet<Name>)],
+    simplifier: &mut Simplifier,
+) -> Option<bool> {
     let vars = atom.free_vars();
     let related = facts
         .iter()
-        .filter(|f| f.free_vars().keys().any(|x| vars.contains_key(x)));
+        .filter(|(_, fact_vars)| fact_vars.iter().any(|x| vars.contains_key(x)))
+        .map(|(fact, _)| fact);
     let negation = simplifier.simplify(&Term::not(atom.clone()));
     for fact in related {
         if *fact == atom || simplifier.conjoin(fact, &negation).is_false() {

@@ -5,9 +5,15 @@
 //! guard's literals are propagated when it is pushed; a disjunction the
 //! path leaves undecided stays a split, tried both ways only when a query
 //! is answered.
+//!
+//! The entailment questions about one conjunct's atoms share their
+//! context ([`crate::simplify::InContext`] asks whether the other
+//! conjuncts entail each atom and its negation): [`ContextClosure`] builds
+//! the closure of the context once and extends it by each negated goal.
 
-use super::{answer, decide, Decision, Literals, OutsideFragment, Search, Splits, Terms};
+use super::{answer, decide, Decision, Literals, OutsideFragment, Reads, Search, Splits, Terms};
 use crate::mutants::{self, Mutant};
+use std::cell::OnceCell;
 use symex_semantics::term::Term;
 
 /// What the closure knows of a path's guards: consistent so far (with the
@@ -54,13 +60,18 @@ impl Closure {
     /// leaves the fragment, where the order of the guards may matter (a
     /// later contradiction is found before an earlier product).
     pub(crate) fn decide(&self, conjuncts: &[Term]) -> Decision {
+        self.decide_reading(conjuncts, || Reads::of(conjuncts))
+    }
+
+    /// [`Closure::decide`] given what the conjuncts read.
+    fn decide_reading(&self, conjuncts: &[Term], reads: impl FnOnce() -> Reads) -> Decision {
         let decision = match &self.0 {
             Err(OutsideFragment) => return decide(conjuncts),
             Ok(None) => Decision::Unsat,
             Ok(Some(path)) => {
                 let mut search = Search::new(path.terms.clone());
                 let found = search.case(path.literals.clone(), Vec::new(), path.splits.clone());
-                answer(found, &search.terms, conjuncts)
+                answer(found, &search.terms, conjuncts, reads)
             }
         };
         #[cfg(test)]
@@ -99,5 +110,57 @@ impl ClosureStack {
     /// The closure of the guards held.
     pub(crate) fn top(&self) -> &Closure {
         self.levels.last().unwrap_or(&self.empty)
+    }
+}
+
+/// The closure of the context of the last entailment question, by the
+/// context's term id (ids are never reused), for the next question about
+/// the same context, with what the context reads (for the models).
+#[derive(Default)]
+pub(crate) struct ContextClosure {
+    last: Option<(u64, Closure, OnceCell<Reads>)>,
+    /// Questions answered with the closure of an earlier one.
+    #[cfg(test)]
+    reused: usize,
+}
+
+impl ContextClosure {
+    /// Whether `context && !goal` is satisfiable, as [`decide`] of the two
+    /// (from scratch where the extended closure does not answer: a case
+    /// order of its own may leave the fragment where the other does not).
+    pub(crate) fn decide_negated(&mut self, context: &Term, goal: &Term) -> Decision {
+        let negated = Term::not(goal.clone());
+        let conjuncts = [context.clone(), negated.clone()];
+        let known = match &self.last {
+            Some((id, ..)) => {
+                *id == context.id() || mutants::active(Mutant::ContextClosureKeptAcrossContexts)
+            }
+            None => false,
+        };
+        #[cfg(test)]
+        {
+            self.reused += usize::from(known);
+        }
+        if !known {
+            self.last = None;
+        }
+        let (_, closure, context_reads) = self.last.get_or_insert_with(|| {
+            let closure = Closure::default().extended(context);
+            (context.id(), closure, OnceCell::new())
+        });
+        let reads = || {
+            let context_reads = context_reads.get_or_init(|| Reads::of(&conjuncts[..1]));
+            context_reads.and(&Reads::of(&conjuncts[1..]))
+        };
+        match closure.extended(&negated).decide_reading(&conjuncts, reads) {
+            Decision::Unknown => decide(&conjuncts),
+            decision => decision,
+        }
+    }
+
+    /// How many questions reused the closure of an earlier one.
+    #[cfg(test)]
+    pub(crate) fn reused(&self) -> usize {
+        self.reused
     }
 }

@@ -33,7 +33,7 @@ mod incremental;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use incremental::ClosureStack;
+pub(crate) use incremental::{ClosureStack, ContextClosure};
 
 use crate::mutants::{self, Mutant};
 use classes::Classes;
@@ -72,23 +72,24 @@ fn decision(conjuncts: &[Term]) -> Decision {
     let mut search = Search::new(Terms::default());
     let pending = conjuncts.iter().map(|c| (c.clone(), true)).collect();
     let found = search.case(Literals::default(), pending, Vec::new());
-    answer(found, &search.terms, conjuncts)
+    answer(found, &search.terms, conjuncts, || Reads::of(conjuncts))
 }
 
 /// The answer for `conjuncts` from the outcome of the search over `terms`:
 /// `Sat` only with the model of the consistent case that the evaluator
-/// confirms on every conjunct.
+/// confirms on every conjunct; `reads`, what the conjuncts read, is
+/// needed for the model only.
 fn answer(
     found: Result<Option<Literals>, OutsideFragment>,
     terms: &Terms,
     conjuncts: &[Term],
+    reads: impl FnOnce() -> Reads,
 ) -> Decision {
     match found {
         Err(OutsideFragment) => Decision::Unknown,
         Ok(None) => Decision::Unsat,
         Ok(Some(mut literals)) => {
-            let query = Term::conjunction(conjuncts.iter().cloned());
-            let model = terms.model(&mut literals, &query);
+            let model = terms.model(&mut literals, &reads());
             let confirmed = conjuncts.iter().all(|c| eval_bool(c, &model) == Ok(true));
             if confirmed {
                 Decision::Sat(model)
@@ -102,6 +103,51 @@ fn answer(
 /// The query leaves the fragment, or the budget ran out.
 #[derive(Clone, Copy, Debug)]
 struct OutsideFragment;
+
+/// What a query reads, which its model gives a value even where no case
+/// taken mentions it: its variables, and each class's fields.
+#[derive(Clone, Debug, Default)]
+struct Reads {
+    variables: BTreeMap<Name, Sort>,
+    fields: BTreeMap<Name, BTreeMap<Name, Sort>>,
+}
+
+impl Reads {
+    /// What the conjunction of `conjuncts` reads.
+    fn of(conjuncts: &[Term]) -> Reads {
+        let mut reads = Reads::default();
+        for node in conjuncts.iter().flat_map(Term::nodes) {
+            let (class, f, sort) = match node.kind() {
+                TermKind::Field(object, f, sort) => match object.sort() {
+                    Sort::Object(class) => (class, f.clone(), sort.clone()),
+                    _ => continue,
+                },
+                TermKind::FieldArray(f, Sort::Field(class, sort)) => {
+                    (class.clone(), f.clone(), (**sort).clone())
+                }
+                TermKind::Var(x, sort) => {
+                    reads.variables.insert(x.clone(), sort.clone());
+                    continue;
+                }
+                _ => continue,
+            };
+            reads.fields.entry(class).or_default().insert(f, sort);
+        }
+        reads
+    }
+
+    /// What both read.
+    fn and(&self, other: &Reads) -> Reads {
+        let mut both = self.clone();
+        both.variables
+            .extend(other.variables.iter().map(|(x, s)| (x.clone(), s.clone())));
+        for (class, fields) in &other.fields {
+            let known = both.fields.entry(class.clone()).or_default();
+            known.extend(fields.iter().map(|(f, s)| (f.clone(), s.clone())));
+        }
+        both
+    }
+}
 
 /// A term of the closure: an index into [`Terms`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -173,9 +219,10 @@ impl Terms {
 
     /// The model of a consistent case: an object per class of references
     /// (`nil` for the class of `nil`), the shortest distances for the
-    /// integers, and defaults for the rest of `query` (the variables and
-    /// fields of the cases not taken, which the evaluator reads too).
-    fn model(&self, literals: &mut Literals, query: &Term) -> Valuation {
+    /// integers, and defaults for the rest of what the query `reads` (the
+    /// variables and fields of the cases not taken, which the evaluator
+    /// reads too).
+    fn model(&self, literals: &mut Literals, reads: &Reads) -> Valuation {
         literals.grow(self);
         let distances = literals.distances(self).unwrap_or_default();
         let mut objects: BTreeMap<Key, Value> = BTreeMap::new();
@@ -224,27 +271,13 @@ impl Terms {
                 }
             }
         }
-        // Every object has every field the query reads of its class.
-        let mut read: BTreeMap<Name, BTreeMap<Name, Sort>> = BTreeMap::new();
-        for node in query.nodes() {
-            let (class, f, sort) = match node.kind() {
-                TermKind::Field(object, f, sort) => match object.sort() {
-                    Sort::Object(class) => (class, f.clone(), sort.clone()),
-                    _ => continue,
-                },
-                TermKind::FieldArray(f, Sort::Field(class, sort)) => {
-                    (class.clone(), f.clone(), (**sort).clone())
-                }
-                TermKind::Var(x, sort) => {
-                    if model.get(x).is_none() {
-                        model.insert(x.clone(), Value::default_of(sort));
-                    }
-                    continue;
-                }
-                _ => continue,
-            };
-            read.entry(class).or_default().insert(f, sort);
+        for (x, sort) in &reads.variables {
+            if model.get(x).is_none() {
+                model.insert(x.clone(), Value::default_of(sort));
+            }
         }
+        // Every object has every field the query reads of its class.
+        let read = &reads.fields;
         let mut heap = Heap::new();
         for o in objects.values().filter_map(|v| match v {
             Value::Object(o) => Some(*o),

@@ -7,9 +7,11 @@
 //! deliberately broken rule (congruence forgotten, disequalities
 //! forgotten, a strict bound made stricter) is caught, and sat, unsat and
 //! don't-know all occur. The closure extended guard by guard, with pushes
-//! and pops, answers as the closure of the same guards from scratch.
+//! and pops, answers as the closure of the same guards from scratch, and
+//! so does the closure of an entailment question's context kept for the
+//! next question about it.
 
-use super::{decision, ClosureStack, Decision};
+use super::{decision, ClosureStack, ContextClosure, Decision};
 use crate::explore::{explore, ExploreOptions};
 use crate::mutants::{self, Mutant};
 use crate::solver::{SatResult, Solver};
@@ -398,5 +400,80 @@ fn a_pop_that_keeps_what_it_popped_is_caught() {
     assert!(
         found.is_err(),
         "the stale closure goes unnoticed: {found:?}"
+    );
+}
+
+/// How the kept closure of a context fared against the closure from scratch.
+#[derive(Debug, Default)]
+struct Questions {
+    counts: Counts,
+    reused: usize,
+}
+
+/// The property on `cases` random entailment questions, a few about each
+/// random context in a row (as [`crate::simplify::InContext`] asks about
+/// one conjunct's atoms), some about the previous context again: the kept
+/// closure answers as [`decision`] of the context and the negated goal.
+fn random_questions(cases: usize) -> Result<Questions, String> {
+    let mut generator = Conjunctions {
+        random: StdRng::seed_from_u64(43),
+    };
+    let mut closure = ContextClosure::default();
+    let mut questions = Questions::default();
+    let mut contexts = vec![Term::conjunction(generator.query().0)];
+    for _ in 0..cases {
+        if generator.random.gen_bool(0.3) {
+            contexts.push(Term::conjunction(generator.query().0));
+        }
+        let back = generator.random.gen_range(0..contexts.len().min(2));
+        let context = contexts[contexts.len() - 1 - back].clone();
+        let goal = match generator.random.gen_bool(0.5) {
+            true => generator.atom(),
+            false => Term::not(generator.atom()),
+        };
+        let kept = closure.decide_negated(&context, &goal);
+        let conjuncts = [context, Term::not(goal)];
+        let scratch = decision(&conjuncts);
+        match (&kept, &scratch) {
+            (Decision::Sat(model), _)
+                if eval_bool(&Term::conjunction(conjuncts.clone()), model) != Ok(true) =>
+            {
+                return Err(format!(
+                    "the model {model:?} does not satisfy {conjuncts:?}"
+                ));
+            }
+            (Decision::Sat(_), Decision::Sat(_)) => questions.counts.sat += 1,
+            (Decision::Unsat, Decision::Unsat) => questions.counts.unsat += 1,
+            (Decision::Unknown, Decision::Unknown) => questions.counts.unknown += 1,
+            _ => {
+                return Err(format!(
+                    "with the kept closure {kept:?}, from scratch {scratch:?}: {conjuncts:?}"
+                ))
+            }
+        }
+    }
+    questions.reused = closure.reused();
+    Ok(questions)
+}
+
+#[test]
+fn the_kept_closure_of_a_context_answers_as_from_scratch() {
+    let questions = random_questions(600).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("entailment questions: {questions:?}");
+    let Questions { counts, reused } = &questions;
+    assert!(
+        counts.sat >= 100 && counts.unsat >= 100 && *reused >= 200,
+        "sat, unsat and reused closures all occur: {questions:?}"
+    );
+}
+
+#[test]
+fn a_closure_kept_for_another_context_is_caught() {
+    mutants::set(Some(Mutant::ContextClosureKeptAcrossContexts));
+    let found = random_questions(600);
+    mutants::set(None);
+    assert!(
+        found.is_err(),
+        "the other context's closure goes unnoticed: {found:?}"
     );
 }
