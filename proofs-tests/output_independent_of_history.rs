@@ -69,12 +69,16 @@ fn independent_of_history(program: BasicProgram, earlier: BasicProgram) -> TestR
         Ok(fresh) => fresh,
         Err(error) => return TestResult::error(error),
     };
+    tally(&fresh);
+    // Discarded before exploring again (see `solver_gave_up`).
+    if solver_gave_up(&fresh) {
+        return TestResult::discard();
+    }
     let after = match report_on_a_thread(&source, Some(&before)) {
         Ok(after) => after,
         Err(error) => return TestResult::error(error),
     };
-    tally(&fresh);
-    if solver_gave_up(&fresh) || solver_gave_up(&after) {
+    if solver_gave_up(&after) {
         return TestResult::discard();
     }
     match difference(&comparable(after), &comparable(fresh)) {
