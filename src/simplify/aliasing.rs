@@ -19,9 +19,8 @@
 //! solver uses (`C.f[o]` is a function of `o`), whatever the heap.
 
 use crate::mutants::{self, Mutant};
-use rustc_hash::FxBuildHasher;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 use symex_semantics::term::{BinOp, IdMap, Name, Sort, Term, TermKind, UnOp};
 
@@ -109,7 +108,7 @@ pub struct HeapFacts {
     /// the smaller first) under these facts, shared like `resolved`: the
     /// reads over writes of different paths ask about the same references
     /// again and again, and refuting a cycle walks every fact of the base.
-    equalities: Rc<RefCell<HashMap<(u64, u64), Option<bool>, FxBuildHasher>>>,
+    equalities: Rc<RefCell<FxHashMap<(u64, u64), Option<bool>>>>,
 }
 
 thread_local! {
