@@ -65,6 +65,13 @@ pub enum Mutant {
     /// The simplifier's scheduler leaves out applying a rule that matched
     /// once, not only one that matched nowhere (`crate::simplify::scheduler`).
     SingleMatchUnapplied,
+    /// The simplifier's scheduler reads the e-graph's edges in the first
+    /// iteration of a run of egg only, so a rule whose edges a later
+    /// iteration brings in goes unsearched (`crate::simplify::edges`).
+    EdgesKeptAcrossIterations,
+    /// The simplifier's scheduler reads the kinds of an e-node's children
+    /// as if each were its first (`crate::simplify::edges`).
+    EdgesAtFirstChild,
     /// A shard leaves the first prefix it owns unexplored (`--shard`).
     ShardSkipsItsFirstPrefix,
     /// An equality of references that a path's `nil` facts decide is

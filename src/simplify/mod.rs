@@ -16,6 +16,7 @@ mod append;
 mod bounds;
 mod context;
 mod cost;
+mod edges;
 mod explain;
 mod fold;
 mod language;
@@ -170,6 +171,11 @@ pub struct Simplifier {
     every_rule_applied: bool,
     /// Applications of rules that found nothing left out so far.
     unapplied: Rc<Cell<usize>>,
+    /// Whether egg searches for a rule in an iteration whose e-graph lacks
+    /// one of its left side's edges ([`edges`]); on only to compare.
+    every_edge_searched: bool,
+    /// Rule searches left out so far by their edges (a rule in an iteration).
+    unsearched: Rc<Cell<usize>>,
 }
 
 impl Default for Simplifier {
@@ -205,6 +211,8 @@ impl Simplifier {
             unmatched: 0,
             every_rule_applied: false,
             unapplied: Rc::default(),
+            every_edge_searched: false,
+            unsearched: Rc::default(),
         }
     }
 
@@ -242,6 +250,23 @@ impl Simplifier {
             every_rule_applied: true,
             ..Simplifier::new()
         }
+    }
+
+    /// A simplifier whose egg searches for a rule even in an iteration
+    /// whose e-graph lacks one of its edges: the plain computation for
+    /// [`edges`].
+    #[cfg(test)]
+    pub(crate) fn searching_every_edge() -> Simplifier {
+        Simplifier {
+            every_edge_searched: true,
+            ..Simplifier::new()
+        }
+    }
+
+    /// Rule searches left out so far by their edges.
+    #[cfg(test)]
+    pub(crate) fn unsearched(&self) -> usize {
+        self.unsearched.get()
     }
 
     /// Applications of rules that found nothing left out so far.
@@ -397,18 +422,31 @@ impl Simplifier {
             };
             self.left_out += may_match.iter().filter(|may| !**may).count();
             let rules = &self.rules;
-            let searched = may_match.iter().enumerate().filter(|(_, may)| **may);
+            let searched: Vec<usize> = may_match
+                .iter()
+                .enumerate()
+                .filter_map(|(i, may)| may.then_some(i))
+                .collect();
+            let needs = (!self.every_edge_searched).then(|| {
+                searched
+                    .iter()
+                    .map(|&i| rules.read[i].needs.clone())
+                    .collect()
+            });
             let runner = match self.every_rule_applied {
                 true => Runner::default(),
-                false => Runner::default()
-                    .with_scheduler(scheduler::Backoff::new(self.unapplied.clone())),
+                false => Runner::default().with_scheduler(scheduler::Backoff::new(
+                    self.unapplied.clone(),
+                    needs,
+                    self.unsearched.clone(),
+                )),
             };
             let runner = runner
                 .with_egraph(egraph)
                 .with_iter_limit(self.limits.iterations)
                 .with_node_limit(self.limits.nodes)
                 .with_time_limit(Duration::from_secs(3600))
-                .run(searched.map(|(i, _)| rules.rewrite(i)));
+                .run(searched.iter().map(|&i| rules.rewrite(i)));
             let limited = match runner.stop_reason {
                 Some(StopReason::IterationLimit(n)) => Some(Stop::IterationLimit(n)),
                 Some(StopReason::NodeLimit(n)) => Some(Stop::NodeLimit(n)),

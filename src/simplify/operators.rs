@@ -26,16 +26,7 @@ pub struct Operators(u32);
 impl Operators {
     /// The operators of `node`: none for a leaf or a field read.
     fn of(node: &Node) -> Operators {
-        let bit = match node {
-            Node::Binary(op, _) => BINARY.iter().position(|o| o == op),
-            Node::Unary(UnOp::Not, _) => Some(BINARY.len()),
-            Node::Unary(UnOp::Neg, _) => Some(BINARY.len() + 1),
-            Node::Ite(_) => Some(BINARY.len() + 2),
-            Node::Select(_) => Some(BINARY.len() + 3),
-            Node::Store(_) => Some(BINARY.len() + 4),
-            _ => None,
-        };
-        Operators(bit.map_or(0, |bit| 1 << bit))
+        Operators(position(node).map_or(0, |bit| 1 << bit))
     }
 
     /// The operators of a rule side.
@@ -73,6 +64,23 @@ impl Operators {
 
     pub fn contains(self, other: Operators) -> bool {
         self.0 & other.0 == other.0
+    }
+}
+
+/// How many operators there are.
+pub const OPERATORS: usize = BINARY.len() + 5;
+
+/// The operator of `node` as a number below [`OPERATORS`]; `None` for a
+/// leaf or a field read.
+pub fn position(node: &Node) -> Option<usize> {
+    match node {
+        Node::Binary(op, _) => BINARY.iter().position(|o| o == op),
+        Node::Unary(UnOp::Not, _) => Some(BINARY.len()),
+        Node::Unary(UnOp::Neg, _) => Some(BINARY.len() + 1),
+        Node::Ite(_) => Some(BINARY.len() + 2),
+        Node::Select(_) => Some(BINARY.len() + 3),
+        Node::Store(_) => Some(BINARY.len() + 4),
+        _ => None,
     }
 }
 

@@ -6,6 +6,7 @@
 //! ([`super::linear`], [`super::bounds`]) instead.
 //! Constant folding is not a rule but the e-graph analysis ([`super::fold`]).
 
+use super::edges::Needs;
 use super::fold::{Constant, ConstantFold};
 use super::language::Node;
 use super::operators::{Operators, Sides};
@@ -191,6 +192,8 @@ pub struct Read {
     pub rule: Rule,
     pub sides: (PatternAst<Node>, PatternAst<Node>),
     pub operators: Sides,
+    /// The edges its left side needs in the e-graph to match.
+    pub needs: Needs,
 }
 
 impl Read {
@@ -199,6 +202,7 @@ impl Read {
         let operators = (Operators::of_ast(&lhs), Operators::of_ast(&rhs));
         Read {
             rule: *rule,
+            needs: Needs::of(&lhs),
             sides: (lhs, rhs),
             operators,
         }

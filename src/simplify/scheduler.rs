@@ -1,29 +1,53 @@
-//! egg's backoff scheduler, without applying a rule that found nothing.
+//! egg's backoff scheduler, without searching for a rule that cannot match
+//! nor applying one that found nothing.
 //!
 //! egg applies every rule it searched for, each with its matches; with
 //! none, applying allocates the right side's buffer and reads the clock
 //! for nothing (about 550 instructions a rule and iteration, an eighth of
 //! the simplifier on `list_reverse`). Applying no match changes no
 //! e-class, so leaving it out changes nothing else.
+//!
+//! A rule whose left side lacks one of its [`Edges`] in the e-graph of the
+//! iteration would find nothing; [`BackoffScheduler`] would count it as
+//! applied, a number it uses for its log alone, and ban it only for more
+//! matches than its limit, so leaving its search out changes nothing
+//! either.
 
+use super::edges::{Edges, Needs};
 use super::fold::ConstantFold;
 use super::language::Node;
 use crate::mutants::{self, Mutant};
-use egg::{BackoffScheduler, EGraph, Rewrite, RewriteScheduler, SearchMatches};
+use egg::{
+    BackoffScheduler, EGraph, Rewrite, RewriteScheduler, RunnerLimits, RunnerResult, SearchMatches,
+};
 use std::cell::Cell;
 use std::rc::Rc;
 
-/// [`BackoffScheduler`] with a count of the applications it left out.
+/// [`BackoffScheduler`] with counts of the searches and applications it
+/// left out.
 pub struct Backoff {
     backoff: BackoffScheduler,
     unapplied: Rc<Cell<usize>>,
+    /// The edges each rule needs, in the order egg is given the rules;
+    /// `None` to search for every rule.
+    needs: Option<Vec<Needs>>,
+    /// The e-graph's edges in the last search.
+    edges: Option<Edges>,
+    unsearched: Rc<Cell<usize>>,
 }
 
 impl Backoff {
-    pub fn new(unapplied: Rc<Cell<usize>>) -> Backoff {
+    pub fn new(
+        unapplied: Rc<Cell<usize>>,
+        needs: Option<Vec<Needs>>,
+        unsearched: Rc<Cell<usize>>,
+    ) -> Backoff {
         Backoff {
             backoff: BackoffScheduler::default(),
             unapplied,
+            needs,
+            edges: None,
+            unsearched,
         }
     }
 }
@@ -33,13 +57,40 @@ impl RewriteScheduler<Node, ConstantFold> for Backoff {
         RewriteScheduler::<Node, ConstantFold>::can_stop(&mut self.backoff, iteration)
     }
 
-    fn search_rewrite<'a>(
+    /// egg's search (each rule in turn, the limits checked after each),
+    /// leaving out the rules whose edges the e-graph lacks; the check after
+    /// them too, since it reads the e-graph, the iteration and the (mock,
+    /// stopped) clock, none of which a search left out changes.
+    fn search_rewrites<'a>(
         &mut self,
         iteration: usize,
         egraph: &EGraph<Node, ConstantFold>,
-        rewrite: &'a Rewrite<Node, ConstantFold>,
-    ) -> Vec<SearchMatches<'a, Node>> {
-        self.backoff.search_rewrite(iteration, egraph, rewrite)
+        rewrites: &[&'a Rewrite<Node, ConstantFold>],
+        limits: &RunnerLimits,
+    ) -> RunnerResult<Vec<Vec<SearchMatches<'a, Node>>>> {
+        let edges = match self.needs {
+            Some(_) => self
+                .edges
+                .take()
+                .filter(|_| mutants::active(Mutant::EdgesKeptAcrossIterations))
+                .or_else(|| Some(Edges::of(egraph))),
+            None => None,
+        };
+        let mut matches = Vec::with_capacity(rewrites.len());
+        for (i, rewrite) in rewrites.iter().enumerate() {
+            let needs = self.needs.as_ref().and_then(|needs| needs.get(i));
+            if let (Some(edges), Some(needs)) = (&edges, needs) {
+                if !edges.has(needs) {
+                    self.unsearched.set(self.unsearched.get() + 1);
+                    matches.push(Vec::new());
+                    continue;
+                }
+            }
+            matches.push(self.backoff.search_rewrite(iteration, egraph, rewrite));
+            limits.check_limits(iteration, egraph)?;
+        }
+        self.edges = edges;
+        Ok(matches)
     }
 
     fn apply_rewrite(

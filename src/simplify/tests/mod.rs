@@ -4,6 +4,7 @@
 
 mod append;
 mod context;
+mod edges;
 pub(crate) mod generate;
 mod operators;
 mod plain;
