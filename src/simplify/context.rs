@@ -77,6 +77,11 @@ pub struct InContext {
     path_model: Option<Valuation>,
     /// Questions the path's model spared.
     spared_by_path_model: usize,
+    /// A model of a node's prefix (its parent's path condition, the
+    /// parent's check's), for the questions of [`InContext::extended`].
+    prefix_model: Option<Valuation>,
+    /// Whole conjuncts the prefix's model refuted.
+    refuted_by_prefix_model: usize,
 }
 
 impl Default for InContext {
@@ -89,6 +94,8 @@ impl Default for InContext {
             spared_by_models: 0,
             path_model: None,
             spared_by_path_model: 0,
+            prefix_model: None,
+            refuted_by_prefix_model: 0,
         }
     }
 }
@@ -137,6 +144,12 @@ impl InContext {
         self.spared_by_path_model
     }
 
+    /// How many whole conjuncts the prefix's model refuted.
+    #[cfg(test)]
+    pub(crate) fn refuted_by_prefix_model(&self) -> usize {
+        self.refuted_by_prefix_model
+    }
+
     /// [`InContext::condition`] given `model`, a model of `phi` (the leaf's
     /// inputs): an atom it makes false is not entailed by the other
     /// conjuncts, which it also satisfies, and one it makes true has no
@@ -154,17 +167,30 @@ impl InContext {
     }
 
     /// [`InContext::extended`] given `model`, a model of the path to the
-    /// node (its feasibility check's), as [`InContext::condition_under`].
+    /// node (its feasibility check's), as [`InContext::condition_under`],
+    /// and `prefix_model`, a model of the path to its parent: where it
+    /// satisfies a conjunct's context and falsifies the conjunct, the
+    /// context does not entail it, and the question is spared (the guard
+    /// of an `else` branch is a disjunction the parent's model, found for
+    /// the `then` branch, falsifies; on heap programs each question is a
+    /// case split of the congruence closure, with a model built).
     pub fn extended_under(
         &mut self,
         (prefix, guard): (&Term, &Term),
-        model: Option<&Valuation>,
+        (model, prefix_model): (Option<&Valuation>, Option<&Valuation>),
         simplifier: &mut Simplifier,
         solver: &mut dyn Entailment,
     ) -> Term {
-        self.under(model, |this| {
+        if atoms_only(guard) {
+            // No question is asked: the models are not copied.
+            return self.extended(prefix, guard, simplifier, solver);
+        }
+        self.prefix_model = prefix_model.cloned();
+        let readable = self.under(model, |this| {
             this.extended(prefix, guard, simplifier, solver)
-        })
+        });
+        self.prefix_model = None;
+        readable
     }
 
     fn under(&mut self, model: Option<&Valuation>, run: impl FnOnce(&mut Self) -> Term) -> Term {
@@ -307,7 +333,13 @@ impl InContext {
         });
         let mut models = Vec::from_iter(path_model.cloned());
         let from_path = models.len();
-        let whole = self.entails(solver, &context, &rewritten, &mut models);
+        let whole = match self.refuting_prefix_model(&context, &rewritten) {
+            Some(model) => {
+                models.push(model);
+                Some(false)
+            }
+            None => self.entails(solver, &context, &rewritten, &mut models),
+        };
         if whole == Some(true) {
             return Term::bool(true);
         }
@@ -366,6 +398,27 @@ impl InContext {
         holds
     }
 
+    /// The prefix's model, when it satisfies `context` and falsifies
+    /// `conjunct`: it refutes `context ⊨ conjunct`, the question not
+    /// asked (a sound solver answers no or does not know; where it does
+    /// not know, the questions about the disjuncts that a no spares are
+    /// answered no or not known, as the model refutes them too).
+    fn refuting_prefix_model(&mut self, context: &Term, conjunct: &Term) -> Option<Valuation> {
+        let model = self.prefix_model.as_ref()?;
+        let refutes = eval_bool(conjunct, model) == Ok(false)
+            && (mutants::active(Mutant::PrefixModelUnchecked)
+                || eval_bool(context, model) == Ok(true));
+        if !refutes {
+            return None;
+        }
+        let model = model.clone();
+        self.refuted_by_prefix_model += 1;
+        // Remembered as an answer: the leaf asks again under the same
+        // context when no later guard joins it.
+        self.remember((context.id(), conjunct.id()), Some(false));
+        Some(model)
+    }
+
     /// Whether `context` entails `goal`, cached; a model of `context` the
     /// solver found refuting it joins `models`.
     fn entails(
@@ -379,13 +432,18 @@ impl InContext {
         if let Some(answer) = self.cache.get(&key) {
             return *answer;
         }
+        let (answer, model) = solver.entails_or_refuting_model(context, goal);
+        models.extend(model);
+        self.remember(key, answer);
+        answer
+    }
+
+    /// Caches `answer` to the question `key` (context and goal ids).
+    fn remember(&mut self, key: (u64, u64), answer: Option<bool>) {
         if self.cache.len() >= CACHE_LIMIT {
             self.cache.clear();
         }
-        let (answer, model) = solver.entails_or_refuting_model(context, goal);
-        models.extend(model);
         self.cache.insert(key, answer);
-        answer
     }
 }
 

@@ -441,7 +441,7 @@ fn check_shortcut(shortcut: Shortcut, cases: usize, solver: &mut dyn Entailment)
         let prefix = Term::conjunction(conjuncts);
         let spared = with_shortcut.extended_under(
             (&prefix, &guard),
-            model.as_ref(),
+            (model.as_ref(), None),
             &mut simplifier,
             solver,
         );
@@ -543,4 +543,60 @@ fn a_model_of_the_path_spares_only_questions_whose_answer_is_no() {
 #[test]
 fn a_model_that_does_not_satisfy_the_context_is_caught() {
     assert_caught(&under(Mutant::PathModelUnchecked, || check_path_model(150)));
+}
+
+/// [`InContext::extended`] of random heap conjunctions' last conjunct
+/// under the others, given a model of the others that falsifies it where
+/// there is one (in every other case, a model of their negation, which
+/// must refute nothing), compared term for term with it given none, under
+/// the explorer's entailment.
+fn check_prefix_model(cases: usize) -> Spared {
+    let mut solver = PathSolver::new(2_000, None, &BTreeMap::new());
+    let mut g = Gen::from_size_and_seed(8, SEED);
+    let mut counts = Spared::default();
+    for case in 0..cases {
+        let n = 3 + usize::from(u8::arbitrary(&mut g) % 3);
+        let phi = Term::conjunction((0..n).map(|_| heap_conjunct(&mut g).term()));
+        let mut simplifier = Simplifier::new();
+        let mut conjuncts = simplifier.simplify(&phi).conjuncts();
+        let guard = conjuncts.pop().unwrap_or_else(|| Term::bool(true));
+        let prefix = Term::conjunction(conjuncts);
+        // As the parent's check finds it for an `else` branch: a model of
+        // the prefix and of the `then` branch's guard, where there is one.
+        let then = Term::and(prefix.clone(), Term::not(guard.clone()));
+        let model = match case % 2 {
+            0 => model_of(&then, &mut solver).or_else(|| model_of(&prefix, &mut solver)),
+            _ => model_of(&Term::not(prefix.clone()), &mut solver),
+        };
+        let mut with_model = InContext::new();
+        let spared = with_model.extended_under(
+            (&prefix, &guard),
+            (None, model.as_ref()),
+            &mut simplifier,
+            &mut solver,
+        );
+        let asked = InContext::new().extended(&prefix, &guard, &mut simplifier, &mut solver);
+        let by_rules = InContext::new().extended(&prefix, &guard, &mut simplifier, &mut Unknown);
+        counts.cases += 1;
+        counts.spared += with_model.refuted_by_prefix_model();
+        counts.by_solver += usize::from(asked != by_rules);
+        if spared != asked {
+            counts
+                .differing
+                .push(format!("{prefix} with {guard}:  {spared}  vs  {asked}"));
+        }
+    }
+    counts
+}
+
+#[test]
+fn a_model_of_the_prefix_refutes_only_conjuncts_not_entailed() {
+    assert_exact(&check_prefix_model(600), 20);
+}
+
+#[test]
+fn a_prefix_model_that_does_not_satisfy_the_context_is_caught() {
+    assert_caught(&under(Mutant::PrefixModelUnchecked, || {
+        check_prefix_model(600)
+    }));
 }
