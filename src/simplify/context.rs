@@ -82,6 +82,8 @@ pub struct InContext {
     prefix_model: Option<Valuation>,
     /// Whole conjuncts the prefix's model refuted.
     refuted_by_prefix_model: usize,
+    /// Questions the prefix's model, mended, spared.
+    spared_by_mended: usize,
 }
 
 impl Default for InContext {
@@ -96,6 +98,7 @@ impl Default for InContext {
             spared_by_path_model: 0,
             prefix_model: None,
             refuted_by_prefix_model: 0,
+            spared_by_mended: 0,
         }
     }
 }
@@ -148,6 +151,12 @@ impl InContext {
     #[cfg(test)]
     pub(crate) fn refuted_by_prefix_model(&self) -> usize {
         self.refuted_by_prefix_model
+    }
+
+    /// How many questions the prefix's model, mended, spared.
+    #[cfg(test)]
+    pub(crate) fn spared_by_mended(&self) -> usize {
+        self.spared_by_mended
     }
 
     /// [`InContext::condition`] given `model`, a model of `phi` (the leaf's
@@ -362,6 +371,7 @@ impl InContext {
             {
                 decided.insert(atom.id(), Term::bool(true));
             } else if !self.holds_in_some(&models, from_path, &atom, true)
+                && !self.mended_satisfies(&context, &atom, &mut models)
                 && self.entails(solver, &context, &Term::not(atom.clone()), &mut models)
                     == Some(true)
             {
@@ -417,6 +427,46 @@ impl InContext {
         // context when no later guard joins it.
         self.remember((context.id(), conjunct.id()), Some(false));
         Some(model)
+    }
+
+    /// Whether the prefix's model, mended to satisfy `atom`, an equality
+    /// with an input on one side (that input set to the other side's
+    /// value: `r1 = r5` sets `r1` to `r5`'s object), satisfies `context`:
+    /// then the context does not entail `!atom`, the question is spared,
+    /// and the mended model joins `models` (the disjuncts of an `else`
+    /// branch's guard, `r1 = r5 || r1 = r6`, each their own case split).
+    fn mended_satisfies(
+        &mut self,
+        context: &Term,
+        atom: &Term,
+        models: &mut Vec<Valuation>,
+    ) -> bool {
+        let Some(model) = &self.prefix_model else {
+            return false;
+        };
+        let TermKind::Binary(BinOp::Eq, left, right) = atom.kind() else {
+            return false;
+        };
+        let mended = [(left, right), (right, left)]
+            .into_iter()
+            .filter_map(|(side, other)| match side.kind() {
+                TermKind::Var(x, _) => Some(model.update(x.clone(), eval(other, model).ok()?)),
+                _ => None,
+            })
+            .find(|mended| {
+                eval_bool(atom, mended) == Ok(true)
+                    && (mutants::active(Mutant::MendedModelUnchecked)
+                        || eval_bool(context, mended) == Ok(true))
+            });
+        let Some(mended) = mended else {
+            return false;
+        };
+        self.spared_by_mended += 1;
+        models.push(mended);
+        // Remembered as an answer, for the leaf (see
+        // [`InContext::refuting_prefix_model`]).
+        self.remember((context.id(), Term::not(atom.clone()).id()), Some(false));
+        true
     }
 
     /// Whether `context` entails `goal`, cached; a model of `context` the
