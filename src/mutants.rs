@@ -51,6 +51,13 @@ pub enum Mutant {
     /// The path's model spares questions under a context it does not
     /// satisfy ([`crate::simplify::InContext::condition_under`]).
     PathModelUnchecked,
+    /// The prefix's model refutes a conjunct under a context it does not
+    /// satisfy ([`crate::simplify::InContext::extended_under`]).
+    PrefixModelUnchecked,
+    /// The prefix's model, mended to satisfy an atom, spares a question
+    /// under a context it does not satisfy
+    /// ([`crate::simplify::InContext::extended_under`]).
+    MendedModelUnchecked,
     /// The operator egg indexes an e-class by depends on an e-node's
     /// children, so a rule misses nodes its pattern matches.
     DiscriminantSeesChildren,

@@ -816,7 +816,8 @@ where
     /// counter builds up), and returns the node's `guards` simplified (the
     /// parent's with the condition merged in, one merge per node) and
     /// readable (the parent's with the condition rewritten under them,
-    /// with `model`, the step's check's, sparing questions).
+    /// with `model`, the step's check's, and the parent's check's sparing
+    /// questions).
     fn simplified(
         &mut self,
         parent: Option<(&Rc<PathNode>, &Known)>,
@@ -835,7 +836,7 @@ where
                 let reported = self.simplifier.conjoin(&known.reported, &condition);
                 let readable = self.in_context.extended_under(
                     (&known.readable, &condition),
-                    model,
+                    (model, known.link.model()),
                     &mut self.simplifier,
                     &mut self.solver,
                 );

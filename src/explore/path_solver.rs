@@ -116,6 +116,14 @@ pub(crate) struct Link {
     summary: Summary,
 }
 
+impl Link {
+    /// The model of the path to the node that its check kept, if any
+    /// (confirmed on the path's guards or not).
+    pub(crate) fn model(&self) -> Option<&Valuation> {
+        self.model.as_ref()
+    }
+}
+
 /// A node with a non-trivial guard, chained to the previous such node
 /// whose guard it does not imply.
 struct GuardNode {

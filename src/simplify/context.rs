@@ -77,6 +77,13 @@ pub struct InContext {
     path_model: Option<Valuation>,
     /// Questions the path's model spared.
     spared_by_path_model: usize,
+    /// A model of a node's prefix (its parent's path condition, the
+    /// parent's check's), for the questions of [`InContext::extended`].
+    prefix_model: Option<Valuation>,
+    /// Whole conjuncts the prefix's model refuted.
+    refuted_by_prefix_model: usize,
+    /// Questions the prefix's model, mended, spared.
+    spared_by_mended: usize,
 }
 
 impl Default for InContext {
@@ -89,6 +96,9 @@ impl Default for InContext {
             spared_by_models: 0,
             path_model: None,
             spared_by_path_model: 0,
+            prefix_model: None,
+            refuted_by_prefix_model: 0,
+            spared_by_mended: 0,
         }
     }
 }
@@ -137,6 +147,18 @@ impl InContext {
         self.spared_by_path_model
     }
 
+    /// How many whole conjuncts the prefix's model refuted.
+    #[cfg(test)]
+    pub(crate) fn refuted_by_prefix_model(&self) -> usize {
+        self.refuted_by_prefix_model
+    }
+
+    /// How many questions the prefix's model, mended, spared.
+    #[cfg(test)]
+    pub(crate) fn spared_by_mended(&self) -> usize {
+        self.spared_by_mended
+    }
+
     /// [`InContext::condition`] given `model`, a model of `phi` (the leaf's
     /// inputs): an atom it makes false is not entailed by the other
     /// conjuncts, which it also satisfies, and one it makes true has no
@@ -154,17 +176,30 @@ impl InContext {
     }
 
     /// [`InContext::extended`] given `model`, a model of the path to the
-    /// node (its feasibility check's), as [`InContext::condition_under`].
+    /// node (its feasibility check's), as [`InContext::condition_under`],
+    /// and `prefix_model`, a model of the path to its parent: where it
+    /// satisfies a conjunct's context and falsifies the conjunct, the
+    /// context does not entail it, and the question is spared (the guard
+    /// of an `else` branch is a disjunction the parent's model, found for
+    /// the `then` branch, falsifies; on heap programs each question is a
+    /// case split of the congruence closure, with a model built).
     pub fn extended_under(
         &mut self,
         (prefix, guard): (&Term, &Term),
-        model: Option<&Valuation>,
+        (model, prefix_model): (Option<&Valuation>, Option<&Valuation>),
         simplifier: &mut Simplifier,
         solver: &mut dyn Entailment,
     ) -> Term {
-        self.under(model, |this| {
+        if atoms_only(guard) {
+            // No question is asked: the models are not copied.
+            return self.extended(prefix, guard, simplifier, solver);
+        }
+        self.prefix_model = prefix_model.cloned();
+        let readable = self.under(model, |this| {
             this.extended(prefix, guard, simplifier, solver)
-        })
+        });
+        self.prefix_model = None;
+        readable
     }
 
     fn under(&mut self, model: Option<&Valuation>, run: impl FnOnce(&mut Self) -> Term) -> Term {
@@ -307,7 +342,13 @@ impl InContext {
         });
         let mut models = Vec::from_iter(path_model.cloned());
         let from_path = models.len();
-        let whole = self.entails(solver, &context, &rewritten, &mut models);
+        let whole = match self.refuting_prefix_model(&context, &rewritten) {
+            Some(model) => {
+                models.push(model);
+                Some(false)
+            }
+            None => self.entails(solver, &context, &rewritten, &mut models),
+        };
         if whole == Some(true) {
             return Term::bool(true);
         }
@@ -330,6 +371,7 @@ impl InContext {
             {
                 decided.insert(atom.id(), Term::bool(true));
             } else if !self.holds_in_some(&models, from_path, &atom, true)
+                && !self.mended_satisfies(&context, &atom, &mut models)
                 && self.entails(solver, &context, &Term::not(atom.clone()), &mut models)
                     == Some(true)
             {
@@ -366,6 +408,67 @@ impl InContext {
         holds
     }
 
+    /// The prefix's model, when it satisfies `context` and falsifies
+    /// `conjunct`: it refutes `context ⊨ conjunct`, the question not
+    /// asked (a sound solver answers no or does not know; where it does
+    /// not know, the questions about the disjuncts that a no spares are
+    /// answered no or not known, as the model refutes them too).
+    fn refuting_prefix_model(&mut self, context: &Term, conjunct: &Term) -> Option<Valuation> {
+        let model = self.prefix_model.as_ref()?;
+        let refutes = eval_bool(conjunct, model) == Ok(false)
+            && (mutants::active(Mutant::PrefixModelUnchecked)
+                || eval_bool(context, model) == Ok(true));
+        if !refutes {
+            return None;
+        }
+        let model = model.clone();
+        self.refuted_by_prefix_model += 1;
+        // Remembered as an answer: the leaf asks again under the same
+        // context when no later guard joins it.
+        self.remember((context.id(), conjunct.id()), Some(false));
+        Some(model)
+    }
+
+    /// Whether the prefix's model, mended to satisfy `atom`, an equality
+    /// with an input on one side (that input set to the other side's
+    /// value: `r1 = r5` sets `r1` to `r5`'s object), satisfies `context`:
+    /// then the context does not entail `!atom`, the question is spared,
+    /// and the mended model joins `models` (the disjuncts of an `else`
+    /// branch's guard, `r1 = r5 || r1 = r6`, each their own case split).
+    fn mended_satisfies(
+        &mut self,
+        context: &Term,
+        atom: &Term,
+        models: &mut Vec<Valuation>,
+    ) -> bool {
+        let Some(model) = &self.prefix_model else {
+            return false;
+        };
+        let TermKind::Binary(BinOp::Eq, left, right) = atom.kind() else {
+            return false;
+        };
+        let mended = [(left, right), (right, left)]
+            .into_iter()
+            .filter_map(|(side, other)| match side.kind() {
+                TermKind::Var(x, _) => Some(model.update(x.clone(), eval(other, model).ok()?)),
+                _ => None,
+            })
+            .find(|mended| {
+                eval_bool(atom, mended) == Ok(true)
+                    && (mutants::active(Mutant::MendedModelUnchecked)
+                        || eval_bool(context, mended) == Ok(true))
+            });
+        let Some(mended) = mended else {
+            return false;
+        };
+        self.spared_by_mended += 1;
+        models.push(mended);
+        // Remembered as an answer, for the leaf (see
+        // [`InContext::refuting_prefix_model`]).
+        self.remember((context.id(), Term::not(atom.clone()).id()), Some(false));
+        true
+    }
+
     /// Whether `context` entails `goal`, cached; a model of `context` the
     /// solver found refuting it joins `models`.
     fn entails(
@@ -379,13 +482,18 @@ impl InContext {
         if let Some(answer) = self.cache.get(&key) {
             return *answer;
         }
+        let (answer, model) = solver.entails_or_refuting_model(context, goal);
+        models.extend(model);
+        self.remember(key, answer);
+        answer
+    }
+
+    /// Caches `answer` to the question `key` (context and goal ids).
+    fn remember(&mut self, key: (u64, u64), answer: Option<bool>) {
         if self.cache.len() >= CACHE_LIMIT {
             self.cache.clear();
         }
-        let (answer, model) = solver.entails_or_refuting_model(context, goal);
-        models.extend(model);
         self.cache.insert(key, answer);
-        answer
     }
 }
 
