@@ -62,6 +62,10 @@ pub enum Mutant {
     /// tries the rules' left sides at its root only, not at its subterms
     /// (`crate::simplify::unmatched`).
     UnmatchedLooksAtRootOnly,
+    /// A quiet term's normal form is taken for egg's result without
+    /// checking that no rule rewrites the normal form either
+    /// (`crate::simplify::known`).
+    KnownNormalFormUnchecked,
     /// The simplifier's scheduler leaves out applying a rule that matched
     /// once, not only one that matched nowhere (`crate::simplify::scheduler`).
     SingleMatchUnapplied,

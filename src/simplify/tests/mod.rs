@@ -5,6 +5,7 @@
 mod append;
 mod context;
 pub(crate) mod generate;
+mod known;
 mod operators;
 mod plain;
 mod scheduler;
