@@ -62,6 +62,9 @@ pub enum Mutant {
     /// tries the rules' left sides at its root only, not at its subterms
     /// (`crate::simplify::unmatched`).
     UnmatchedLooksAtRootOnly,
+    /// The same check takes a rule with a side condition for never
+    /// applying (`crate::simplify::unmatched`).
+    UnmatchedSideConditionFails,
     /// A quiet term's normal form is taken for egg's result without
     /// checking that no rule rewrites the normal form either
     /// (`crate::simplify::known`).
