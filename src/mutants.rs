@@ -69,6 +69,12 @@ pub enum Mutant {
     /// checking that no rule rewrites the normal form either
     /// (`crate::simplify::known`).
     KnownNormalFormUnchecked,
+    /// A Boolean zero is taken for a unit too: `x` for `true || x`
+    /// (`crate::simplify::known`).
+    KnownZeroTakenForUnit,
+    /// `a ==> c && a` is taken for `a ==> a` whatever `c` is
+    /// (`crate::simplify::known`).
+    KnownConjunctDropped,
     /// The simplifier's scheduler leaves out applying a rule that matched
     /// once, not only one that matched nowhere (`crate::simplify::scheduler`).
     SingleMatchUnapplied,

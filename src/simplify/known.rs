@@ -105,7 +105,11 @@ fn unit_operand(term: &Term) -> Option<&Term> {
         return None;
     };
     let unit = Term::bool(*op == BinOp::And);
-    match (*a == unit, *b == unit) {
+    let is_unit = |t: &Term| match mutants::active(Mutant::KnownZeroTakenForUnit) {
+        true => is_literal(t),
+        false => *t == unit,
+    };
+    match (is_unit(a), is_unit(b)) {
         (true, false) => Some(b),
         (false, true) => Some(a),
         _ => None,
@@ -117,8 +121,9 @@ fn implied_by_itself(term: &Term) -> Option<&Term> {
     let TermKind::Binary(BinOp::Implies, a, b) = term.kind() else {
         return None;
     };
+    let dropped = mutants::active(Mutant::KnownConjunctDropped);
     let itself = match b.kind() {
-        TermKind::Binary(BinOp::And, l, r) if l.is_true() => r,
+        TermKind::Binary(BinOp::And, l, r) if l.is_true() || dropped => r,
         TermKind::Binary(BinOp::And, l, r) if r.is_true() => l,
         _ => b,
     };

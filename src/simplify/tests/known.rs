@@ -23,7 +23,7 @@ fn itself(x: Term) -> Vec<Term> {
     vec![x]
 }
 
-/// The four Boolean units around `x`.
+/// The four Boolean units around `x`, and the two zeros.
 fn units(x: Term) -> Vec<Term> {
     if x.sort() != Sort::Bool {
         return Vec::new();
@@ -34,23 +34,35 @@ fn units(x: Term) -> Vec<Term> {
         or(Term::bool(false), x.clone()),
         or(x.clone(), Term::bool(false)),
         and(Term::bool(true), x.clone()),
-        and(x, Term::bool(true)),
+        and(x.clone(), Term::bool(true)),
+        or(Term::bool(true), x.clone()),
+        and(x, Term::bool(false)),
     ]
 }
 
 /// `a ==> a`, `a ==> true && a` and `a ==> a && true` for each comparison
-/// `a` in `x`.
+/// `a` in `x`, and `a ==> c && a` with `c` the comparison before it.
 fn self_implications(x: Term) -> Vec<Term> {
     let implies = |a: &Term, b| Term::binary(BinOp::Implies, a.clone(), b);
     let and = |a, b| Term::binary(BinOp::And, a, b);
-    x.nodes()
+    let comparisons: Vec<Term> = x
+        .nodes()
         .into_iter()
         .filter(|a| matches!(a.kind(), TermKind::Binary(op, ..) if op.is_comparison()))
-        .flat_map(|a| {
+        .collect();
+    let before = comparisons
+        .iter()
+        .cycle()
+        .skip(comparisons.len().saturating_sub(1));
+    comparisons
+        .iter()
+        .zip(before)
+        .flat_map(|(a, c)| {
             [
-                implies(&a, a.clone()),
-                implies(&a, and(Term::bool(true), a.clone())),
-                implies(&a, and(a.clone(), Term::bool(true))),
+                implies(a, a.clone()),
+                implies(a, and(Term::bool(true), a.clone())),
+                implies(a, and(a.clone(), Term::bool(true))),
+                implies(a, and(c.clone(), a.clone())),
             ]
         })
         .collect()
@@ -115,14 +127,28 @@ fn comparisons_implying_themselves_are_known_without_egg() {
     check(200, self_implications).assert_exact(5);
 }
 
-#[test]
-fn taking_the_normal_form_unchecked_is_caught() {
-    mutants::set(Some(Mutant::KnownNormalFormUnchecked));
-    let counts = check(400, |x| [itself(x.clone()), units(x)].concat());
+fn assert_caught(mutant: Mutant, cases: usize, shapes: Shapes) {
+    mutants::set(Some(mutant));
+    let counts = check(cases, shapes);
     mutants::set(None);
     assert!(
         !counts.differing.is_empty(),
-        "no difference from the mutant in {} terms",
+        "no difference from {mutant:?} in {} terms",
         counts.terms
     );
+}
+
+#[test]
+fn taking_the_normal_form_unchecked_is_caught() {
+    assert_caught(Mutant::KnownNormalFormUnchecked, 400, itself);
+}
+
+#[test]
+fn taking_a_zero_for_a_unit_is_caught() {
+    assert_caught(Mutant::KnownZeroTakenForUnit, 100, units);
+}
+
+#[test]
+fn dropping_a_conjunct_of_the_conclusion_is_caught() {
+    assert_caught(Mutant::KnownConjunctDropped, 100, self_implications);
 }
