@@ -69,6 +69,19 @@ pub enum Mutant {
     /// tries the rules' left sides at its root only, not at its subterms
     /// (`crate::simplify::unmatched`).
     UnmatchedLooksAtRootOnly,
+    /// The same check takes a rule with a side condition for never
+    /// applying (`crate::simplify::unmatched`).
+    UnmatchedSideConditionFails,
+    /// A quiet term's normal form is taken for egg's result without
+    /// checking that no rule rewrites the normal form either
+    /// (`crate::simplify::known`).
+    KnownNormalFormUnchecked,
+    /// A Boolean zero is taken for a unit too: `x` for `true || x`
+    /// (`crate::simplify::known`).
+    KnownZeroTakenForUnit,
+    /// `a ==> c && a` is taken for `a ==> a` whatever `c` is
+    /// (`crate::simplify::known`).
+    KnownConjunctDropped,
     /// The simplifier's scheduler leaves out applying a rule that matched
     /// once, not only one that matched nowhere (`crate::simplify::scheduler`).
     SingleMatchUnapplied,

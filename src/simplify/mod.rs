@@ -19,6 +19,7 @@ mod cost;
 mod edges;
 mod explain;
 mod fold;
+mod known;
 mod language;
 mod linear;
 mod operators;
@@ -166,6 +167,8 @@ pub struct Simplifier {
     unmatched_run: bool,
     /// First rounds left out as [`unmatched`] found them.
     unmatched: usize,
+    /// Terms whose result [`known`] found without egg.
+    known: usize,
     /// Whether egg's own scheduler applies every rule searched for, even
     /// one that found nothing ([`scheduler`]); on only to compare.
     every_rule_applied: bool,
@@ -209,6 +212,7 @@ impl Simplifier {
             left_out: 0,
             unmatched_run: false,
             unmatched: 0,
+            known: 0,
             every_rule_applied: false,
             unapplied: Rc::default(),
             every_edge_searched: false,
@@ -233,7 +237,8 @@ impl Simplifier {
     }
 
     /// A simplifier that runs egg on every term, even one no rule can
-    /// rewrite: the plain computation that skipping those is checked against.
+    /// rewrite or whose result is [`known`]: the plain computation that
+    /// skipping those is checked against.
     #[cfg(test)]
     pub(crate) fn running_egg_always() -> Simplifier {
         Simplifier {
@@ -279,6 +284,12 @@ impl Simplifier {
     #[cfg(test)]
     pub(crate) fn unmatched(&self) -> usize {
         self.unmatched
+    }
+
+    /// Terms whose result was known without egg so far.
+    #[cfg(test)]
+    pub(crate) fn known_without_egg(&self) -> usize {
+        self.known
     }
 
     /// [`simplify`] for the terms of one exploration, memoised: a
@@ -364,6 +375,16 @@ impl Simplifier {
                 stop: Stop::Saturated,
                 steps: None,
             };
+        }
+        if !explained && !self.unmatched_run {
+            if let Some(known) = self.known(term, &original, quiet) {
+                self.known += 1;
+                return Simplification {
+                    term: known,
+                    stop: Stop::Saturated,
+                    steps: None,
+                };
+            }
         }
         let clock = self.clock.clone();
         quanta::with_clock(&clock, || self.saturate(term, original, explained, quiet))

@@ -8,7 +8,12 @@
 //! (terms are hash-consed), so a left side matches there exactly where it
 //! matches the term's tree, a repeated pattern variable being one subterm
 //! twice; and the analysis adds nothing where no subterm above the leaves
-//! folds to a constant. Where neither happens, the first round's search
+//! folds to a constant. A rule's side condition asks of the class a
+//! variable matched its constant and whether all its nodes are
+//! conditionals: in that e-graph, whether the subterm is a literal and
+//! whether it is a conditional, so a match whose condition fails changes
+//! nothing either (`(f[r1] := 1)[r2]` is no read over a write to another
+//! index while `r1` and `r2` are no literals). Where neither happens, the first round's search
 //! finds nothing and extracts the term itself; if the normal form leaves
 //! the term alone too, the simplifier has saturated on it, which is what
 //! [`super::Simplifier::run`] returns without the e-graph.
@@ -16,7 +21,7 @@
 use super::fold::{fold, Constant};
 use super::language::Node;
 use super::operators::Operators;
-use super::rules::Read;
+use super::rules::{Matched, Read};
 use crate::mutants::{self, Mutant};
 use egg::{ENodeOrVar, Id, Language, PatternAst, RecExpr, Var};
 
@@ -48,19 +53,37 @@ pub fn may_change(rules: &[Read], term: &RecExpr<Node>) -> bool {
     roots.rev().any(|at| {
         candidates
             .iter()
-            .any(|rule| matches(&rule.sides.0, term, at.into()))
+            .any(|rule| applies(rule, term, &constants, at.into()))
     })
 }
 
-/// Whether `pattern` matches the subterm of `term` at `at`.
-fn matches(pattern: &PatternAst<Node>, term: &RecExpr<Node>, at: Id) -> bool {
+/// Whether `rule` matches the subterm of `term` at `at` with its side
+/// condition holding (`constants` of the subterms as folded).
+fn applies(rule: &Read, term: &RecExpr<Node>, constants: &[Option<Constant>], at: Id) -> bool {
+    let pattern = &rule.sides.0;
     let root = Id::from(pattern.as_ref().len() - 1);
-    Matching {
+    let mut matching = Matching {
         pattern,
         term,
         bound: Vec::new(),
+    };
+    if !matching.at(root, at) {
+        return false;
     }
-    .at(root, at)
+    let Some(condition) = rule.rule.condition else {
+        return true;
+    };
+    if mutants::active(Mutant::UnmatchedSideConditionFails) {
+        return false;
+    }
+    condition.holds(|name| {
+        let var: Var = name.parse().ok()?;
+        let (_, id) = matching.bound.iter().find(|(v, _)| *v == var)?;
+        Some(Matched {
+            constant: constants[usize::from(*id)].clone(),
+            conditional: matches!(term[*id], Node::Ite(_)),
+        })
+    })
 }
 
 /// One attempt to match a pattern at one subterm: a tree has a single node

@@ -6,6 +6,7 @@ mod append;
 mod context;
 mod edges;
 pub(crate) mod generate;
+mod known;
 mod operators;
 mod plain;
 mod scheduler;

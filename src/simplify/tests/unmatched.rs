@@ -5,7 +5,7 @@ use super::generate::Case;
 use crate::mutants::{self, Mutant};
 use crate::simplify::Simplifier;
 use quickcheck::{Arbitrary, Gen};
-use symex_semantics::term::Term;
+use symex_semantics::term::{BinOp, Sort, Term};
 
 /// What leaving out first rounds did on random terms, each simplified
 /// plainly and with its explanation.
@@ -84,4 +84,41 @@ fn trying_the_rules_at_the_root_only_is_caught() {
         "no difference from the mutant in {} terms",
         counts.terms
     );
+}
+
+#[test]
+fn taking_side_conditions_for_failing_is_caught() {
+    mutants::set(Some(Mutant::UnmatchedSideConditionFails));
+    let counts = check(400);
+    mutants::set(None);
+    assert!(
+        !counts.differing.is_empty(),
+        "no difference from the mutant in {} terms",
+        counts.terms
+    );
+}
+
+#[test]
+fn matches_whose_side_condition_fails_skip_egg() {
+    let int = |name: &str| Term::var(name, Sort::Int);
+    let boolean = |name: &str| Term::var(name, Sort::Bool);
+    // No read over a write to another index: `r1` and `r2` are no literals.
+    let written = Term::store(Term::var("f", Sort::int_array()), int("r1"), Term::int(1));
+    let read = Term::binary(BinOp::Eq, Term::select(written, int("r2")), Term::int(1));
+    // A comparison is pushed into neither of two conditional operands.
+    let conditionals = Term::binary(
+        BinOp::Eq,
+        Term::ite(boolean("c"), int("x"), int("y")),
+        Term::ite(boolean("d"), int("y"), int("x")),
+    );
+    for term in [read, conditionals] {
+        let mut counts = Skipped::default();
+        compare(&term, &mut counts);
+        assert!(
+            counts.differing.is_empty(),
+            "{}",
+            counts.differing.join("\n")
+        );
+        assert_eq!(counts.skipped, [1, 1], "{term}");
+    }
 }

@@ -1,0 +1,154 @@
+//! Results known without egg ([`crate::simplify::known`]) against running
+//! egg on every term: random terms and their simplifications (mostly
+//! quiet, some reordered by the normal form), Boolean units around both,
+//! and the comparisons in them implying themselves.
+
+use super::generate::Case;
+use crate::mutants::{self, Mutant};
+use crate::simplify::{Simplification, Simplifier};
+use quickcheck::{Arbitrary, Gen};
+use symex_semantics::term::{BinOp, Sort, Term, TermKind};
+
+#[derive(Default)]
+struct Known {
+    terms: usize,
+    known: usize,
+    differing: Vec<String>,
+}
+
+/// The terms a shortcut is tried on, made from one random term.
+type Shapes = fn(Term) -> Vec<Term>;
+
+fn itself(x: Term) -> Vec<Term> {
+    vec![x]
+}
+
+/// The four Boolean units around `x`, and the two zeros.
+fn units(x: Term) -> Vec<Term> {
+    if x.sort() != Sort::Bool {
+        return Vec::new();
+    }
+    let or = |a, b| Term::binary(BinOp::Or, a, b);
+    let and = |a, b| Term::binary(BinOp::And, a, b);
+    vec![
+        or(Term::bool(false), x.clone()),
+        or(x.clone(), Term::bool(false)),
+        and(Term::bool(true), x.clone()),
+        and(x.clone(), Term::bool(true)),
+        or(Term::bool(true), x.clone()),
+        and(x, Term::bool(false)),
+    ]
+}
+
+/// `a ==> a`, `a ==> true && a` and `a ==> a && true` for each comparison
+/// `a` in `x`, and `a ==> c && a` with `c` the comparison before it.
+fn self_implications(x: Term) -> Vec<Term> {
+    let implies = |a: &Term, b| Term::binary(BinOp::Implies, a.clone(), b);
+    let and = |a, b| Term::binary(BinOp::And, a, b);
+    let comparisons: Vec<Term> = x
+        .nodes()
+        .into_iter()
+        .filter(|a| matches!(a.kind(), TermKind::Binary(op, ..) if op.is_comparison()))
+        .collect();
+    let before = comparisons
+        .iter()
+        .cycle()
+        .skip(comparisons.len().saturating_sub(1));
+    comparisons
+        .iter()
+        .zip(before)
+        .flat_map(|(a, c)| {
+            [
+                implies(a, a.clone()),
+                implies(a, and(Term::bool(true), a.clone())),
+                implies(a, and(a.clone(), Term::bool(true))),
+                implies(a, and(c.clone(), a.clone())),
+            ]
+        })
+        .collect()
+}
+
+fn check(cases: usize, shapes: Shapes) -> Known {
+    let mut g = Gen::from_size_and_seed(12, 0x5EED_2021);
+    let mut counts = Known::default();
+    for _ in 0..cases {
+        let term = Case::arbitrary(&mut g).shape.term();
+        let simplified = Simplifier::running_egg_always().run(&term, false).term;
+        for term in [term, simplified].into_iter().flat_map(shapes) {
+            compare(&term, &mut counts);
+        }
+    }
+    counts
+}
+
+fn compare(term: &Term, counts: &mut Known) {
+    let mut knowing = Simplifier::new();
+    let known = knowing.run(term, false);
+    let plain = Simplifier::running_egg_always().run(term, false);
+    counts.terms += 1;
+    counts.known += knowing.known_without_egg();
+    let shown = |s: &Simplification| format!("{} ({})", s.term, s.stop);
+    if shown(&known) != shown(&plain) {
+        counts
+            .differing
+            .push(format!("{term}: {}  vs  {}", shown(&known), shown(&plain)));
+    }
+}
+
+impl Known {
+    /// Nothing changed, and the shortcut was taken for one term in `one_in`.
+    fn assert_exact(&self, one_in: usize) {
+        assert!(
+            self.differing.is_empty(),
+            "results known without egg differ:\n{}",
+            self.differing.join("\n")
+        );
+        assert!(
+            self.known * one_in >= self.terms,
+            "{} results known without egg in {} terms",
+            self.known,
+            self.terms
+        );
+    }
+}
+
+#[test]
+fn normal_forms_no_rule_rewrites_are_known_without_egg() {
+    check(400, itself).assert_exact(50);
+}
+
+#[test]
+fn boolean_units_around_quiet_terms_are_known_without_egg() {
+    check(400, units).assert_exact(5);
+}
+
+#[test]
+fn comparisons_implying_themselves_are_known_without_egg() {
+    check(200, self_implications).assert_exact(5);
+}
+
+fn assert_caught(mutant: Mutant, cases: usize, shapes: Shapes) {
+    mutants::set(Some(mutant));
+    let counts = check(cases, shapes);
+    mutants::set(None);
+    assert!(
+        !counts.differing.is_empty(),
+        "no difference from {mutant:?} in {} terms",
+        counts.terms
+    );
+}
+
+#[test]
+fn taking_the_normal_form_unchecked_is_caught() {
+    assert_caught(Mutant::KnownNormalFormUnchecked, 400, itself);
+}
+
+#[test]
+fn taking_a_zero_for_a_unit_is_caught() {
+    assert_caught(Mutant::KnownZeroTakenForUnit, 100, units);
+}
+
+#[test]
+fn dropping_a_conjunct_of_the_conclusion_is_caught() {
+    assert_caught(Mutant::KnownConjunctDropped, 100, self_implications);
+}
