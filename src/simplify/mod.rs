@@ -25,6 +25,7 @@ mod linear;
 mod operators;
 mod rules;
 mod scheduler;
+mod shortcuts;
 mod unmatched;
 
 #[cfg(test)]
@@ -36,6 +37,7 @@ pub use explain::Step;
 pub(crate) use fold::offset;
 pub use fold::GuardFolder;
 pub use rules::{Rule, RULES};
+pub use shortcuts::{Shortcut, Taken};
 
 use bounds::NormalForm;
 use cost::PrintedLength;
@@ -43,9 +45,7 @@ use egg::{EGraph, Extractor, Rewrite, Runner, StopReason};
 use fold::ConstantFold;
 use language::{from_expr, to_expr, Node};
 use operators::{Operators, RuleOperators};
-use std::cell::Cell;
 use std::fmt;
-use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use symex_semantics::memo::Generations;
@@ -157,28 +157,10 @@ pub struct Simplifier {
     /// program); the only limit egg could check against it, time, is not
     /// used (the watchdog bounds a command's time).
     clock: quanta::Clock,
-    /// Whether every rule is searched for, even one whose operators the
-    /// e-graph cannot come to hold; on only to compare.
-    all_rules_searched: bool,
-    /// Rule searches left out so far (a rule in a round).
-    left_out: usize,
-    /// Whether a term no rule can rewrite still goes through egg; on only
-    /// to compare.
-    unmatched_run: bool,
-    /// First rounds left out as [`unmatched`] found them.
-    unmatched: usize,
-    /// Terms whose result [`known`] found without egg.
-    known: usize,
-    /// Whether egg's own scheduler applies every rule searched for, even
-    /// one that found nothing ([`scheduler`]); on only to compare.
-    every_rule_applied: bool,
-    /// Applications of rules that found nothing left out so far.
-    unapplied: Rc<Cell<usize>>,
-    /// Whether egg searches for a rule in an iteration whose e-graph lacks
-    /// one of its left side's edges ([`edges`]); on only to compare.
-    every_edge_searched: bool,
-    /// Rule searches left out so far by their edges (a rule in an iteration).
-    unsearched: Rc<Cell<usize>>,
+    /// The shortcut left out, to compare with the plain computation.
+    plain: Option<Shortcut>,
+    /// How often each shortcut was taken.
+    taken: Taken,
 }
 
 impl Default for Simplifier {
@@ -208,88 +190,30 @@ impl Simplifier {
             memo: Generations::default(),
             normal: NormalForm::new(),
             clock: quanta::Clock::mock().0,
-            all_rules_searched: false,
-            left_out: 0,
-            unmatched_run: false,
-            unmatched: 0,
-            known: 0,
-            every_rule_applied: false,
-            unapplied: Rc::default(),
-            every_edge_searched: false,
-            unsearched: Rc::default(),
+            plain: None,
+            taken: Taken::default(),
         }
     }
 
-    /// A simplifier that searches for every rule in every round, the plain
-    /// computation that leaving rules out is checked against.
+    /// A simplifier without `shortcut`: the plain computation it is
+    /// checked against.
     #[cfg(test)]
-    pub(crate) fn searching_every_rule() -> Simplifier {
+    pub(crate) fn without(shortcut: Shortcut) -> Simplifier {
         Simplifier {
-            all_rules_searched: true,
+            plain: Some(shortcut),
             ..Simplifier::new()
         }
     }
 
-    /// Rule searches left out so far (a rule in a round).
+    /// How often each shortcut was taken so far.
     #[cfg(test)]
-    pub(crate) fn left_out(&self) -> usize {
-        self.left_out
+    pub(crate) fn taken(&self) -> &Taken {
+        &self.taken
     }
 
-    /// A simplifier that runs egg on every term, even one no rule can
-    /// rewrite or whose result is [`known`]: the plain computation that
-    /// skipping those is checked against.
-    #[cfg(test)]
-    pub(crate) fn running_egg_always() -> Simplifier {
-        Simplifier {
-            unmatched_run: true,
-            ..Simplifier::new()
-        }
-    }
-
-    /// A simplifier whose egg applies every rule it searched for, even
-    /// one that found nothing: the plain computation for [`scheduler`].
-    #[cfg(test)]
-    pub(crate) fn applying_every_rule() -> Simplifier {
-        Simplifier {
-            every_rule_applied: true,
-            ..Simplifier::new()
-        }
-    }
-
-    /// A simplifier whose egg searches for a rule even in an iteration
-    /// whose e-graph lacks one of its edges: the plain computation for
-    /// [`edges`].
-    #[cfg(test)]
-    pub(crate) fn searching_every_edge() -> Simplifier {
-        Simplifier {
-            every_edge_searched: true,
-            ..Simplifier::new()
-        }
-    }
-
-    /// Rule searches left out so far by their edges.
-    #[cfg(test)]
-    pub(crate) fn unsearched(&self) -> usize {
-        self.unsearched.get()
-    }
-
-    /// Applications of rules that found nothing left out so far.
-    #[cfg(test)]
-    pub(crate) fn unapplied(&self) -> usize {
-        self.unapplied.get()
-    }
-
-    /// First rounds left out so far.
-    #[cfg(test)]
-    pub(crate) fn unmatched(&self) -> usize {
-        self.unmatched
-    }
-
-    /// Terms whose result was known without egg so far.
-    #[cfg(test)]
-    pub(crate) fn known_without_egg(&self) -> usize {
-        self.known
+    /// Whether `shortcut` is taken (all are but where a test compares).
+    fn takes(&self, shortcut: Shortcut) -> bool {
+        self.plain != Some(shortcut)
     }
 
     /// [`simplify`] for the terms of one exploration, memoised: a
@@ -366,19 +290,19 @@ impl Simplifier {
             };
         }
         let original = to_expr(term);
-        let quiet = !self.unmatched_run && self.first_round_quiet(&original);
+        let quiet = self.takes(Shortcut::Egg) && self.first_round_quiet(&original);
         if quiet && !explained && self.normal.normalise(term) == *term {
             // The first round ends with the term itself, saturated.
-            self.unmatched += 1;
+            self.taken.unmatched += 1;
             return Simplification {
                 term: term.clone(),
                 stop: Stop::Saturated,
                 steps: None,
             };
         }
-        if !explained && !self.unmatched_run {
+        if !explained && self.takes(Shortcut::Egg) {
             if let Some(known) = self.known(term, &original, quiet) {
-                self.known += 1;
+                self.taken.known += 1;
                 return Simplification {
                     term: known,
                     stop: Stop::Saturated,
@@ -411,6 +335,9 @@ impl Simplifier {
         explained: bool,
         quiet: bool,
     ) -> Simplification {
+        let by_operator = self.takes(Shortcut::RulesByOperator);
+        let by_edge = self.takes(Shortcut::SearchesByEdge);
+        let empty_unapplied = self.takes(Shortcut::EmptyApplications);
         let normal_form = &mut self.normal;
         let mut egraph = EGraph::new(ConstantFold);
         if explained {
@@ -421,7 +348,7 @@ impl Simplifier {
         let mut result = term.clone();
         for round in 0..self.limits.rounds {
             if round == 0 && quiet {
-                self.unmatched += 1;
+                self.taken.unmatched += 1;
                 result = normal_form.normalise(term);
                 let normal = egraph.add_expr_uncanonical(&to_expr(&result));
                 if egraph.find(normal) == egraph.find(root) {
@@ -437,29 +364,29 @@ impl Simplifier {
             // Only the rules that can match on this e-graph are searched for
             // (see [`operators`]).
             let present = Operators::in_egraph(&egraph);
-            let may_match = match self.all_rules_searched {
-                true => vec![true; self.rules.read.len()],
-                false => self.rules.operators.may_match(present),
+            let may_match = match by_operator {
+                false => vec![true; self.rules.read.len()],
+                true => self.rules.operators.may_match(present),
             };
-            self.left_out += may_match.iter().filter(|may| !**may).count();
+            self.taken.by_operator += may_match.iter().filter(|may| !**may).count();
             let rules = &self.rules;
             let searched: Vec<usize> = may_match
                 .iter()
                 .enumerate()
                 .filter_map(|(i, may)| may.then_some(i))
                 .collect();
-            let needs = (!self.every_edge_searched).then(|| {
+            let needs = by_edge.then(|| {
                 searched
                     .iter()
                     .map(|&i| rules.read[i].needs.clone())
                     .collect()
             });
-            let runner = match self.every_rule_applied {
-                true => Runner::default(),
-                false => Runner::default().with_scheduler(scheduler::Backoff::new(
-                    self.unapplied.clone(),
+            let runner = match empty_unapplied {
+                false => Runner::default(),
+                true => Runner::default().with_scheduler(scheduler::Backoff::new(
+                    self.taken.unapplied.clone(),
                     needs,
-                    self.unsearched.clone(),
+                    self.taken.by_edge.clone(),
                 )),
             };
             let runner = runner

@@ -4,12 +4,12 @@
 
 use super::plain::{against_plain, AgainstPlain};
 use crate::mutants::{self, Mutant};
-use crate::simplify::Simplifier;
+use crate::simplify::{Shortcut, Simplifier};
 
 fn check(cases: usize) -> AgainstPlain {
     against_plain(
-        Simplifier::searching_every_edge,
-        Simplifier::unsearched,
+        || Simplifier::without(Shortcut::SearchesByEdge),
+        |s| s.taken().by_edge.get(),
         cases,
     )
 }

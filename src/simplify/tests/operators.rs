@@ -7,14 +7,14 @@ use super::plain::{against_plain, AgainstPlain};
 use crate::mutants::{self, Mutant};
 use crate::simplify::language::{to_expr, Node};
 use crate::simplify::rules::{pattern_ast, RULES};
-use crate::simplify::Simplifier;
+use crate::simplify::{Shortcut, Simplifier};
 use egg::{ENodeOrVar, Language};
 use quickcheck::{Arbitrary, Gen};
 
 fn check(cases: usize) -> AgainstPlain {
     against_plain(
-        Simplifier::searching_every_rule,
-        Simplifier::left_out,
+        || Simplifier::without(Shortcut::RulesByOperator),
+        |s| s.taken().by_operator,
         cases,
     )
 }

@@ -3,12 +3,12 @@
 
 use super::plain::{against_plain, AgainstPlain};
 use crate::mutants::{self, Mutant};
-use crate::simplify::Simplifier;
+use crate::simplify::{Shortcut, Simplifier};
 
 fn check(cases: usize) -> AgainstPlain {
     against_plain(
-        Simplifier::applying_every_rule,
-        Simplifier::unapplied,
+        || Simplifier::without(Shortcut::EmptyApplications),
+        |s| s.taken().unapplied.get(),
         cases,
     )
 }
