@@ -30,15 +30,18 @@ pub enum SentValue {
 /// A [`Valuation`] with owned names: the variables, and each object of
 /// the heap with its class and fields.
 pub struct SentValuation {
-    vars: Vec<(String, SentValue)>,
-    heap: Vec<(Oid, String, Vec<(String, SentValue)>)>,
+    vars: Named,
+    heap: Vec<(Oid, String, Named)>,
 }
+
+/// Values by name: the variables, or an object's fields.
+type Named = Vec<(String, SentValue)>;
 
 /// [`Solved`] with owned names.
 pub enum SentSolved {
     Input {
         input: SentValuation,
-        pinned: Vec<(Vec<(String, SentValue)>, super::solve::Why)>,
+        pinned: Vec<(Named, super::solve::Why)>,
     },
     Infeasible,
     Undecided(String),
@@ -103,7 +106,7 @@ impl SentValue {
     }
 }
 
-fn send_vars<'a>(vars: impl Iterator<Item = (&'a Name, &'a Value)>) -> Vec<(String, SentValue)> {
+fn send_vars<'a>(vars: impl Iterator<Item = (&'a Name, &'a Value)>) -> Named {
     vars.map(|(x, v)| (x.to_string(), SentValue::send(v)))
         .collect()
 }

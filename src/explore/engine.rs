@@ -559,7 +559,7 @@ where
             return Ok(Vec::new());
         }
         self.expansions += 1;
-        if self.expansions % PROGRESS_EVERY == 0 {
+        if self.expansions.is_multiple_of(PROGRESS_EVERY) {
             crate::stop::progress::explored(self.stats.paths, node.depth, self.solver.calls());
         }
         let mut children = Vec::with_capacity(steps.len());

@@ -108,8 +108,11 @@ pub struct HeapFacts {
     /// the smaller first) under these facts, shared like `resolved`: the
     /// reads over writes of different paths ask about the same references
     /// again and again, and refuting a cycle walks every fact of the base.
-    equalities: Rc<RefCell<FxHashMap<(u64, u64), Option<bool>>>>,
+    equalities: Rc<RefCell<Equalities>>,
 }
+
+/// Each pair of terms (by id) with what [`HeapFacts::equal`] answered.
+type Equalities = FxHashMap<(u64, u64), Option<bool>>;
 
 thread_local! {
     /// Equalities of references decided on this thread, by a `nil` fact
