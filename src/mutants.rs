@@ -82,6 +82,12 @@ pub enum Mutant {
     /// `a ==> c && a` is taken for `a ==> a` whatever `c` is
     /// (`crate::simplify::known`).
     KnownConjunctDropped,
+    /// `!(a && b)` is taken to end as `a' || b'` even where that is no
+    /// shorter, so egg extracts the original (`crate::simplify::known`).
+    KnownPushedWhateverItsLength,
+    /// A comparison new in the normal form of `a' || b'` is taken for
+    /// quiet unchecked (`crate::simplify::known`).
+    KnownJoinedUnchecked,
     /// The simplifier's scheduler leaves out applying a rule that matched
     /// once, not only one that matched nowhere (`crate::simplify::scheduler`).
     SingleMatchUnapplied,

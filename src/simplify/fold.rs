@@ -228,7 +228,7 @@ pub(crate) fn offset(term: &Term) -> Option<(&Term, BigInt)> {
 
 /// `!(a op b)` as `a op' b` for a comparison `op` (integers are totally
 /// ordered); any other term as it is.
-fn turned_round(term: Term) -> Term {
+pub(super) fn turned_round(term: Term) -> Term {
     let TermKind::Unary(UnOp::Not, inner) = term.kind() else {
         return term;
     };

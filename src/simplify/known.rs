@@ -37,12 +37,26 @@
 //!   where the conclusion is a conjunction, de Morgan's `!a || !true`, a
 //!   unit again. Egg saturates in its third iteration with `true`, its own
 //!   normal form.
+//! - `!(a && b)` or `!(a || b)`, `a` and `b` two different quiet
+//!   comparisons (a guard's negation: the loop exit of `while l != nil &&
+//!   l.val < v`): de Morgan's rule adds `!a || !b` (`!a && !b`) in egg's
+//!   first iteration, the second turns `!a` and `!b` round into `a'` and
+//!   `b'`, comparisons of the same operands, quiet as `a` and `b` are
+//!   (checked) and strictly shorter than `!a` and `!b` (as long at most,
+//!   one node fewer). Where neither `a'` nor `b'` is in the term nor is the
+//!   other operand, the two new classes are no operand of anything but
+//!   the new root node, no other left side matches, and the third
+//!   iteration saturates. Extraction takes the shorter of the original
+//!   and `a' || b'` (never as long: one node fewer), the normal form of
+//!   which ends the rounds if it is one of the five terms the root holds.
 
+use super::cost::PrintedLength;
+use super::fold::turned_round;
 use super::language::{to_expr, Node};
 use super::Simplifier;
 use crate::mutants::{self, Mutant};
-use egg::RecExpr;
-use symex_semantics::term::{BinOp, Term, TermKind};
+use egg::{CostFunction, RecExpr};
+use symex_semantics::term::{BinOp, Term, TermKind, UnOp};
 
 impl Simplifier {
     /// What the simplifier ends with, saturated, on `term` (whose tree is
@@ -55,6 +69,9 @@ impl Simplifier {
         }
         let size = expr.as_ref().len();
         if let Some(known) = self.self_implication(term, size) {
+            return Some(known);
+        }
+        if let Some(known) = self.negation_pushed(term, size) {
             return Some(known);
         }
         let x = unit_operand(term)?;
@@ -79,6 +96,103 @@ impl Simplifier {
         let comparison = matches!(a.kind(), TermKind::Binary(op, ..) if op.is_comparison());
         let within = self.limits.iterations >= 3 && size + 7 <= self.limits.nodes;
         (comparison && within && self.first_round_quiet(&to_expr(a))).then(|| Term::bool(true))
+    }
+
+    /// egg's result on `!(a && b)` or `!(a || b)`, `a` and `b` quiet
+    /// comparisons (see the module documentation), when the first round
+    /// ends with it.
+    fn negation_pushed(&mut self, term: &Term, size: usize) -> Option<Term> {
+        let TermKind::Unary(UnOp::Not, inner) = term.kind() else {
+            return None;
+        };
+        let TermKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) = inner.kind() else {
+            return None;
+        };
+        let dual = match op {
+            BinOp::And => BinOp::Or,
+            _ => BinOp::And,
+        };
+        let comparison =
+            |t: &Term| matches!(t.kind(), TermKind::Binary(op, ..) if op.is_comparison());
+        let within = self.limits.iterations >= 3 && size + 7 <= self.limits.nodes;
+        if !(comparison(a) && comparison(b) && a != b && within && self.limits.rounds >= 1) {
+            return None;
+        }
+        let (a_not, b_not) = (
+            Term::unary(UnOp::Not, a.clone()),
+            Term::unary(UnOp::Not, b.clone()),
+        );
+        let (a_turned, b_turned) = (turned_round(a_not.clone()), turned_round(b_not.clone()));
+        let nodes = term.nodes();
+        let apart = a_turned != *b
+            && b_turned != *a
+            && !nodes.contains(&a_turned)
+            && !nodes.contains(&b_turned);
+        if !apart {
+            return None;
+        }
+        for quiet in [a, b, &a_turned, &b_turned] {
+            if !self.first_round_quiet(&to_expr(quiet)) {
+                return None;
+            }
+        }
+        let pushed = Term::binary(dual, a_turned.clone(), b_turned.clone());
+        let shorter = mutants::active(Mutant::KnownPushedWhateverItsLength)
+            || printed_length(&pushed) < printed_length(term);
+        let best = match shorter {
+            true => pushed.clone(),
+            false => term.clone(),
+        };
+        let result = self.normal.normalise(&best);
+        let held = [
+            term.clone(),
+            Term::binary(dual, a_not.clone(), b_not.clone()),
+            Term::binary(dual, a_turned.clone(), b_not),
+            Term::binary(dual, a_not, b_turned.clone()),
+            pushed,
+        ];
+        if held.contains(&result) {
+            return Some(result);
+        }
+        let turned = [a_turned, b_turned];
+        let settled = shorter && self.limits.rounds >= 2 && size + 10 <= self.limits.nodes;
+        (settled && self.joined_settles(&result, dual, [a, b], &turned, &nodes)).then_some(result)
+    }
+
+    /// Whether the second round ends with `result`, the normal form of
+    /// `a' || b'` (`a' && b'`, `op` the operator) extracted in the first:
+    /// `result` is `c || d`, its own normal form, `c` and `d` two different
+    /// comparisons each of which is `a'` or `b'` or new and quiet, and
+    /// neither `a` nor `b`. Joined to the root, the node `c || d` is the
+    /// only new one above them, no left side matches it (no class of `c`
+    /// or `d` holds a negation of the other, a disjunction or a literal),
+    /// and extraction takes `a' || b'` or `c || d` (the original is longer),
+    /// both of which normalise to `result`.
+    fn joined_settles(
+        &mut self,
+        result: &Term,
+        op: BinOp,
+        [a, b]: [&Term; 2],
+        turned: &[Term; 2],
+        nodes: &[Term],
+    ) -> bool {
+        let TermKind::Binary(result_op, c, d) = result.kind() else {
+            return false;
+        };
+        let comparison =
+            |t: &Term| matches!(t.kind(), TermKind::Binary(op, ..) if op.is_comparison());
+        if *result_op != op || c == d || [c, d].iter().any(|t| *t == a || *t == b || !comparison(t))
+        {
+            return false;
+        }
+        if self.normal.normalise(result) != *result {
+            return false;
+        }
+        let unchecked = mutants::active(Mutant::KnownJoinedUnchecked);
+        [c, d].into_iter().all(|t| {
+            turned.contains(t)
+                || (!nodes.contains(t) && (unchecked || self.first_round_quiet(&to_expr(t))))
+        })
     }
 
     /// `normal`, the normal form of the quiet `x`, when the second round
@@ -128,6 +242,11 @@ fn implied_by_itself(term: &Term) -> Option<&Term> {
         _ => b,
     };
     (itself == a).then_some(a)
+}
+
+/// What extraction weighs `term` at (printed length, then nodes).
+fn printed_length(term: &Term) -> (usize, usize) {
+    PrintedLength.cost_rec(&to_expr(term))
 }
 
 fn is_literal(term: &Term) -> bool {

@@ -7,7 +7,7 @@ use super::generate::Case;
 use crate::mutants::{self, Mutant};
 use crate::simplify::{Shortcut, Simplification, Simplifier};
 use quickcheck::{Arbitrary, Gen};
-use symex_semantics::term::{BinOp, Sort, Term, TermKind};
+use symex_semantics::term::{BinOp, Sort, Term, TermKind, UnOp};
 
 #[derive(Default)]
 struct Known {
@@ -65,6 +65,57 @@ fn self_implications(x: Term) -> Vec<Term> {
                 implies(a, and(c.clone(), a.clone())),
             ]
         })
+        .collect()
+}
+
+/// `!(a && b)` and `!(a || b)` for each comparison `a` in `x` and `b` the
+/// one before it, and the near misses `!(a && a)` and `!(a || !a)` turned
+/// round (`a' = b`: egg finds a contradiction or the excluded middle).
+fn negated_pairs(x: Term) -> Vec<Term> {
+    let comparisons = comparisons_in(&x);
+    let before = comparisons
+        .iter()
+        .cycle()
+        .skip(comparisons.len().saturating_sub(1));
+    let not =
+        |op, a: &Term, b: &Term| Term::unary(UnOp::Not, Term::binary(op, a.clone(), b.clone()));
+    comparisons
+        .iter()
+        .zip(before)
+        .flat_map(|(a, b)| {
+            let turned = turned_round(a);
+            [
+                not(BinOp::And, a, b),
+                not(BinOp::Or, a, b),
+                not(BinOp::And, b, a),
+                not(BinOp::And, a, a),
+                not(BinOp::Or, a, &turned),
+                not(BinOp::And, &turned, a),
+            ]
+        })
+        .collect()
+}
+
+/// `!a` as the comparison it is turned round into (`not-lt` and the like).
+fn turned_round(a: &Term) -> Term {
+    let TermKind::Binary(op, l, r) = a.kind() else {
+        return a.clone();
+    };
+    let (l, r) = (l.clone(), r.clone());
+    match op {
+        BinOp::Lt => Term::binary(BinOp::Le, r, l),
+        BinOp::Le => Term::binary(BinOp::Lt, r, l),
+        BinOp::Gt => Term::binary(BinOp::Le, l, r),
+        BinOp::Ge => Term::binary(BinOp::Lt, l, r),
+        BinOp::Eq => Term::binary(BinOp::Ne, l, r),
+        _ => Term::binary(BinOp::Eq, l, r),
+    }
+}
+
+fn comparisons_in(x: &Term) -> Vec<Term> {
+    x.nodes()
+        .into_iter()
+        .filter(|a| matches!(a.kind(), TermKind::Binary(op, ..) if op.is_comparison()))
         .collect()
 }
 
@@ -127,6 +178,11 @@ fn comparisons_implying_themselves_are_known_without_egg() {
     check(200, self_implications).assert_exact(5);
 }
 
+#[test]
+fn negated_pairs_of_comparisons_are_known_without_egg() {
+    check(200, negated_pairs).assert_exact(10);
+}
+
 fn assert_caught(mutant: Mutant, cases: usize, shapes: Shapes) {
     mutants::set(Some(mutant));
     let counts = check(cases, shapes);
@@ -151,4 +207,14 @@ fn taking_a_zero_for_a_unit_is_caught() {
 #[test]
 fn dropping_a_conjunct_of_the_conclusion_is_caught() {
     assert_caught(Mutant::KnownConjunctDropped, 100, self_implications);
+}
+
+#[test]
+fn pushing_a_negation_whatever_its_length_is_caught() {
+    assert_caught(Mutant::KnownPushedWhateverItsLength, 100, negated_pairs);
+}
+
+#[test]
+fn taking_a_new_comparison_for_quiet_unchecked_is_caught() {
+    assert_caught(Mutant::KnownJoinedUnchecked, 200, negated_pairs);
 }
