@@ -110,15 +110,18 @@ pub(crate) fn comparable(mut report: Value) -> Value {
     report
 }
 
-/// Whether Z3 gave up somewhere in `report` (a `status` of `unknown`): its
+/// Whether Z3 gave up somewhere in `report` (a `status` of `unknown`, or
+/// a count of `unknown` paths above zero, as `verify` reports them): its
 /// answers to nonlinear queries depend on what it was asked before, which
 /// differs between one process, shards and workers, so such a case says
 /// nothing about the split and is discarded.
 pub(crate) fn solver_gave_up(report: &Value) -> bool {
     match report {
-        Value::Object(fields) => fields
-            .iter()
-            .any(|(key, value)| (key == "status" && value == "unknown") || solver_gave_up(value)),
+        Value::Object(fields) => fields.iter().any(|(key, value)| {
+            (key == "status" && value == "unknown")
+                || (key == "unknown" && value.as_u64() > Some(0))
+                || solver_gave_up(value)
+        }),
         Value::Array(values) => values.iter().any(solver_gave_up),
         _ => false,
     }
