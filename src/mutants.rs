@@ -54,10 +54,14 @@ pub enum Mutant {
     /// The prefix's model refutes a conjunct under a context it does not
     /// satisfy ([`crate::simplify::InContext::extended_under`]).
     PrefixModelUnchecked,
-    /// The prefix's model, mended to satisfy an atom, spares a question
-    /// under a context it does not satisfy
+    /// The path's or the prefix's model, mended to satisfy an atom, spares
+    /// a question under a context it does not satisfy
     /// ([`crate::simplify::InContext::extended_under`]).
     MendedModelUnchecked,
+    /// The path's model with a fresh copy of an object refutes a conjunct
+    /// under a context it does not satisfy
+    /// ([`crate::simplify::InContext::condition_under`]).
+    FreshCopyUnchecked,
     /// The operator egg indexes an e-class by depends on an e-node's
     /// children, so a rule misses nodes its pattern matches.
     DiscriminantSeesChildren,

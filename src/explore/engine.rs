@@ -328,7 +328,7 @@ where
             None,
             &mut initial,
             (&assumption, &Term::bool(true)),
-            unknown,
+            (unknown, &[]),
         )?;
         let strategy = match self.sharing {
             Some(_) => &Strategy::Dfs,
@@ -564,9 +564,12 @@ where
         }
         let mut children = Vec::with_capacity(steps.len());
         let forks = forks + usize::from(steps.len() > 1);
+        // The models of the earlier successors' checks, models of the path
+        // to `node` that spare questions about the later ones' guards.
+        let mut siblings = Vec::new();
         for step in steps {
             let counts = (&unfoldings, &loops, forks);
-            match self.successor(&node, &known, &config, counts, step)? {
+            match self.successor((&node, &known, &mut siblings), &config, counts, step)? {
                 Next::Pending(child) => children.push(child),
                 Next::Ended => {}
                 Next::Stopped => {
@@ -644,8 +647,7 @@ where
     /// pruned or ends there.
     fn successor(
         &mut self,
-        node: &Rc<PathNode>,
-        known: &Known,
+        (node, known, siblings): (&Rc<PathNode>, &Known, &mut Vec<Valuation>),
         config: &S::Config,
         (unfoldings, loops, forks): (&Unfoldings, &LoopContext, usize),
         step: Step<S::Config>,
@@ -699,13 +701,15 @@ where
             trace,
             condition: guard.clone(),
         };
+        let model = feasibility.model.clone();
         let (child, known) = self.add_node(
             Some((node, known)),
             Some(edge),
             &mut next,
             (&folded, &guard),
-            feasibility,
+            (feasibility, siblings),
         )?;
+        siblings.extend(model);
         if end.is_none() && rule == Rule::IterationEnter {
             end = self.hook.entered(&child, &next);
         }
@@ -732,7 +736,7 @@ where
         mut edge: Option<Edge>,
         config: &mut S::Config,
         (guard, built): (&Term, &Term),
-        feasibility: Feasibility,
+        (feasibility, siblings): (Feasibility, &[Valuation]),
     ) -> io::Result<(Rc<PathNode>, Known)> {
         let guards = match parent {
             Some((parent, _)) => Term::and(parent.guards.clone(), built.clone()),
@@ -745,8 +749,8 @@ where
                 // Timed as one block: a clock read costs about what a guard's
                 // simplification does.
                 let start = Instant::now();
-                let model = feasibility.model.as_ref();
-                let simplified = self.simplified(parent, edge.as_mut(), (guard, model), &guards);
+                let models = (feasibility.model.as_ref(), siblings);
+                let simplified = self.simplified(parent, edge.as_mut(), (guard, models), &guards);
                 self.simplifier_time += start.elapsed();
                 simplified
             }
@@ -816,13 +820,13 @@ where
     /// counter builds up), and returns the node's `guards` simplified (the
     /// parent's with the condition merged in, one merge per node) and
     /// readable (the parent's with the condition rewritten under them,
-    /// with `model`, the step's check's, and the parent's check's sparing
-    /// questions).
+    /// with `model`, the step's check's, and the parent's and the earlier
+    /// `siblings`' checks' sparing questions).
     fn simplified(
         &mut self,
         parent: Option<(&Rc<PathNode>, &Known)>,
         edge: Option<&mut Edge>,
-        (folded, model): (&Term, Option<&Valuation>),
+        (folded, (model, siblings)): (&Term, (Option<&Valuation>, &[Valuation])),
         guards: &Term,
     ) -> (Term, Term) {
         let condition = edge.map(|edge| {
@@ -834,9 +838,10 @@ where
                 if *left == parent.guards =>
             {
                 let reported = self.simplifier.conjoin(&known.reported, &condition);
+                let prefix_models = Vec::from_iter(known.link.model().into_iter().chain(siblings));
                 let readable = self.in_context.extended_under(
                     (&known.readable, &condition),
-                    (model, known.link.model()),
+                    (model, &prefix_models),
                     &mut self.simplifier,
                     &mut self.solver,
                 );

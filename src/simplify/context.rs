@@ -28,6 +28,8 @@
 //! value in every state value other than the variable's own (`k ↦ k`
 //! stays: the input is unchanged).
 
+use super::fold::turned_round;
+use super::mended::{self, Bases, Changed};
 use super::Simplifier;
 use crate::mutants::{self, Mutant};
 use std::collections::{BTreeSet, HashMap};
@@ -53,6 +55,16 @@ pub trait Entailment {
     }
 }
 
+/// The models at hand for a rewriting: `path`, one of the whole path
+/// condition (the leaf's inputs, a node's check's), and `prefix`, models
+/// of the path to a node's parent; each spares the questions it answers
+/// where it satisfies the context.
+#[derive(Clone, Copy, Default)]
+struct Given<'a> {
+    path: Option<&'a Valuation>,
+    prefix: &'a [&'a Valuation],
+}
+
 /// Entailment answers remembered at most; the cache is emptied when full.
 const CACHE_LIMIT: usize = 4096;
 
@@ -71,19 +83,16 @@ pub struct InContext {
     models_spare_questions: bool,
     /// Questions those models spared.
     spared_by_models: usize,
-    /// A model of the whole path condition, when the caller has one (the
-    /// explorer's leaf, the inputs it prints), for the questions of
-    /// [`InContext::condition_under`].
-    path_model: Option<Valuation>,
     /// Questions the path's model spared.
     spared_by_path_model: usize,
-    /// A model of a node's prefix (its parent's path condition, the
-    /// parent's check's), for the questions of [`InContext::extended`].
-    prefix_model: Option<Valuation>,
     /// Whole conjuncts the prefix's model refuted.
     refuted_by_prefix_model: usize,
-    /// Questions the prefix's model, mended, spared.
+    /// Questions a model of the path or the prefix, mended, spared.
     spared_by_mended: usize,
+    /// Whole conjuncts a model of the path with a fresh copy refuted.
+    refuted_by_fresh_copy: usize,
+    /// Questions spared by a model mended at a field.
+    spared_by_mended_field: usize,
 }
 
 impl Default for InContext {
@@ -94,11 +103,11 @@ impl Default for InContext {
             spared: 0,
             models_spare_questions: true,
             spared_by_models: 0,
-            path_model: None,
             spared_by_path_model: 0,
-            prefix_model: None,
             refuted_by_prefix_model: 0,
             spared_by_mended: 0,
+            refuted_by_fresh_copy: 0,
+            spared_by_mended_field: 0,
         }
     }
 }
@@ -153,10 +162,24 @@ impl InContext {
         self.refuted_by_prefix_model
     }
 
-    /// How many questions the prefix's model, mended, spared.
+    /// How many questions a model of the path or the prefix, mended,
+    /// spared.
     #[cfg(test)]
     pub(crate) fn spared_by_mended(&self) -> usize {
         self.spared_by_mended
+    }
+
+    /// How many questions a model mended at a field spared.
+    #[cfg(test)]
+    pub(crate) fn spared_by_mended_field(&self) -> usize {
+        self.spared_by_mended_field
+    }
+
+    /// How many whole conjuncts a model of the path with a fresh copy
+    /// refuted.
+    #[cfg(test)]
+    pub(crate) fn refuted_by_fresh_copy(&self) -> usize {
+        self.refuted_by_fresh_copy
     }
 
     /// [`InContext::condition`] given `model`, a model of `phi` (the leaf's
@@ -172,41 +195,35 @@ impl InContext {
         simplifier: &mut Simplifier,
         solver: &mut dyn Entailment,
     ) -> Term {
-        self.under(model, |this| this.condition(phi, simplifier, solver))
+        let given = Given {
+            path: model,
+            prefix: &[],
+        };
+        self.condition_given(phi, given, simplifier, solver)
     }
 
     /// [`InContext::extended`] given `model`, a model of the path to the
     /// node (its feasibility check's), as [`InContext::condition_under`],
-    /// and `prefix_model`, a model of the path to its parent: where it
+    /// and `prefix_models`, models of the path to its parent (the
+    /// parent's check's, the earlier siblings' checks'): where one
     /// satisfies a conjunct's context and falsifies the conjunct, the
     /// context does not entail it, and the question is spared (the guard
-    /// of an `else` branch is a disjunction the parent's model, found for
-    /// the `then` branch, falsifies; on heap programs each question is a
-    /// case split of the congruence closure, with a model built).
+    /// of an `else` branch or a loop's exit is a disjunction that the
+    /// model found for the `then` branch or the loop's body falsifies; on
+    /// heap programs each question is a case split of the congruence
+    /// closure, with a model built).
     pub fn extended_under(
         &mut self,
         (prefix, guard): (&Term, &Term),
-        (model, prefix_model): (Option<&Valuation>, Option<&Valuation>),
+        (model, prefix_models): (Option<&Valuation>, &[&Valuation]),
         simplifier: &mut Simplifier,
         solver: &mut dyn Entailment,
     ) -> Term {
-        if atoms_only(guard) {
-            // No question is asked: the models are not copied.
-            return self.extended(prefix, guard, simplifier, solver);
-        }
-        self.prefix_model = prefix_model.cloned();
-        let readable = self.under(model, |this| {
-            this.extended(prefix, guard, simplifier, solver)
-        });
-        self.prefix_model = None;
-        readable
-    }
-
-    fn under(&mut self, model: Option<&Valuation>, run: impl FnOnce(&mut Self) -> Term) -> Term {
-        self.path_model = model.cloned();
-        let rewritten = run(self);
-        self.path_model = None;
-        rewritten
+        let given = Given {
+            path: model,
+            prefix: prefix_models,
+        };
+        self.extended_given((prefix, guard), given, simplifier, solver)
     }
 
     /// `phi`, a simplified path condition, with each non-atomic conjunct
@@ -214,6 +231,17 @@ impl InContext {
     pub fn condition(
         &mut self,
         phi: &Term,
+        simplifier: &mut Simplifier,
+        solver: &mut dyn Entailment,
+    ) -> Term {
+        self.condition_given(phi, Given::default(), simplifier, solver)
+    }
+
+    /// [`InContext::condition`] with the models `given`.
+    fn condition_given(
+        &mut self,
+        phi: &Term,
+        given: Given,
         simplifier: &mut Simplifier,
         solver: &mut dyn Entailment,
     ) -> Term {
@@ -236,7 +264,7 @@ impl InContext {
             if context.is_empty() {
                 continue;
             }
-            let rewritten = self.rewrite(&conjuncts[i], &context, simplifier, solver);
+            let rewritten = self.rewrite(&conjuncts[i], &context, given, simplifier, solver);
             if rewritten != conjuncts[i] {
                 conjuncts[i] = rewritten;
                 changed = true;
@@ -264,6 +292,17 @@ impl InContext {
         simplifier: &mut Simplifier,
         solver: &mut dyn Entailment,
     ) -> Term {
+        self.extended_given((prefix, guard), Given::default(), simplifier, solver)
+    }
+
+    /// [`InContext::extended`] with the models `given`.
+    fn extended_given(
+        &mut self,
+        (prefix, guard): (&Term, &Term),
+        given: Given,
+        simplifier: &mut Simplifier,
+        solver: &mut dyn Entailment,
+    ) -> Term {
         let mut readable = prefix.clone();
         for conjunct in guard.conjuncts() {
             let rewritten = if is_atom(&conjunct) || readable.is_true() {
@@ -278,7 +317,7 @@ impl InContext {
                 }
                 let rewritten = match context.is_empty() {
                     true => conjunct.clone(),
-                    false => self.rewrite(&conjunct, &context, simplifier, solver),
+                    false => self.rewrite(&conjunct, &context, given, simplifier, solver),
                 };
                 // Left as it was when it became an atom that is neither
                 // `true` nor `false`: the leaf rewrites non-atoms only, and a
@@ -318,6 +357,7 @@ impl InContext {
         &mut self,
         conjunct: &Term,
         context: &[Term],
+        given: Given,
         simplifier: &mut Simplifier,
         solver: &mut dyn Entailment,
     ) -> Term {
@@ -336,13 +376,18 @@ impl InContext {
         if is_literal(&rewritten) {
             return rewritten;
         }
+        let conjuncts = context;
         let context = Term::conjunction(context.iter().cloned());
-        let path_model = self.path_model.as_ref().filter(|model| {
+        let path_model = given.path.filter(|model| {
             mutants::active(Mutant::PathModelUnchecked) || eval_bool(&context, model) == Ok(true)
         });
         let mut models = Vec::from_iter(path_model.cloned());
         let from_path = models.len();
-        let whole = match self.refuting_prefix_model(&context, &rewritten) {
+        let mut bases = Bases::new(path_model, given.prefix, &context);
+        let refuting = self
+            .refuting_prefix_model(&context, &rewritten, given.prefix)
+            .or_else(|| self.refuting_fresh_copy((&context, conjuncts), &rewritten, &mut bases));
+        let whole = match refuting {
             Some(model) => {
                 models.push(model);
                 Some(false)
@@ -365,15 +410,21 @@ impl InContext {
         for atom in atoms(&rewritten) {
             let spared = not_entailed.contains(&atom.id());
             self.spared += usize::from(spared);
+            let negation = Term::not(atom.clone());
+            let within = (&context, conjuncts);
             if !spared
                 && !self.holds_in_some(&models, from_path, &atom, false)
+                && !self.mended_refutes(
+                    within,
+                    (&atom, &turned_round(negation.clone())),
+                    (&mut bases, &mut models),
+                )
                 && self.entails(solver, &context, &atom, &mut models) == Some(true)
             {
                 decided.insert(atom.id(), Term::bool(true));
             } else if !self.holds_in_some(&models, from_path, &atom, true)
-                && !self.mended_satisfies(&context, &atom, &mut models)
-                && self.entails(solver, &context, &Term::not(atom.clone()), &mut models)
-                    == Some(true)
+                && !self.mended_refutes(within, (&negation, &atom), (&mut bases, &mut models))
+                && self.entails(solver, &context, &negation, &mut models) == Some(true)
             {
                 decided.insert(atom.id(), Term::bool(false));
             }
@@ -408,20 +459,23 @@ impl InContext {
         holds
     }
 
-    /// The prefix's model, when it satisfies `context` and falsifies
+    /// A model of the prefix that satisfies `context` and falsifies
     /// `conjunct`: it refutes `context ⊨ conjunct`, the question not
     /// asked (a sound solver answers no or does not know; where it does
     /// not know, the questions about the disjuncts that a no spares are
     /// answered no or not known, as the model refutes them too).
-    fn refuting_prefix_model(&mut self, context: &Term, conjunct: &Term) -> Option<Valuation> {
-        let model = self.prefix_model.as_ref()?;
-        let refutes = eval_bool(conjunct, model) == Ok(false)
-            && (mutants::active(Mutant::PrefixModelUnchecked)
-                || eval_bool(context, model) == Ok(true));
-        if !refutes {
-            return None;
-        }
-        let model = model.clone();
+    fn refuting_prefix_model(
+        &mut self,
+        context: &Term,
+        conjunct: &Term,
+        prefix_models: &[&Valuation],
+    ) -> Option<Valuation> {
+        let model = prefix_models.iter().find(|model| {
+            eval_bool(conjunct, model) == Ok(false)
+                && (mutants::active(Mutant::PrefixModelUnchecked)
+                    || eval_bool(context, model) == Ok(true))
+        })?;
+        let model = (*model).clone();
         self.refuted_by_prefix_model += 1;
         // Remembered as an answer: the leaf asks again under the same
         // context when no later guard joins it.
@@ -429,43 +483,63 @@ impl InContext {
         Some(model)
     }
 
-    /// Whether the prefix's model, mended to satisfy `atom`, an equality
-    /// with an input on one side (that input set to the other side's
-    /// value: `r1 = r5` sets `r1` to `r5`'s object), satisfies `context`:
-    /// then the context does not entail `!atom`, the question is spared,
-    /// and the mended model joins `models` (the disjuncts of an `else`
-    /// branch's guard, `r1 = r5 || r1 = r6`, each their own case split).
-    fn mended_satisfies(
+    /// A model of `context` (its conjuncts) that falsifies `conjunct`,
+    /// made from one of `bases`, models of the context, by setting a
+    /// variable of the conjunct to a fresh copy of its object
+    /// ([`mended::fresh_copy`]): it refutes `context ⊨ conjunct` as the
+    /// prefix's model does.
+    fn refuting_fresh_copy(
         &mut self,
-        context: &Term,
-        atom: &Term,
-        models: &mut Vec<Valuation>,
-    ) -> bool {
-        let Some(model) = &self.prefix_model else {
-            return false;
-        };
-        let TermKind::Binary(BinOp::Eq, left, right) = atom.kind() else {
-            return false;
-        };
-        let mended = [(left, right), (right, left)]
-            .into_iter()
-            .filter_map(|(side, other)| match side.kind() {
-                TermKind::Var(x, _) => Some(model.update(x.clone(), eval(other, model).ok()?)),
-                _ => None,
+        (context, conjuncts): (&Term, &[Term]),
+        conjunct: &Term,
+        bases: &mut Bases,
+    ) -> Option<Valuation> {
+        let compared = mended::compared(conjunct);
+        if compared.is_empty() {
+            return None;
+        }
+        let refuting = bases.find(|base| {
+            compared.iter().find_map(|x| {
+                let mended = mended::fresh_copy(base, x)?;
+                let refutes = eval_bool(conjunct, &mended) == Ok(false)
+                    && (mutants::active(Mutant::FreshCopyUnchecked)
+                        || mended::still_satisfies(conjuncts, &Changed::Var(x.clone()), &mended));
+                refutes.then_some(mended)
             })
-            .find(|mended| {
-                eval_bool(atom, mended) == Ok(true)
+        })?;
+        self.refuted_by_fresh_copy += 1;
+        self.remember((context.id(), conjunct.id()), Some(false));
+        Some(refuting)
+    }
+
+    /// Whether one of `bases`, models of `context` (the path's, the
+    /// prefix's), mended so that `wanted`, the negation of `goal`, holds
+    /// ([`mended::satisfying`]), satisfies `context` still: then the
+    /// context does not entail `goal`, the question is spared, and the
+    /// mended model joins `models` (the disjuncts of an `else` branch's
+    /// guard, `r1 = r5 || r1 = r6`, each their own case split).
+    fn mended_refutes(
+        &mut self,
+        (context, conjuncts): (&Term, &[Term]),
+        (goal, wanted): (&Term, &Term),
+        (bases, models): (&mut Bases, &mut Vec<Valuation>),
+    ) -> bool {
+        let mended = bases.find(|base| {
+            mended::satisfying(base, wanted).find(|(changed, mended)| {
+                eval_bool(wanted, mended) == Ok(true)
                     && (mutants::active(Mutant::MendedModelUnchecked)
-                        || eval_bool(context, mended) == Ok(true))
-            });
-        let Some(mended) = mended else {
+                        || mended::still_satisfies(conjuncts, changed, mended))
+            })
+        });
+        let Some((changed, mended)) = mended else {
             return false;
         };
         self.spared_by_mended += 1;
+        self.spared_by_mended_field += usize::from(matches!(changed, Changed::Field(_)));
         models.push(mended);
         // Remembered as an answer, for the leaf (see
         // [`InContext::refuting_prefix_model`]).
-        self.remember((context.id(), Term::not(atom.clone()).id()), Some(false));
+        self.remember((context.id(), goal.id()), Some(false));
         true
     }
 

@@ -22,6 +22,7 @@ mod fold;
 mod known;
 mod language;
 mod linear;
+mod mended;
 mod operators;
 mod rules;
 mod scheduler;

@@ -400,6 +400,8 @@ const PATH_MODEL: Shortcut = Shortcut {
     given_a_model: true,
 };
 
+/// The path's model, mended to satisfy an atom, spares the question
+/// The path's model, mended at a field to satisfy an atom, spares the
 /// A model of `phi` (the closure's refutation of `phi ⊨ false`).
 fn model_of(phi: &Term, solver: &mut dyn Entailment) -> Option<Valuation> {
     solver.entails_or_refuting_model(phi, &Term::bool(false)).1
@@ -441,7 +443,7 @@ fn check_shortcut(shortcut: Shortcut, cases: usize, solver: &mut dyn Entailment)
         let prefix = Term::conjunction(conjuncts);
         let spared = with_shortcut.extended_under(
             (&prefix, &guard),
-            (model.as_ref(), None),
+            (model.as_ref(), &[]),
             &mut simplifier,
             solver,
         );
@@ -460,21 +462,11 @@ fn check_spared(cases: usize) -> Spared {
     check_shortcut(DISJUNCTS, cases, &mut Solver::new(2_000))
 }
 
-/// [`check_shortcut`] of the models' shortcut, under the explorer's
-/// entailment (the congruence closure, which has models, then Z3).
-fn check_models(cases: usize) -> Spared {
+/// [`check_shortcut`] of `shortcut` under the explorer's entailment (the
+/// congruence closure, which has models, then Z3).
+fn check_under_closure(shortcut: Shortcut, cases: usize) -> Spared {
     check_shortcut(
-        MODELS,
-        cases,
-        &mut PathSolver::new(2_000, None, &BTreeMap::new()),
-    )
-}
-
-/// [`check_shortcut`] of the path model's shortcut, under the explorer's
-/// entailment.
-fn check_path_model(cases: usize) -> Spared {
-    check_shortcut(
-        PATH_MODEL,
+        shortcut,
         cases,
         &mut PathSolver::new(2_000, None, &BTreeMap::new()),
     )
@@ -525,24 +517,26 @@ fn sparing_every_atom_of_a_refuted_conjunct_is_caught() {
 
 #[test]
 fn models_of_refuted_questions_spare_only_questions_whose_answer_is_no() {
-    assert_exact(&check_models(150), 40);
+    assert_exact(&check_under_closure(MODELS, 150), 40);
 }
 
 #[test]
 fn a_model_sparing_the_other_question_is_caught() {
     assert_caught(&under(Mutant::ModelSparesTheOtherQuestion, || {
-        check_models(150)
+        check_under_closure(MODELS, 150)
     }));
 }
 
 #[test]
 fn a_model_of_the_path_spares_only_questions_whose_answer_is_no() {
-    assert_exact(&check_path_model(150), 25);
+    assert_exact(&check_under_closure(PATH_MODEL, 150), 25);
 }
 
 #[test]
 fn a_model_that_does_not_satisfy_the_context_is_caught() {
-    assert_caught(&under(Mutant::PathModelUnchecked, || check_path_model(150)));
+    assert_caught(&under(Mutant::PathModelUnchecked, || {
+        check_under_closure(PATH_MODEL, 150)
+    }));
 }
 
 /// A variable of a heap program: `o`, `p` or `q`.
@@ -595,17 +589,22 @@ fn check_prefix_model(cases: usize, counted: fn(&InContext) -> usize) -> Spared 
         let mut simplifier = Simplifier::new();
         let prefix = simplifier.simplify(&prefix);
         let guard = simplifier.simplify(&aliasing_disjunction(&mut g).term());
-        // As the parent's check finds it for an `else` branch: a model of
-        // the prefix and of the `then` branch's guard, where there is one.
+        // As the explorer has them for an `else` branch: the parent's
+        // check's, a model of the prefix, and the `then` branch's, of the
+        // prefix and its guard, where there is one.
         let then = Term::and(prefix.clone(), Term::not(guard.clone()));
-        let model = match case % 2 {
-            0 => model_of(&then, &mut solver).or_else(|| model_of(&prefix, &mut solver)),
-            _ => model_of(&Term::not(prefix.clone()), &mut solver),
+        let models = match case % 2 {
+            0 => Vec::from_iter(
+                model_of(&prefix, &mut solver)
+                    .into_iter()
+                    .chain(model_of(&then, &mut solver)),
+            ),
+            _ => Vec::from_iter(model_of(&Term::not(prefix.clone()), &mut solver)),
         };
         let mut with_model = InContext::new();
         let spared = with_model.extended_under(
             (&prefix, &guard),
-            (None, model.as_ref()),
+            (None, &Vec::from_iter(&models)),
             &mut simplifier,
             &mut solver,
         );
@@ -647,5 +646,116 @@ fn a_mended_model_that_does_not_satisfy_the_context_is_caught() {
 fn a_prefix_model_that_does_not_satisfy_the_context_is_caught() {
     assert_caught(&under(Mutant::PrefixModelUnchecked, || {
         check_prefix_model(600, InContext::refuted_by_prefix_model)
+    }));
+}
+
+/// `o.f op x` or `o.f op k`: an integer field compared (the loop exit of
+/// `while l.next != nil && v > l.next.val`).
+fn field_comparison(g: &mut Gen) -> Shape {
+    let op = *g.choose(&BinOp::COMPARISONS).unwrap_or(&BinOp::Lt);
+    let other = match bool::arbitrary(g) {
+        true => Shape::Var("x", Kind::Int),
+        false => Shape::Int(i64::from(i8::arbitrary(g) % 4)),
+    };
+    Shape::Binary(
+        op,
+        Box::new(Shape::Field(Box::new(variable(g)), "f")),
+        Box::new(other),
+    )
+}
+
+/// A disjunction of aliasing and field comparisons, as left at a leaf.
+fn leaf_disjunction(g: &mut Gen) -> Shape {
+    let disjunct = |g: &mut Gen| match u8::arbitrary(g) % 3 {
+        0 => field_comparison(g),
+        _ => aliasing(g, BinOp::Eq),
+    };
+    let n = 2 + u8::arbitrary(g) % 2;
+    (1..n).fold(disjunct(g), |or, _| {
+        Shape::Binary(BinOp::Or, Box::new(or), Box::new(disjunct(g)))
+    })
+}
+
+/// [`InContext::condition_under`] of random heap conjunctions ending in
+/// [`leaf_disjunction`]s, and [`InContext::extended_under`] of the
+/// disjunction under the rest, given a model of the whole (in every other
+/// case, a model of its negation, which must spare nothing), compared term
+/// for term with them given none, under the explorer's entailment;
+/// `counted` counts what the mended models spared.
+fn check_mended(cases: usize, counted: fn(&InContext) -> usize) -> Spared {
+    let mut solver = PathSolver::new(2_000, None, &BTreeMap::new());
+    let mut g = Gen::from_size_and_seed(8, SEED);
+    let mut counts = Spared::default();
+    for case in 0..cases {
+        let n = 2 + usize::from(u8::arbitrary(&mut g) % 3);
+        // Aliasing as often as not, so that some contexts entail the
+        // disjunction (`o = p && p = q` entails `o = q || …`).
+        let conjunct = |g: &mut Gen| match bool::arbitrary(g) {
+            true => aliasing(g, BinOp::Eq),
+            false => prefix_conjunct(g),
+        };
+        let prefix = Term::conjunction((0..n).map(|_| conjunct(&mut g).term()));
+        let mut simplifier = Simplifier::new();
+        let prefix = simplifier.simplify(&prefix);
+        let guard = simplifier.simplify(&leaf_disjunction(&mut g).term());
+        let phi = simplifier.conjoin(&prefix, &guard);
+        let model = match case % 2 {
+            0 => model_of(&phi, &mut solver),
+            _ => model_of(&Term::not(phi.clone()), &mut solver),
+        };
+        let mut with_model = InContext::new();
+        let spared = with_model.condition_under(&phi, model.as_ref(), &mut simplifier, &mut solver);
+        let asked = InContext::new().condition(&phi, &mut simplifier, &mut solver);
+        let by_rules = InContext::new().condition(&phi, &mut simplifier, &mut Unknown);
+        counts.cases += 1;
+        counts.by_solver += usize::from(asked != by_rules);
+        if spared != asked {
+            counts
+                .differing
+                .push(format!("{phi}:  {spared}  vs  {asked}"));
+        }
+        let spared = with_model.extended_under(
+            (&prefix, &guard),
+            (model.as_ref(), &[]),
+            &mut simplifier,
+            &mut solver,
+        );
+        let asked = InContext::new().extended(&prefix, &guard, &mut simplifier, &mut solver);
+        if spared != asked {
+            counts
+                .differing
+                .push(format!("{prefix} with {guard}:  {spared}  vs  {asked}"));
+        }
+        counts.spared += counted(&with_model);
+    }
+    counts
+}
+
+#[test]
+fn a_fresh_copy_in_the_path_model_refutes_only_conjuncts_not_entailed() {
+    assert_exact(&check_mended(3000, InContext::refuted_by_fresh_copy), 60);
+}
+
+#[test]
+fn a_fresh_copy_that_does_not_satisfy_the_context_is_caught() {
+    assert_caught(&under(Mutant::FreshCopyUnchecked, || {
+        check_mended(3000, InContext::refuted_by_fresh_copy)
+    }));
+}
+
+#[test]
+fn a_mended_model_of_the_path_spares_only_questions_whose_answer_is_no() {
+    assert_exact(&check_mended(600, InContext::spared_by_mended), 40);
+}
+
+#[test]
+fn a_model_mended_at_a_field_spares_only_questions_whose_answer_is_no() {
+    assert_exact(&check_mended(600, InContext::spared_by_mended_field), 10);
+}
+
+#[test]
+fn a_mended_model_of_the_path_that_does_not_satisfy_the_context_is_caught() {
+    assert_caught(&under(Mutant::MendedModelUnchecked, || {
+        check_mended(600, InContext::spared_by_mended)
     }));
 }
