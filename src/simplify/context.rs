@@ -387,12 +387,24 @@ impl InContext {
         let refuting = self
             .refuting_prefix_model(&context, &rewritten, given.prefix)
             .or_else(|| self.refuting_fresh_copy((&context, conjuncts), &rewritten, &mut bases));
-        let whole = match refuting {
+        let refuted = match refuting {
             Some(model) => {
                 models.push(model);
-                Some(false)
+                true
             }
-            None => self.entails(solver, &context, &rewritten, &mut models),
+            // A conjunct the rules left an atom (`l != l.next || l = nil`
+            // under `l != nil`): mended so that its negation holds.
+            None => {
+                is_atom(&rewritten) && {
+                    let negation = turned_round(Term::not(rewritten.clone()));
+                    let within = (&context, conjuncts);
+                    self.mended_refutes(within, (&rewritten, &negation), (&mut bases, &mut models))
+                }
+            }
+        };
+        let whole = match refuted {
+            true => Some(false),
+            false => self.entails(solver, &context, &rewritten, &mut models),
         };
         if whole == Some(true) {
             return Term::bool(true);
