@@ -5,6 +5,7 @@
 mod append;
 mod context;
 mod edges;
+mod folded_branch;
 pub(crate) mod generate;
 mod known;
 mod operators;

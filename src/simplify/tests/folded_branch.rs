@@ -1,0 +1,108 @@
+//! Comparisons of a conditional with one of its branches, known without
+//! egg ([`crate::simplify::folded_branch`]), against running egg: both
+//! orientations, either branch, `=` and `!=`, Boolean units around them,
+//! and near misses (both branches the operand, the condition turned round
+//! being the other branch's comparison).
+
+use super::known::{assert_caught, check, comparisons_in, turned_round};
+use crate::mutants::Mutant;
+use symex_semantics::term::{BinOp, Term, UnOp};
+
+/// For the first comparisons `c` of `x` and pairs `t`, `u` of its
+/// subterms of one sort: `if c then t else u fi op t` and the like.
+fn compared_branches(x: Term) -> Vec<Term> {
+    let nodes = x.nodes();
+    let pairs: Vec<(&Term, &Term)> = nodes
+        .iter()
+        .zip(nodes.iter().skip(1))
+        .chain(nodes.iter().zip(nodes.iter().skip(2)))
+        .filter(|(t, u)| t.sort() == u.sort() && t != u)
+        .take(3)
+        .collect();
+    let ite = |c: &Term, a: &Term, b: &Term| Term::ite(c.clone(), a.clone(), b.clone());
+    let mut terms = Vec::new();
+    for c in comparisons_in(&x).iter().take(2) {
+        for &(t, u) in &pairs {
+            for op in [BinOp::Eq, BinOp::Ne] {
+                let compared = |a: Term, b: &Term| Term::binary(op, a, b.clone());
+                terms.push(compared(ite(c, t, u), t));
+                terms.push(compared(ite(c, u, t), t));
+                terms.push(Term::binary(op, t.clone(), ite(c, u, t)));
+                terms.push(compared(ite(c, t, t), t));
+            }
+        }
+    }
+    for &(t, u) in &pairs {
+        // The condition turned round is the other branch's comparison.
+        let equal = Term::binary(BinOp::Eq, u.clone(), t.clone());
+        terms.push(Term::binary(BinOp::Ne, ite(&equal, t, u), t.clone()));
+        let differ = turned_round(&equal);
+        terms.push(Term::binary(BinOp::Eq, ite(&differ, u, t), t.clone()));
+    }
+    let units: Vec<Term> = terms
+        .iter()
+        .step_by(3)
+        .flat_map(|t| {
+            [
+                Term::binary(BinOp::Or, Term::bool(false), t.clone()),
+                Term::binary(BinOp::And, t.clone(), Term::bool(true)),
+            ]
+        })
+        .collect();
+    terms.extend(units);
+    terms
+}
+
+#[test]
+fn conditionals_compared_with_a_branch_are_known_without_egg() {
+    let counts = check(60, compared_branches);
+    assert!(
+        counts.differing.is_empty(),
+        "results known without egg differ:\n{}",
+        counts.differing.join("\n")
+    );
+    assert!(
+        counts.folded_branches * 8 >= counts.terms,
+        "{} folded branches in {} terms",
+        counts.folded_branches,
+        counts.terms
+    );
+}
+
+#[test]
+fn taking_the_other_branch_for_quiet_unchecked_is_caught() {
+    assert_caught(Mutant::KnownBranchOtherUnchecked, 60, compared_branches);
+}
+
+/// The negations of [`compared_branches`]: `!x` and `!(false || x)`.
+fn negated_branches(x: Term) -> Vec<Term> {
+    compared_branches(x)
+        .into_iter()
+        .map(|t| Term::unary(UnOp::Not, t))
+        .collect()
+}
+
+#[test]
+fn negated_conditionals_compared_with_a_branch_are_known_without_egg() {
+    let counts = check(60, negated_branches);
+    assert!(
+        counts.differing.is_empty(),
+        "results known without egg differ:\n{}",
+        counts.differing.join("\n")
+    );
+    assert!(
+        counts.folded_branches * 40 >= counts.terms,
+        "{} folded branches in {} terms",
+        counts.folded_branches,
+        counts.terms
+    );
+}
+
+#[test]
+fn taking_the_negation_turned_round_whatever_its_length_is_caught() {
+    assert_caught(
+        Mutant::KnownNegatedBranchWhateverItsLength,
+        60,
+        negated_branches,
+    );
+}
