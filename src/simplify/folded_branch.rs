@@ -155,10 +155,10 @@ impl Simplifier {
         }
         let unchecked = mutants::active(Mutant::KnownBranchOtherUnchecked);
         // The conditional holds `d`: both are quiet.
-        if !self.first_round_quiet(&to_expr(conditional)) {
+        if !self.quiet(conditional) {
             return None;
         }
-        if !unchecked && !self.first_round_quiet(&to_expr(&other)) {
+        if !unchecked && !self.quiet(&other) {
             return None;
         }
         let negation = Term::unary(UnOp::Not, c.clone());
@@ -167,7 +167,7 @@ impl Simplifier {
         let negated = then_folds != (*op == BinOp::Eq);
         if negated {
             let new = !nodes.contains(&negation) && !nodes.contains(&turned) && turned != other;
-            if !(new && self.first_round_quiet(&to_expr(&turned))) {
+            if !(new && self.quiet(&turned)) {
                 return None;
             }
         }
@@ -195,9 +195,21 @@ impl Simplifier {
         })
     }
 
+    /// [`Simplifier::first_round_quiet`] on `t`, memoised: the guards of a
+    /// list walk compare one conditional with `nil` both ways and negated,
+    /// so the same branches' comparisons are checked again.
+    pub(super) fn quiet(&mut self, t: &Term) -> bool {
+        if let Some((_, quiet)) = self.quiet.get(&t.id()) {
+            return *quiet;
+        }
+        let quiet = self.first_round_quiet(&to_expr(t));
+        self.quiet.insert(t.id(), (t.clone(), quiet));
+        quiet
+    }
+
     /// Whether the second round finds nothing once `normal` (not `X`) has
     /// joined the root: see the module documentation.
-    fn branches_joined_settle(&self, normal: &Term, connective: BinOp, graph: &Graph) -> bool {
+    fn branches_joined_settle(&mut self, normal: &Term, connective: BinOp, graph: &Graph) -> bool {
         let TermKind::Binary(op, p, q) = normal.kind() else {
             return false;
         };
@@ -213,11 +225,9 @@ impl Simplifier {
 
     /// Whether `t` is in no class of the e-graph, and quiet over subterms
     /// each of which is alone in its class.
-    fn new_and_quiet(&self, t: &Term, graph: &Graph) -> bool {
+    fn new_and_quiet(&mut self, t: &Term, graph: &Graph) -> bool {
         let below = t.nodes();
-        !graph.nodes.contains(t)
-            && !below.iter().any(|u| graph.merged.contains(u))
-            && self.first_round_quiet(&to_expr(t))
+        !graph.nodes.contains(t) && !below.iter().any(|u| graph.merged.contains(u)) && self.quiet(t)
     }
 }
 

@@ -149,6 +149,9 @@ pub struct Simplifier {
     /// after its last use (a guard met again in a sibling subtree) would
     /// otherwise come back under a new id.
     memo: Generations<(Term, Term)>,
+    /// Whether each term checked was quiet ([`Simplifier::quiet`]), kept
+    /// with the term as `memo` keeps it.
+    quiet: Generations<(Term, bool)>,
     /// The normal form with its memo tables, shared by the terms of one
     /// exploration (each distinct conjunct is normalised once).
     normal: NormalForm,
@@ -190,6 +193,7 @@ impl Simplifier {
             rules,
             limits,
             memo: Generations::default(),
+            quiet: Generations::default(),
             normal: NormalForm::new(),
             clock: quanta::Clock::mock().0,
             plain: None,
@@ -232,6 +236,7 @@ impl Simplifier {
             return term.clone();
         }
         self.memo.age();
+        self.quiet.age();
         self.normal.age();
         self.memoised(term)
     }

@@ -25,7 +25,6 @@
 
 use super::folded_branch::ADDED;
 use super::known::{is_literal, printed_length, unit_operand};
-use super::language::to_expr;
 use super::Simplifier;
 use crate::mutants::{self, Mutant};
 use symex_semantics::term::{BinOp, Term, TermKind, UnOp};
@@ -60,7 +59,7 @@ impl Simplifier {
             && !ours.nodes.contains(turned)
             && *turned != ours.other
             && *turned != theirs.other;
-        if !(new && self.first_round_quiet(&to_expr(turned))) {
+        if !(new && self.quiet(turned)) {
             return None;
         }
         let below = |t: &Term| t.nodes().contains(&ours.c);

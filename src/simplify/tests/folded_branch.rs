@@ -4,8 +4,11 @@
 //! and near misses (both branches the operand, the condition turned round
 //! being the other branch's comparison).
 
+use super::generate::Case;
 use super::known::{assert_caught, check, comparisons_in, turned_round};
 use crate::mutants::Mutant;
+use crate::simplify::{Shortcut, Simplifier};
+use quickcheck::{Arbitrary, Gen};
 use symex_semantics::term::{BinOp, Term, UnOp};
 
 /// For the first comparisons `c` of `x` and pairs `t`, `u` of its
@@ -104,5 +107,32 @@ fn taking_the_negation_turned_round_whatever_its_length_is_caught() {
         Mutant::KnownNegatedBranchWhateverItsLength,
         60,
         negated_branches,
+    );
+}
+
+/// One simplifier for all the terms made from a random term, as in an
+/// exploration: the quiet checks' memo answers for branches met before.
+#[test]
+fn branches_known_by_one_simplifier_are_egg_s() {
+    let mut g = Gen::from_size_and_seed(12, 0x5EED_2021);
+    let (mut terms, mut known, mut differing) = (0, 0, Vec::new());
+    for _ in 0..40 {
+        let term = Case::arbitrary(&mut g).shape.term();
+        let mut shared = Simplifier::new();
+        let shapes = compared_branches(term.clone());
+        for t in shapes.iter().cloned().chain(negated_branches(term)) {
+            let ours = shared.run(&t, false);
+            let plain = Simplifier::without(Shortcut::Egg).run(&t, false);
+            terms += 1;
+            if (&ours.term, ours.stop) != (&plain.term, plain.stop) {
+                differing.push(format!("{t}: {} vs {}", ours.term, plain.term));
+            }
+        }
+        known += shared.taken().folded_branches;
+    }
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    assert!(
+        known * 12 >= terms,
+        "{known} folded branches in {terms} terms"
     );
 }
