@@ -96,6 +96,9 @@ pub enum Mutant {
     /// turned round pushed into the branches even where that is no
     /// shorter, so egg extracts another form (`crate::simplify::negated_branch`).
     KnownNegatedBranchWhateverItsLength,
+    /// `a ==> q` is taken to end as `a' || q` even where that is no
+    /// shorter, so egg extracts the implication (`crate::simplify::implication`).
+    KnownImplicationWhateverItsLength,
     /// The simplifier's scheduler leaves out applying a rule that matched
     /// once, not only one that matched nowhere (`crate::simplify::scheduler`).
     SingleMatchUnapplied,

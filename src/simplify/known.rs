@@ -74,6 +74,9 @@ impl Simplifier {
         if let Some(known) = self.negation_pushed(term, size) {
             return Some(known);
         }
+        if let Some(known) = self.implication(term, size) {
+            return Some(known);
+        }
         if let Some(known) = self.folded_branch(term, size) {
             return Some(known);
         }

@@ -20,6 +20,7 @@ mod edges;
 mod explain;
 mod fold;
 mod folded_branch;
+mod implication;
 mod known;
 mod language;
 mod linear;

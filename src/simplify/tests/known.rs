@@ -15,6 +15,8 @@ pub(super) struct Known {
     known: usize,
     /// Of those, comparisons of a conditional with one of its branches.
     pub(super) folded_branches: usize,
+    /// Of those, implications with a comparison for premise.
+    pub(super) implications: usize,
     pub(super) differing: Vec<String>,
 }
 
@@ -141,6 +143,7 @@ fn compare(term: &Term, counts: &mut Known) {
     counts.terms += 1;
     counts.known += knowing.taken().known;
     counts.folded_branches += knowing.taken().folded_branches;
+    counts.implications += knowing.taken().implications;
     let shown = |s: &Simplification| format!("{} ({})", s.term, s.stop);
     if shown(&known) != shown(&plain) {
         counts

@@ -7,6 +7,7 @@ mod context;
 mod edges;
 mod folded_branch;
 pub(crate) mod generate;
+mod implication;
 mod known;
 mod operators;
 mod plain;
