@@ -12,7 +12,7 @@
 //! else branch), `op` one of `=` and `!=`, `c` a comparison, `d` no
 //! literal and no conditional, `e` not `d`; the conditional, `d` and `E`
 //! (`e op d`) quiet ([`unmatched`](super::unmatched)), and none of `S`
-//! (`d op d`), `E`, its value `L` (`true` for `=`) in `x`. Then only the
+//! (`d op d`), its value `L` (`true` for `=`) and `E` in `x`. Then only the
 //! push matches in the first iteration, adding `S`, `E` and `if c then S
 //! else E fi` to the root (every other class is a subterm's own); the
 //! second joins `S` to `L` (`eq-self`, `ne-self`); the third turns the
@@ -30,9 +30,11 @@
 //! If the normal form `n` of `X` is `X`, the first round ends with it.
 //! Otherwise `n` joins the root; if it is its own normal form `p ∘ q`,
 //! `∘` the connective of `X`, `p` and `q` two different comparisons, not
-//! `c` and `c'` together, each `c`, `c'` or `E`, or new and quiet over
-//! subterms whose classes are their own, nothing matches in the second
-//! round and extraction takes `X` or `n`, both of which normalise to `n`.
+//! `c` and `c'` together, each `c`, `E`, `c'` where `X` holds `!c`, or new
+//! and quiet over subterms whose classes are their own, nothing matches in
+//! the second round (no class of `p` or `q` holds a literal, a connective,
+//! or a negation of the other) and extraction takes `X` or `n`, both of
+//! which normalise to `n`.
 
 use super::fold::turned_round;
 use super::language::to_expr;

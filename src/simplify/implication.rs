@@ -9,8 +9,8 @@
 //! not in the term. No left side matches but `implies-as-or`, which adds
 //! `!a || q` in egg's first iteration; the second adds `a'` to the class of
 //! `!a`; nothing else matches (`or-absorption` and `or-excluded-middle`
-//! would need `q` to hold `a'` or its negation, the unit rules a literal),
-//! so the third saturates. Extraction takes `a' || q` where it is shorter
+//! would need `q` to be a conjunction led by `!a` or `a'`, or a negation of
+//! one, the unit rules a literal), so the third saturates. Extraction takes `a' || q` where it is shorter
 //! than `a ==> q`; if that is its own normal form, the first round ends
 //! with it.
 //!

@@ -4,24 +4,24 @@
 //! l else nil fi = nil)`, which egg takes seven iterations (some 600 K
 //! instructions) to bring to `l = l.next && l != nil`.
 //!
-//! Let `x` be as in [`super::folded_branch`], and `x̄` the same with the
-//! other of `=` and `!=`, whose own checks pass too, `c'` quiet, in
-//! neither, and neither `E` nor `Ē`. egg turns `!x` (`!u`, `u` a Boolean
-//! unit around `x`, whose negated literal folds into the other unit) round
-//! into `x̄` and takes both `x` and `x̄` through their own iterations: the
-//! root gets `X̄`, the class of `x` gets `X`, and de Morgan's rule adds `!X`
-//! pushed into its operands, `!E` joining `Ē` (`not-eq`, `not-ne`) and `!c`
-//! joining the class of `c'` or, where `X` holds `!c`, `!!c` joining `c`
-//! (`double-negation`). From then on `ite-not` adds each conditional over
-//! `c` again over `!c` with its branches swapped: the push and the rules on
-//! literal branches find those classes' nodes again (`c` appears in `x`
-//! as the condition only), and the eighth iteration saturates at the
-//! latest. No class of `c`, `c'`, `E` and `Ē` holds a connective or
-//! literal, so no other left side matches. Extraction takes `X̄` (`c ∘ Ē`
-//! or `c' ∘ Ē`, each class's own comparison no longer than its negation
-//! and one node fewer) where it is shorter than `!X`, the only other
-//! candidate without a conditional; if `X̄` is its own normal form, the
-//! first round ends with it.
+//! Let `x` be as in [`super::folded_branch`], `x̄` the same with the other
+//! of `=` and `!=`, both passing its checks, and `c'` (`c` turned round)
+//! quiet, in neither, and neither `E` nor `Ē`. egg turns `!x` (or `!u`,
+//! `u` a Boolean unit around `x`: de Morgan's rule and the folded negated
+//! literal make the other unit) round into `x̄` and takes `x` and `x̄`
+//! through their own iterations: the class of `x` gets `X`, the root `X̄`,
+//! and de Morgan's rule adds `!X` pushed into its operands, `!E` joining
+//! `Ē` (`not-eq`, `not-ne`) and `!c` joining the class of `c'`, or, where
+//! `X` holds `!c`, `!!c` joining `c` (`double-negation`). Then `ite-not`
+//! adds each conditional over `c` again over `!c` with its branches
+//! swapped; with `c` in `x` as that condition only, the push and the rules
+//! on literal branches find those nodes' classes again, and the eighth
+//! iteration saturates at the latest. No class of `c`, `c'`, `E` and `Ē`
+//! holds a connective or literal, so no other left side matches.
+//! Extraction takes `X̄` (`c ∘ Ē` or `c' ∘ Ē`, each class's own comparison
+//! no longer than its negation and one node fewer) where it is shorter
+//! than `!X`, the only other candidate without a conditional; if `X̄` is
+//! its own normal form, the first round ends with it.
 
 use super::folded_branch::ADDED;
 use super::known::{is_literal, printed_length, unit_operand};
