@@ -92,6 +92,17 @@ pub enum Mutant {
     /// A comparison new in the normal form of `a' || b'` is taken for
     /// quiet unchecked (`crate::simplify::known`).
     KnownJoinedUnchecked,
+    /// The comparison of a conditional's other branch with the operand its
+    /// folding branch equals is taken for quiet unchecked
+    /// (`crate::simplify::folded_branch`).
+    KnownBranchOtherUnchecked,
+    /// The negation of such a comparison is taken to end as the comparison
+    /// turned round pushed into the branches even where that is no
+    /// shorter, so egg extracts another form (`crate::simplify::negated_branch`).
+    KnownNegatedBranchWhateverItsLength,
+    /// `a ==> q` is taken to end as `a' || q` even where that is no
+    /// shorter, so egg extracts the implication (`crate::simplify::implication`).
+    KnownImplicationWhateverItsLength,
     /// The simplifier's scheduler leaves out applying a rule that matched
     /// once, not only one that matched nowhere (`crate::simplify::scheduler`).
     SingleMatchUnapplied,

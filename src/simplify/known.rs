@@ -74,12 +74,21 @@ impl Simplifier {
         if let Some(known) = self.negation_pushed(term, size) {
             return Some(known);
         }
+        if let Some(known) = self.implication(term, size) {
+            return Some(known);
+        }
+        if let Some(known) = self.folded_branch(term, size) {
+            return Some(known);
+        }
+        if let Some(known) = self.negated_branch(term, size) {
+            return Some(known);
+        }
         let x = unit_operand(term)?;
         if self.limits.iterations < 2 || size > self.limits.nodes || is_literal(x) {
             return None;
         }
         if !self.first_round_quiet(&to_expr(x)) {
-            return None;
+            return self.folded_branch(x, size);
         }
         let normal = self.normal.normalise(x);
         match normal == *x {
@@ -214,7 +223,7 @@ impl Simplifier {
 }
 
 /// `x` of `false || x`, `x || false`, `true && x` and `x && true`.
-fn unit_operand(term: &Term) -> Option<&Term> {
+pub(super) fn unit_operand(term: &Term) -> Option<&Term> {
     let TermKind::Binary(op @ (BinOp::Or | BinOp::And), a, b) = term.kind() else {
         return None;
     };
@@ -245,10 +254,10 @@ fn implied_by_itself(term: &Term) -> Option<&Term> {
 }
 
 /// What extraction weighs `term` at (printed length, then nodes).
-fn printed_length(term: &Term) -> (usize, usize) {
+pub(super) fn printed_length(term: &Term) -> (usize, usize) {
     PrintedLength.cost_rec(&to_expr(term))
 }
 
-fn is_literal(term: &Term) -> bool {
+pub(super) fn is_literal(term: &Term) -> bool {
     matches!(term.kind(), TermKind::Int(_) | TermKind::Bool(_))
 }

@@ -19,10 +19,13 @@ mod cost;
 mod edges;
 mod explain;
 mod fold;
+mod folded_branch;
+mod implication;
 mod known;
 mod language;
 mod linear;
 mod mended;
+mod negated_branch;
 mod operators;
 mod rules;
 mod scheduler;
@@ -148,6 +151,9 @@ pub struct Simplifier {
     /// after its last use (a guard met again in a sibling subtree) would
     /// otherwise come back under a new id.
     memo: Generations<(Term, Term)>,
+    /// Whether each term checked was quiet ([`Simplifier::quiet`]), kept
+    /// with the term as `memo` keeps it.
+    quiet: Generations<(Term, bool)>,
     /// The normal form with its memo tables, shared by the terms of one
     /// exploration (each distinct conjunct is normalised once).
     normal: NormalForm,
@@ -189,6 +195,7 @@ impl Simplifier {
             rules,
             limits,
             memo: Generations::default(),
+            quiet: Generations::default(),
             normal: NormalForm::new(),
             clock: quanta::Clock::mock().0,
             plain: None,
@@ -231,6 +238,7 @@ impl Simplifier {
             return term.clone();
         }
         self.memo.age();
+        self.quiet.age();
         self.normal.age();
         self.memoised(term)
     }

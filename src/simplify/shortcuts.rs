@@ -31,6 +31,12 @@ pub struct Taken {
     pub unmatched: usize,
     /// Terms whose result was [`known`](super::known) without egg.
     pub known: usize,
+    /// Of those, comparisons of a conditional with one of its branches
+    /// ([`folded_branch`](super::folded_branch)).
+    pub folded_branches: usize,
+    /// Of those, implications with a comparison for premise
+    /// ([`implication`](super::implication)).
+    pub implications: usize,
     /// Applications of rules that found nothing (egg's scheduler counts them).
     pub unapplied: Rc<Cell<usize>>,
     /// Rule searches left out by their edges (a rule in an iteration).

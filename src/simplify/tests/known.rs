@@ -10,14 +10,18 @@ use quickcheck::{Arbitrary, Gen};
 use symex_semantics::term::{BinOp, Sort, Term, TermKind, UnOp};
 
 #[derive(Default)]
-struct Known {
-    terms: usize,
+pub(super) struct Known {
+    pub(super) terms: usize,
     known: usize,
-    differing: Vec<String>,
+    /// Of those, comparisons of a conditional with one of its branches.
+    pub(super) folded_branches: usize,
+    /// Of those, implications with a comparison for premise.
+    pub(super) implications: usize,
+    pub(super) differing: Vec<String>,
 }
 
 /// The terms a shortcut is tried on, made from one random term.
-type Shapes = fn(Term) -> Vec<Term>;
+pub(super) type Shapes = fn(Term) -> Vec<Term>;
 
 fn itself(x: Term) -> Vec<Term> {
     vec![x]
@@ -97,7 +101,7 @@ fn negated_pairs(x: Term) -> Vec<Term> {
 }
 
 /// `!a` as the comparison it is turned round into (`not-lt` and the like).
-fn turned_round(a: &Term) -> Term {
+pub(super) fn turned_round(a: &Term) -> Term {
     let TermKind::Binary(op, l, r) = a.kind() else {
         return a.clone();
     };
@@ -112,14 +116,14 @@ fn turned_round(a: &Term) -> Term {
     }
 }
 
-fn comparisons_in(x: &Term) -> Vec<Term> {
+pub(super) fn comparisons_in(x: &Term) -> Vec<Term> {
     x.nodes()
         .into_iter()
         .filter(|a| matches!(a.kind(), TermKind::Binary(op, ..) if op.is_comparison()))
         .collect()
 }
 
-fn check(cases: usize, shapes: Shapes) -> Known {
+pub(super) fn check(cases: usize, shapes: Shapes) -> Known {
     let mut g = Gen::from_size_and_seed(12, 0x5EED_2021);
     let mut counts = Known::default();
     for _ in 0..cases {
@@ -138,6 +142,8 @@ fn compare(term: &Term, counts: &mut Known) {
     let plain = Simplifier::without(Shortcut::Egg).run(term, false);
     counts.terms += 1;
     counts.known += knowing.taken().known;
+    counts.folded_branches += knowing.taken().folded_branches;
+    counts.implications += knowing.taken().implications;
     let shown = |s: &Simplification| format!("{} ({})", s.term, s.stop);
     if shown(&known) != shown(&plain) {
         counts
@@ -148,7 +154,7 @@ fn compare(term: &Term, counts: &mut Known) {
 
 impl Known {
     /// Nothing changed, and the shortcut was taken for one term in `one_in`.
-    fn assert_exact(&self, one_in: usize) {
+    pub(super) fn assert_exact(&self, one_in: usize) {
         assert!(
             self.differing.is_empty(),
             "results known without egg differ:\n{}",
@@ -183,7 +189,7 @@ fn negated_pairs_of_comparisons_are_known_without_egg() {
     check(200, negated_pairs).assert_exact(10);
 }
 
-fn assert_caught(mutant: Mutant, cases: usize, shapes: Shapes) {
+pub(super) fn assert_caught(mutant: Mutant, cases: usize, shapes: Shapes) {
     mutants::set(Some(mutant));
     let counts = check(cases, shapes);
     mutants::set(None);

@@ -5,7 +5,9 @@
 mod append;
 mod context;
 mod edges;
+mod folded_branch;
 pub(crate) mod generate;
+mod implication;
 mod known;
 mod operators;
 mod plain;
