@@ -24,7 +24,7 @@ pub struct Matched {
 }
 
 /// A side condition on the subterms a rule matched.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Condition {
     /// The two pattern variables are distinct integer literals.
     DistinctLiterals(&'static str, &'static str),
@@ -53,7 +53,7 @@ impl Condition {
 
 /// One rewrite rule: `lhs → rhs` (s-expressions over the operators of
 /// [`super::language`]), when `condition` holds.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rule {
     pub name: &'static str,
     pub lhs: &'static str,

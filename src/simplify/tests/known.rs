@@ -224,3 +224,29 @@ fn pushing_a_negation_whatever_its_length_is_caught() {
 fn taking_a_new_comparison_for_quiet_unchecked_is_caught() {
     assert_caught(Mutant::KnownJoinedUnchecked, 200, negated_pairs);
 }
+
+/// The known answers are argued for the standard rules: with another set
+/// (a mutated rule added, as the soundness tests do) every term runs egg.
+#[test]
+fn other_rules_always_run_egg() {
+    use crate::simplify::{Limits, RULES};
+    let x = Term::var("x", Sort::Int);
+    let guard = Term::binary(BinOp::Lt, x.clone(), Term::int(3));
+    let unit = Term::binary(BinOp::Or, Term::bool(false), guard);
+    let mut standard = Simplifier::new();
+    standard.simplify(&unit);
+    assert_eq!(
+        standard.taken().known,
+        1,
+        "the standard rules know `false || x < 3`"
+    );
+    let mut rules = RULES.to_vec();
+    rules.push(RULES[0]);
+    let mut other = Simplifier::with_rules(&rules, Limits::default());
+    other.simplify(&unit);
+    assert_eq!(
+        other.taken().known,
+        0,
+        "another rule set took a known answer"
+    );
+}
