@@ -103,6 +103,10 @@ pub enum Mutant {
     /// `a ==> q` is taken to end as `a' || q` even where that is no
     /// shorter, so egg extracts the implication (`crate::simplify::implication`).
     KnownImplicationWhateverItsLength,
+    /// Two comparisons joined, one inside a Boolean unit, are taken to end
+    /// as the normal form of the two joined, whatever it is
+    /// (`crate::simplify::nested_unit`).
+    KnownNestedUnitWhateverItsNormalForm,
     /// The simplifier's scheduler leaves out applying a rule that matched
     /// once, not only one that matched nowhere (`crate::simplify::scheduler`).
     SingleMatchUnapplied,

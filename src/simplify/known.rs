@@ -83,6 +83,9 @@ impl Simplifier {
         if let Some(known) = self.negated_branch(term, size) {
             return Some(known);
         }
+        if let Some(known) = self.nested_unit(term, size) {
+            return Some(known);
+        }
         let x = unit_operand(term)?;
         if self.limits.iterations < 2 || size > self.limits.nodes || is_literal(x) {
             return None;

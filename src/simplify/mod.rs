@@ -26,6 +26,7 @@ mod language;
 mod linear;
 mod mended;
 mod negated_branch;
+mod nested_unit;
 mod operators;
 mod rules;
 mod scheduler;

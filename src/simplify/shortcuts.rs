@@ -37,6 +37,9 @@ pub struct Taken {
     /// Of those, implications with a comparison for premise
     /// ([`implication`](super::implication)).
     pub implications: usize,
+    /// Of those, two comparisons joined, one inside a Boolean unit
+    /// ([`nested_unit`](super::nested_unit)).
+    pub nested_units: usize,
     /// Applications of rules that found nothing (egg's scheduler counts them).
     pub unapplied: Rc<Cell<usize>>,
     /// Rule searches left out by their edges (a rule in an iteration).

@@ -17,6 +17,8 @@ pub(super) struct Known {
     pub(super) folded_branches: usize,
     /// Of those, implications with a comparison for premise.
     pub(super) implications: usize,
+    /// Of those, two comparisons joined, one inside a unit.
+    nested_units: usize,
     pub(super) differing: Vec<String>,
 }
 
@@ -144,6 +146,7 @@ fn compare(term: &Term, counts: &mut Known) {
     counts.known += knowing.taken().known;
     counts.folded_branches += knowing.taken().folded_branches;
     counts.implications += knowing.taken().implications;
+    counts.nested_units += knowing.taken().nested_units;
     let shown = |s: &Simplification| format!("{} ({})", s.term, s.stop);
     if shown(&known) != shown(&plain) {
         counts
@@ -248,5 +251,62 @@ fn other_rules_always_run_egg() {
         other.taken().known,
         0,
         "another rule set took a known answer"
+    );
+}
+
+/// For each comparison `a` in `x` and `b` the one before it, `a` and `b`
+/// joined with `b` inside each Boolean unit, both ways round and with
+/// both connectives, and the near misses where `b` is `a` or its
+/// negation turned round (a normal form that is a literal: the excluded
+/// middle, a contradiction).
+fn nested_units(x: Term) -> Vec<Term> {
+    let comparisons = comparisons_in(&x);
+    let before = comparisons
+        .iter()
+        .cycle()
+        .skip(comparisons.len().saturating_sub(1));
+    comparisons
+        .iter()
+        .zip(before)
+        .flat_map(|(a, b)| {
+            let turned = turned_round(a);
+            [b.clone(), a.clone(), turned]
+                .into_iter()
+                .flat_map(move |y| {
+                    let a = a.clone();
+                    units(y).into_iter().flat_map(move |u| {
+                        [BinOp::And, BinOp::Or].into_iter().flat_map({
+                            let (a, u) = (a.clone(), u.clone());
+                            move |op| {
+                                [
+                                    Term::binary(op, a.clone(), u.clone()),
+                                    Term::binary(op, u.clone(), a.clone()),
+                                ]
+                            }
+                        })
+                    })
+                })
+        })
+        .collect()
+}
+
+#[test]
+fn comparisons_joined_inside_a_unit_are_known_without_egg() {
+    let counts = check(150, nested_units);
+    counts.assert_exact(10);
+    assert!(
+        counts.nested_units * 20 >= counts.terms,
+        "{} of {} terms known as nested units",
+        counts.nested_units,
+        counts.terms
+    );
+}
+
+#[test]
+fn a_nested_unit_taken_whatever_its_normal_form_is_caught() {
+    assert_caught(
+        Mutant::KnownNestedUnitWhateverItsNormalForm,
+        150,
+        nested_units,
     );
 }
