@@ -51,24 +51,14 @@ fn units(x: Term) -> Vec<Term> {
 fn self_implications(x: Term) -> Vec<Term> {
     let implies = |a: &Term, b| Term::binary(BinOp::Implies, a.clone(), b);
     let and = |a, b| Term::binary(BinOp::And, a, b);
-    let comparisons: Vec<Term> = x
-        .nodes()
+    comparison_pairs(&x)
         .into_iter()
-        .filter(|a| matches!(a.kind(), TermKind::Binary(op, ..) if op.is_comparison()))
-        .collect();
-    let before = comparisons
-        .iter()
-        .cycle()
-        .skip(comparisons.len().saturating_sub(1));
-    comparisons
-        .iter()
-        .zip(before)
         .flat_map(|(a, c)| {
             [
-                implies(a, a.clone()),
-                implies(a, and(Term::bool(true), a.clone())),
-                implies(a, and(a.clone(), Term::bool(true))),
-                implies(a, and(c.clone(), a.clone())),
+                implies(&a, a.clone()),
+                implies(&a, and(Term::bool(true), a.clone())),
+                implies(&a, and(a.clone(), Term::bool(true))),
+                implies(&a, and(c, a.clone())),
             ]
         })
         .collect()
@@ -78,25 +68,19 @@ fn self_implications(x: Term) -> Vec<Term> {
 /// one before it, and the near misses `!(a && a)` and `!(a || !a)` turned
 /// round (`a' = b`: egg finds a contradiction or the excluded middle).
 fn negated_pairs(x: Term) -> Vec<Term> {
-    let comparisons = comparisons_in(&x);
-    let before = comparisons
-        .iter()
-        .cycle()
-        .skip(comparisons.len().saturating_sub(1));
     let not =
         |op, a: &Term, b: &Term| Term::unary(UnOp::Not, Term::binary(op, a.clone(), b.clone()));
-    comparisons
-        .iter()
-        .zip(before)
+    comparison_pairs(&x)
+        .into_iter()
         .flat_map(|(a, b)| {
-            let turned = turned_round(a);
+            let turned = turned_round(&a);
             [
-                not(BinOp::And, a, b),
-                not(BinOp::Or, a, b),
-                not(BinOp::And, b, a),
-                not(BinOp::And, a, a),
-                not(BinOp::Or, a, &turned),
-                not(BinOp::And, &turned, a),
+                not(BinOp::And, &a, &b),
+                not(BinOp::Or, &a, &b),
+                not(BinOp::And, &b, &a),
+                not(BinOp::And, &a, &a),
+                not(BinOp::Or, &a, &turned),
+                not(BinOp::And, &turned, &a),
             ]
         })
         .collect()
@@ -123,6 +107,17 @@ pub(super) fn comparisons_in(x: &Term) -> Vec<Term> {
         .into_iter()
         .filter(|a| matches!(a.kind(), TermKind::Binary(op, ..) if op.is_comparison()))
         .collect()
+}
+
+/// Each comparison in `x` with the one before it (the last before the
+/// first).
+fn comparison_pairs(x: &Term) -> Vec<(Term, Term)> {
+    let comparisons = comparisons_in(x);
+    let before = comparisons
+        .iter()
+        .cycle()
+        .skip(comparisons.len().saturating_sub(1));
+    comparisons.iter().cloned().zip(before.cloned()).collect()
 }
 
 pub(super) fn check(cases: usize, shapes: Shapes) -> Known {
@@ -260,32 +255,22 @@ fn other_rules_always_run_egg() {
 /// negation turned round (a normal form that is a literal: the excluded
 /// middle, a contradiction).
 fn nested_units(x: Term) -> Vec<Term> {
-    let comparisons = comparisons_in(&x);
-    let before = comparisons
-        .iter()
-        .cycle()
-        .skip(comparisons.len().saturating_sub(1));
-    comparisons
-        .iter()
-        .zip(before)
+    let joined = |op, a: &Term, u: &Term| {
+        [
+            Term::binary(op, a.clone(), u.clone()),
+            Term::binary(op, u.clone(), a.clone()),
+        ]
+    };
+    comparison_pairs(&x)
+        .into_iter()
         .flat_map(|(a, b)| {
-            let turned = turned_round(a);
-            [b.clone(), a.clone(), turned]
+            let turned = turned_round(&a);
+            [b, a.clone(), turned]
                 .into_iter()
-                .flat_map(move |y| {
-                    let a = a.clone();
-                    units(y).into_iter().flat_map(move |u| {
-                        [BinOp::And, BinOp::Or].into_iter().flat_map({
-                            let (a, u) = (a.clone(), u.clone());
-                            move |op| {
-                                [
-                                    Term::binary(op, a.clone(), u.clone()),
-                                    Term::binary(op, u.clone(), a.clone()),
-                                ]
-                            }
-                        })
-                    })
-                })
+                .flat_map(units)
+                .flat_map(|u| [joined(BinOp::And, &a, &u), joined(BinOp::Or, &a, &u)])
+                .flatten()
+                .collect::<Vec<_>>()
         })
         .collect()
 }
