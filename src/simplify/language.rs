@@ -170,9 +170,10 @@ impl fmt::Display for Node {
 
 /// `term` as a [`RecExpr`], one entry per distinct node; its root is last.
 pub fn to_expr(term: &Term) -> RecExpr<Node> {
+    let nodes = term.nodes();
     let mut expr = RecExpr::default();
-    let mut ids: IdMap<Id> = IdMap::default();
-    for node in term.nodes() {
+    let mut ids: IdMap<Id> = IdMap::with_capacity_and_hasher(nodes.len(), Default::default());
+    for node in nodes {
         let id = |t: &Term| ids[&t.id()];
         let enode = match node.kind() {
             TermKind::Int(n) => Node::Int(n.clone()),
@@ -239,9 +240,15 @@ fn name_of(symbol: Symbol) -> Name {
     Name::from(symbol.as_str())
 }
 
-/// A sort as its printed form (`int`, `bool[]`, a class name, `C→T`).
+/// A sort as its printed form (`int`, `bool[]`, a class name, `C→T`),
+/// the common ones without printing them first.
 fn sort_symbol(sort: &Sort) -> Symbol {
-    Symbol::from(sort.to_string())
+    match sort {
+        Sort::Int => Symbol::from("int"),
+        Sort::Bool => Symbol::from("bool"),
+        Sort::Object(class) => symbol(class),
+        sort => Symbol::from(sort.to_string()),
+    }
 }
 
 /// The sort [`sort_symbol`] printed.
