@@ -171,7 +171,7 @@ impl fmt::Display for Node {
 /// `term` as a [`RecExpr`], one entry per distinct node; its root is last.
 pub fn to_expr(term: &Term) -> RecExpr<Node> {
     let nodes = term.nodes();
-    let mut expr = RecExpr::default();
+    let mut enodes = Vec::with_capacity(nodes.len());
     let mut ids: IdMap<Id> = IdMap::with_capacity_and_hasher(nodes.len(), Default::default());
     for node in nodes {
         let id = |t: &Term| ids[&t.id()];
@@ -189,10 +189,10 @@ pub fn to_expr(term: &Term) -> RecExpr<Node> {
             TermKind::Store(a, i, v) => Node::Store([id(a), id(i), id(v)]),
             TermKind::Field(o, name, sort) => Node::Field(symbol(name), sort_symbol(sort), [id(o)]),
         };
-        let added = expr.add(enode);
-        ids.insert(node.id(), added);
+        ids.insert(node.id(), Id::from(enodes.len()));
+        enodes.push(enode);
     }
-    expr
+    RecExpr::from(enodes)
 }
 
 /// The term of one e-node given its children's terms, in order.
