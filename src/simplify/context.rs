@@ -33,6 +33,7 @@ use super::mended::{self, Bases, Changed};
 use super::Simplifier;
 use crate::mutants::{self, Mutant};
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 use symex_semantics::eval::{eval, eval_bool, Valuation};
 use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
 use symex_semantics::value::Value;
@@ -72,6 +73,9 @@ const CACHE_LIMIT: usize = 4096;
 /// solver's answers by (context, goal) (term ids are never reused).
 pub struct InContext {
     cache: HashMap<(u64, u64), Option<bool>>,
+    /// The free variables of each conjunct seen, by id: the conjuncts of
+    /// a path's prefix are taken again at every node below it.
+    vars: HashMap<u64, Rc<BTreeSet<Name>>>,
     /// Whether a refuted conjunct spares the questions about its
     /// disjuncts (see [`InContext::rewrite`]); off only to compare.
     refuted_spares_disjuncts: bool,
@@ -99,6 +103,7 @@ impl Default for InContext {
     fn default() -> InContext {
         InContext {
             cache: HashMap::new(),
+            vars: HashMap::new(),
             refuted_spares_disjuncts: true,
             spared: 0,
             models_spare_questions: true,
@@ -254,7 +259,7 @@ impl InContext {
         }
         // The variables of each conjunct as it was: a rewritten conjunct
         // mentions no more, so a context chosen by them is at worst larger.
-        let vars = variables(&conjuncts);
+        let vars = self.variables(&conjuncts);
         let mut changed = false;
         for i in 0..conjuncts.len() {
             if is_atom(&conjuncts[i]) {
@@ -310,7 +315,7 @@ impl InContext {
             } else {
                 let mut conjuncts = readable.conjuncts();
                 conjuncts.push(conjunct.clone());
-                let vars = variables(&conjuncts);
+                let vars = self.variables(&conjuncts);
                 let mut context = related(&conjuncts, &vars, conjuncts.len() - 1);
                 if mutants::active(Mutant::ContextHoldsItsConjunct) {
                     context.push(conjunct.clone());
@@ -361,14 +366,15 @@ impl InContext {
         simplifier: &mut Simplifier,
         solver: &mut dyn Entailment,
     ) -> Term {
-        let facts: Vec<(&Term, BTreeSet<Name>)> = context
+        let facts: Vec<(&Term, Rc<BTreeSet<Name>>)> = context
             .iter()
             .filter(|c| is_atom(c))
-            .map(|fact| (fact, fact.free_vars().into_keys().collect()))
+            .map(|fact| (fact, self.vars_of(fact)))
             .collect();
         let mut decided = HashMap::new();
         for atom in atoms(conjunct) {
-            if let Some(value) = decided_by_rules(&atom, &facts, simplifier) {
+            let vars = self.vars_of(&atom);
+            if let Some(value) = decided_by_rules((&atom, &vars), &facts, simplifier) {
                 decided.insert(atom.id(), Term::bool(value));
             }
         }
@@ -574,6 +580,25 @@ impl InContext {
         answer
     }
 
+    /// The free variables of each of `conjuncts`, for [`related`].
+    fn variables(&mut self, conjuncts: &[Term]) -> Vec<Rc<BTreeSet<Name>>> {
+        conjuncts.iter().map(|c| self.vars_of(c)).collect()
+    }
+
+    /// The free variables of `term`, remembered (term ids are never
+    /// reused); forgotten all at once when full, as the answers are.
+    fn vars_of(&mut self, term: &Term) -> Rc<BTreeSet<Name>> {
+        if let Some(vars) = self.vars.get(&term.id()) {
+            return vars.clone();
+        }
+        if self.vars.len() >= CACHE_LIMIT {
+            self.vars.clear();
+        }
+        let vars = Rc::new(term.free_vars().into_keys().collect::<BTreeSet<Name>>());
+        self.vars.insert(term.id(), vars.clone());
+        vars
+    }
+
     /// Caches `answer` to the question `key` (context and goal ids).
     fn remember(&mut self, key: (u64, u64), answer: Option<bool>) {
         if self.cache.len() >= CACHE_LIMIT {
@@ -683,14 +708,13 @@ fn atoms(term: &Term) -> Vec<Term> {
 /// its negation, or bounds the normal form merges to `false`. Each fact
 /// comes with its free variables (taken once for all the atoms).
 fn decided_by_rules(
-    atom: &Term,
-    facts: &[(&Term, BTreeSet<Name>)],
+    (atom, vars): (&Term, &BTreeSet<Name>),
+    facts: &[(&Term, Rc<BTreeSet<Name>>)],
     simplifier: &mut Simplifier,
 ) -> Option<bool> {
-    let vars = atom.free_vars();
     let related = facts
         .iter()
-        .filter(|(_, fact_vars)| fact_vars.iter().any(|x| vars.contains_key(x)))
+        .filter(|(_, fact_vars)| !fact_vars.is_disjoint(vars))
         .map(|(fact, _)| fact);
     let negation = simplifier.simplify(&Term::not(atom.clone()));
     for fact in related {
@@ -704,19 +728,11 @@ fn decided_by_rules(
     None
 }
 
-/// The free variables of each of `conjuncts`, for [`related`].
-fn variables(conjuncts: &[Term]) -> Vec<BTreeSet<Name>> {
-    conjuncts
-        .iter()
-        .map(|c| c.free_vars().into_keys().collect())
-        .collect()
-}
-
 /// The conjuncts other than `conjuncts[i]` that share variables with it,
 /// directly or through one another (the others cannot decide anything in
 /// it), by the variables `vars` of each.
-fn related(conjuncts: &[Term], vars: &[BTreeSet<Name>], i: usize) -> Vec<Term> {
-    let mut wanted = vars[i].clone();
+fn related(conjuncts: &[Term], vars: &[Rc<BTreeSet<Name>>], i: usize) -> Vec<Term> {
+    let mut wanted = BTreeSet::clone(&vars[i]);
     let mut taken = vec![false; conjuncts.len()];
     taken[i] = true;
     loop {
