@@ -82,11 +82,16 @@ impl Heap {
         }
     }
 
+    /// An identity no object has: the one after the last in use.
+    pub fn unused(&self) -> Oid {
+        Oid(self.objects.keys().next_back().map_or(1, |last| last.0 + 1))
+    }
+
     /// `H'` of `V[x := new C]` (§4): a new object of class `class` whose
     /// fields (`fields`, with their sorts) hold their default values (`nil`,
     /// `0`, `false`), and its identity, the first one not in use.
     pub fn allocate(&self, class: &Name, fields: &BTreeMap<Name, Sort>) -> (Oid, Heap) {
-        let o = Oid(self.objects.keys().next_back().map_or(1, |last| last.0 + 1));
+        let o = self.unused();
         let o = if crate::mutants::active(crate::mutants::Mutant::NewObjectNumberedByCount) {
             Oid(self.objects.len() as u32 + 1)
         } else {

@@ -567,9 +567,11 @@ where
         // The models of the earlier successors' checks, models of the path
         // to `node` that spare questions about the later ones' guards.
         let mut siblings = Vec::new();
-        for step in steps {
+        let last = steps.len() - 1;
+        for (i, step) in steps.into_iter().enumerate() {
             let counts = (&unfoldings, &loops, forks);
-            match self.successor((&node, &known, &mut siblings), &config, counts, step)? {
+            let earlier = (&mut siblings, i < last);
+            match self.successor((&node, &known, earlier), &config, counts, step)? {
                 Next::Pending(child) => children.push(child),
                 Next::Ended => {}
                 Next::Stopped => {
@@ -644,10 +646,11 @@ where
     }
 
     /// The successor `step` of `config` (at `node`), pending, unless it is
-    /// pruned or ends there.
+    /// pruned or ends there; its check's model joins `siblings`, the
+    /// earlier successors' models, when other successors follow.
     fn successor(
         &mut self,
-        (node, known, siblings): (&Rc<PathNode>, &Known, &mut Vec<Valuation>),
+        (node, known, (siblings, followed)): (&Rc<PathNode>, &Known, (&mut Vec<Valuation>, bool)),
         config: &S::Config,
         (unfoldings, loops, forks): (&Unfoldings, &LoopContext, usize),
         step: Step<S::Config>,
@@ -701,7 +704,8 @@ where
             trace,
             condition: guard.clone(),
         };
-        let model = feasibility.model.clone();
+        // Kept for the later siblings, if any follow.
+        let model = followed.then(|| feasibility.model.clone()).flatten();
         let (child, known) = self.add_node(
             Some((node, known)),
             Some(edge),

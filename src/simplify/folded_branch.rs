@@ -197,18 +197,6 @@ impl Simplifier {
         })
     }
 
-    /// [`Simplifier::first_round_quiet`] on `t`, memoised: the guards of a
-    /// list walk compare one conditional with `nil` both ways and negated,
-    /// so the same branches' comparisons are checked again.
-    pub(super) fn quiet(&mut self, t: &Term) -> bool {
-        if let Some((_, quiet)) = self.quiet.get(&t.id()) {
-            return *quiet;
-        }
-        let quiet = self.first_round_quiet(&to_expr(t));
-        self.quiet.insert(t.id(), (t.clone(), quiet));
-        quiet
-    }
-
     /// Whether the second round finds nothing once `normal` (not `X`) has
     /// joined the root: see the module documentation.
     fn branches_joined_settle(&mut self, normal: &Term, connective: BinOp, graph: &Graph) -> bool {

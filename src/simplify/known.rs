@@ -90,7 +90,7 @@ impl Simplifier {
         if self.limits.iterations < 2 || size > self.limits.nodes || is_literal(x) {
             return None;
         }
-        if !self.first_round_quiet(&to_expr(x)) {
+        if !self.quiet(x) {
             return self.folded_branch(x, size);
         }
         let normal = self.normal.normalise(x);
@@ -107,7 +107,7 @@ impl Simplifier {
         let a = implied_by_itself(term)?;
         let comparison = matches!(a.kind(), TermKind::Binary(op, ..) if op.is_comparison());
         let within = self.limits.iterations >= 3 && size + 7 <= self.limits.nodes;
-        (comparison && within && self.first_round_quiet(&to_expr(a))).then(|| Term::bool(true))
+        (comparison && within && self.quiet(a)).then(|| Term::bool(true))
     }
 
     /// egg's result on `!(a && b)` or `!(a || b)`, `a` and `b` quiet
@@ -144,7 +144,7 @@ impl Simplifier {
             return None;
         }
         for quiet in [a, b, &a_turned, &b_turned] {
-            if !self.first_round_quiet(&to_expr(quiet)) {
+            if !self.quiet(quiet) {
                 return None;
             }
         }
@@ -201,10 +201,9 @@ impl Simplifier {
             return false;
         }
         let unchecked = mutants::active(Mutant::KnownJoinedUnchecked);
-        [c, d].into_iter().all(|t| {
-            turned.contains(t)
-                || (!nodes.contains(t) && (unchecked || self.first_round_quiet(&to_expr(t))))
-        })
+        [c, d]
+            .into_iter()
+            .all(|t| turned.contains(t) || (!nodes.contains(t) && (unchecked || self.quiet(t))))
     }
 
     /// `normal`, the normal form of the quiet `x`, when the second round

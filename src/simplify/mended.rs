@@ -20,7 +20,7 @@
 use std::collections::BTreeSet;
 use symex_semantics::eval::{eval, eval_bool, Valuation};
 use symex_semantics::term::{BinOp, Name, Term, TermKind};
-use symex_semantics::value::{Oid, Value};
+use symex_semantics::value::Value;
 
 /// Models of a context to mend: the path's, confirmed, then the
 /// prefix's, evaluated on the context only when first asked for.
@@ -157,8 +157,7 @@ pub fn fresh_copy(model: &Valuation, x: &str) -> Option<Valuation> {
         return None;
     };
     let object = model.heap.get(*o)?.clone();
-    let last = model.heap.iter().map(|(oid, _)| oid.0).max().unwrap_or(0);
-    let copy = Oid(last + 1);
+    let copy = model.heap.unused();
     let mended = model.update(x.into(), Value::Object(copy));
     Some(mended.with_heap(model.heap.insert(copy, object)))
 }

@@ -329,6 +329,18 @@ impl Simplifier {
         quanta::with_clock(&clock, || self.saturate(term, original, explained, quiet))
     }
 
+    /// [`Simplifier::first_round_quiet`] on `t`, memoised: the answers
+    /// known without egg check the same subterms again (a list walk's
+    /// guards compare one conditional with `nil` both ways and negated).
+    pub(super) fn quiet(&mut self, t: &Term) -> bool {
+        if let Some((_, quiet)) = self.quiet.get(&t.id()) {
+            return *quiet;
+        }
+        let quiet = self.first_round_quiet(&to_expr(t));
+        self.quiet.insert(t.id(), (t.clone(), quiet));
+        quiet
+    }
+
     /// Whether the first round's search would find nothing, so that it
     /// ends with the term itself ([`unmatched`]): no rule's left side
     /// matches the term, nothing in it folds, and egg's limits let the
