@@ -387,8 +387,7 @@ impl InContext {
         let path_model = given.path.filter(|model| {
             mutants::active(Mutant::PathModelUnchecked) || eval_bool(&context, model) == Ok(true)
         });
-        let mut models = Vec::from_iter(path_model.cloned());
-        let from_path = models.len();
+        let mut models = Vec::new();
         let mut bases = Bases::new(path_model, given.prefix, &context);
         let refuting = self
             .refuting_prefix_model(&context, &rewritten, given.prefix)
@@ -431,7 +430,7 @@ impl InContext {
             let negation = Term::not(atom.clone());
             let within = (&context, conjuncts);
             if !spared
-                && !self.holds_in_some(&models, from_path, &atom, false)
+                && !self.holds_in_some((path_model, &models), &atom, false)
                 && !self.mended_refutes(
                     within,
                     (&atom, &turned_round(negation.clone())),
@@ -440,7 +439,7 @@ impl InContext {
                 && self.entails(solver, &context, &atom, &mut models) == Some(true)
             {
                 decided.insert(atom.id(), Term::bool(true));
-            } else if !self.holds_in_some(&models, from_path, &atom, true)
+            } else if !self.holds_in_some((path_model, &models), &atom, true)
                 && !self.mended_refutes(within, (&negation, &atom), (&mut bases, &mut models))
                 && self.entails(solver, &context, &negation, &mut models) == Some(true)
             {
@@ -453,26 +452,25 @@ impl InContext {
         rewritten
     }
 
-    /// Whether `atom` has the value `value` in one of `models`, models
-    /// of the context: then the context entails neither `atom` (when
-    /// `value` is `false`) nor its negation (when `true`), and the
-    /// question is spared. A model comes from each refuted question; the
-    /// first `from_path` are the path's (counted apart).
+    /// Whether `atom` has the value `value` in the path's model or one of
+    /// `models`, models of the context: then the context entails neither
+    /// `atom` (when `value` is `false`) nor its negation (when `true`),
+    /// and the question is spared. A model comes from each refuted
+    /// question; the path's is counted apart.
     fn holds_in_some(
         &mut self,
-        models: &[Valuation],
-        from_path: usize,
+        (path_model, models): (Option<&Valuation>, &[Valuation]),
         atom: &Term,
         value: bool,
     ) -> bool {
         let value = value != mutants::active(Mutant::ModelSparesTheOtherQuestion);
         let holds_in =
             |model: &Valuation| matches!(eval(atom, model), Ok(Value::Bool(b)) if b == value);
-        if models[..from_path].iter().any(holds_in) {
+        if path_model.is_some_and(holds_in) {
             self.spared_by_path_model += 1;
             return true;
         }
-        let holds = self.models_spare_questions && models[from_path..].iter().any(holds_in);
+        let holds = self.models_spare_questions && models.iter().any(holds_in);
         self.spared_by_models += usize::from(holds);
         holds
     }
