@@ -777,6 +777,27 @@ fn bench_on_two_workers_writes_the_one_worker_report() {
     );
 }
 
+/// `bench`'s `nodes` are the tree's: one for each line `explore --format
+/// jsonl` writes of the same program, and more at every size.
+#[test]
+fn bench_counts_the_nodes_explore_reports() {
+    let mut counted = Vec::new();
+    for size in ["2", "3"] {
+        let output = symex(&["bench", "--family", "list", "--size", size, "--format", "json"]);
+        assert_eq!(status(&output), 0, "{}", stderr(&output));
+        let nodes = json(&output)["results"][0]["nodes"].as_u64().unwrap();
+        let source = symex(&["bench", "--family", "list", "--size", size, "--source"]);
+        let explored = on("explore", &stdout(&source), &["--unfold", size, "--format", "jsonl"]);
+        let lines = stdout(&explored)
+            .lines()
+            .filter(|line| line.starts_with("{\"node\":"))
+            .count() as u64;
+        assert_eq!(nodes, lines, "list({size})");
+        counted.push(nodes);
+    }
+    assert!(counted[0] > 0 && counted[1] > counted[0], "{counted:?}");
+}
+
 #[test]
 fn bench_source_prints_the_program_of_the_one_size_given() {
     let output = symex(&["bench", "--family", "sums", "--sizes", "4", "--source"]);

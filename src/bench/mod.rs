@@ -97,6 +97,11 @@ pub struct Measurement {
     pub paths: usize,
     pub expected_paths: u64,
     pub models: usize,
+    /// Nodes of the tree explored: a path costs what its nodes do, and
+    /// where a family's paths lengthen with its size, so do they. Added
+    /// up over `--jobs` workers, each of which explores the top of the
+    /// tree again ([`crate::explore::share`]).
+    pub nodes: usize,
     pub solver_calls: u64,
     pub time_ms: f64,
     pub paths_per_second: f64,
@@ -105,6 +110,7 @@ pub struct Measurement {
     /// which other processes on a busy machine do not inflate).
     pub cpu_ms: Option<f64>,
     pub cpu_us_per_path: Option<f64>,
+    pub cpu_us_per_node: Option<f64>,
     /// The split of the median run.
     pub split: Split,
     /// [`Split::simplifier_percent`] of that split.
@@ -136,6 +142,8 @@ struct Timed<'a> {
     report: Option<&'a mut dyn Observer>,
     time: Duration,
     models: usize,
+    /// Nodes of the tree reported (a line each in `explore --format jsonl`).
+    nodes: usize,
 }
 
 impl Timed<'_> {
@@ -155,6 +163,7 @@ impl Timed<'_> {
 
 impl Observer for Timed<'_> {
     fn node(&mut self, node: &PathNode) -> io::Result<()> {
+        self.nodes += 1;
         self.around(|report| report.node(node))
     }
 
@@ -190,6 +199,7 @@ struct Run {
     split: Split,
     stats: Stats,
     models: usize,
+    nodes: usize,
     bytes: u64,
     /// A worker's report, when it hands one back for the merge.
     collected: Option<ShardReport>,
@@ -264,6 +274,7 @@ fn run_on(
         all.split.add(&run.split);
         all.stats.add(&run.stats);
         all.models += run.models;
+        all.nodes += run.nodes;
         all.bytes += run.bytes;
     }
     if streaming.merged.is_some() {
@@ -330,6 +341,7 @@ fn run_once(
         report,
         time: Duration::ZERO,
         models: 0,
+        nodes: 0,
     };
     let mut options = options(family, n, merge);
     if let Some(worker) = worker {
@@ -346,6 +358,7 @@ fn run_once(
     let Timed {
         time: output_time,
         models,
+        nodes,
         ..
     } = timed;
     // A worker waiting for the writer neither explores nor writes.
@@ -370,6 +383,7 @@ fn run_once(
         split,
         stats,
         models,
+        nodes,
         bytes: sink.0,
         collected: collected.map(Streamed::into_report),
     })
@@ -434,6 +448,7 @@ pub fn measure(
         paths,
         expected_paths: family.expected_paths(n),
         models: run.models,
+        nodes: run.nodes,
         solver_calls: run.stats.solver_calls,
         time_ms: seconds * 1e3,
         paths_per_second: paths as f64 / seconds,
@@ -442,6 +457,9 @@ pub fn measure(
         cpu_us_per_path: run
             .cpu
             .map(|cpu| cpu.as_secs_f64() * 1e6 / paths.max(1) as f64),
+        cpu_us_per_node: run
+            .cpu
+            .map(|cpu| cpu.as_secs_f64() * 1e6 / run.nodes.max(1) as f64),
         split: run.split,
         simplifier_percent: run.split.simplifier_percent(),
         output_bytes: run.bytes,

@@ -157,14 +157,16 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
 fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> io::Result<()> {
     writeln!(
         out,
-        "{:<14} {:<7} {:>7} {:>7} {:>6} {:>9} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>9}",
+        "{:<14} {:<7} {:>7} {:>7} {:>6} {:>7} {:>9} {:>9} {:>8} {:>9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>9}",
         "family",
         "method",
         "paths",
         "models",
         "calls",
+        "nodes",
         "µs/path",
         "cpu µs/p",
+        "cpu µs/n",
         "total ms",
         "front",
         "explore",
@@ -182,7 +184,7 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
         let s = &m.split;
         writeln!(
             out,
-            "{:<14} {:<7} {:>7} {:>7} {:>6} {:>9.1} {:>9} {:>9.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>6.1} {:>8.1} {:>9}",
+            "{:<14} {:<7} {:>7} {:>7} {:>6} {:>7} {:>9.1} {:>9} {:>8} {:>9.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>6.1} {:>8.1} {:>9}",
             match (m.merged, m.jobs) {
                 (true, _) => format!("{}({}) ⊔{}", m.family, m.size, m.merges),
                 (false, 1) => format!("{}({})", m.family, m.size),
@@ -192,9 +194,12 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
             m.paths,
             m.models,
             m.solver_calls,
+            m.nodes,
             m.us_per_path,
             m.cpu_us_per_path
                 .map_or_else(|| "?".to_string(), |us| format!("{us:.1}")),
+            m.cpu_us_per_node
+                .map_or_else(|| "?".to_string(), |us| format!("{us:.2}")),
             m.time_ms,
             s.front_end_ms,
             s.exploration_ms,
@@ -207,7 +212,7 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
     }
     writeln!(
         out,
-        "median of {} run{}; times in ms (wall clock; cpu: the exploring threads' processor time, added up over --jobs workers, as are the front end … output columns); simp % = simplify / (explore + solver + simplify); peak memory per row (VmHWM reset before each); ⊔N: merged, N joins; ×N: on N workers",
+        "median of {} run{}; nodes: of the tree explored; times in ms (wall clock; cpu: the exploring threads' processor time per path and per node, added up over --jobs workers, as are the front end … output columns); simp % = simplify / (explore + solver + simplify); peak memory per row (VmHWM reset before each); ⊔N: merged, N joins; ×N: on N workers",
         repeat.max(1),
         if repeat > 1 { "s" } else { "" }
     )
