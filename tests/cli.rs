@@ -783,11 +783,17 @@ fn bench_on_two_workers_writes_the_one_worker_report() {
 fn bench_counts_the_nodes_explore_reports() {
     let mut counted = Vec::new();
     for size in ["2", "3"] {
-        let output = symex(&["bench", "--family", "list", "--size", size, "--format", "json"]);
+        let output = symex(&[
+            "bench", "--family", "list", "--size", size, "--format", "json",
+        ]);
         assert_eq!(status(&output), 0, "{}", stderr(&output));
         let nodes = json(&output)["results"][0]["nodes"].as_u64().unwrap();
         let source = symex(&["bench", "--family", "list", "--size", size, "--source"]);
-        let explored = on("explore", &stdout(&source), &["--unfold", size, "--format", "jsonl"]);
+        let explored = on(
+            "explore",
+            &stdout(&source),
+            &["--unfold", size, "--format", "jsonl"],
+        );
         let lines = stdout(&explored)
             .lines()
             .filter(|line| line.starts_with("{\"node\":"))

@@ -28,15 +28,20 @@
 //! value in every state value other than the variable's own (`k ↦ k`
 //! stays: the input is unchanged).
 
+mod pins;
+mod shapes;
+mod spared;
+
 use super::fold::turned_round;
-use super::mended::{self, Bases, Changed};
+use super::mended::Bases;
 use super::Simplifier;
 use crate::mutants::{self, Mutant};
+pub use pins::Pins;
+use shapes::{atoms, atoms_only, disjuncts, is_atom, is_literal, replaced};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
-use symex_semantics::eval::{eval, eval_bool, Valuation};
-use symex_semantics::term::{BinOp, Name, Sort, Term, TermKind, UnOp};
-use symex_semantics::value::Value;
+use symex_semantics::eval::{eval_bool, Valuation};
+use symex_semantics::term::{Name, Term};
 
 /// Decides entailment for [`InContext`]; the explorer asks Z3.
 pub trait Entailment {
@@ -338,19 +343,6 @@ impl InContext {
         readable
     }
 
-    /// `value` with the inputs `phi` pins replaced by their values, simplified;
-    /// a variable's own value (`x ↦ x`) and literals stay as they are.
-    pub fn value(&self, x: &str, value: &Term, pins: &Pins, simplifier: &mut Simplifier) -> Term {
-        if pins.0.is_empty() || !Pins::may_change(x, value) {
-            return value.clone();
-        }
-        let pinned = replaced(value, &pins.0);
-        if pinned == *value {
-            return value.clone();
-        }
-        simplifier.simplify(&pinned)
-    }
-
     /// `conjunct` under `context` (the related other conjuncts): its atoms
     /// the rules decide replaced, then the whole asked about, then each
     /// atom and its negation. A disjunct implies the disjunction, so when
@@ -452,113 +444,6 @@ impl InContext {
         rewritten
     }
 
-    /// Whether `atom` has the value `value` in the path's model or one of
-    /// `models`, models of the context: then the context entails neither
-    /// `atom` (when `value` is `false`) nor its negation (when `true`),
-    /// and the question is spared. A model comes from each refuted
-    /// question; the path's is counted apart.
-    fn holds_in_some(
-        &mut self,
-        (path_model, models): (Option<&Valuation>, &[Valuation]),
-        atom: &Term,
-        value: bool,
-    ) -> bool {
-        let value = value != mutants::active(Mutant::ModelSparesTheOtherQuestion);
-        let holds_in =
-            |model: &Valuation| matches!(eval(atom, model), Ok(Value::Bool(b)) if b == value);
-        if path_model.is_some_and(holds_in) {
-            self.spared_by_path_model += 1;
-            return true;
-        }
-        let holds = self.models_spare_questions && models.iter().any(holds_in);
-        self.spared_by_models += usize::from(holds);
-        holds
-    }
-
-    /// A model of the prefix that satisfies `context` and falsifies
-    /// `conjunct`: it refutes `context ⊨ conjunct`, the question not
-    /// asked (a sound solver answers no or does not know; where it does
-    /// not know, the questions about the disjuncts that a no spares are
-    /// answered no or not known, as the model refutes them too).
-    fn refuting_prefix_model(
-        &mut self,
-        context: &Term,
-        conjunct: &Term,
-        prefix_models: &[&Valuation],
-    ) -> Option<Valuation> {
-        let model = prefix_models.iter().find(|model| {
-            eval_bool(conjunct, model) == Ok(false)
-                && (mutants::active(Mutant::PrefixModelUnchecked)
-                    || eval_bool(context, model) == Ok(true))
-        })?;
-        let model = (*model).clone();
-        self.refuted_by_prefix_model += 1;
-        // Remembered as an answer: the leaf asks again under the same
-        // context when no later guard joins it.
-        self.remember((context.id(), conjunct.id()), Some(false));
-        Some(model)
-    }
-
-    /// A model of `context` (its conjuncts) that falsifies `conjunct`,
-    /// made from one of `bases`, models of the context, by setting a
-    /// variable of the conjunct to a fresh copy of its object
-    /// ([`mended::fresh_copy`]): it refutes `context ⊨ conjunct` as the
-    /// prefix's model does.
-    fn refuting_fresh_copy(
-        &mut self,
-        (context, conjuncts): (&Term, &[Term]),
-        conjunct: &Term,
-        bases: &mut Bases,
-    ) -> Option<Valuation> {
-        let compared = mended::compared(conjunct);
-        if compared.is_empty() {
-            return None;
-        }
-        let refuting = bases.find(|base| {
-            compared.iter().find_map(|x| {
-                let mended = mended::fresh_copy(base, x)?;
-                let refutes = eval_bool(conjunct, &mended) == Ok(false)
-                    && (mutants::active(Mutant::FreshCopyUnchecked)
-                        || mended::still_satisfies(conjuncts, &Changed::Var(x.clone()), &mended));
-                refutes.then_some(mended)
-            })
-        })?;
-        self.refuted_by_fresh_copy += 1;
-        self.remember((context.id(), conjunct.id()), Some(false));
-        Some(refuting)
-    }
-
-    /// Whether one of `bases`, models of `context` (the path's, the
-    /// prefix's), mended so that `wanted`, the negation of `goal`, holds
-    /// ([`mended::satisfying`]), satisfies `context` still: then the
-    /// context does not entail `goal`, the question is spared, and the
-    /// mended model joins `models` (the disjuncts of an `else` branch's
-    /// guard, `r1 = r5 || r1 = r6`, each their own case split).
-    fn mended_refutes(
-        &mut self,
-        (context, conjuncts): (&Term, &[Term]),
-        (goal, wanted): (&Term, &Term),
-        (bases, models): (&mut Bases, &mut Vec<Valuation>),
-    ) -> bool {
-        let mended = bases.find(|base| {
-            mended::satisfying(base, wanted).find(|(changed, mended)| {
-                eval_bool(wanted, mended) == Ok(true)
-                    && (mutants::active(Mutant::MendedModelUnchecked)
-                        || mended::still_satisfies(conjuncts, changed, mended))
-            })
-        });
-        let Some((changed, mended)) = mended else {
-            return false;
-        };
-        self.spared_by_mended += 1;
-        self.spared_by_mended_field += usize::from(matches!(changed, Changed::Field(_)));
-        models.push(mended);
-        // Remembered as an answer, for the leaf (see
-        // [`InContext::refuting_prefix_model`]).
-        self.remember((context.id(), goal.id()), Some(false));
-        true
-    }
-
     /// Whether `context` entails `goal`, cached; a model of `context` the
     /// solver found refuting it joins `models`.
     fn entails(
@@ -604,102 +489,6 @@ impl InContext {
         }
         self.cache.insert(key, answer);
     }
-}
-
-/// The inputs a path condition pins to a literal: `x = 5`, `len(a) = 1`.
-#[derive(Default)]
-pub struct Pins(HashMap<u64, Term>);
-
-impl Pins {
-    pub fn of(phi: &Term) -> Pins {
-        let mut pins = HashMap::new();
-        for conjunct in phi.conjuncts() {
-            if let TermKind::Binary(BinOp::Eq, left, right) = conjunct.kind() {
-                for (input, value) in [(left, right), (right, left)] {
-                    let is_input =
-                        matches!(input.kind(), TermKind::Var(_, Sort::Int) | TermKind::Len(_));
-                    if is_input && matches!(value.kind(), TermKind::Int(_)) {
-                        pins.insert(input.id(), value.clone());
-                    }
-                }
-            }
-        }
-        Pins(pins)
-    }
-
-    /// Whether pins may change `value`, the value of `x`: not a literal,
-    /// nor the variable's own value (`x ↦ x`: the input is unchanged).
-    pub fn may_change(x: &str, value: &Term) -> bool {
-        let own = matches!(value.kind(), TermKind::Var(y, _) if y.as_ref() == x);
-        !own && !is_literal(value)
-    }
-}
-
-/// Whether each conjunct of `phi` is an atom, read along the left spine of
-/// its conjunctions without collecting them (most path conditions are).
-fn atoms_only(phi: &Term) -> bool {
-    let mut base = phi;
-    while let TermKind::Binary(BinOp::And, left, right) = base.kind() {
-        if !is_atom(right) {
-            return false;
-        }
-        base = left;
-    }
-    is_atom(base)
-}
-
-/// Whether `term` is an atom: a boolean term without connectives.
-fn is_atom(term: &Term) -> bool {
-    match term.kind() {
-        TermKind::Unary(UnOp::Not, _) => false,
-        TermKind::Binary(BinOp::And | BinOp::Or | BinOp::Implies, ..) => false,
-        TermKind::Binary(BinOp::Eq | BinOp::Ne, left, _) => left.sort() != Sort::Bool,
-        TermKind::Ite(..) => false,
-        _ => true,
-    }
-}
-
-fn is_literal(term: &Term) -> bool {
-    matches!(term.kind(), TermKind::Int(_) | TermKind::Bool(_))
-}
-
-/// The disjuncts of `term`, a disjunction nested either way (`term` itself
-/// when it is none).
-fn disjuncts(term: &Term) -> Vec<Term> {
-    let mut found = Vec::new();
-    let mut pending = vec![term.clone()];
-    while let Some(term) = pending.pop() {
-        match term.kind() {
-            TermKind::Binary(BinOp::Or, left, right) => {
-                pending.extend([left.clone(), right.clone()]);
-            }
-            _ => found.push(term),
-        }
-    }
-    found
-}
-
-/// The atoms of a boolean term, below its connectives, each once.
-fn atoms(term: &Term) -> Vec<Term> {
-    let mut found = Vec::new();
-    let mut seen = BTreeSet::new();
-    let mut pending = vec![term.clone()];
-    while let Some(term) = pending.pop() {
-        if !seen.insert(term.id()) || is_literal(&term) {
-            continue;
-        }
-        if is_atom(&term) {
-            found.push(term);
-        } else {
-            pending.extend(
-                term.children()
-                    .into_iter()
-                    .filter(|c| c.sort() == Sort::Bool)
-                    .cloned(),
-            );
-        }
-    }
-    found
 }
 
 /// The value of `atom` that a fact decides by the rules: the fact itself or
@@ -750,15 +539,4 @@ fn related(conjuncts: &[Term], vars: &[Rc<BTreeSet<Name>>], i: usize) -> Vec<Ter
         .filter(|&j| taken[j])
         .map(|j| conjuncts[j].clone())
         .collect()
-}
-
-/// `term` with each node whose id `replacements` maps replaced.
-fn replaced(term: &Term, replacements: &HashMap<u64, Term>) -> Term {
-    if replacements.is_empty() {
-        return term.clone();
-    }
-    term.rebuilt(|node, children| match replacements.get(&node.id()) {
-        Some(replacement) => replacement.clone(),
-        None => node.with_children(children),
-    })
 }
