@@ -149,7 +149,7 @@ where
     };
     let mut alone = Transcript::default();
     let one = match search(
-        &systems,
+        systems,
         &sites,
         vec![inputs.0.clone()],
         &options,

@@ -129,7 +129,10 @@ struct Known {
     facts: HeapFacts,
 }
 
-/// What became of one successor.
+/// What became of one successor. Returned once per successor and taken
+/// apart at once, so its size costs nothing that boxing the pending one
+/// (an allocation per node) would not cost more.
+#[allow(clippy::large_enum_variant)]
 enum Next<C> {
     /// It waits in the frontier.
     Pending((Candidate, Pending<C>)),

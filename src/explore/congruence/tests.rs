@@ -27,9 +27,12 @@ use symex_semantics::syntax::parse_program;
 use symex_semantics::system::{Options, SymbolicConfiguration, TransitionSystem};
 use symex_semantics::term::{BinOp, Name, Sort, Term};
 
+/// A query [`super::decide`] answered (its conjuncts) with the answer.
+type Query = (Vec<Term>, Decision);
+
 thread_local! {
-    /// The queries [`super::decide`] answered while recording, with the answers.
-    static RECORDED: RefCell<Option<Vec<(Vec<Term>, Decision)>>> = const { RefCell::new(None) };
+    /// The queries answered while recording.
+    static RECORDED: RefCell<Option<Vec<Query>>> = const { RefCell::new(None) };
 }
 
 pub(super) fn record(conjuncts: &[Term], decision: &Decision) {
@@ -273,7 +276,7 @@ fn queries_of<S>(
     system: &S,
     initial: S::Config,
     globals: &BTreeMap<Name, Sort>,
-) -> Vec<(Vec<Term>, Decision)>
+) -> Vec<Query>
 where
     S: TransitionSystem,
     S::Config: SymbolicConfiguration,

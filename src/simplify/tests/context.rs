@@ -315,7 +315,7 @@ fn z3_catches_a_guard_rewritten_under_itself() {
 
 /// A reference: `o`, `p`, one of their `next` fields, or `nil`.
 fn reference(g: &mut Gen) -> Shape {
-    let base = |g: &mut Gen| Shape::Var(*g.choose(&["o", "p"]).unwrap_or(&"o"), Kind::Object);
+    let base = |g: &mut Gen| Shape::Var(g.choose(&["o", "p"]).unwrap_or(&"o"), Kind::Object);
     match u8::arbitrary(g) % 4 {
         0 => Shape::Nil,
         1 => Shape::Field(Box::new(base(g)), "next"),
@@ -541,7 +541,7 @@ fn a_model_that_does_not_satisfy_the_context_is_caught() {
 
 /// A variable of a heap program: `o`, `p` or `q`.
 fn variable(g: &mut Gen) -> Shape {
-    Shape::Var(*g.choose(&["o", "p", "q"]).unwrap_or(&"o"), Kind::Object)
+    Shape::Var(g.choose(&["o", "p", "q"]).unwrap_or(&"o"), Kind::Object)
 }
 
 /// `x = y` or `x != y` for a variable `x` and a variable or `nil` `y`.
