@@ -31,8 +31,9 @@ pub struct Backoff {
     /// The edges each rule needs, in the order egg is given the rules;
     /// `None` to search for every rule.
     needs: Option<Vec<Needs>>,
-    /// The e-graph's edges in the last search.
-    edges: Option<Edges>,
+    /// The first search's edges, kept only under the mutant
+    /// `EdgesKeptAcrossIterations` (each search reads the e-graph's own).
+    stale: Option<Edges>,
     unsearched: Rc<Cell<usize>>,
 }
 
@@ -46,7 +47,7 @@ impl Backoff {
             backoff: BackoffScheduler::default(),
             unapplied,
             needs,
-            edges: None,
+            stale: None,
             unsearched,
         }
     }
@@ -68,14 +69,13 @@ impl RewriteScheduler<Node, ConstantFold> for Backoff {
         rewrites: &[&'a Rewrite<Node, ConstantFold>],
         limits: &RunnerLimits,
     ) -> RunnerResult<Vec<Vec<SearchMatches<'a, Node>>>> {
-        let edges = match self.needs {
-            Some(_) => self
-                .edges
-                .take()
-                .filter(|_| mutants::active(Mutant::EdgesKeptAcrossIterations))
-                .or_else(|| Some(Edges::of(egraph))),
-            None => None,
-        };
+        let edges =
+            self.needs.as_ref().map(
+                |_| match mutants::active(Mutant::EdgesKeptAcrossIterations) {
+                    true => self.stale.get_or_insert_with(|| Edges::of(egraph)).clone(),
+                    false => Edges::of(egraph),
+                },
+            );
         let mut matches = Vec::with_capacity(rewrites.len());
         for (i, rewrite) in rewrites.iter().enumerate() {
             let needs = self.needs.as_ref().and_then(|needs| needs.get(i));
@@ -89,7 +89,6 @@ impl RewriteScheduler<Node, ConstantFold> for Backoff {
             matches.push(self.backoff.search_rewrite(iteration, egraph, rewrite));
             limits.check_limits(iteration, egraph)?;
         }
-        self.edges = edges;
         Ok(matches)
     }
 

@@ -272,11 +272,7 @@ fn oo_program(random: &mut StdRng, statements: usize) -> String {
 }
 
 /// The queries the explorer gives the procedure on `system`, with its answers.
-fn queries_of<S>(
-    system: &S,
-    initial: S::Config,
-    globals: &BTreeMap<Name, Sort>,
-) -> Vec<Query>
+fn queries_of<S>(system: &S, initial: S::Config, globals: &BTreeMap<Name, Sort>) -> Vec<Query>
 where
     S: TransitionSystem,
     S::Config: SymbolicConfiguration,
