@@ -26,7 +26,7 @@
 //! model confirmed by the evaluator on the whole query, `Unsat` when every
 //! case is contradictory, and `Unknown` for anything outside the fragment
 //! (arithmetic beyond `x + c`, arrays, booleans as values) or past a budget
-//! of cases: Z3 is then asked as before.
+//! of cases or of work: Z3 is then asked as before.
 
 mod classes;
 mod incremental;
@@ -59,6 +59,15 @@ pub(crate) enum Decision {
 
 /// Cases split (both ways) at most before answering `Unknown`.
 const CASE_BUDGET: usize = 4096;
+
+/// Terms taken and conditions weighed at most in one search before
+/// answering `Unknown`. A case costs what the splits it leaves undecided
+/// do, weighed again in every case below it: the long disjunctions of
+/// merged states (`bound`, `--merge`) made single searches of 4096 cases
+/// take half a second, hundreds of them at one leaf. No query of the
+/// paper examples, the tests' programs or `bench`'s families takes more
+/// than 20 000.
+const WORK_BUDGET: usize = 1 << 16;
 
 /// Whether the conjunction of `conjuncts` is satisfiable, from scratch.
 pub(crate) fn decide(conjuncts: &[Term]) -> Decision {
@@ -440,6 +449,8 @@ impl Literals {
 struct Search {
     terms: Terms,
     cases: usize,
+    /// Terms taken ([`Search::step`]) and conditions weighed ([`Search::truth`]).
+    work: usize,
 }
 
 /// A boolean term with the truth value the case gives it.
@@ -460,7 +471,11 @@ enum Step {
 
 impl Search {
     fn new(terms: Terms) -> Search {
-        Search { terms, cases: 0 }
+        Search {
+            terms,
+            cases: 0,
+            work: 0,
+        }
     }
 
     /// A consistent extension of `literals` by `pending` and one case of
@@ -503,6 +518,7 @@ impl Search {
     ) -> Result<Option<(Literals, Splits)>, OutsideFragment> {
         loop {
             while let Some((b, truth)) = pending.pop() {
+                self.within_budget()?;
                 match self.step(&mut literals, &b, truth)? {
                     Step::Conjuncts(terms) => pending.extend(terms),
                     Step::Literal(false) => return Ok(None),
@@ -512,6 +528,7 @@ impl Search {
             }
             let mut undecided = Vec::with_capacity(splits.len());
             for (first, second) in std::mem::take(&mut splits) {
+                self.within_budget()?;
                 match self.decided(&mut literals, &first, &second) {
                     Some(Some(case)) => pending.extend(case.into_iter().rev()),
                     Some(None) => {}
@@ -522,6 +539,15 @@ impl Search {
             if pending.is_empty() {
                 return Ok(Some((literals, splits)));
             }
+        }
+    }
+
+    /// Whether the search may go on: within [`WORK_BUDGET`], beyond which
+    /// it gives up as on a term outside the fragment.
+    fn within_budget(&self) -> Result<(), OutsideFragment> {
+        match self.work > WORK_BUDGET {
+            true => Err(OutsideFragment),
+            false => Ok(()),
         }
     }
 
@@ -558,6 +584,7 @@ impl Search {
         b: &Term,
         truth: bool,
     ) -> Result<Step, OutsideFragment> {
+        self.work += 1;
         let pair = |first: Pending, second: Pending| Ok(Step::Split(first, second));
         match b.kind() {
             TermKind::Bool(value) => Ok(Step::Literal(*value == truth)),
@@ -659,6 +686,7 @@ impl Search {
     /// Whether the literals decide `c`: a conditional-free reference
     /// equality, or a boolean combination of such.
     fn truth(&mut self, literals: &mut Literals, c: &Term) -> Option<bool> {
+        self.work += 1;
         let (op, l, r) = match c.kind() {
             TermKind::Bool(value) => return Some(*value),
             TermKind::Unary(UnOp::Not, a) => return self.truth(literals, a).map(|a| !a),

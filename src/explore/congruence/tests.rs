@@ -476,3 +476,36 @@ fn a_closure_kept_for_another_context_is_caught() {
         "the other context's closure goes unnoticed: {found:?}"
     );
 }
+
+/// `n` disjunctions the literals leave undecided, `x_i < 0 || x_i > 5`:
+/// every case weighs the splits still open again, so the work grows as
+/// n² while the cases grow as n.
+fn open_disjunctions(n: usize) -> Vec<Term> {
+    (0..n)
+        .map(|i| {
+            let x = Term::var(&format!("x{i}"), Sort::Int);
+            Term::or(
+                Term::binary(BinOp::Lt, x.clone(), Term::int(0)),
+                Term::binary(BinOp::Gt, x, Term::int(5)),
+            )
+        })
+        .collect()
+}
+
+/// The search gives up past its work budget (Z3 is then asked), though far
+/// within its budget of cases; below it, the same shape is decided.
+#[test]
+fn a_search_past_its_work_budget_answers_unknown() {
+    let small = open_disjunctions(20);
+    assert!(
+        matches!(decision(&small), Decision::Sat(_)),
+        "20 open disjunctions are decided"
+    );
+    let large = open_disjunctions(400);
+    assert!(400 < super::CASE_BUDGET);
+    assert!(
+        matches!(decision(&large), Decision::Unknown),
+        "400 open disjunctions are past the work budget"
+    );
+    assert_eq!(z3(&large), SatResult::Sat);
+}
