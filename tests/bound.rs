@@ -105,3 +105,31 @@ fn the_wcet_loops_get_their_known_bounds_with_replayed_witnesses() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(loops >= 38, "only {loops} loops checked");
 }
+
+/// A witness whose run the time limit stops reports the count it ran, and
+/// says so: the search summarises the loop up to the cap in milliseconds,
+/// the run of five million iterations would take seconds.
+#[test]
+fn a_witness_run_the_time_limit_stops_says_so() {
+    let dir = std::env::temp_dir().join(format!("symex-bound-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join("count.sx");
+    std::fs::write(&path, "i := 0;\nwhile i < n {\n    i := i + 1\n}\n").expect("written");
+    let output = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .arg("bound")
+        .arg(&path)
+        .args(["--format", "json", "--time-limit-ms", "2000"])
+        .output()
+        .expect("symex runs");
+    assert_eq!(output.status.code(), Some(3), "a lower bound");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let found = &report["loops"][0];
+    let inner = found["inner_bound"].as_u64().expect("an inner bound");
+    assert_eq!(found["replay"]["count"].as_u64(), Some(inner));
+    assert!(inner < 5_000_000, "{found}");
+    let reason = found["lower_bound_reason"].as_str().expect("a reason");
+    assert_eq!(
+        reason,
+        format!("the search found 5000000, its witness's run stopped after {inner} iterations")
+    );
+}

@@ -78,9 +78,10 @@ pub enum Shortfall {
     SolverUnknown,
     /// A path in or before the loop was cut otherwise (memory, depth).
     Cut(String),
-    /// The search's witness ran another number of iterations concretely,
-    /// which is reported instead.
-    Replay(u64),
+    /// The search's witness ran another number of iterations concretely
+    /// (`ran`, reported instead of the search's `found`), its run stopped
+    /// at a limit when `stopped`.
+    Replay { found: u64, ran: u64, stopped: bool },
 }
 
 impl std::fmt::Display for Shortfall {
@@ -92,7 +93,18 @@ impl std::fmt::Display for Shortfall {
                 f.write_str("solver unknown; largest count of sampled runs")
             }
             Shortfall::Cut(why) => write!(f, "a path was cut: {why}"),
-            Shortfall::Replay(n) => write!(f, "the search's witness ran {n} iterations"),
+            Shortfall::Replay {
+                found,
+                ran,
+                stopped: false,
+            } => write!(
+                f,
+                "the search found {found}, its witness ran {ran} iterations"
+            ),
+            Shortfall::Replay { found, ran, .. } => write!(
+                f,
+                "the search found {found}, its witness's run stopped after {ran} iterations"
+            ),
         }
     }
 }

@@ -195,8 +195,13 @@ where
                         let counted = replayer.run(&witness);
                         let reached = counted.counts.get(id).copied().unwrap_or(0);
                         bound.inner = Some(reached);
+                        // The count reported is the run's, so the reason is too.
                         if reached != best.count {
-                            bound.shortfall.get_or_insert(Shortfall::Replay(reached));
+                            bound.shortfall = Some(Shortfall::Replay {
+                                found: best.count,
+                                ran: reached,
+                                stopped: counted.replay.outcome.is_none(),
+                            });
                         }
                         bound.replay = Some(Replay {
                             count: reached,
