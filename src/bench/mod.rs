@@ -454,17 +454,18 @@ pub fn measure(
         paths_per_second: paths as f64 / seconds,
         us_per_path: seconds * 1e6 / paths.max(1) as f64,
         cpu_ms: run.cpu.map(|cpu| cpu.as_secs_f64() * 1e3),
-        cpu_us_per_path: run
-            .cpu
-            .map(|cpu| cpu.as_secs_f64() * 1e6 / paths.max(1) as f64),
-        cpu_us_per_node: run
-            .cpu
-            .map(|cpu| cpu.as_secs_f64() * 1e6 / run.nodes.max(1) as f64),
+        cpu_us_per_path: cpu_us_each(run.cpu, paths),
+        cpu_us_per_node: cpu_us_each(run.cpu, run.nodes),
         split: run.split,
         simplifier_percent: run.split.simplifier_percent(),
         output_bytes: run.bytes,
         peak_memory_kib: peak_memory_kib(),
     })
+}
+
+/// Microseconds of `cpu` for each of `count` things (paths, nodes).
+fn cpu_us_each(cpu: Option<Duration>, count: usize) -> Option<f64> {
+    cpu.map(|cpu| cpu.as_secs_f64() * 1e6 / count.max(1) as f64)
 }
 
 /// The time the calling thread has run on a processor (Linux: the first

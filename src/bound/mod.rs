@@ -96,15 +96,17 @@ impl std::fmt::Display for Shortfall {
             Shortfall::Replay {
                 found,
                 ran,
-                stopped: false,
-            } => write!(
-                f,
-                "the search found {found}, its witness ran {ran} iterations"
-            ),
-            Shortfall::Replay { found, ran, .. } => write!(
-                f,
-                "the search found {found}, its witness's run stopped after {ran} iterations"
-            ),
+                stopped,
+            } => {
+                let ran_how = match stopped {
+                    true => "'s run stopped after",
+                    false => " ran",
+                };
+                write!(
+                    f,
+                    "the search found {found}, its witness{ran_how} {ran} iterations"
+                )
+            }
         }
     }
 }

@@ -154,6 +154,11 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<super::Exit, Cli
     }
 }
 
+/// `value` with `decimals` digits after the point, `?` when not measured.
+fn shown(value: Option<f64>, decimals: usize) -> String {
+    value.map_or_else(|| "?".to_string(), |v| format!("{v:.decimals$}"))
+}
+
 fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> io::Result<()> {
     writeln!(
         out,
@@ -177,10 +182,7 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
         "peak MiB"
     )?;
     for m in results {
-        let peak = m.peak_memory_kib.map_or_else(
-            || "?".to_string(),
-            |kib| format!("{:.1}", kib as f64 / 1024.0),
-        );
+        let peak = shown(m.peak_memory_kib.map(|kib| kib as f64 / 1024.0), 1);
         let s = &m.split;
         writeln!(
             out,
@@ -196,10 +198,8 @@ fn write_table(out: &mut dyn Write, results: &[Measurement], repeat: usize) -> i
             m.solver_calls,
             m.nodes,
             m.us_per_path,
-            m.cpu_us_per_path
-                .map_or_else(|| "?".to_string(), |us| format!("{us:.1}")),
-            m.cpu_us_per_node
-                .map_or_else(|| "?".to_string(), |us| format!("{us:.2}")),
+            shown(m.cpu_us_per_path, 1),
+            shown(m.cpu_us_per_node, 2),
             m.time_ms,
             s.front_end_ms,
             s.exploration_ms,
