@@ -952,7 +952,7 @@ where
             if state.iter().any(|(x, value)| Pins::may_change(x, value)) {
                 let pins = Pins::of(&readable);
                 for (x, value) in &mut state {
-                    *value = self.in_context.value(x, value, &pins, &mut self.simplifier);
+                    *value = pins.applied(x, value, &mut self.simplifier);
                 }
             }
             self.simplifier_time += start.elapsed();

@@ -1,7 +1,6 @@
 //! Inputs that a path condition pins to one value, shown as that value.
 
 use super::shapes::{is_literal, replaced};
-use super::InContext;
 use crate::simplify::Simplifier;
 use std::collections::HashMap;
 use symex_semantics::term::{BinOp, Sort, Term, TermKind};
@@ -33,16 +32,15 @@ impl Pins {
         let own = matches!(value.kind(), TermKind::Var(y, _) if y.as_ref() == x);
         !own && !is_literal(value)
     }
-}
 
-impl InContext {
-    /// `value` with the inputs `phi` pins replaced by their values, simplified;
-    /// a variable's own value (`x ↦ x`) and literals stay as they are.
-    pub fn value(&self, x: &str, value: &Term, pins: &Pins, simplifier: &mut Simplifier) -> Term {
-        if pins.0.is_empty() || !Pins::may_change(x, value) {
+    /// `value`, the value of `x`, with the inputs pinned replaced by their
+    /// values, simplified; a variable's own value (`x ↦ x`) and literals
+    /// stay as they are.
+    pub fn applied(&self, x: &str, value: &Term, simplifier: &mut Simplifier) -> Term {
+        if self.0.is_empty() || !Pins::may_change(x, value) {
             return value.clone();
         }
-        let pinned = replaced(value, &pins.0);
+        let pinned = replaced(value, &self.0);
         if pinned == *value {
             return value.clone();
         }

@@ -60,18 +60,12 @@ fn a_pinned_input_is_shown_as_its_value() {
     let phi = parse_expression("k = 5 && n > 0").expect("parses");
     let pins = Pins::of(&phi);
     let value = parse_expression("8 * k - 35 + n").expect("parses");
-    let context = InContext::new();
     assert_eq!(
-        context
-            .value("r", &value, &pins, &mut simplifier)
-            .to_string(),
+        pins.applied("r", &value, &mut simplifier).to_string(),
         "n + 5"
     );
     let own = parse_expression("k").expect("parses");
-    assert_eq!(
-        context.value("k", &own, &pins, &mut simplifier).to_string(),
-        "k"
-    );
+    assert_eq!(pins.applied("k", &own, &mut simplifier).to_string(), "k");
 }
 
 /// A conjunction of atoms and connectives over `x`, `y`, `b`, `len(a)`
